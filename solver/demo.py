@@ -1,0 +1,33 @@
+"""``vcfr demo``: the main job end to end on a small default, one step after another.
+
+Each step prints a short readable result. Steps are listed in ``DEMO_STEPS`` in pipeline order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import typer
+
+
+def _evaluator_step() -> None:
+    from game.evaluator_bench import run_evaluator_benchmark
+
+    result = run_evaluator_benchmark(n_hands=1_000_000, repeats=3)
+    peers = ", ".join(f"{name} {rate / 1e6:.2f} M/s" for name, rate in result["peers"].items() if rate)
+    typer.echo(
+        f"hand evaluator: {result['ours_evals_per_s'] / 1e6:.0f} M 7-card evaluations/s on one thread"
+        + (f" ({peers}; {result['ratio_vs_best_peer']:.0f}x the fastest)" if peers else "")
+    )
+
+
+DEMO_STEPS: list[tuple[str, Callable[[], None]]] = [
+    ("Hand evaluator benchmark", _evaluator_step),
+]
+
+
+def run_demo() -> None:
+    """Run every demo step in order."""
+    for number, (title, step) in enumerate(DEMO_STEPS, start=1):
+        typer.secho(f"[{number}/{len(DEMO_STEPS)}] {title}", bold=True)
+        step()
