@@ -21,5 +21,9 @@ def as_generator(seed: SeedLike) -> np.random.Generator:
 
 
 def kernel_seed(rng: np.random.Generator) -> int:
-    """Draw a 63-bit seed for a numba kernel (which seeds its own ``np.random`` state)."""
-    return int(rng.integers(0, 2**63 - 1))
+    """Draw a seed for a numba kernel, which seeds its own ``np.random`` state with it.
+
+    32 bits: ``np.random.seed`` accepts no more when the kernel runs as plain Python
+    (``NUMBA_DISABLE_JIT=1``).
+    """
+    return int(rng.integers(0, 2**32))
