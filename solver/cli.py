@@ -13,6 +13,7 @@ import typer
 
 COMMAND_MODULES: tuple[str, ...] = (
     "solver.cli_basics",
+    "game.cli_game",
 )
 
 app = typer.Typer(

@@ -21,8 +21,16 @@ def _evaluator_step() -> None:
     )
 
 
+def _baseline_match_step() -> None:
+    from game.cli_game import baseline_match_lines
+
+    for line in baseline_match_lines(rounds=200, seed=0):
+        typer.echo(line)
+
+
 DEMO_STEPS: list[tuple[str, Callable[[], None]]] = [
     ("Hand evaluator benchmark", _evaluator_step),
+    ("Baseline match in every variant", _baseline_match_step),
 ]
 
 
