@@ -1,0 +1,176 @@
+"""``vcfr variants``, ``vcfr match``, ``vcfr replay`` and ``vcfr bench engine``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import MISSING, fields
+from pathlib import Path
+from typing import Any
+
+import typer
+
+
+def variant_parameters() -> list[dict[str, Any]]:
+    """Every variant (heads-up ones, then the N-player ``limit`` game) with its config defaults.
+
+    >>> [entry["name"] for entry in variant_parameters()][-1], variant_parameters()[0]["parameters"]["stack"]
+    ('limit', 400)
+    """
+    from game.limit import LimitConfig
+    from game.variants import VARIANTS
+
+    entries = [(v.name, v.description, v.config_class) for v in VARIANTS.values()]
+    entries.append(("limit", "N-player limit Texas Hold'em (URCS rules document), played as a freeze-out.", LimitConfig))
+    return [
+        {
+            "name": name,
+            "description": description,
+            "parameters": {
+                field.name: None if field.default is MISSING else field.default for field in fields(config_class)
+            },
+        }
+        for name, description, config_class in entries
+    ]
+
+
+def _bot_seeds(seed: int) -> tuple[Any, Any]:
+    """Seeds of bot A and bot B derived from the match seed (the deal uses ``seed`` itself)."""
+    import numpy as np
+
+    return np.random.SeedSequence((seed, 1)), np.random.SeedSequence((seed, 2))
+
+
+def register(app: typer.Typer, bench: typer.Typer) -> None:
+    @app.command()
+    def variants(as_json: bool = typer.Option(False, "--json", help="Print JSON only.")) -> None:
+        """List the variants and every config parameter with its default."""
+        entries = variant_parameters()
+        if as_json:
+            typer.echo(json.dumps({"variants": entries}))
+            return
+        for entry in entries:
+            typer.secho(entry["name"], bold=True)
+            typer.echo(f"  {entry['description']}")
+            for name, default in entry["parameters"].items():
+                typer.echo(f"    {name} = {default!r}")
+
+    @app.command()
+    def match(
+        variant: str = typer.Option("holdem", help="Variant (see `vcfr variants`)."),
+        a: str = typer.Option("equity", "--a", help="Bot A: random, checkcall or equity (Monte Carlo equity, 1000 samples per decision)."),
+        b: str = typer.Option("random", "--b", help="Bot B: random, checkcall or equity."),
+        rounds: int = typer.Option(1000, help="Rounds to play (even with --duplicate)."),
+        seed: int = typer.Option(0, help="Seed of the deals (bots get seeds derived from it)."),
+        duplicate: bool = typer.Option(False, "--duplicate", help="Play each deal twice with seats swapped."),
+        rules: str = typer.Option("document", help="document (the rules documents) or engine (the official engines)."),
+        history: Path | None = typer.Option(None, help="Write the JSON-lines hand history here."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """Play a match between two baseline bots; print bankrolls and A's mbb/hand with a 95% CI."""
+        from game.bots import make_bot
+        from game.match import play_match
+        from game.variants import get_variant
+
+        try:
+            config = get_variant(variant).config_class(rules=rules)  # type: ignore[call-arg]
+            seed_a, seed_b = _bot_seeds(seed)
+            bot_a = make_bot(a, config=config, seed=seed_a)
+            bot_b = make_bot(b, config=config, seed=seed_b)
+            result = play_match(config, bot_a, bot_b, rounds=rounds, seed=seed, duplicate=duplicate, history=history)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
+        summary = result.to_dict()
+        if history is not None:
+            summary["history"] = str(history)
+        if as_json:
+            typer.echo(json.dumps(summary))
+            return
+        mean, half_width = summary["mbb_per_hand"], summary["ci95_mbb_per_hand"]
+        interval = "n/a" if half_width is None else f"{half_width:,.0f}"
+        kind = " duplicate" if duplicate else ""
+        typer.echo(f"{variant}{kind}, {result.rounds} rounds, rules {rules}, seed {seed}")
+        for name, chips in summary["bankrolls"].items():
+            typer.echo(f"  {name}: {chips:+,} chips ({summary['illegal_actions'][name]} faulty actions)")
+        typer.echo(f"  {result.players[0]}: {mean:+,.0f} mbb/hand +- {interval} (95% CI)")
+        if history is not None:
+            typer.echo(f"  hand history: {history}")
+
+    @app.command()
+    def replay(
+        path: Path = typer.Argument(..., help="A JSON-lines hand history written by `vcfr match --history`."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """Re-run every round of a hand history and verify its payoffs (exit code 1 on a mismatch)."""
+        from game.history import replay as replay_history
+
+        try:
+            report = replay_history(path)
+        except (OSError, ValueError) as error:
+            raise typer.BadParameter(str(error)) from None
+        if as_json:
+            typer.echo(json.dumps(report.to_dict()))
+        elif report.ok:
+            chips = ", ".join(f"{name} {value:+,}" for name, value in report.bankrolls.items())
+            typer.echo(f"verified {report.rounds_checked} rounds of {report.variant}: {chips} chips")
+        else:
+            typer.echo(f"MISMATCH after {report.rounds_checked} verified rounds: {report.mismatch}")
+        if not report.ok:
+            raise typer.Exit(1)
+
+    @bench.command("engine")
+    def bench_engine(
+        rounds: int = typer.Option(2000, help="Random rounds per variant per timed pass."),
+        pokerkit_rounds: int = typer.Option(300, help="Random PokerKit hold'em rounds per timed pass."),
+        repeats: int = typer.Option(3, help="Timed passes; the best is reported."),
+        seed: int = typer.Option(0, help="Seed of the cards and actions."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """Random heads-up rounds per second in every variant, next to PokerKit's hold'em."""
+        from game.engine_bench import run_engine_benchmark
+
+        result = run_engine_benchmark(rounds=rounds, pokerkit_rounds=pokerkit_rounds, repeats=repeats, seed=seed)
+        if as_json:
+            typer.echo(json.dumps(result))
+            return
+        for name, rate in result["rounds_per_s"].items():
+            typer.echo(f"{name}: {rate:,.0f} rounds/s")
+        if result["pokerkit_rounds_per_s"] is None:
+            typer.echo("pokerkit: not installed")
+        else:
+            typer.echo(f"pokerkit hold'em: {result['pokerkit_rounds_per_s']:,.0f} rounds/s")
+            typer.echo(f"ratio (our hold'em / pokerkit): {result['ratio_vs_pokerkit']:.1f}x")
+
+
+def baseline_match_lines(rounds: int = 200, seed: int = 0) -> list[str]:
+    """One readable line per variant: EquityBot vs RandomBot over ``rounds`` duplicate rounds, then
+    a 3-player limit freeze-out (check/call vs two random bots, at most 1000 games).
+
+    >>> baseline_match_lines(rounds=2)[0].startswith("holdem: equity vs random over 2 duplicate rounds:")
+    True
+    """
+    from game.bots import CheckCallBot, RandomBot, make_bot
+    from game.limit import FreezeOut, LimitConfig
+    from game.match import play_match
+    from game.variants import VARIANTS
+
+    lines = []
+    seed_a, seed_b = _bot_seeds(seed)
+    for name, variant in VARIANTS.items():
+        config = variant.config_class()
+        result = play_match(
+            config, make_bot("equity", config=config, seed=seed_a), make_bot("random", seed=seed_b),
+            rounds=rounds, seed=seed, duplicate=True,
+        )
+        mean, half_width = result.win_rate()
+        interval = "" if half_width is None else f" +- {half_width:,.0f}"
+        lines.append(
+            f"{name}: equity vs random over {rounds} duplicate rounds: {result.bankrolls['equity']:+,} chips, "
+            f"{mean:+,.0f}{interval} mbb/hand (95% CI)"
+        )
+    bots = [CheckCallBot(), RandomBot(seed=seed_a, name="random-1"), RandomBot(seed=seed_b, name="random-2")]
+    freeze_out = FreezeOut(LimitConfig(n_players=3), bots, seed=seed)
+    games = len(freeze_out.run(max_games=1000))
+    stacks = ", ".join(f"{bot.name} {chips:,}" for bot, chips in zip(bots, freeze_out.stacks, strict=True))
+    outcome = f"{bots[freeze_out.winner].name} won" if freeze_out.winner is not None else "no winner yet"
+    lines.append(f"limit (3-player freeze-out): {outcome} after {games} games; stacks {stacks}")
+    return lines

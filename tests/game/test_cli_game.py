@@ -1,0 +1,84 @@
+"""``vcfr variants``, ``vcfr match``, ``vcfr replay`` and ``vcfr bench engine`` through the typer app."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from solver.cli import app
+
+runner = CliRunner()
+
+
+def invoke(*arguments: str):
+    return runner.invoke(app, list(arguments))
+
+
+def test_variants_lists_every_parameter_with_its_default() -> None:
+    result = invoke("variants", "--json")
+    assert result.exit_code == 0, result.output
+    entries = {entry["name"]: entry["parameters"] for entry in json.loads(result.output)["variants"]}
+    assert set(entries) == {"holdem", "swap", "river_of_blood", "auction", "bounty", "limit"}
+    assert entries["swap"]["stack"] == 200 and entries["swap"]["flop_swap_probability"] == 0.1
+    assert entries["bounty"]["bounty_period"] == 25 and entries["bounty"]["bounty_multiplier"] == 1.5
+    assert entries["limit"]["low_limit"] == 10
+    text = invoke("variants").output
+    assert "turn_swap_probability = 0.05" in text and "max_board_cards = 48" in text
+
+
+def test_match_prints_json_with_bankrolls_and_the_confidence_interval(tmp_path: Path) -> None:
+    history = tmp_path / "match.jsonl"
+    arguments = ["match", "--variant", "swap", "--a", "equity", "--b", "random", "--rounds", "40", "--seed", "3",
+                 "--history", str(history), "--json"]
+    result = invoke(*arguments)
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["variant"] == "swap" and summary["rounds"] == 40
+    assert set(summary["bankrolls"]) == {"equity", "random"} and sum(summary["bankrolls"].values()) == 0
+    assert summary["mbb_per_hand"] == summary["bankrolls"]["equity"] / 40 / 2 * 1000
+    assert summary["ci95_mbb_per_hand"] > 0
+    assert summary["illegal_actions"] == {"equity": 0, "random": 0}
+    assert json.loads(invoke(*arguments).output) == summary  # reproducible from the seed
+    replayed = invoke("replay", str(history), "--json")
+    assert replayed.exit_code == 0 and json.loads(replayed.output)["bankrolls"] == summary["bankrolls"]
+
+
+def test_match_text_output_and_duplicate_engine_rules() -> None:
+    result = invoke("match", "--variant", "auction", "--a", "checkcall", "--b", "random", "--rounds", "20",
+                    "--duplicate", "--rules", "engine")
+    assert result.exit_code == 0, result.output
+    assert "auction duplicate, 20 rounds, rules engine" in result.output
+    assert "mbb/hand +-" in result.output
+
+
+def test_match_refuses_bad_input() -> None:
+    assert "unknown variant 'poker'" in invoke("match", "--variant", "poker", "--rounds", "2").output
+    assert "unknown bot 'shark'" in invoke("match", "--a", "shark", "--rounds", "2").output
+    assert invoke("match", "--rounds", "3", "--duplicate").exit_code != 0
+    assert invoke("match", "--rules", "server", "--rounds", "2").exit_code != 0
+
+
+def test_replay_reports_a_tampered_history_with_exit_code_1(tmp_path: Path) -> None:
+    history = tmp_path / "match.jsonl"
+    assert invoke("match", "--a", "random", "--b", "checkcall", "--rounds", "10", "--history", str(history)).exit_code == 0
+    assert "verified 10 rounds of holdem" in invoke("replay", str(history)).output
+    lines = history.read_text().splitlines()
+    data = json.loads(lines[3])
+    data["payoffs"] = [data["payoffs"][0] - 5, data["payoffs"][1] + 5]
+    lines[3] = json.dumps(data)
+    history.write_text("\n".join(lines) + "\n")
+    result = invoke("replay", str(history))
+    assert result.exit_code == 1
+    assert "MISMATCH after 2 verified rounds: line 4 (round 2): recorded payoffs" in result.output
+
+
+def test_bench_engine_reports_every_variant_and_pokerkit() -> None:
+    result = invoke("bench", "engine", "--rounds", "20", "--pokerkit-rounds", "5", "--repeats", "1", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert set(report["rounds_per_s"]) == {"holdem", "swap", "river_of_blood", "auction", "bounty"}
+    assert all(rate > 0 for rate in report["rounds_per_s"].values())
+    assert report["pokerkit_rounds_per_s"] > 0
+    assert report["ratio_vs_pokerkit"] == report["rounds_per_s"]["holdem"] / report["pokerkit_rounds_per_s"]
