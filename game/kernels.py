@@ -357,9 +357,10 @@ def _evaluate_direct(cards: np.ndarray) -> int:
     """Class of the best five-card hand among any number (>= 5) of distinct cards."""
     counts = np.zeros(13, dtype=np.int64)
     suit_masks = np.zeros(4, dtype=np.int64)
-    for card in cards:
+    for i in range(cards.shape[0]):
+        card = np.int64(cards[i])  # widen int8 cards so shifts cannot overflow (also without JIT)
         counts[card >> 2] += 1
-        suit_masks[card & 3] |= 1 << (card >> 2)
+        suit_masks[card & 3] |= np.int64(1) << (card >> 2)
     return _class_of_key(_STRENGTH_KEYS, _strength_key(counts, suit_masks))
 
 
@@ -409,10 +410,10 @@ def _first_invalid_row(hands: np.ndarray) -> int:
     for i in range(hands.shape[0]):
         seen = 0
         for j in range(hands.shape[1]):
-            card = hands[i, j]
+            card = np.int64(hands[i, j])
             if card < 0 or card > 51:
                 return i
-            bit = 1 << card
+            bit = np.int64(1) << card
             if seen & bit:
                 return i
             seen |= bit
