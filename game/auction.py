@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from game.actions import Action, ActionKind
+from game.chance import ChanceSource
 from game.nolimit import _AUCTION, FLOP, Move, NoLimitConfig, NoLimitRound
 
 __all__ = ["Action", "AuctionConfig", "AuctionRound"]
@@ -50,7 +51,7 @@ class AuctionRound(NoLimitRound):
 
     __slots__ = ("_bids",)
 
-    def __init__(self, config: NoLimitConfig, chance, *, match_state: object = None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, config: NoLimitConfig, chance: ChanceSource, *, match_state: object = None) -> None:
         self._bids: list[int | None] = [None, None]
         super().__init__(config, chance, match_state=match_state)
 
