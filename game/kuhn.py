@@ -1,0 +1,56 @@
+"""Kuhn poker: the smallest poker, a one-round member of the Leduc family (:mod:`game.leduc`).
+
+Standard rules, as in OpenSpiel's ``kuhn_poker``: a deck of three cards J Q K (here
+``Js Qs Ks``); each player antes 1 chip and gets one card; player 0 checks or bets 1 chip;
+one bet at most; facing a bet a player folds or calls; the higher card wins the showdown.
+OpenSpiel's "pass" is our check (or fold when facing a bet) and its "bet" our raise (or call).
+
+>>> from game.actions import Action
+>>> game = kuhn_round(cards=parse_cards("Ks Js"))
+>>> [str(a) for a in game.legal_actions()]
+['K', 'R1']
+>>> game.apply(Action.check()); game.apply(Action.raise_to(1))
+>>> [str(a) for a in game.legal_actions()]
+['F', 'C']
+>>> game.apply(Action.call()); game.payoffs()
+(2.0, -2.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from game.cards import parse_cards
+from game.leduc import LeducConfig, LeducRound
+from game.rng import SeedLike
+
+__all__ = ["KUHN", "KuhnRound", "kuhn_config", "kuhn_round"]
+
+KuhnRound = LeducRound
+"""A Kuhn hand is a :class:`~game.leduc.LeducRound` played under :data:`KUHN`."""
+
+
+def kuhn_config(ante: int = 1, bet: int = 1) -> LeducConfig:
+    """Kuhn rules: three cards J Q K of one suit, one betting round, at most one bet of ``bet`` chips.
+
+    >>> kuhn_config().deck_text(), kuhn_config().n_streets
+    ('Js Qs Ks', 1)
+    >>> kuhn_config(bet=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: raise_sizes must be positive chips, one per round, got (0,)
+    """
+    return LeducConfig(ranks="JQK", suits="s", ante=ante, raise_sizes=(bet,), max_raises=1, board_cards=(0,))
+
+
+KUHN = kuhn_config()
+"""The standard Kuhn rules (ante 1, bet 1)."""
+
+
+def kuhn_round(cards: Sequence[int] | np.ndarray | None = None, seed: SeedLike = None) -> LeducRound:
+    """A Kuhn hand with scripted ``cards`` (player 0's, player 1's) or cards dealt from ``seed``."""
+    if cards is None:
+        return LeducRound.deal(KUHN, seed)
+    return LeducRound(KUHN, cards)

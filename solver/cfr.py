@@ -1,0 +1,241 @@
+"""The solver API: CFR-family and Monte Carlo CFR over a :class:`~abstraction.tree.SolverGame`.
+
+The loop: keep cumulative regrets and strategy sums per information set; each iteration turns
+regrets into a current strategy by regret matching, measures every action's counterfactual value
+against it (on every deal, or on one sampled deal for MCCFR), adds the regrets of not having
+played each action, and adds the current strategy to the average. The average strategy converges
+to a Nash equilibrium in two-player zero-sum games. Numba kernels do the work
+(:mod:`solver.kernels_cfr`, :mod:`solver.kernels_mccfr`); this module validates, allocates and calls them.
+
+>>> from abstraction.exact_games import build_game
+>>> solver = Solver(build_game("kuhn"), algorithm="cfr+")
+>>> solver.run(200).iteration
+200
+>>> from solver.exploitability import exploitability
+>>> bool(exploitability(solver.game, solver.average_strategy()).exploitability_chips < 2e-3)
+True
+>>> Solver(build_game("kuhn"), algorithm="cfr++")
+Traceback (most recent call last):
+...
+ValueError: unknown algorithm 'cfr++': expected one of ['cfr', 'cfr+', 'linear', 'dcfr', 'es-mccfr', 'os-mccfr']
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from abstraction.tree import CHANCE, DealTable, FlatTree, SolverGame
+from solver import kernels_cfr, kernels_mccfr
+
+FULL_TRAVERSAL = ("cfr", "cfr+", "linear", "dcfr")
+SAMPLING = ("es-mccfr", "os-mccfr")
+ALGORITHMS = FULL_TRAVERSAL + SAMPLING
+
+
+@dataclass(frozen=True)
+class SolverConfig:
+    """Solver settings (JSON-serialisable via :meth:`to_dict`).
+
+    ``algorithm``:
+      - ``"cfr"``: vanilla CFR, alternating updates (Zinkevich et al. 2007), uniform averaging.
+      - ``"cfr+"``: regret matching+, alternating updates, average weighted by iteration
+        (Tammelin 2014, https://arxiv.org/abs/1407.5042), as OpenSpiel's ``CFRPlusSolver``.
+      - ``"linear"``: linear CFR, regrets and average weighted by iteration (discounted CFR with
+        ``alpha = beta = gamma = 1``; Brown & Sandholm 2019, https://arxiv.org/abs/1809.04040).
+      - ``"dcfr"``: discounted CFR with ``alpha``, ``beta``, ``gamma`` (default 1.5, 0, 2).
+      - ``"es-mccfr"``: external-sampling Monte Carlo CFR (Lanctot et al. 2009): one deal sampled
+        per iteration (stratified over blocks of iterations: with uniform deals every deal once per
+        block of ``n_deals`` iterations), each player traverses it in turn exploring all own
+        actions and sampling the opponent's, whose strategy is added to the average where met
+        (OpenSpiel's "simple" averaging). Options: ``linear_averaging`` (regret and average
+        increments weighted by the iteration, as linear CFR) and Pluribus-style regret-based
+        pruning (from iteration ``prune_after``, with probability ``prune_probability`` per
+        traversal, skip actions whose regret is below ``prune_threshold`` chips, never on the
+        last street nor into terminals).
+      - ``"os-mccfr"``: outcome-sampling MCCFR, one trajectory per player per iteration, the
+        traverser explores with ``epsilon`` (OpenSpiel default 0.6).
+    ``seed`` drives the sampling: iteration ``t`` draws from a generator seeded by ``(seed, t)``
+    only, so any split of the iterations into calls gives bit-identical tables.
+    """
+
+    algorithm: str = "cfr+"
+    seed: int = 0
+    alpha: float = 1.5
+    beta: float = 0.0
+    gamma: float = 2.0
+    linear_averaging: bool = False
+    prune_after: int = -1
+    prune_probability: float = 0.95
+    prune_threshold: float = -300.0
+    epsilon: float = 0.6
+
+    def __post_init__(self) -> None:
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {self.algorithm!r}: expected one of {list(ALGORITHMS)}")
+        if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool) or not 0 <= self.seed < 2**63:
+            raise ValueError(f"seed must be an int in [0, 2**63), got {self.seed!r}")
+        if not 0.0 <= self.prune_probability <= 1.0:
+            raise ValueError(f"prune_probability must lie in [0, 1], got {self.prune_probability!r}")
+        if not 0.0 < self.epsilon <= 1.0:
+            raise ValueError(f"epsilon must lie in (0, 1], got {self.epsilon!r}")
+        if self.prune_threshold > 0:
+            raise ValueError(f"prune_threshold must be <= 0 (a regret in chips), got {self.prune_threshold!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SolverConfig:
+        return cls(**data)
+
+
+def tree_arrays(tree: FlatTree) -> tuple[np.ndarray, ...]:
+    """The tree fields in the order the kernels take them."""
+    return (tree.kind, tree.player, tree.street, tree.child_start, tree.n_children, tree.committed,
+            tree.infoset_group, tree.n_actions, tree.row_offset, tree.n_buckets, tree.group_player)
+
+
+def deal_arrays(deals: DealTable) -> tuple[np.ndarray, ...]:
+    """The deal fields in the order the kernels take them."""
+    return (deals.probability, deals.bucket, deals.showdown_share)
+
+
+def check_supported(game: SolverGame) -> None:
+    """Raise ValueError if the game has node kinds these kernels do not handle (chance nodes)."""
+    if not isinstance(game, SolverGame):
+        raise TypeError(f"game must be a SolverGame (e.g. abstraction.exact_games.build_game), got {game!r}")
+    if (game.tree.kind == CHANCE).any():
+        raise ValueError(f"game {game.name!r} has chance nodes inside the betting tree; the CFR kernels only "
+                         "handle decision, fold and showdown nodes (chance belongs in the deal table)")
+
+
+def allocate_tables(game: SolverGame) -> dict[str, np.ndarray]:
+    """Zeroed ``regrets`` and ``strategy_sums`` (float64, ``tree.table_size`` entries each)."""
+    size = game.tree.table_size
+    return {"regrets": np.zeros(size), "strategy_sums": np.zeros(size)}
+
+
+def run_iterations(game: SolverGame, config: SolverConfig, regrets: np.ndarray, strategy_sums: np.ndarray,
+                   first_iteration: int, n_iterations: int) -> None:
+    """Run iterations ``first_iteration .. first_iteration + n_iterations - 1`` on the given tables.
+
+    ``regrets`` and ``strategy_sums`` are modified in place. The kernels release the GIL, so
+    several threads may call this at once on SHARED tables with disjoint iteration ranges (MCCFR,
+    lock-free as in Pluribus; updates may then interleave, so results are no longer bit-exact).
+    """
+    check_supported(game)
+    for name, table in (("regrets", regrets), ("strategy_sums", strategy_sums)):
+        if not isinstance(table, np.ndarray) or table.dtype != np.float64 or table.shape != (game.tree.table_size,):
+            raise ValueError(f"{name} must be a float64 array of shape ({game.tree.table_size},), got "
+                             f"{getattr(table, 'dtype', type(table))} {getattr(table, 'shape', '')}")
+        if not table.flags.c_contiguous or not table.flags.writeable:
+            raise ValueError(f"{name} must be a writeable C-contiguous array")
+    if first_iteration < 0 or n_iterations < 0:
+        raise ValueError(f"iterations must be >= 0, got first {first_iteration!r}, count {n_iterations!r}")
+    with np.errstate(over="ignore"):  # uint64 generator arithmetic wraps on purpose (NUMBA_DISABLE_JIT=1)
+        _run_kernel(game, config, regrets, strategy_sums, first_iteration, n_iterations)
+
+
+def _run_kernel(game: SolverGame, config: SolverConfig, regrets: np.ndarray, strategy_sums: np.ndarray,
+                first_iteration: int, n_iterations: int) -> None:
+    tree, deals = tree_arrays(game.tree), deal_arrays(game.deals)
+    algorithm = config.algorithm
+    if algorithm in FULL_TRAVERSAL:
+        alpha, beta, gamma = {"cfr": (0.0, 0.0, 0.0), "cfr+": (0.0, 0.0, 1.0), "linear": (1.0, 1.0, 1.0),
+                              "dcfr": (config.alpha, config.beta, config.gamma)}[algorithm]
+        kernels_cfr._cfr_iterations(*tree, *deals, regrets, strategy_sums, np.empty_like(regrets),
+                                    first_iteration, n_iterations, algorithm == "cfr+", gamma,
+                                    algorithm in ("linear", "dcfr"), alpha, beta)
+    elif algorithm == "es-mccfr":
+        kernels_mccfr._es_mccfr_iterations(*tree, *deals, game.deals.cumulative_probability(),
+                                           _last_street(game), regrets, strategy_sums,
+                                           first_iteration, n_iterations, config.seed, config.linear_averaging,
+                                           config.prune_after, config.prune_probability, config.prune_threshold)
+    else:
+        kernels_mccfr._os_mccfr_iterations(*tree, *deals, game.deals.cumulative_probability(), regrets,
+                                           strategy_sums, first_iteration, n_iterations, config.seed,
+                                           config.linear_averaging, config.epsilon)
+
+
+def _last_street(game: SolverGame) -> int:
+    return int(game.tree.street.max())
+
+
+def normalized_strategy(game: SolverGame, sums: np.ndarray) -> np.ndarray:
+    """Rows of ``sums`` scaled to probabilities; uniform where a row is all zero."""
+    tree = game.tree
+    out = np.empty(tree.table_size)
+    kernels_cfr._normalize_rows(np.ascontiguousarray(sums, dtype=np.float64), tree.n_actions, tree.row_offset,
+                                tree.n_buckets, out)
+    return out
+
+
+class Solver:
+    """A solve in progress: the game, the settings and the tables.
+
+    ``Solver(game, algorithm="cfr+", seed=0, **params)``; ``params`` are the other
+    :class:`SolverConfig` fields. Iterations are counted from 0; ``run`` continues where the last
+    call stopped, and :meth:`tables` / :meth:`load_tables` save and restore everything needed to
+    resume exactly.
+    """
+
+    def __init__(self, game: SolverGame, algorithm: str = "cfr+", seed: int = 0, **params: Any) -> None:
+        check_supported(game)
+        self.game = game
+        self.config = SolverConfig(algorithm=algorithm, seed=seed, **params)
+        tables = allocate_tables(game)
+        self._regrets = tables["regrets"]
+        self._strategy_sums = tables["strategy_sums"]
+        self.iteration = 0
+
+    def run(self, iterations: int) -> Solver:
+        """Run ``iterations`` more iterations; returns ``self``."""
+        if not isinstance(iterations, (int, np.integer)) or iterations < 0:
+            raise ValueError(f"iterations must be an int >= 0, got {iterations!r}")
+        run_iterations(self.game, self.config, self._regrets, self._strategy_sums, self.iteration, int(iterations))
+        self.iteration += int(iterations)
+        return self
+
+    def run_for(self, seconds: float, chunk: int | None = None) -> Solver:
+        """Run chunks of iterations until ``seconds`` of wall clock have passed; returns ``self``."""
+        if seconds < 0:
+            raise ValueError(f"seconds must be >= 0, got {seconds!r}")
+        chunk = chunk or (10 if self.config.algorithm in FULL_TRAVERSAL else 10_000)
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            self.run(chunk)
+        return self
+
+    def tables(self) -> dict[str, np.ndarray]:
+        """Copies of everything a resume needs: ``regrets``, ``strategy_sums``, ``iteration`` (int64[1])."""
+        return {"regrets": self._regrets.copy(), "strategy_sums": self._strategy_sums.copy(),
+                "iteration": np.array([self.iteration], dtype=np.int64)}
+
+    def load_tables(self, tables: dict[str, np.ndarray]) -> Solver:
+        """Restore :meth:`tables` output (from this game); returns ``self``."""
+        for name in ("regrets", "strategy_sums", "iteration"):
+            if name not in tables:
+                raise ValueError(f"tables are missing {name!r}")
+        size = self.game.tree.table_size
+        for name in ("regrets", "strategy_sums"):
+            if np.shape(tables[name]) != (size,):
+                raise ValueError(f"{name} has shape {np.shape(tables[name])}, this game needs ({size},)")
+        self._regrets = np.array(tables["regrets"], dtype=np.float64)
+        self._strategy_sums = np.array(tables["strategy_sums"], dtype=np.float64)
+        self.iteration = int(np.asarray(tables["iteration"]).reshape(-1)[0])
+        return self
+
+    def average_strategy(self) -> np.ndarray:
+        """The average strategy, flat like the tables, rows normalised (uniform where never reached)."""
+        return normalized_strategy(self.game, self._strategy_sums)
+
+    def current_strategy(self) -> np.ndarray:
+        """The regret-matching strategy of the current regrets."""
+        tree = self.game.tree
+        out = np.empty(tree.table_size)
+        kernels_cfr._regret_matching(self._regrets, tree.n_actions, tree.row_offset, tree.n_buckets, out)
+        return out

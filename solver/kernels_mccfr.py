@@ -1,0 +1,310 @@
+"""Numba kernels for external- and outcome-sampling Monte Carlo CFR (users call solver.cfr).
+
+One iteration samples one deal from the deal table (stratified over blocks of iterations, see
+``_stratified_deal``), then each player in turn traverses the
+betting tree for it. External sampling: the traverser explores all of their actions (Pluribus
+pruning may skip hopeless ones), the opponent's actions are sampled from their current strategy,
+and the opponent's strategy is added to the average at each node passed (OpenSpiel's "simple"
+averaging). Outcome sampling: one trajectory, the traverser samples from an epsilon-uniform mix,
+regrets and the average are importance weighted (OpenSpiel ``outcome_sampling_mccfr.py``).
+No recursion: a traversal lists the visited nodes breadth first (children after parents), then
+sweeps the list backwards for values. Iteration ``t`` draws from a counter-based generator
+(splitmix64) seeded by ``(seed, t)`` alone and the deal order of its block by ``(seed, block)``,
+so any split of iterations gives identical tables. In external sampling the opponent's action at
+node ``n`` is drawn from a number keyed by ``(seed, t, traverser, n)``, so the draws do not depend
+on the order of the walk: a recursive walk (``tests/reference.py``) gives the same tables bit for bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from solver.kernels_cfr import DECISION, _regret_matching_row, _terminal_coefficients
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX_2 = np.uint64(0x94D049BB133111EB)
+_SHIFT_30 = np.uint64(30)
+_SHIFT_27 = np.uint64(27)
+_SHIFT_31 = np.uint64(31)
+_SHIFT_11 = np.uint64(11)
+_UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _splitmix64(value):
+    """The splitmix64 finaliser of ``value + golden ratio`` (uint64 in, uint64 out)."""
+    mixed = value + _GOLDEN
+    mixed = (mixed ^ (mixed >> _SHIFT_30)) * _MIX_1
+    mixed = (mixed ^ (mixed >> _SHIFT_27)) * _MIX_2
+    return mixed ^ (mixed >> _SHIFT_31)
+
+
+ITERATION_STREAM = 0
+"""Stream of the draws of one iteration (deal offset, opponent actions, pruning coin)."""
+BLOCK_STREAM = 1
+"""Stream of the deal order of one block of iterations."""
+MAX_BLOCK = 1 << 16
+"""Largest block of stratified deal sampling (iterations)."""
+
+
+@njit(cache=True, nogil=True)
+def _seed_state(seed, stream, index, state):
+    """Seed the one-word generator ``state[0]`` for item ``index`` of ``stream`` in a solve seeded with ``seed``."""
+    state[0] = _splitmix64(_splitmix64(_splitmix64(np.uint64(seed)) ^ np.uint64(stream)) ^ np.uint64(index))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _unit(bits):
+    """The top 53 bits of a uint64 as a float in [0, 1)."""
+    return float(bits >> _SHIFT_11) * _UNIT
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _uniform(state):
+    """A float in [0, 1) from the generator ``state`` (advanced in place)."""
+    state[0] += _GOLDEN
+    return _unit(_splitmix64(state[0]))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keyed_uniform(key, index):
+    """A float in [0, 1) that depends only on ``key`` and ``index`` (counter-based)."""
+    return _unit(_splitmix64(key ^ np.uint64(index)))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sample_index(probabilities, start, count, target):
+    """Index ``k`` in ``0..count-1`` with ``target`` (uniform in [0, 1)) falling in ``probabilities[start + k]``."""
+    running = 0.0
+    for k in range(count - 1):
+        running += probabilities[start + k]
+        if target < running:
+            return k
+    return count - 1
+
+
+@njit(cache=True, nogil=True)
+def _block_order(seed, block, order, state):
+    """``order``: a random permutation of ``0..len(order)-1`` seeded by ``(seed, block)`` (Fisher-Yates)."""
+    _seed_state(seed, BLOCK_STREAM, block, state)
+    for i in range(len(order)):
+        order[i] = i
+    for i in range(len(order) - 1, 0, -1):
+        j = min(int(_uniform(state) * (i + 1)), i)
+        swap = order[i]
+        order[i] = order[j]
+        order[j] = swap
+
+
+@njit(cache=True, nogil=True)
+def _stratified_deal(cumulative_probability, order, iteration, state):
+    """The deal of ``iteration``: stratified sampling of the deal distribution over blocks of ``len(order)``.
+
+    Within a block, iteration ``j`` draws ``u`` uniformly from stratum ``order[j]`` of ``len(order)``
+    equal slices of [0, 1): each ``u`` is uniform, so each deal still comes with its probability, but
+    a block covers the distribution evenly (with uniform deals and a block per deal count, every deal
+    exactly once), which lowers the variance of chance.
+    """
+    block_size = len(order)
+    u = (order[iteration % block_size] + _uniform(state)) / block_size
+    deal = np.searchsorted(cumulative_probability, u, side="right")
+    return min(deal, len(cumulative_probability) - 1)
+
+
+@njit(cache=True, nogil=True)
+def _es_mccfr_iterations(kind, player, street, child_start, n_children, committed, infoset_group,
+                         n_actions, row_offset, n_buckets, group_player,
+                         probability, bucket, showdown_share, cumulative_probability, last_street,
+                         regrets, strategy_sums, first_iteration, n_iterations, seed,
+                         linear_averaging, prune_after, prune_probability, prune_threshold):
+    """External-sampling MCCFR iterations ``first_iteration .. first_iteration + n_iterations - 1`` (0-based).
+
+    ``regrets`` and ``strategy_sums`` are modified in place (they may be shared between threads).
+    Increments are weighted by ``iteration + 1`` when ``linear_averaging``. Pruning starts at
+    iteration ``prune_after`` (never if negative); a traversal then prunes with probability
+    ``prune_probability``. When a traversal does not prune, the subtrees a pruning one would have
+    skipped add the opponent's strategy with weight ``1 / (1 - prune_probability)``, so that the
+    average strategy stays unbiased; a traverser node's value is normalised over the explored
+    actions. The traversal is written inline (no call per traversal: passing two dozen arrays
+    to a numba function costs reference counting on each).
+    """
+    n_nodes = len(kind)
+    max_actions = 1
+    for group in range(len(n_actions)):
+        max_actions = max(max_actions, n_actions[group])
+    visited = np.empty(n_nodes, dtype=np.int64)
+    stamp = np.zeros(n_nodes, dtype=np.int64)
+    node_row = np.zeros(n_nodes, dtype=np.int64)
+    node_strategy = np.zeros(n_nodes * max_actions)
+    sampled = np.zeros(n_nodes, dtype=np.int64)
+    value = np.zeros(n_nodes)
+    average_weight = np.zeros(n_nodes)
+    terminal_base, terminal_pot = _terminal_coefficients(kind, player, committed)
+    state = np.zeros(1, dtype=np.uint64)
+    order = np.empty(min(len(cumulative_probability), MAX_BLOCK), dtype=np.int64)
+    current_block = -1
+    stamp_value = 0
+    correction = 1.0 / (1.0 - prune_probability) if prune_probability < 1.0 else 1.0
+    for iteration in range(first_iteration, first_iteration + n_iterations):
+        if iteration // len(order) != current_block:
+            current_block = iteration // len(order)
+            _block_order(seed, current_block, order, state)
+        _seed_state(seed, ITERATION_STREAM, iteration, state)
+        iteration_key = state[0]
+        deal = _stratified_deal(cumulative_probability, order, iteration, state)
+        weight = float(iteration + 1) if linear_averaging else 1.0
+        for traverser in range(2):
+            pruning_on = prune_after >= 0 and iteration >= prune_after
+            prune = pruning_on and _uniform(state) < prune_probability
+            traversal_key = _splitmix64(iteration_key ^ np.uint64(traverser + 1))
+            stamp_value += 1
+            visited[0] = 0
+            stamp[0] = stamp_value
+            average_weight[0] = weight
+            count = 1
+            position = 0
+            while position < count:
+                node = visited[position]
+                position += 1
+                if kind[node] != DECISION:
+                    continue
+                actor = player[node]
+                group = infoset_group[node]
+                actions = n_actions[group]
+                row = row_offset[group] + bucket[deal, actor, street[node]] * actions
+                node_row[node] = row
+                slot = node * max_actions
+                _regret_matching_row(regrets, row, actions, node_strategy, slot)
+                start = child_start[node]
+                if actor == traverser:
+                    for k in range(actions):
+                        child = start + k
+                        prunable = (pruning_on and street[node] < last_street and kind[child] == DECISION
+                                    and regrets[row + k] < prune_threshold)
+                        if prunable and prune:
+                            continue
+                        average_weight[child] = average_weight[node] * correction if prunable else average_weight[node]
+                        visited[count] = child
+                        stamp[child] = stamp_value
+                        count += 1
+                else:
+                    for k in range(actions):
+                        strategy_sums[row + k] += average_weight[node] * node_strategy[slot + k]
+                    choice = _sample_index(node_strategy, slot, actions, _keyed_uniform(traversal_key, node))
+                    sampled[node] = choice
+                    average_weight[start + choice] = average_weight[node]
+                    visited[count] = start + choice
+                    stamp[start + choice] = stamp_value
+                    count += 1
+            share = showdown_share[deal] if traverser == 0 else 1.0 - showdown_share[deal]
+            for position in range(count - 1, -1, -1):
+                node = visited[position]
+                if kind[node] != DECISION:
+                    value[node] = terminal_base[node, traverser] + share * terminal_pot[node]
+                    continue
+                start = child_start[node]
+                if player[node] != traverser:
+                    value[node] = value[start + sampled[node]]
+                    continue
+                row = node_row[node]
+                slot = node * max_actions
+                node_value = 0.0
+                explored_mass = 0.0
+                for k in range(n_children[node]):
+                    if stamp[start + k] == stamp_value:
+                        node_value += node_strategy[slot + k] * value[start + k]
+                        explored_mass += node_strategy[slot + k]
+                if explored_mass > 0.0:
+                    node_value /= explored_mass  # equals the full value unless pruned actions had probability > 0
+                value[node] = node_value
+                for k in range(n_children[node]):
+                    if stamp[start + k] == stamp_value:
+                        regrets[row + k] += weight * (value[start + k] - node_value)
+
+
+@njit(cache=True, nogil=True)
+def _os_mccfr_iterations(kind, player, street, child_start, n_children, committed, infoset_group,
+                         n_actions, row_offset, n_buckets, group_player,
+                         probability, bucket, showdown_share, cumulative_probability,
+                         regrets, strategy_sums, first_iteration, n_iterations, seed, linear_averaging, epsilon):
+    """Outcome-sampling MCCFR iterations ``first_iteration .. first_iteration + n_iterations - 1`` (0-based).
+
+    ``regrets`` and ``strategy_sums`` are modified in place. Increments are weighted by
+    ``iteration + 1`` when ``linear_averaging``. Each trajectory goes down once, recording the
+    path (node, row, sampled action, reaches, strategies), then back up: at the traverser's nodes
+    the sampled action's value is importance weighted by ``opponent reach / sample reach``.
+    """
+    n_nodes = len(kind)
+    max_actions = 1
+    for group in range(len(n_actions)):
+        max_actions = max(max_actions, n_actions[group])
+    path = np.zeros(n_nodes, dtype=np.int64)
+    path_row = np.zeros(n_nodes, dtype=np.int64)
+    path_choice = np.zeros(n_nodes, dtype=np.int64)
+    path_own = np.zeros(n_nodes)
+    path_opponent = np.zeros(n_nodes)
+    path_sample = np.zeros(n_nodes)
+    path_strategy = np.zeros(n_nodes * max_actions)
+    path_explore = np.zeros(n_nodes * max_actions)
+    terminal_base, terminal_pot = _terminal_coefficients(kind, player, committed)
+    state = np.zeros(1, dtype=np.uint64)
+    order = np.empty(min(len(cumulative_probability), MAX_BLOCK), dtype=np.int64)
+    current_block = -1
+    for iteration in range(first_iteration, first_iteration + n_iterations):
+        if iteration // len(order) != current_block:
+            current_block = iteration // len(order)
+            _block_order(seed, current_block, order, state)
+        _seed_state(seed, ITERATION_STREAM, iteration, state)
+        deal = _stratified_deal(cumulative_probability, order, iteration, state)
+        weight = float(iteration + 1) if linear_averaging else 1.0
+        for traverser in range(2):
+            node = 0
+            depth = 0
+            own_reach = 1.0
+            opponent_reach = 1.0
+            sample_reach = 1.0
+            while kind[node] == DECISION:
+                actor = player[node]
+                group = infoset_group[node]
+                actions = n_actions[group]
+                row = row_offset[group] + bucket[deal, actor, street[node]] * actions
+                slot = depth * max_actions
+                _regret_matching_row(regrets, row, actions, path_strategy, slot)
+                for k in range(actions):
+                    mixed = epsilon / actions + (1.0 - epsilon) * path_strategy[slot + k]
+                    path_explore[slot + k] = mixed if actor == traverser else path_strategy[slot + k]
+                choice = _sample_index(path_explore, slot, actions, _uniform(state))
+                path[depth] = node
+                path_row[depth] = row
+                path_choice[depth] = choice
+                path_own[depth] = own_reach
+                path_opponent[depth] = opponent_reach
+                path_sample[depth] = sample_reach
+                if actor == traverser:
+                    own_reach *= path_strategy[slot + choice]
+                else:
+                    opponent_reach *= path_strategy[slot + choice]
+                sample_reach *= path_explore[slot + choice]
+                node = child_start[node] + choice
+                depth += 1
+            share = showdown_share[deal] if traverser == 0 else 1.0 - showdown_share[deal]
+            child_value = terminal_base[node, traverser] + share * terminal_pot[node]
+            for level in range(depth - 1, -1, -1):
+                node = path[level]
+                row = path_row[level]
+                choice = path_choice[level]
+                slot = level * max_actions
+                actions = n_actions[infoset_group[node]]
+                sampled_value = child_value / path_explore[slot + choice]
+                value_estimate = path_strategy[slot + choice] * sampled_value
+                if player[node] == traverser:
+                    scale = weight * path_opponent[level] / path_sample[level]
+                    for k in range(actions):
+                        action_value = sampled_value if k == choice else 0.0
+                        regrets[row + k] += scale * (action_value - value_estimate)
+                    average_scale = weight * path_own[level] / path_sample[level]
+                    for k in range(actions):
+                        strategy_sums[row + k] += average_scale * path_strategy[slot + k]
+                child_value = value_estimate
