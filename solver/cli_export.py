@@ -1,0 +1,64 @@
+"""``vcfr export-bot`` (a bot folder for the official MIT Pokerbots engines) and ``vcfr bench client``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def register(app: typer.Typer, bench: typer.Typer) -> None:
+    @app.command("export-bot")
+    def export_bot_command(
+        variant: str = typer.Option(..., help="Engine variant or year: swap (2022), river_of_blood (2023), auction (2024), bounty (2025)."),
+        bot: str = typer.Option(..., help="A game.bots name (random, checkcall, equity), module:attribute, or file.py:attribute."),
+        out: Path = typer.Option(..., help="Folder to write (must be empty or absent)."),
+        strategy: Optional[Path] = typer.Option(None, help="Strategy file (.h5) copied into the folder for the bot."),
+        seed: int = typer.Option(0, help="Seed passed to the bot."),
+        python: str = typer.Option(sys.executable, help="Interpreter the engine starts (needs Python >= 3.11, numpy, numba)."),
+        force: bool = typer.Option(False, help="Replace an earlier export in OUT."),
+        transcript: bool = typer.Option(False, help="Record each match in OUT/transcript.txt.gz."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """Write a ready bot folder (commands.json, player.py, the needed package files) for an engine."""
+        from solver.export_bot import export_bot
+
+        try:
+            summary = export_bot(variant, bot, out, strategy=strategy, seed=seed, python=python, force=force,
+                                 transcript=transcript)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
+        except RuntimeError as error:  # the bot failed its warm-up round
+            typer.echo(f"export failed: {error}", err=True)
+            raise typer.Exit(1) from None
+        result = {"folder": str(summary.folder), "files": len(summary.files), "bytes": summary.total_bytes,
+                  "modules": list(summary.modules)}
+        if as_json:
+            typer.echo(json.dumps(result))
+            return
+        typer.echo(f"wrote {summary.folder}: {len(summary.files)} files, {summary.total_bytes / 1e6:.2f} MB")
+        typer.echo(f"project modules: {', '.join(summary.modules)}")
+        typer.echo(f"engine config: PLAYER_1_PATH = '{summary.folder.resolve()}'")
+
+    @bench.command("client")
+    def bench_client(
+        transcript: Optional[Path] = typer.Option(None, help="Recorded engine transcript (default: the 2024 one in tests/data)."),
+        bot: str = typer.Option("random", help="Baseline bot from game.bots (random, checkcall, equity)."),
+        repeats: int = typer.Option(3, help="Timed passes over the transcript; the best is reported."),
+        seed: int = typer.Option(0, help="Seed of the bot."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """Time the engine client + a baseline bot on every line of a recorded 1000-round match."""
+        from game.client_bench import DEFAULT_TRANSCRIPT, run_client_benchmark
+
+        result = run_client_benchmark(transcript or DEFAULT_TRANSCRIPT, bot=bot, seed=seed, repeats=repeats)
+        if as_json:
+            typer.echo(json.dumps(result))
+            return
+        typer.echo(f"{result['variant']}, bot {result['bot']}: {result['decisions']} decisions, "
+                   f"mean {result['mean_ms']:.3f} ms, p99 {result['p99_ms']:.3f} ms, max {result['max_ms']:.1f} ms")
+        typer.echo(f"client alone: mean {result['client_only_mean_ms']:.3f} ms per decision; "
+                   f"acks {result['ack_mean_ms']:.3f} ms")

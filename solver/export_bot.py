@@ -1,0 +1,324 @@
+"""Export one of our bots as a ready folder for the official MIT Pokerbots engines.
+
+Folder layout (what ``export_bot`` writes; the engine reads ``commands.json``, runs ``build`` in the
+folder, then starts ``run + [PORT]`` there and waits 10 s for the connection):
+
+- ``commands.json``: ``{"build": [], "run": [PYTHON, "player.py"]}``.
+- ``player.py``: the launcher; puts the folder first on ``sys.path`` and calls ``launch``.
+- ``bot.json``: ``{"format": 1, "variant", "bot", "strategy", "seed", "transcript"}``, read by
+  ``launch``; with ``transcript`` set, the match is recorded there (gzip ``<< line`` / ``>> answer``;
+  the next match overwrites it).
+- ``game/``, ``solver/``, ...: only the project modules the bot imports, found by playing the
+  warm-up rounds below in a fresh interpreter and listing the modules it loaded.
+- ``strategy.h5``: a copy of ``--strategy``, if given; ``bots/<file>.py``: a bot given as a file.
+
+A bot is named by ``module:attribute`` (a project module, e.g. ``game.bots:CheckCallBot``), by
+``path/to/file.py:attribute`` (a file of your own, copied into the folder), or by a short name
+known to ``game.bots`` (its ``BOTS`` registry, when it defines one). The attribute is a ``Bot``
+class or factory; it is called with those of ``variant``, ``config`` (the variant's config with
+``rules="engine"``), ``strategy`` (path or ``None``) and ``seed`` that it accepts.
+
+At run time the folder needs Python >= 3.11 with numpy and numba (the rules modules import the
+numba hand evaluator), and h5py if the bot reads a strategy file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import gzip
+import importlib
+import importlib.util
+import inspect
+import json
+import logging
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FORMAT_VERSION = 1
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_PACKAGES = ("game", "abstraction", "solver")
+STRATEGY_FILE_NAME = "strategy.h5"
+TRANSCRIPT_FILE_NAME = "transcript.txt.gz"
+USER_BOT_DIRECTORY = "bots"
+
+WARM_UP_ROUNDS: dict[str, tuple[str, ...]] = {
+    # One recorded round per engine (tests/data/transcripts), seen from one seat, ending with its delta.
+    "swap": ("T29.985 P0 H6c,Tc", "T29.984 C R125", "T29.984 C B8d,4s,Kc U6c,Qh K",
+             "T29.984 K B8d,4s,Kc,9d U6c,Qh K", "T29.984 R2 R75", "T29.984 C B8d,4s,Kc,9d,Qd K",
+             "T29.984 K O7c,7d D200"),
+    "river_of_blood": ("T29.965 P1 H6d,6c C", "T29.964 K B9c,8d,6h", "T29.964 K K B9c,8d,6h,Jd",
+                       "T29.964 K K B9c,8d,6h,Jd,Qd", "T29.964 R2 R4", "T29.963 C B9c,8d,6h,Jd,Qd,5d",
+                       "T29.963 R394 C B9c,8d,6h,Jd,Qd,5d,Qh", "T29.963 K K O5s,9d D400"),
+    "auction": ("T29.965 P1 H5h,As C", "T29.965 K BKh,9h,3d", "T29.964 A12 A12 P1 N386,386_12,12_5h,As,3s BKh,9h,3d",
+                "T29.964 K K BKh,9h,3d,Ks", "T29.964 K R2", "T29.964 R4 R6", "T29.964 C BKh,9h,3d,Ks,2c",
+                "T29.963 K R236", "T29.963 C O3h,6s,8d D256"),
+    "bounty": ("T59.998 P1 HTd,Ac G3 C", "T59.998 R368 C B4s,Ks,2d", "T59.997 R2 R4", "T59.997 C B4s,Ks,2d,4h",
+               "T59.997 K K B4s,Ks,2d,4h,Th", "T59.997 K R2", "T59.997 R28 C O4c,2h D-400 Y#0"),
+}
+
+LAUNCHER = '''"""Pokerbot launcher written by `vcfr export-bot`. The engine runs: python player.py PORT."""
+import os
+import sys
+
+if sys.version_info < (3, 11):
+    sys.exit("this bot needs Python >= 3.11 with numpy and numba, found " + sys.version.split()[0])
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from solver.export_bot import launch  # noqa: E402
+
+sys.exit(launch(HERE, sys.argv[1:]))
+'''
+
+LOGGER = logging.getLogger("vcfr.export_bot")
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """What ``bot.json`` holds: the engine variant, the bot name, a strategy file name, a seed,
+    and the file to record each match in (names relative to the folder; ``None`` = none)."""
+
+    variant: str
+    bot: str
+    strategy: str | None = None
+    seed: int = 0
+    transcript: str | None = None
+
+    def to_json(self) -> str:
+        return json.dumps({"format": FORMAT_VERSION, "variant": self.variant, "bot": self.bot,
+                           "strategy": self.strategy, "seed": self.seed, "transcript": self.transcript}, indent=2)
+
+    @classmethod
+    def read(cls, folder: str | Path) -> BotSpec:
+        data = json.loads((Path(folder) / "bot.json").read_text())
+        if data.get("format") != FORMAT_VERSION:
+            raise ValueError(f"bot.json format {data.get('format')!r} in {str(folder)!r}; this code reads {FORMAT_VERSION}")
+        return cls(data["variant"], data["bot"], data["strategy"], int(data["seed"]), data.get("transcript"))
+
+
+@dataclass(frozen=True)
+class ExportSummary:
+    """What an export wrote: the folder, its files (relative paths), their total size in bytes."""
+
+    folder: Path
+    files: tuple[str, ...]
+    total_bytes: int
+    modules: tuple[str, ...]
+
+
+def make_bot(spec: BotSpec, folder: str | Path | None = None) -> Any:
+    """Build the bot named by ``spec`` (see the module docstring); file paths are relative to ``folder``."""
+    target, _, attribute = spec.bot.rpartition(":")
+    if not target:
+        factory = _registered_bot(spec.bot)
+    elif target.endswith(".py"):
+        path = Path(folder or ".") / target
+        module_spec = importlib.util.spec_from_file_location(f"vcfr_user_bot_{path.stem}", path)
+        if module_spec is None or module_spec.loader is None:
+            raise ValueError(f"cannot load bot file {str(path)!r}")
+        module = importlib.util.module_from_spec(module_spec)
+        module_spec.loader.exec_module(module)
+        factory = getattr(module, attribute)
+    else:
+        factory = getattr(importlib.import_module(target), attribute)
+    strategy = None if spec.strategy is None else str(Path(folder or ".") / spec.strategy)
+    offered: dict[str, Any] = {"variant": spec.variant, "strategy": strategy, "seed": spec.seed}
+    parameters = inspect.signature(factory).parameters
+    if "config" in parameters:
+        from game.variants import get_variant
+
+        offered["config"] = get_variant(spec.variant).config_class(rules="engine")
+    return factory(**{name: value for name, value in offered.items() if name in parameters})
+
+
+def _registered_bot(name: str) -> Any:
+    try:
+        registry = importlib.import_module("game.bots").BOTS
+    except (ImportError, AttributeError):
+        raise ValueError(f"unknown bot {name!r}: name it as module:attribute or file.py:attribute") from None
+    if name not in registry:
+        raise ValueError(f"unknown bot {name!r}: known are {', '.join(sorted(registry))}")
+    return registry[name]
+
+
+def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
+    """Play the variant's warm-up round through a client session (imports, JIT); returns decisions made."""
+    from game.client import ClientSession, bot_decider, engine_rules
+
+    rules = engine_rules(spec.variant)
+    decide = bot_decider(make_bot(spec, folder))
+    decisions = 0
+
+    def counting(view: Any) -> Any:
+        nonlocal decisions
+        decisions += 1
+        return decide(view)
+
+    session = ClientSession(rules, counting)
+    for line in WARM_UP_ROUNDS[rules.variant]:
+        session.answer(line)
+    if session.errors:
+        raise RuntimeError(f"bot {spec.bot!r} failed {session.errors} times in the warm-up round")
+    return decisions
+
+
+def launch(folder: str, arguments: list[str]) -> int:
+    """Entry point of an exported folder: ``PORT`` plays a match, ``--warm-up`` plays one round."""
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    spec = BotSpec.read(folder)
+    if arguments == ["--warm-up"]:
+        play_warm_up(spec, folder)
+        loaded = sorted(
+            name for name, module in sys.modules.items()
+            if name.split(".")[0] in PROJECT_PACKAGES and getattr(module, "__file__", None)
+        )
+        outside = [name for name in loaded if not Path(sys.modules[name].__file__).resolve().is_relative_to(Path(folder).resolve())]
+        print(json.dumps({"modules": loaded, "outside": outside}))
+        return 0
+    if len(arguments) != 1 or not arguments[0].isdigit():
+        print(f"usage: python player.py PORT (or --warm-up), got {arguments!r}", file=sys.stderr)
+        return 2
+    from game.client import bot_decider, engine_rules, run_client
+
+    bot = make_bot(spec, folder)
+    with contextlib.ExitStack() as stack:
+        transcript = None
+        if spec.transcript is not None:
+            transcript = stack.enter_context(gzip.open(Path(folder) / spec.transcript, "wt"))
+        try:
+            session = run_client(int(arguments[0]), engine_rules(spec.variant), bot_decider(bot), transcript=transcript)
+        except OSError as error:
+            LOGGER.error("could not connect to the engine on port %s: %s", arguments[0], error)
+            return 1
+    LOGGER.warning("match over: %d rounds, bankroll %d, %d repairs, %d errors, game clock left %.3f s",
+                   session.rounds_played, session.bankroll, session.repairs, session.errors, session.clock_seconds)
+    return 0
+
+
+_PROBE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from solver.export_bot import PROJECT_PACKAGES, BotSpec, play_warm_up
+play_warm_up(BotSpec.read(sys.argv[2]), sys.argv[2])
+modules = [m for name, m in list(sys.modules.items()) if name.split('.')[0] in PROJECT_PACKAGES
+           and getattr(m, '__file__', None) and m.__file__.startswith(sys.argv[1])]
+kernels = {m.__file__: sorted(f"{k.py_func.__qualname__}-{k.py_func.__code__.co_firstlineno}"
+                              for k in vars(m).values() if hasattr(k, 'py_func') and getattr(k, 'signatures', None))
+           for m in modules}
+print(json.dumps(kernels))
+"""
+
+
+def export_bot(
+    variant: str,
+    bot: str,
+    out: str | Path,
+    *,
+    strategy: str | Path | None = None,
+    seed: int = 0,
+    python: str = sys.executable,
+    force: bool = False,
+    transcript: bool = False,
+) -> ExportSummary:
+    """Write a bot folder for the official engine of ``variant`` (see the module docstring).
+
+    ``python`` is the interpreter the engine will start (it needs numpy and numba); with
+    ``transcript`` the bot records each match in ``transcript.txt.gz`` in the folder. The folder
+    is checked by running its warm-up round in a fresh interpreter with only the folder on the
+    path for project code; that run also fills numba's cache inside the folder.
+    """
+    from game.client import engine_rules
+
+    rules = engine_rules(variant)
+    folder = Path(out)
+    if strategy is not None and not Path(strategy).is_file():
+        raise ValueError(f"strategy file {str(strategy)!r} does not exist")
+    target, _, attribute = bot.rpartition(":")
+    if target.endswith(".py") and not Path(target).is_file():
+        raise ValueError(f"bot file {target!r} does not exist")
+    if folder.exists() and any(folder.iterdir()) and not (force and (folder / "bot.json").exists()):
+        raise ValueError(f"output folder {str(folder)!r} is not empty (use force to replace an earlier export)")
+    try:
+        make_bot(BotSpec(rules.variant, bot, None if strategy is None else str(strategy), seed))
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"cannot build bot {bot!r}: {error}") from None
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    try:
+        spec = BotSpec(rules.variant, bot, None if strategy is None else STRATEGY_FILE_NAME, seed,
+                       TRANSCRIPT_FILE_NAME if transcript else None)
+        modules = _write_folder(spec, folder, strategy, python)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    files = tuple(sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()))
+    total = sum((folder / name).stat().st_size for name in files)
+    return ExportSummary(folder, files, total, tuple(str(p.relative_to(PROJECT_ROOT)) for p in modules))
+
+
+def _write_folder(spec: BotSpec, folder: Path, strategy: str | Path | None, python: str) -> list[Path]:
+    """Write the folder's files, copy the modules the bot needs, check it; returns the modules."""
+    target, _, attribute = spec.bot.rpartition(":")
+    if target.endswith(".py"):
+        source = Path(target)
+        (folder / USER_BOT_DIRECTORY).mkdir()
+        shutil.copy2(source, folder / USER_BOT_DIRECTORY / source.name)
+        spec = dataclasses.replace(spec, bot=f"{USER_BOT_DIRECTORY}/{source.name}:{attribute}")
+    if strategy is not None:
+        shutil.copy2(strategy, folder / STRATEGY_FILE_NAME)
+    (folder / "bot.json").write_text(spec.to_json() + "\n")
+    (folder / "player.py").write_text(LAUNCHER)
+    (folder / "commands.json").write_text(json.dumps({"build": [], "run": [python, "player.py"]}) + "\n")
+    modules = _modules_needed(python, folder)
+    for path, kernels in modules.items():
+        _copy_module(path, folder / path.relative_to(PROJECT_ROOT), kernels)
+    _check_folder(python, folder)
+    return list(modules)
+
+
+def _copy_module(source: Path, target: Path, kernels: list[str]) -> None:
+    """Copy a module and numba's cache of its current kernels (valid while the copy keeps the
+    source's size and modification time, which ``copy2`` preserves), so the bot need not compile."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(source, target)
+    for kernel in kernels:
+        for cached in (source.parent / "__pycache__").glob(f"{source.stem}.{kernel}.py*.nb[ic]"):
+            (target.parent / "__pycache__").mkdir(exist_ok=True)
+            shutil.copy2(cached, target.parent / "__pycache__" / cached.name)
+
+
+def _modules_needed(python: str, folder: Path) -> dict[Path, list[str]]:
+    """Project module files the bot loads in its warm-up round (with their packages' ``__init__``),
+    each with the numba kernels the round compiled or loaded, as ``qualname-line`` (the stem of
+    numba's cache file names)."""
+    result = subprocess.run([python, "-c", _PROBE, str(PROJECT_ROOT), str(folder)], capture_output=True,
+                            text=True, check=False, cwd=folder, env=_clean_environment())
+    if result.returncode != 0:
+        raise RuntimeError(f"the bot failed its warm-up round in the project:\n{result.stderr[-3000:]}")
+    kernels = {Path(name): names for name, names in json.loads(result.stdout.strip().splitlines()[-1]).items()}
+    for path in list(kernels):
+        for parent in path.relative_to(PROJECT_ROOT).parents:
+            if str(parent) != ".":
+                kernels.setdefault(PROJECT_ROOT / parent / "__init__.py", [])
+    return dict(sorted(kernels.items()))
+
+
+def _check_folder(python: str, folder: Path) -> None:
+    result = subprocess.run([python, "player.py", "--warm-up"], capture_output=True, text=True, check=False,
+                            cwd=folder, env=_clean_environment())
+    if result.returncode != 0:
+        raise RuntimeError(f"the exported folder failed its warm-up round:\n{result.stderr[-3000:]}")
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    if report["outside"]:
+        raise RuntimeError(f"the exported folder still imports project modules from outside it: {report['outside']}")
+
+
+def _clean_environment() -> dict[str, str]:
+    """The environment without ``PYTHONPATH``, so project code can only come from the folder."""
+    return {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
