@@ -15,6 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "solver.cli_basics",
     "solver.cli_export",
     "game.cli_game",
+    "abstraction.cli_abstraction",
 )
 
 app = typer.Typer(

@@ -1,0 +1,91 @@
+"""``vcfr abstract`` (build a card abstraction into HDF5) and ``vcfr bench abstraction``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+
+def _parse_buckets(text: str) -> tuple[int, int, int, int]:
+    try:
+        counts = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise typer.BadParameter(f"--buckets must be 4 comma-separated integers, got {text!r}") from None
+    if len(counts) != 4:
+        raise typer.BadParameter(f"--buckets must be 4 comma-separated integers (preflop,flop,turn,river), got {text!r}")
+    return counts  # type: ignore[return-value]
+
+
+def register(app: typer.Typer, bench: typer.Typer) -> None:
+    @app.command()
+    def abstract(
+        variant: str = typer.Option("holdem", help="holdem, swap, river_of_blood, auction or bounty."),
+        buckets: str = typer.Option("169,200,200,200", help="Buckets per street: preflop,flop,turn,river."),
+        method: str = typer.Option("emd", help="ehs, ehs2 or emd (potential-aware earth mover's distance)."),
+        out: Path = typer.Option(..., help="HDF5 file to write."),
+        seed: int = typer.Option(0, help="Seed of every sample and k-means initialisation."),
+        as_json: bool = typer.Option(False, "--json", help="Print a JSON summary only."),
+    ) -> None:
+        """Build a card abstraction (bucket tables and centroids) and write it to an HDF5 file."""
+        import time
+
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        from numba import get_num_threads
+
+        from abstraction.buckets import CardAbstractionConfig, build_card_abstraction, estimate_build_memory
+
+        try:
+            config = CardAbstractionConfig(buckets=_parse_buckets(buckets), method=method, variant=variant, seed=seed)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
+        memory = estimate_build_memory(config, get_num_threads())
+        if not as_json:
+            typer.echo(
+                f"building {config.method} abstraction {config.buckets} for {config.variant}: "
+                f"about {memory / 2**30:.2f} GiB of arrays (plus about 0.4 GiB for Python and the kernels)"
+            )
+        started = time.perf_counter()
+        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(), disable=as_json) as bar:
+            tasks: dict[str, int] = {}
+
+            def progress(stage: str, done: int, total: int) -> None:
+                if stage not in tasks:
+                    tasks[stage] = bar.add_task(stage, total=total)
+                bar.update(tasks[stage], completed=done)
+
+            abstraction = build_card_abstraction(config, progress)
+        abstraction.save(out)
+        summary = {"out": str(out), "seconds": time.perf_counter() - started, "estimated_bytes": memory, "buckets": list(config.buckets), "method": config.method, "variant": config.variant}
+        typer.echo(json.dumps(summary) if as_json else f"wrote {out} in {summary['seconds']:.0f} s")
+
+    @bench.command("abstraction")
+    def bench_abstraction(
+        flops: int = typer.Option(1755, help="Flops in the all-flops pass (a prefix; time is scaled to 1,755)."),
+        repeats: int = typer.Option(3, help="Timed repetitions; the best is reported."),
+        peer_iterations: int = typer.Option(100_000, help="eval7 Monte Carlo samples per hand."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """Time exact all-hands flop features, the all-flops pass and bucket lookups next to eval7."""
+        from abstraction.bench import run_abstraction_benchmark
+
+        result = run_abstraction_benchmark(flops=flops, repeats=repeats, peer_iterations=peer_iterations)
+        if as_json:
+            typer.echo(json.dumps(result))
+            return
+        typer.echo(
+            f"all 1,326 hands on one flop, exact: {result['flop_all_hands_ms']:.1f} ms on {result['threads']} threads, "
+            f"{result['flop_all_hands_1thread_ms']:.1f} ms on one"
+        )
+        if result["peer_eval7_mc_ms_per_hand"] is not None:
+            typer.echo(
+                f"eval7 Monte Carlo, one hand, {result['peer_iterations']:,} samples: {result['peer_eval7_mc_ms_per_hand']:.1f} ms "
+                f"(error {result['peer_eval7_error']:.4f}); all hands projected {result['peer_eval7_all_hands_projected_ms'] / 1e3:.1f} s"
+            )
+        typer.echo(f"all 1,755 flops: {result['all_flops_s']:.1f} s on {result['threads']} threads (measured {result['all_flops_measured']} flops)")
+        typer.echo(
+            f"bucket lookup: flop {result['lookup_numba_ns']:.0f} ns, turn {result['turn_lookup_numba_ns']:.0f} ns, "
+            f"river {result['river_lookup_numba_us']:.1f} µs in numba; {result['lookup_python_us']:.1f} µs from Python"
+        )

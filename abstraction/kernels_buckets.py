@@ -1,0 +1,247 @@
+"""Numba kernels that build and look up card buckets, behind `abstraction.buckets`.
+
+Build pass, one flop at a time (parallel over flops): score all hands on each of the 1,176
+turn/river runouts (`_flop_strength_table`); then for every hand and turn card gather the 46
+river strengths into the turn feature, give the turn class (suit-isomorphic index) its bucket if
+it has none yet, and collect the hand's 47 turn buckets into its flop feature (potential-aware:
+the flop feature is the distribution over next-street clusters, each placed at its cluster's
+equity). Lookup: isomorphic index then table, or on the river the hand strength then the
+nearest 1-D centroid.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from abstraction.kernels_clustering import _nearest
+from abstraction.kernels_features import HAND_CARDS, N_CARDS, N_HANDS, _runout_strengths, _strength_vs_range
+from abstraction.kernels_isomorphism import _hand_index
+
+METHOD_EHS = 0
+METHOD_EHS2 = 1
+METHOD_EMD = 2
+UNSET = 65535
+"""Table entry of a class with no bucket yet (bucket tables are uint16)."""
+N_RIVERS = 46
+"""River cards left once hole cards, flop and turn are known."""
+N_TURNS = 47
+"""Turn cards left once hole cards and flop are known."""
+
+
+@njit(cache=True, nogil=True)
+def _flop_strength_table(flop: np.ndarray, pair_positions: np.ndarray, strengths: np.ndarray, row_of_pair: np.ndarray) -> None:
+    """Final strengths of all hands on every turn/river runout of ``flop``, hand-major.
+
+    Modified in place: ``strengths`` float64 (1326, 1176) (``[hand, runout]``, -1 = dead) and
+    ``row_of_pair`` int16 (52, 52) giving the runout of a (turn, river) pair in either order.
+    """
+    dead = np.int64(0)
+    for i in range(3):
+        dead |= np.int64(1) << flop[i]
+    deck = np.empty(N_CARDS - 3, dtype=np.int8)
+    n_deck = 0
+    for card in range(N_CARDS):
+        if not (dead >> card) & 1:
+            deck[n_deck] = card
+            n_deck += 1
+    runouts = np.empty((pair_positions.shape[0], 2), dtype=np.int8)
+    for k in range(pair_positions.shape[0]):
+        first = deck[pair_positions[k, 0]]
+        second = deck[pair_positions[k, 1]]
+        runouts[k, 0] = first
+        runouts[k, 1] = second
+        row_of_pair[first, second] = k
+        row_of_pair[second, first] = k
+    by_runout = np.empty((pair_positions.shape[0], N_HANDS))
+    _runout_strengths(flop, runouts, by_runout)
+    for k in range(by_runout.shape[0]):
+        for hand in range(N_HANDS):
+            strengths[hand, k] = by_runout[k, hand]
+
+
+@njit(cache=True, nogil=True)
+def _turn_feature(
+    hand_strengths: np.ndarray, row_of_pair: np.ndarray, dead: np.int64, turn: int, method: int, atoms: np.ndarray, feature: np.ndarray
+) -> float:
+    """Feature of one hand after ``turn`` from its 46 river strengths; returns its key (E[HS]).
+
+    ``hand_strengths`` is the hand's row of `_flop_strength_table`; ``dead`` the bits of hole and
+    flop cards. Modified in place: ``atoms`` float64[46] scratch, ``feature`` (1 value for EHS,
+    E[HS] and E[HS²] for EHS2, the 46 sorted strengths for EMD).
+    """
+    count = 0
+    total = 0.0
+    total_squares = 0.0
+    for river in range(N_CARDS):
+        if river == turn or (dead >> river) & 1:
+            continue
+        value = hand_strengths[row_of_pair[turn, river]]
+        atoms[count] = value
+        total += value
+        total_squares += value * value
+        count += 1
+    mean = total / count
+    if method == METHOD_EMD:
+        atoms.sort()
+        for i in range(count):
+            feature[i] = atoms[i]
+    else:
+        feature[0] = mean
+        if method == METHOD_EHS2:
+            feature[1] = total_squares / count
+    return mean
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _flop_pass(
+    flops: np.ndarray,
+    pair_positions: np.ndarray,
+    method: int,
+    cards_per_round: np.ndarray,
+    flop_keys: np.ndarray,
+    flop_offsets: np.ndarray,
+    turn_keys: np.ndarray,
+    turn_offsets: np.ndarray,
+    turn_centroids: np.ndarray,
+    turn_centroid_keys: np.ndarray,
+    turn_table: np.ndarray,
+    flop_features: np.ndarray,
+    progress: np.ndarray,
+) -> None:
+    """Fill ``turn_table`` (uint16 per turn class, `UNSET` before) with nearest turn centroids and
+    ``flop_features`` (float32 per flop class) with each hand's flop feature, for all ``flops``.
+
+    Flop features: EMD, the 47 turn-bucket equities sorted (potential-aware); EHS/EHS2, E[HS]
+    (and E[HS²]) over all runouts. ``progress[flop]`` is set to 1 when a flop is done.
+    Modified in place: ``turn_table``, ``flop_features``, ``progress``.
+    """
+    use_l1 = method == METHOD_EMD
+    order = np.argsort(turn_centroid_keys)
+    sorted_keys = turn_centroid_keys[order]
+    for flop_number in prange(flops.shape[0]):
+        flop = flops[flop_number]
+        strengths = np.empty((N_HANDS, pair_positions.shape[0]))
+        row_of_pair = np.zeros((N_CARDS, N_CARDS), dtype=np.int16)
+        _flop_strength_table(flop, pair_positions, strengths, row_of_pair)
+        flop_bits = np.int64(0)
+        for i in range(3):
+            flop_bits |= np.int64(1) << flop[i]
+        deal = np.empty(6, dtype=np.int8)
+        for i in range(3):
+            deal[2 + i] = flop[i]
+        scratch = np.zeros((5, 4), dtype=np.int64)
+        atoms = np.empty(N_RIVERS)
+        turn_feature = np.empty(turn_centroids.shape[1])
+        turn_values = np.empty(N_TURNS)
+        for hand in range(N_HANDS):
+            a = HAND_CARDS[hand, 0]
+            b = HAND_CARDS[hand, 1]
+            if (flop_bits >> a) & 1 or (flop_bits >> b) & 1:
+                continue
+            deal[0] = a
+            deal[1] = b
+            dead = flop_bits | (np.int64(1) << a) | (np.int64(1) << b)
+            flop_index = _hand_index(deal, cards_per_round, 2, flop_keys, flop_offsets, scratch)
+            n_turns = 0
+            total = 0.0
+            total_squares = 0.0
+            for turn in range(N_CARDS):
+                if (dead >> turn) & 1:
+                    continue
+                key = _turn_feature(strengths[hand], row_of_pair, dead, turn, method, atoms, turn_feature)
+                deal[5] = turn
+                turn_index = _hand_index(deal, cards_per_round, 3, turn_keys, turn_offsets, scratch)
+                label = np.int64(turn_table[turn_index])
+                if label == UNSET:
+                    label, _ = _nearest(turn_feature, key, turn_centroids, sorted_keys, order, use_l1)
+                    turn_table[turn_index] = label
+                turn_values[n_turns] = turn_centroid_keys[label]
+                total += key
+                total_squares += turn_feature[1] if method == METHOD_EHS2 else 0.0
+                n_turns += 1
+            if method == METHOD_EMD:
+                turn_values.sort()
+                for i in range(N_TURNS):
+                    flop_features[flop_index, i] = turn_values[i]
+            else:
+                flop_features[flop_index, 0] = total / n_turns
+                if method == METHOD_EHS2:
+                    flop_features[flop_index, 1] = total_squares / n_turns
+        progress[flop_number] = 1
+
+
+@njit(cache=True, nogil=True)
+def _nearest_sorted(value: float, sorted_centroids: np.ndarray) -> int:
+    """Index of the nearest of increasing 1-D centroids."""
+    right = np.searchsorted(sorted_centroids, value)
+    if right == 0:
+        return 0
+    if right == sorted_centroids.shape[0]:
+        return right - 1
+    return right if sorted_centroids[right] - value < value - sorted_centroids[right - 1] else right - 1
+
+
+@njit(cache=True, nogil=True)
+def _bucket(
+    cards: np.ndarray,
+    n_hole: int,
+    cards_per_round: np.ndarray,
+    preflop_keys: np.ndarray,
+    preflop_offsets: np.ndarray,
+    flop_keys: np.ndarray,
+    flop_offsets: np.ndarray,
+    turn_keys: np.ndarray,
+    turn_offsets: np.ndarray,
+    preflop_table: np.ndarray,
+    flop_table: np.ndarray,
+    turn_table: np.ndarray,
+    river_centroids: np.ndarray,
+    scratch: np.ndarray,
+    card_scratch: np.ndarray,
+) -> int:
+    """Bucket of a hand: ``cards`` = ``n_hole`` (2, or 3 in the Auction) hole cards then the board
+    (0, 3, 4 or >= 5 cards).
+
+    Preflop, flop and turn: table entry of the suit-isomorphic index (under 1 µs); a three-card
+    hand takes the highest bucket of its three two-card sub-hands (buckets are numbered by
+    increasing equity, and the best five cards of the three-card hand are at least those of each
+    sub-hand). River and River of Blood run boards: exact hand strength against all two-card
+    opponent holdings (about 10 µs), then the nearest river centroid. ``scratch`` int64 (5, 4) and
+    ``card_scratch`` int8 (len(cards) + 1) are modified.
+    """
+    n_board = cards.shape[0] - n_hole
+    if n_board >= 5:
+        dead = np.int64(0)
+        for i in range(cards.shape[0]):
+            dead |= np.int64(1) << cards[i]
+        strength = _strength_vs_range(cards[:n_hole], cards[n_hole:], dead, 2, 0, card_scratch)
+        return _nearest_sorted(strength, river_centroids)
+    if n_board == 0:
+        keys, offsets, table, n_rounds = preflop_keys, preflop_offsets, preflop_table, 1
+    elif n_board == 3:
+        keys, offsets, table, n_rounds = flop_keys, flop_offsets, flop_table, 2
+    else:
+        keys, offsets, table, n_rounds = turn_keys, turn_offsets, turn_table, 3
+    if n_hole == 2:
+        return table[_hand_index(cards, cards_per_round, n_rounds, keys, offsets, scratch)]
+    deal = card_scratch[: 2 + n_board]
+    for i in range(n_board):
+        deal[2 + i] = cards[n_hole + i]
+    best = 0
+    for first in range(n_hole):
+        for second in range(first + 1, n_hole):
+            deal[0] = cards[first]
+            deal[1] = cards[second]
+            best = max(best, np.int64(table[_hand_index(deal, cards_per_round, n_rounds, keys, offsets, scratch)]))
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _bounty_bucket(base_bucket: int, cards: np.ndarray, bounty_rank: int) -> int:
+    """Bounty bucket ``2 * base_bucket + hit``: ``hit`` is 1 when a card of ``cards`` (own hole
+    cards and board) has rank ``bounty_rank`` (0..12)."""
+    for i in range(cards.shape[0]):
+        if cards[i] >> 2 == bounty_rank:
+            return 2 * base_bucket + 1
+    return 2 * base_bucket
