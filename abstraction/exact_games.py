@@ -55,7 +55,7 @@ def build_game(name: str, rules: Mapping[str, Any] | None = None) -> SolverGame:
     config = rules_config(name, rules)
     deal_cards = list(itertools.permutations(config.deck(), config.cards_per_deal))
     deals = _deal_table(config, deal_cards)
-    tree = _walk_betting(LeducRound(config, deal_cards[0]), deals.n_buckets)
+    tree = walk_betting(LeducRound(config, deal_cards[0]), deals.n_buckets)
     return SolverGame(name=name, tree=tree, deals=deals, config={"name": name, "rules": config.to_dict()})
 
 
@@ -151,7 +151,7 @@ def _deal_table(config: LeducConfig, deal_cards: list[tuple[int, ...]]) -> DealT
                      n_buckets=np.array([len(s) for s in index], dtype=np.int32))
 
 
-def _walk_betting(root: LeducRound, buckets_per_street: np.ndarray) -> FlatTree:
+def walk_betting(root: LeducRound, buckets_per_street: np.ndarray) -> FlatTree:
     """Breadth-first walk of the betting from ``root``; each decision node is its own group."""
     nodes: list[dict[str, Any]] = []
     queue: deque[tuple[LeducRound, Action | None]] = deque([(root, None)])
