@@ -13,6 +13,7 @@ import typer
 
 COMMAND_MODULES: tuple[str, ...] = (
     "solver.cli_basics",
+    "solver.cli_solve",
     "solver.cli_export",
     "game.cli_game",
     "abstraction.cli_abstraction",

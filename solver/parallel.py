@@ -1,0 +1,211 @@
+"""Run blocks of MCCFR iterations on several workers through joblib.
+
+A block of ``n`` iterations ``t0 .. t0 + n - 1`` is cut into one contiguous range per worker.
+Iteration ``t`` samples from a generator seeded by ``(seed, t)`` only (``solver.cfr``), so the
+workers draw different deals. Three shapes, all judged by exploitability against wall-clock time:
+
+- ``threads``: joblib's threading backend; every worker runs the GIL-free MCCFR kernel on the SAME
+  regret table (lock-free, as Pluribus does) and its own strategy-sum buffer, added into the table
+  when the block ends. No stale regrets; not bit-reproducible: concurrent regret updates interleave.
+- ``processes``: joblib's loky backend; every worker copies the tables, runs its range and returns
+  the change of each table (the delta); the parent adds the deltas in worker order. Reproducible
+  for a fixed worker count and block schedule, but a worker does not see the others' regrets
+  until the block ends. Stale regrets slow convergence per iteration: on Leduc with 20,000-iteration
+  blocks, ~10x more exploitable than one worker after the same number of iterations
+  (``experiments/parallel_scaling.py``).
+- ``dask``: the same delta-merging loop on a Dask cluster through joblib's ``dask`` backend
+  (``distributed.Client(scheduler)``), the way to scale past one machine.
+
+Start-up (loading the compiled kernels; for ``processes`` and ``dask`` also spawning the workers
+and building the game there) happens when the runner is created, before any block is timed.
+
+Full-traversal algorithms (CFR, CFR+, linear, DCFR) are deterministic sweeps: splitting their
+iterations over workers has no meaning here, so they run on one worker only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from abstraction.tree import SolverGame
+from solver.cfr import SAMPLING, SolverConfig, allocate_tables, run_iterations
+
+BACKENDS = ("threads", "processes", "dask")
+
+IterationRunner = Callable[[dict[str, np.ndarray], int], None]
+"""``runner(tables, n_iterations)``: advance ``tables`` (``Solver.tables()`` layout: ``regrets``,
+``strategy_sums``, ``iteration`` int64[1]) by ``n_iterations`` iterations, in place."""
+
+
+def check_parallel_settings(algorithm: str, workers: int, backend: str, scheduler: str | None) -> None:
+    """Raise ValueError naming the bad value if these settings cannot run together.
+
+    >>> check_parallel_settings("es-mccfr", 2, "threads", None)
+    >>> check_parallel_settings("cfr+", 2, "threads", None)
+    Traceback (most recent call last):
+    ...
+    ValueError: workers=2 needs a sampling algorithm ('es-mccfr', 'os-mccfr'); 'cfr+' is a deterministic full traversal, run it with workers=1
+    """
+    if not isinstance(workers, (int, np.integer)) or isinstance(workers, bool) or workers < 1:
+        raise ValueError(f"workers must be an int >= 1, got {workers!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    if workers > 1 and algorithm not in SAMPLING:
+        raise ValueError(
+            f"workers={workers} needs a sampling algorithm {SAMPLING}; {algorithm!r} is a deterministic "
+            "full traversal, run it with workers=1"
+        )
+    if backend == "dask" and not scheduler:
+        raise ValueError("backend 'dask' needs a scheduler address (e.g. tcp://127.0.0.1:8786)")
+    if scheduler and backend != "dask":
+        raise ValueError(f"a scheduler address ({scheduler!r}) only applies to backend 'dask', got backend {backend!r}")
+
+
+def split_range(first: int, count: int, parts: int) -> list[tuple[int, int]]:
+    """Cut iterations ``first .. first + count - 1`` into ``parts`` contiguous ``(first, count)`` pieces.
+
+    >>> split_range(10, 7, 3)
+    [(10, 3), (13, 2), (15, 2)]
+    """
+    base, extra = divmod(count, parts)
+    pieces, start = [], first
+    for part in range(parts):
+        size = base + (1 if part < extra else 0)
+        pieces.append((start, size))
+        start += size
+    return pieces
+
+
+def _run_serial(game: SolverGame, config: SolverConfig, tables: dict[str, np.ndarray], n_iterations: int) -> None:
+    first = int(tables["iteration"][0])
+    run_iterations(game, config, tables["regrets"], tables["strategy_sums"], first, n_iterations)
+    tables["iteration"][0] = first + n_iterations
+
+
+def _run_shared(parallel: Any, workers: int, game: SolverGame, config: SolverConfig,
+                tables: dict[str, np.ndarray], n_iterations: int) -> None:
+    import joblib
+
+    first = int(tables["iteration"][0])
+    regrets, strategy_sums = tables["regrets"], tables["strategy_sums"]
+    # Regrets are shared (every worker sees the others' updates at once). Strategy sums are only
+    # written, never read, during a block: worker 0 adds into the table, the others into private
+    # buffers added afterwards, so the average strategy loses no update to a race and the
+    # workers write fewer shared cache lines.
+    private_sums = [strategy_sums] + [np.zeros_like(strategy_sums) for _ in range(workers - 1)]
+    parallel(
+        joblib.delayed(run_iterations)(game, config, regrets, sums, start, count)
+        for (start, count), sums in zip(split_range(first, n_iterations, workers), private_sums, strict=True)
+        if count
+    )
+    for sums in private_sums[1:]:
+        strategy_sums += sums
+    tables["iteration"][0] = first + n_iterations
+
+
+@functools.lru_cache(maxsize=4)
+def _worker_game(game_json: str) -> SolverGame:
+    """The game rebuilt once per worker process from its JSON config."""
+    from abstraction.exact_games import build_game
+
+    return build_game(**json.loads(game_json))
+
+
+def delta_block(game_json: str, config_items: tuple[tuple[str, Any], ...], regrets: np.ndarray,
+                strategy_sums: np.ndarray, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """Worker task: run iterations ``first .. first + count - 1`` on copies; return the table deltas.
+
+    Takes only picklable plain data (the game's JSON config, the solver config as items, arrays).
+    """
+    game = _worker_game(game_json)
+    config = SolverConfig(**dict(config_items))
+    new_regrets = np.array(regrets, dtype=np.float64)
+    new_sums = np.array(strategy_sums, dtype=np.float64)
+    run_iterations(game, config, new_regrets, new_sums, first, count)
+    new_regrets -= regrets
+    new_sums -= strategy_sums
+    return new_regrets, new_sums
+
+
+def _warm_up(parallel: Any, workers: int, game: SolverGame, config: SolverConfig) -> None:
+    """Start every worker, build the game and load the kernels there (outside any solve clock)."""
+    import joblib
+
+    tables = allocate_tables(game)  # one throw-away iteration per worker; the deltas are discarded
+    parallel(
+        joblib.delayed(delta_block)(_game_json(game), _config_items(config), tables["regrets"],
+                                    tables["strategy_sums"], 0, 1)
+        for _ in range(workers)
+    )
+
+
+def _game_json(game: SolverGame) -> str:
+    return json.dumps(game.config, sort_keys=True)
+
+
+def _config_items(config: SolverConfig) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(config.to_dict().items()))
+
+
+def _run_merged(parallel: Any, workers: int, game: SolverGame, config: SolverConfig,
+                tables: dict[str, np.ndarray], n_iterations: int) -> None:
+    import joblib
+
+    first = int(tables["iteration"][0])
+    game_json, config_items = _game_json(game), _config_items(config)
+    deltas = parallel(
+        joblib.delayed(delta_block)(game_json, config_items, tables["regrets"], tables["strategy_sums"], start, count)
+        for start, count in split_range(first, n_iterations, workers)
+        if count
+    )
+    for regret_delta, sum_delta in deltas:  # a fixed order: reproducible sums
+        tables["regrets"] += regret_delta
+        tables["strategy_sums"] += sum_delta
+    tables["iteration"][0] = first + n_iterations
+
+
+@contextlib.contextmanager
+def iteration_runner(game: SolverGame, config: SolverConfig, workers: int = 1, backend: str = "threads",
+                     scheduler: str | None = None) -> Iterator[IterationRunner]:
+    """Yield ``runner(tables, n_iterations)`` for these settings; worker pools live for the ``with`` block.
+
+    >>> from abstraction.exact_games import build_game
+    >>> from solver.cfr import Solver
+    >>> game = build_game("kuhn")
+    >>> solver = Solver(game, "es-mccfr", seed=1)
+    >>> tables = solver.tables()
+    >>> with iteration_runner(game, solver.config, workers=2, backend="processes") as runner:
+    ...     runner(tables, 100)
+    >>> int(tables["iteration"][0])
+    100
+    """
+    check_parallel_settings(config.algorithm, workers, backend, scheduler)
+    scratch = allocate_tables(game)  # load (or compile) the kernels here, before any block is timed
+    run_iterations(game, config, scratch["regrets"], scratch["strategy_sums"], 0, 1)
+    if workers == 1 and backend != "dask":
+        yield functools.partial(_run_serial, game, config)
+        return
+    import joblib
+
+    if backend == "threads":
+        with joblib.Parallel(n_jobs=workers, backend="threading") as parallel:
+            yield functools.partial(_run_shared, parallel, workers, game, config)
+    elif backend == "processes":
+        with joblib.Parallel(n_jobs=workers, backend="loky") as parallel:
+            _warm_up(parallel, workers, game, config)
+            yield functools.partial(_run_merged, parallel, workers, game, config)
+    else:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ImportError("backend 'dask' needs dask.distributed: pip install -e '.[distributed]'") from None
+        with Client(scheduler) as _client, joblib.parallel_config(backend="dask"), \
+                joblib.Parallel(n_jobs=workers) as parallel:
+            _warm_up(parallel, workers, game, config)
+            yield functools.partial(_run_merged, parallel, workers, game, config)
