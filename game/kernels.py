@@ -223,14 +223,15 @@ def _hash_mix(rank_key: int, multiplier: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, nogil=True)
-def _hash_bucket(mixed: np.uint64) -> int:
-    return int(mixed >> np.uint64(64 - _HASH_BUCKET_BITS))
+def _hash_bucket(mixed: np.uint64) -> np.uint64:
+    return mixed >> np.uint64(64 - _HASH_BUCKET_BITS)
 
 
 @njit(cache=True, nogil=True)
-def _hash_slot(mixed: np.uint64, displacement: int) -> int:
-    base = int((mixed >> np.uint64(64 - _HASH_BUCKET_BITS - _HASH_SLOT_BITS)) & np.uint64((1 << _HASH_SLOT_BITS) - 1))
-    return (base + displacement) & ((1 << _HASH_SLOT_BITS) - 1)
+def _hash_slot(mixed: np.uint64, displacement: np.uint64) -> np.uint64:
+    """Slot of a mixed key: unsigned all the way, so table indexing needs no negative-index check."""
+    base = mixed >> np.uint64(64 - _HASH_BUCKET_BITS - _HASH_SLOT_BITS)
+    return (base + displacement) & np.uint64((1 << _HASH_SLOT_BITS) - 1)
 
 
 @njit(cache=True, nogil=True)
@@ -290,7 +291,7 @@ def _build_perfect_hash(rank_keys: np.ndarray, classes: np.ndarray, multiplier: 
         for displacement in range(n_slots):
             clash = False
             for j in range(size):
-                slot = _hash_slot(_hash_mix(rank_keys[order[starts[b] + j]], multiplier), displacement)
+                slot = _hash_slot(_hash_mix(rank_keys[order[starts[b] + j]], multiplier), np.uint64(displacement))
                 if used[slot]:
                     clash = True
                     break
@@ -329,6 +330,7 @@ _STRENGTH_KEYS, _FLUSH_CLASS, _HASH_MULTIPLIER, _HASH_DISPLACEMENT, _HASH_TABLE 
 
 CARD_KEY = np.array([5 ** (c >> 2) + (1 << (_SUIT_SHIFT + 4 * (c & 3))) for c in range(52)], dtype=np.int64)
 """Per-card additive key for the <= 7-card fast path: ``5**rank`` plus a suit counter."""
+_CARD_KEY_UNSIGNED = CARD_KEY.view(np.uint64)  # same bits; unsigned sums compile to tighter code
 CARD_MASK = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
 """Per-card bit in four 16-bit suit fields (OR them; the 13-bit mask of suit s is ``>> 16*s``)."""
 
@@ -337,7 +339,7 @@ CARD_MASK = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=
 def _nonflush_class(key: int) -> int:
     """Class of a <= 7-card hand without a flush, from its summed ``CARD_KEY``."""
     mixed = np.uint64(key & 0xFFFFFFFF) * _HASH_MULTIPLIER
-    return _HASH_TABLE[_hash_slot(mixed, _HASH_DISPLACEMENT[_hash_bucket(mixed)])]
+    return _HASH_TABLE[_hash_slot(mixed, np.uint64(_HASH_DISPLACEMENT[_hash_bucket(mixed)]))]
 
 
 @njit(cache=True, nogil=True)
@@ -382,16 +384,16 @@ def _evaluate(cards: np.ndarray) -> int:
 def _evaluate_seven_rows(hands: np.ndarray, out: np.ndarray) -> None:
     """``_evaluate`` specialised to (n, 7) rows: the suit mask is built only for the ~3% flushes."""
     for i in range(hands.shape[0]):
-        key = 0
+        key = np.uint64(0)
         for j in range(7):
-            key += CARD_KEY[hands[i, j]]
-        if ((key >> _SUIT_SHIFT) + _FLUSH_PROBE) & _FLUSH_BITS:
+            key += _CARD_KEY_UNSIGNED[np.uint8(hands[i, j])]  # unsigned index: no negative-index check
+        if ((key >> np.uint64(_SUIT_SHIFT)) + np.uint64(_FLUSH_PROBE)) & np.uint64(_FLUSH_BITS):
             mask = 0
             for j in range(7):
-                mask |= CARD_MASK[hands[i, j]]
-            out[i] = _value_from_state(key, mask)
+                mask |= CARD_MASK[np.uint8(hands[i, j])]
+            out[i] = _value_from_state(np.int64(key), mask)
         else:
-            out[i] = _nonflush_class(key)
+            out[i] = _nonflush_class(np.int64(key))
 
 
 @njit(cache=True, nogil=True)
