@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit, prange
 
 from abstraction.kernels_clustering import _nearest
-from abstraction.kernels_features import HAND_CARDS, N_CARDS, N_HANDS, _runout_strengths, _strength_vs_range
+from abstraction.kernels_features import HAND_CARDS, N_CARDS, N_HANDS, _live_cards, _runout_strengths, _strength_vs_range
 from abstraction.kernels_isomorphism import _hand_index
 
 METHOD_EHS = 0
@@ -40,11 +40,7 @@ def _flop_strength_table(flop: np.ndarray, pair_positions: np.ndarray, strengths
     for i in range(3):
         dead |= np.int64(1) << flop[i]
     deck = np.empty(N_CARDS - 3, dtype=np.int8)
-    n_deck = 0
-    for card in range(N_CARDS):
-        if not (dead >> card) & 1:
-            deck[n_deck] = card
-            n_deck += 1
+    _live_cards(dead, deck)
     runouts = np.empty((pair_positions.shape[0], 2), dtype=np.int8)
     for k in range(pair_positions.shape[0]):
         first = deck[pair_positions[k, 0]]

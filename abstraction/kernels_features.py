@@ -72,6 +72,17 @@ def _choose2(n: int) -> int:
     return n * (n - 1) // 2
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _live_cards(dead: np.int64, deck: np.ndarray) -> int:
+    """Write the cards not in the bit set ``dead`` into ``deck`` (int8, modified) in increasing order; return their count."""
+    n_live = 0
+    for card in range(N_CARDS):
+        if not (dead >> card) & 1:
+            deck[n_live] = card
+            n_live += 1
+    return n_live
+
+
 @njit(cache=True, nogil=True)
 def _radix_sort(keys: np.ndarray, buffer: np.ndarray, n: int, digit_counts: np.ndarray) -> None:
     """Sort ``keys[:n]`` (``value << HAND_BITS | code``, values < 2**14) by value: two LSD passes
@@ -312,11 +323,7 @@ def _boards_features(
         for i in range(n_board):
             dead |= np.int64(1) << board[i]
         deck = np.empty(N_CARDS - n_board, dtype=np.int8)
-        n_deck = 0
-        for card in range(N_CARDS):
-            if not (dead >> card) & 1:
-                deck[n_deck] = card
-                n_deck += 1
+        _live_cards(dead, deck)
         cards = np.empty(runouts.shape, dtype=np.int8)
         for k in range(runouts.shape[0]):
             for j in range(runouts.shape[1]):
@@ -344,11 +351,7 @@ def _strength_vs_range(
         cards[n_board + i] = hole[i]
     own = _evaluate(cards[: n_board + hole.shape[0]])
     deck = np.empty(N_CARDS, dtype=np.int8)
-    n_deck = 0
-    for card in range(N_CARDS):
-        if not (dead >> card) & 1:
-            deck[n_deck] = card
-            n_deck += 1
+    n_deck = _live_cards(dead, deck)
     score = 0.0
     count = 0
     if opponent_cards == 2 and n_opponent_samples == 0:
@@ -436,11 +439,7 @@ def _hand_outcomes(
         base_dead |= np.int64(1) << board[i]
         final_board[i] = board[i]
     deck = np.empty(N_CARDS, dtype=np.int8)
-    n_base = 0
-    for card in range(N_CARDS):
-        if not (base_dead >> card) & 1:
-            deck[n_base] = card
-            n_base += 1
+    n_base = _live_cards(base_dead, deck)
     missing = max(FINAL_BOARD - n_board, 0)
     if n_samples == 0:
         positions = np.arange(missing)

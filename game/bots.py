@@ -77,8 +77,17 @@ class RandomBot:
         return Action(kind)
 
 
-def _passive_action(observation: Any) -> Action:
-    """Check, else call, else bid 0 (auction), else announce the best hand (limit showdown), else fold."""
+def passive_action(observation: Any) -> Action:
+    """Check, else call, else bid 0 (auction), else announce the best hand (limit showdown), else fold.
+
+    What ``CheckCallBot`` plays, and the fallback of bots that cannot use their strategy.
+
+    >>> from game.chance import RandomChance
+    >>> from game.holdem import HoldemConfig, HoldemRound
+    >>> round_ = HoldemRound(HoldemConfig(), RandomChance(0))
+    >>> passive_action(round_.observation(0))  # the small blind faces the big blind: call
+    Action(kind=<ActionKind.CALL: 2>, amount=0)
+    """
     legal = observation.legal_actions
     if _CHECK in legal:
         return Action.check()
@@ -109,7 +118,7 @@ class CheckCallBot:
         self.name = name
 
     def act(self, observation: Any) -> Action:
-        return _passive_action(observation)
+        return passive_action(observation)
 
 
 class EquityBot:

@@ -15,25 +15,15 @@ from __future__ import annotations
 
 import platform
 import random
-import time
-from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import numpy as np
 
+from game.bench_timing import best_rate
 from game.chance import RandomChance
 from game.nolimit import sample_legal_action
 from game.rng import as_generator
-
-
-def _best_rate(run: Callable[[], None], rounds: int, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return rounds / best
 
 
 def _our_rate(variant_name: str, rounds: int, repeats: int, seed: int) -> float:
@@ -53,7 +43,7 @@ def _our_rate(variant_name: str, rounds: int, repeats: int, seed: int) -> float:
                 round_.apply(sample_legal_action(round_, rng))
             round_.payoffs()
 
-    return _best_rate(run, rounds, repeats)
+    return best_rate(run, rounds, repeats)
 
 
 def _pokerkit_rate(rounds: int, repeats: int, seed: int) -> float | None:
@@ -100,7 +90,7 @@ def _pokerkit_rate(rounds: int, repeats: int, seed: int) -> float | None:
     saved = random.getstate()
     try:
         random.seed(seed)
-        return _best_rate(run, rounds, repeats)
+        return best_rate(run, rounds, repeats)
     finally:
         random.setstate(saved)
 

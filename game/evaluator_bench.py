@@ -11,11 +11,10 @@ input validation pass of the default ``check=True``.
 from __future__ import annotations
 
 import platform
-import time
-from collections.abc import Callable
 
 import numpy as np
 
+from game.bench_timing import best_rate
 from game.cards import card_str
 from game.evaluator import evaluate_batch
 
@@ -25,15 +24,6 @@ def random_seven_card_hands(n_hands: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     keys = rng.random((n_hands, 52))
     return np.argsort(keys, axis=1)[:, :7].astype(np.int8)
-
-
-def _best_rate(run: Callable[[], None], n: int, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return n / best
 
 
 def _eval7_rate(hands: np.ndarray, repeats: int) -> float | None:
@@ -49,7 +39,7 @@ def _eval7_rate(hands: np.ndarray, repeats: int) -> float | None:
         for hand in objects:
             evaluate(hand)
 
-    return _best_rate(run, len(objects), repeats)
+    return best_rate(run, len(objects), repeats)
 
 
 def _phevaluator_rate(hands: np.ndarray, repeats: int) -> float | None:
@@ -64,7 +54,7 @@ def _phevaluator_rate(hands: np.ndarray, repeats: int) -> float | None:
         for row in rows:
             evaluate_cards(*row)
 
-    return _best_rate(run, len(rows), repeats)
+    return best_rate(run, len(rows), repeats)
 
 
 def run_evaluator_benchmark(n_hands: int = 2_000_000, repeats: int = 5, seed: int = 0) -> dict:
@@ -74,8 +64,8 @@ def run_evaluator_benchmark(n_hands: int = 2_000_000, repeats: int = 5, seed: in
     hands = random_seven_card_hands(n_hands, seed)
     out = np.empty(n_hands, dtype=np.int32)
     evaluate_batch(hands[:10], out=out[:10])  # compile / load the kernels outside the timing
-    ours = _best_rate(lambda: evaluate_batch(hands, out=out, check=False), n_hands, repeats)
-    ours_checked = _best_rate(lambda: evaluate_batch(hands, out=out), n_hands, repeats)
+    ours = best_rate(lambda: evaluate_batch(hands, out=out, check=False), n_hands, repeats)
+    ours_checked = best_rate(lambda: evaluate_batch(hands, out=out), n_hands, repeats)
     # Peers are 10-100x slower per call: time them on a slice so the run stays short.
     peer_hands = hands[: min(n_hands, 200_000)]
     peers = {

@@ -68,6 +68,7 @@ from game.evaluator import evaluate_batch
 from game.nolimit import FLOP, PREFLOP, RIVER, TURN, Move, street_name
 from game.pots import divide_pot
 from game.rng import SeedLike, as_generator
+from game.round_base import RoundBase
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
@@ -221,7 +222,7 @@ class LimitObservation:
         return sum(self.contributions)
 
 
-class LimitRound:
+class LimitRound(RoundBase):
     """One game of N-player limit hold'em: a state machine from the antes to the payoffs.
 
     ``stacks`` are the players' chips (2..10 seats, each > 0; default ``buy_in`` for
@@ -286,16 +287,6 @@ class LimitRound:
     # ---- state ----------------------------------------------------------------------------
 
     @property
-    def street(self) -> int:
-        """Board cards dealt: 0 pre-flop, 3 flop, 4 turn, 5 river (also at the showdown)."""
-        return self._street
-
-    @property
-    def to_act(self) -> int | None:
-        """Seat whose decision it is (``None`` once the game is over)."""
-        return self._to_act
-
-    @property
     def is_terminal(self) -> bool:
         """Whether the game is over (pot divided)."""
         return self._winnings is not None
@@ -332,15 +323,6 @@ class LimitRound:
     @property
     def hole_cards(self) -> tuple[tuple[int, ...], ...]:
         return tuple(self._hole_cards)
-
-    @property
-    def board(self) -> tuple[int, ...]:
-        return tuple(self._board)
-
-    @property
-    def history(self) -> tuple[Move, ...]:
-        """Every action in order (the straddle included; antes and the blind are forced)."""
-        return tuple(self._history)
 
     @property
     def raises_this_round(self) -> int:
@@ -395,8 +377,7 @@ class LimitRound:
 
         An ``ANNOUNCE`` is legal in any card order; every other action must equal a legal move.
         """
-        if not isinstance(action, Action):
-            raise TypeError(f"expected an Action, got {action!r}")
+        self._check_is_action(action)
         legal = self.legal_moves()
         candidate = action
         if action.kind is ActionKind.ANNOUNCE:
@@ -413,14 +394,6 @@ class LimitRound:
             )
         described = sorted({str(move) if move.kind is not ActionKind.ANNOUNCE else "S<five cards>" for move in legal})
         raise IllegalActionError(f"illegal action {action} at {self._where()}: legal are {', '.join(described)}")
-
-    def can_apply(self, action: Action) -> bool:
-        """Whether ``apply(action)`` would succeed."""
-        try:
-            self.verify(action)
-        except (IllegalActionError, TypeError):
-            return False
-        return True
 
     def apply(self, action: Action) -> None:
         """Play ``action`` for the seat to act. Illegal: no change, ``IllegalActionError``."""

@@ -81,6 +81,7 @@ from game.actions import Action, ActionKind, IllegalActionError
 from game.cards import card_str
 from game.chance import UNKNOWN_CARD, ChanceLog, ChanceSource
 from game.evaluator import evaluate
+from game.round_base import RoundBase
 
 PREFLOP = 0
 FLOP = 3
@@ -218,7 +219,7 @@ class Observation:
     """Chips won by each seat once the round is over (``None`` before, or if unknown)."""
 
 
-class NoLimitRound:
+class NoLimitRound(RoundBase):
     """Heads-up no-limit Hold'em round; variants subclass it and override the marked hooks.
 
     Hooks: ``_after_street_dealt`` (Swap swaps, Auction opens its auction), ``_has_next_street``
@@ -317,16 +318,6 @@ class NoLimitRound:
         return self.config.variant
 
     @property
-    def street(self) -> int:
-        """0 preflop, 3 flop, 4 turn, 5 river, 6, 7, ... run streets."""
-        return self._street
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, or ``None`` when the round is over."""
-        return self._to_act
-
-    @property
     def is_terminal(self) -> bool:
         return self._to_act is None
 
@@ -351,14 +342,6 @@ class NoLimitRound:
     @property
     def hole_cards(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         return (tuple(self._hole_cards[0]), tuple(self._hole_cards[1]))
-
-    @property
-    def board(self) -> tuple[int, ...]:
-        return tuple(self._board)
-
-    @property
-    def history(self) -> tuple[Move, ...]:
-        return tuple(self._history)
 
     @property
     def chance_log(self) -> ChanceLog:
@@ -410,8 +393,7 @@ class NoLimitRound:
 
     def verify(self, action: Action) -> None:
         """Raise ``IllegalActionError`` unless ``action`` is legal now (``TypeError`` if not an Action)."""
-        if not isinstance(action, Action):
-            raise TypeError(f"expected an Action, got {action!r}")
+        self._check_is_action(action)
         legal = self.legal_actions()
         kind = action.kind
         if kind in legal:
@@ -424,14 +406,6 @@ class NoLimitRound:
             if low <= action.amount <= high:
                 return
         raise IllegalActionError(f"illegal action {action} at {self._where()}: {self._describe_legal(legal)}")
-
-    def can_apply(self, action: Action) -> bool:
-        """Whether ``apply(action)`` would succeed."""
-        try:
-            self.verify(action)
-        except (IllegalActionError, TypeError):
-            return False
-        return True
 
     def apply(self, action: Action) -> None:
         """Play ``action`` for the seat to act (chips; raise-to for RAISE). Illegal: no change, error."""

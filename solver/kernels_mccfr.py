@@ -20,26 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from game.kernels_rng import _splitmix64, _uniform, _unit
 from solver.kernels_cfr import DECISION, _regret_matching_row, _terminal_coefficients
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX_2 = np.uint64(0x94D049BB133111EB)
-_SHIFT_30 = np.uint64(30)
-_SHIFT_27 = np.uint64(27)
-_SHIFT_31 = np.uint64(31)
-_SHIFT_11 = np.uint64(11)
-_UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _splitmix64(value):
-    """The splitmix64 finaliser of ``value + golden ratio`` (uint64 in, uint64 out)."""
-    mixed = value + _GOLDEN
-    mixed = (mixed ^ (mixed >> _SHIFT_30)) * _MIX_1
-    mixed = (mixed ^ (mixed >> _SHIFT_27)) * _MIX_2
-    return mixed ^ (mixed >> _SHIFT_31)
-
 
 ITERATION_STREAM = 0
 """Stream of the draws of one iteration (deal offset, opponent actions, pruning coin)."""
@@ -53,19 +35,6 @@ MAX_BLOCK = 1 << 16
 def _seed_state(seed, stream, index, state):
     """Seed the one-word generator ``state[0]`` for item ``index`` of ``stream`` in a solve seeded with ``seed``."""
     state[0] = _splitmix64(_splitmix64(_splitmix64(np.uint64(seed)) ^ np.uint64(stream)) ^ np.uint64(index))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _unit(bits):
-    """The top 53 bits of a uint64 as a float in [0, 1)."""
-    return float(bits >> _SHIFT_11) * _UNIT
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _uniform(state):
-    """A float in [0, 1) from the generator ``state`` (advanced in place)."""
-    state[0] += _GOLDEN
-    return _unit(_splitmix64(state[0]))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -83,6 +52,15 @@ def _sample_index(probabilities, start, count, target):
         if target < running:
             return k
     return count - 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _max_actions(n_actions):
+    """The most actions of any information-set group (at least 1): the width of per-node strategy buffers."""
+    most = 1
+    for group in range(len(n_actions)):
+        most = max(most, n_actions[group])
+    return most
 
 
 @njit(cache=True, nogil=True)
@@ -131,9 +109,7 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, committe
     to a numba function costs reference counting on each).
     """
     n_nodes = len(kind)
-    max_actions = 1
-    for group in range(len(n_actions)):
-        max_actions = max(max_actions, n_actions[group])
+    max_actions = _max_actions(n_actions)
     visited = np.empty(n_nodes, dtype=np.int64)
     stamp = np.zeros(n_nodes, dtype=np.int64)
     node_row = np.zeros(n_nodes, dtype=np.int64)
@@ -237,9 +213,7 @@ def _os_mccfr_iterations(kind, player, street, child_start, n_children, committe
     the sampled action's value is importance weighted by ``opponent reach / sample reach``.
     """
     n_nodes = len(kind)
-    max_actions = 1
-    for group in range(len(n_actions)):
-        max_actions = max(max_actions, n_actions[group])
+    max_actions = _max_actions(n_actions)
     path = np.zeros(n_nodes, dtype=np.int64)
     path_row = np.zeros(n_nodes, dtype=np.int64)
     path_choice = np.zeros(n_nodes, dtype=np.int64)

@@ -37,6 +37,7 @@ from game.protocol import (
     parse_line,
 )
 from game.variants import VARIANTS
+from tests.fake_engine import start_fake_engine
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 
@@ -362,18 +363,7 @@ def test_socket_loop_plays_a_recorded_round_and_stops_at_q() -> None:
     server = socket.create_server(("127.0.0.1", 0))
     port = server.getsockname()[1]
     answers: list[str] = []
-
-    def engine() -> None:
-        connection, _ = server.accept()
-        with connection, connection.makefile("rw") as stream:
-            for line in lines:
-                stream.write(line + "\n")
-                stream.flush()
-                if line != "Q":
-                    answers.append(stream.readline().strip())
-
-    thread = threading.Thread(target=engine, daemon=True)
-    thread.start()
+    thread = start_fake_engine(server, lines, answers)
     session = run_client(port, ENGINE_RULES["swap"], lambda view: Action.call())
     thread.join(timeout=10)
     server.close()

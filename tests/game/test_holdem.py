@@ -10,6 +10,7 @@ from game.cards import format_cards, parse_cards
 from game.chance import RandomChance, ScriptedChance
 from game.holdem import HoldemConfig, HoldemRound
 from game.nolimit import sample_legal_action
+from tests.game.pokerkit_oracle import pokerkit_automations
 
 
 def cards(text: str) -> list[int]:
@@ -64,16 +65,7 @@ def test_default_config() -> None:
 def _pokerkit_payoffs(round_: HoldemRound) -> list[int]:
     """Replay ``round_`` (cards and actions) in PokerKit; payoffs by our seat."""
     pokerkit = pytest.importorskip("pokerkit")
-    automations = (
-        pokerkit.Automation.ANTE_POSTING,
-        pokerkit.Automation.BET_COLLECTION,
-        pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
-        pokerkit.Automation.CARD_BURNING,
-        pokerkit.Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-        pokerkit.Automation.HAND_KILLING,
-        pokerkit.Automation.CHIPS_PUSHING,
-        pokerkit.Automation.CHIPS_PULLING,
-    )
+    automations = pokerkit_automations(pokerkit)
     stack = round_.config.stack
     state = pokerkit.NoLimitTexasHoldem.create_state(automations, True, 0, (1, 2), 2, (stack, stack), 2)
     # PokerKit heads-up: its player 0 posts the big blind (our seat 1), player 1 is the dealer (our seat 0).

@@ -23,17 +23,9 @@ from game.actions import Action, ActionKind  # noqa: E402
 from game.cards import format_cards  # noqa: E402
 from game.chance import ScriptedChance  # noqa: E402
 from game.limit import LimitConfig, LimitRound, best_hand  # noqa: E402
+from tests.game.pokerkit_oracle import pokerkit_automations  # noqa: E402
 
-_AUTOMATIONS = (
-    pokerkit.Automation.ANTE_POSTING,
-    pokerkit.Automation.BET_COLLECTION,
-    pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
-    pokerkit.Automation.CARD_BURNING,
-    pokerkit.Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-    pokerkit.Automation.HAND_KILLING,
-    pokerkit.Automation.CHIPS_PUSHING,
-    pokerkit.Automation.CHIPS_PULLING,
-)
+_AUTOMATIONS = pokerkit_automations(pokerkit)
 
 
 def _pokerkit_state(config: LimitConfig, stacks: list[int]) -> pokerkit.State:

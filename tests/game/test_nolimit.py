@@ -13,7 +13,7 @@ from game.actions import Action, ActionKind, IllegalActionError
 from game.cards import parse_cards
 from game.chance import UNKNOWN_CARD, RandomChance, ScriptedChance
 from game.holdem import HoldemConfig, HoldemRound
-from game.nolimit import Move, NoLimitConfig, sample_legal_action, street_name
+from game.nolimit import Move, NoLimitConfig, NoLimitRound, sample_legal_action, street_name
 
 F, K, C, R = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.RAISE
 
@@ -37,7 +37,8 @@ def play(round_: HoldemRound, actions: str) -> HoldemRound:
     return round_
 
 
-def snapshot(round_: HoldemRound) -> tuple:
+def snapshot(round_: NoLimitRound) -> tuple:
+    """The public state of a round, for comparing before and after (also used by the property tests)."""
     return (
         round_.street,
         round_.to_act,

@@ -19,6 +19,7 @@ from game.actions import Action, ActionKind, IllegalActionError
 from game.chance import RandomChance
 from game.nolimit import NoLimitRound
 from game.variants import VARIANTS
+from tests.game.test_nolimit import snapshot
 
 CASES = [(name, rules) for name in sorted(VARIANTS) for rules in ("document", "engine")]
 ALL_KINDS = [ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.RAISE, ActionKind.BID]
@@ -26,19 +27,8 @@ MAX_STEPS = 2_000
 
 
 def state_of(round_: NoLimitRound) -> tuple:
-    return (
-        round_.street,
-        round_.to_act,
-        round_.pips,
-        round_.stacks,
-        round_.hole_cards,
-        round_.board,
-        round_.history,
-        round_.legal_actions(),
-        round_.chance_log,
-        round_.observation(0),
-        round_.observation(1),
-    )
+    """``snapshot`` plus what each seat observes."""
+    return (*snapshot(round_), round_.observation(0), round_.observation(1))
 
 
 def check_invariants(round_: NoLimitRound) -> None:

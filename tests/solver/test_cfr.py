@@ -6,7 +6,7 @@ import numba
 import numpy as np
 import pytest
 
-from abstraction.exact_games import bucket_index, build_game, rules_config
+from abstraction.exact_games import bucket_index, rules_config
 from abstraction.tree import SolverGame
 from solver.cfr import ALGORITHMS, FULL_TRAVERSAL, Solver, SolverConfig
 from solver.exploitability import exploitability
@@ -16,16 +16,6 @@ from tests.reference import InfosetKey, ReferenceCFR
 needs_jit = pytest.mark.skipif(
     numba.config.DISABLE_JIT, reason="a convergence run: too slow without the compiled kernels (NUMBA_DISABLE_JIT=1)"
 )
-
-
-@pytest.fixture(scope="module")
-def kuhn() -> SolverGame:
-    return build_game("kuhn")
-
-
-@pytest.fixture(scope="module")
-def leduc() -> SolverGame:
-    return build_game("leduc")
 
 
 def reference_rows(game: SolverGame) -> dict[InfosetKey, int]:

@@ -7,7 +7,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from game.bots import CheckCallBot, EquityBot, RandomBot
 from game.client import read_transcript
 from solver.cli import app
 from solver.export_bot import WARM_UP_ROUNDS, BotSpec, export_bot, make_bot, play_warm_up
+from tests.fake_engine import start_fake_engine
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 
@@ -99,19 +99,7 @@ def test_exported_folder_is_self_contained_and_plays_a_fake_engine(tmp_path: Pat
     server.settimeout(120)
     answers: list[str] = []
     connected_after: list[float] = []
-
-    def engine() -> None:
-        connection, _ = server.accept()
-        connected_after.append(time.monotonic() - started)
-        with connection, connection.makefile("rw") as stream:
-            for line in lines:
-                stream.write(line + "\n")
-                stream.flush()
-                if line != "Q":
-                    answers.append(stream.readline().strip())
-
-    thread = threading.Thread(target=engine, daemon=True)
-    thread.start()
+    thread = start_fake_engine(server, lines, answers, lambda: connected_after.append(time.monotonic() - started))
     launch_environment = {name: value for name, value in os.environ.items() if name in ("PATH", "NUMBA_DISABLE_JIT")}
     started = time.monotonic()
     process = subprocess.run(commands["run"] + [str(server.getsockname()[1])], cwd=folder, capture_output=True,

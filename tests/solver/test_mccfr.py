@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 
-import numba
 import numpy as np
 import pytest
 
@@ -13,25 +12,12 @@ from abstraction.tree import SolverGame
 from solver import kernels_mccfr
 from solver.cfr import SAMPLING, Solver, allocate_tables, run_iterations
 from solver.exploitability import exploitability
+from tests.solver.test_cfr import needs_jit
 
 
 # with NUMBA_DISABLE_JIT=1 the generator's uint64 arithmetic runs in NumPy scalars, which warn
 # when they wrap around; wrapping is what splitmix64 wants
 pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered in scalar:RuntimeWarning")
-
-needs_jit = pytest.mark.skipif(
-    numba.config.DISABLE_JIT, reason="a convergence run: too slow without the compiled kernels (NUMBA_DISABLE_JIT=1)"
-)
-
-
-@pytest.fixture(scope="module")
-def kuhn() -> SolverGame:
-    return build_game("kuhn")
-
-
-@pytest.fixture(scope="module")
-def leduc() -> SolverGame:
-    return build_game("leduc")
 
 
 def tables_equal(first: dict, second: dict) -> bool:

@@ -12,16 +12,6 @@ from abstraction.tree import DECISION, FOLD, SHOWDOWN, DealTable, FlatTree, Solv
 from game.leduc import LeducConfig
 
 
-@pytest.fixture(scope="module")
-def kuhn():
-    return build_game("kuhn")
-
-
-@pytest.fixture(scope="module")
-def leduc():
-    return build_game("leduc")
-
-
 def test_information_set_counts(kuhn, leduc) -> None:
     # OpenSpiel: kuhn_poker has 12 information states, leduc_poker 936
     assert kuhn.tree.n_infosets == 12
