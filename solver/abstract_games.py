@@ -1,0 +1,160 @@
+"""Abstract games of the full-size no-limit variants: game config + card abstraction + bet abstraction.
+
+Four orthogonal configs make one solve (Slumbot style): the variant's rules config
+(`game.holdem.HoldemConfig` ...), the card abstraction (an HDF5 file of
+`abstraction.buckets.CardAbstraction`), the bet abstraction (`abstraction.bet_abstraction`
+text) and the solver settings (`solver.cfr.SolverConfig`). `AbstractGameConfig` holds the first
+three plus the deal sample (``n_deals``, ``deal_seed``) and is JSON-able: strategy files store it
+as their ``game_config``, and `build_abstract_game` rebuilds the same `SolverGame` from it
+(same tree, same deals) as long as the card-abstraction file is there.
+
+The tree is `abstraction.betting_tree.build_betting_tree` (each decision its own group); chance is
+`abstraction.sampled_deals.sample_deal_table`, a fixed sample of ``n_deals`` deals. Supported
+variants: ``holdem`` and ``swap`` (see `abstraction.sampled_deals` for why not the others).
+
+>>> config = AbstractGameConfig(variant="holdem", rules={"stack": 20}, card_abstraction="cards.h5",
+...                             bets="1p,a cap=2", n_deals=1000)
+>>> AbstractGameConfig.from_dict(config.to_dict()) == config
+True
+>>> config.variant_config()
+HoldemConfig(stack=20, small_blind=1, big_blind=2, rounds=1000, rules='document')
+>>> AbstractGameConfig(variant="bounty", card_abstraction="cards.h5")
+Traceback (most recent call last):
+...
+ValueError: abstract games support variants ('holdem', 'swap'), got 'bounty'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from abstraction.bet_abstraction import BetAbstraction
+from abstraction.betting_tree import build_betting_tree
+from abstraction.bucket_lookup import BucketLookup
+from abstraction.buckets import CardAbstraction
+from abstraction.sampled_deals import SUPPORTED_VARIANTS, sample_deal_table
+from abstraction.tree import SolverGame
+from game.nolimit import NoLimitConfig
+from game.variants import get_variant
+
+GAME_KIND = "sampled-nolimit"
+"""``kind`` entry of the JSON config, telling these games apart from `abstraction.exact_games` ones."""
+
+
+@dataclass(frozen=True)
+class AbstractGameConfig:
+    """One abstract no-limit game, JSON-able (:meth:`to_dict`).
+
+    ``variant``: ``"holdem"`` or ``"swap"``; ``rules``: fields of the variant's config that differ
+    from its defaults (chips, e.g. ``{"stack": 200}``); ``card_abstraction``: path of the HDF5
+    card abstraction; ``bets``: bet-abstraction text (`BetAbstraction.parse`); ``n_deals`` and
+    ``deal_seed``: the deal sample (`sample_deal_table`); ``max_nodes``: refuse bigger trees.
+    """
+
+    variant: str = "holdem"
+    rules: dict[str, Any] = field(default_factory=dict)
+    card_abstraction: str = ""
+    bets: str = "1p,a cap=2"
+    n_deals: int = 100_000
+    deal_seed: int = 0
+    max_nodes: int = 2_000_000
+
+    def __post_init__(self) -> None:
+        if self.variant not in SUPPORTED_VARIANTS:
+            raise ValueError(f"abstract games support variants {SUPPORTED_VARIANTS}, got {self.variant!r}")
+        if not isinstance(self.rules, dict):
+            raise TypeError(f"rules must be a dict of config fields, got {self.rules!r}")
+        object.__setattr__(self, "card_abstraction", str(self.card_abstraction))
+        if not self.card_abstraction:
+            raise ValueError("card_abstraction must name the HDF5 card-abstraction file, got ''")
+        BetAbstraction.parse(self.bets)
+        for name in ("n_deals", "max_nodes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+        if isinstance(self.deal_seed, bool) or not isinstance(self.deal_seed, int) or self.deal_seed < 0:
+            raise ValueError(f"deal_seed must be an int >= 0, got {self.deal_seed!r}")
+        self.variant_config()  # bad rules fail here, naming the bad value
+
+    def variant_config(self) -> NoLimitConfig:
+        """The variant's rules config (defaults overridden by ``rules``)."""
+        config_class = get_variant(self.variant).config_class
+        known = {f.name for f in dataclasses.fields(config_class)}
+        unknown = sorted(set(self.rules) - known)
+        if unknown:
+            raise ValueError(f"unknown {self.variant} rules fields {unknown}: known are {sorted(known)}")
+        return config_class(**self.rules)
+
+    def bet_abstraction(self) -> BetAbstraction:
+        return BetAbstraction.parse(self.bets)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict with ``kind`` = :data:`GAME_KIND`."""
+        data = dataclasses.asdict(self)
+        data["kind"] = GAME_KIND
+        json.dumps(data)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> AbstractGameConfig:
+        """Inverse of :meth:`to_dict` (``kind`` must be :data:`GAME_KIND` when present)."""
+        values = dict(data)
+        kind = values.pop("kind", GAME_KIND)
+        if kind != GAME_KIND:
+            raise ValueError(f"not a {GAME_KIND!r} game config: kind {kind!r}")
+        return cls(**values)
+
+    @classmethod
+    def for_variant(cls, config: NoLimitConfig, card_abstraction: str | Path, **settings: Any) -> AbstractGameConfig:
+        """From a variant config object: ``rules`` keeps the fields that differ from the defaults."""
+        defaults = type(config)()
+        rules = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)
+                 if getattr(config, f.name) != getattr(defaults, f.name)}
+        return cls(variant=config.variant, rules=rules, card_abstraction=str(card_abstraction), **settings)
+
+
+def build_abstract_game(config: AbstractGameConfig, abstraction: CardAbstraction | None = None) -> SolverGame:
+    """The `SolverGame` of ``config``: betting tree of its bets and buckets, sampled deals.
+
+    ``abstraction`` skips loading ``config.card_abstraction`` (it must be that file's contents).
+    """
+    if not isinstance(config, AbstractGameConfig):
+        raise TypeError(f"config must be an AbstractGameConfig, got {config!r}")
+    if abstraction is None:
+        path = Path(config.card_abstraction)
+        if not path.is_file():
+            raise ValueError(f"card abstraction file {str(path)!r} does not exist")
+        abstraction = CardAbstraction.load(path)
+    lookup = BucketLookup(abstraction)
+    variant_config = config.variant_config()
+    tree = build_betting_tree(variant_config, config.bet_abstraction(), lookup.n_buckets, max_nodes=config.max_nodes)
+    deals = sample_deal_table(variant_config, lookup, config.n_deals, seed=config.deal_seed)
+    return SolverGame(name=f"{config.variant} {config.bets}", tree=tree, deals=deals, config=config.to_dict())
+
+
+def write_abstract_strategy(path: str | Path, game: SolverGame, solver: Any, *, include_tables: bool = False) -> Path:
+    """Write ``solver``'s average strategy for ``game`` to an HDF5 strategy file (`solver.strategy_file`).
+
+    ``game_config`` is ``game.config`` (an :meth:`AbstractGameConfig.to_dict`), so
+    `solver.lookup_bot.LookupBot` finds the card abstraction and the rules from the file alone.
+    ``include_tables`` also stores regrets and strategy sums (for resuming; larger file).
+    """
+    from solver.strategy_file import StrategyRecord, write_strategy_file
+
+    if game.config.get("kind") != GAME_KIND:
+        raise ValueError(f"game {game.name!r} is not an abstract no-limit game (config kind {game.config.get('kind')!r})")
+    record = StrategyRecord(
+        game_config=game.config,
+        solver_config=solver.config.to_dict(),
+        iterations=solver.iteration,
+        seed=solver.config.seed,
+        tree_fingerprint=game.tree.fingerprint(),
+        tree_arrays=game.tree.to_arrays(),
+        average_strategy=solver.average_strategy(),
+        tables=solver.tables() if include_tables else {},
+    )
+    return write_strategy_file(path, record)

@@ -1,0 +1,195 @@
+"""The lookup bot on a tiny solved Hold'em abstraction: legal actions always, on-tree self-play, beats random.
+
+The game is kept tiny for speed: stack 40 chips (blinds 1/2), bets ``1p,a cap=2``, a card
+abstraction of 4/3/3/3 buckets whose tables are built on 2 flops only (other flops use the
+current-strength fallback), 4,000 sampled deals, 100,000 ES-MCCFR iterations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from abstraction.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
+from game.actions import Action, ActionKind
+from game.bots import BOTS, RandomBot, make_bot, passive_action
+from game.chance import RandomChance
+from game.holdem import HoldemConfig, HoldemRound
+from game.match import play_match
+from game.swap import SwapConfig
+from solver.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
+from solver.cfr import Solver
+from solver.lookup_bot import LookupBot, make_lookup_bot, register_lookup_bot
+from solver.strategy_file import StrategyFileError, read_strategy_file
+
+SMALL = dict(training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4)
+STACK = 40
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory):
+    """``(strategy path, card abstraction, game)`` of the tiny solved game."""
+    directory = tmp_path_factory.mktemp("lookup")
+    abstraction = build_card_abstraction(CardAbstractionConfig(buckets=(4, 3, 3, 3), method="ehs", seed=3, **SMALL),
+                                         flops=canonical_flops()[:2])
+    cards_path = directory / "cards.h5"
+    abstraction.save(cards_path)
+    config = AbstractGameConfig(variant="holdem", rules={"stack": STACK}, card_abstraction=str(cards_path),
+                                n_deals=4000, deal_seed=1)
+    game = build_abstract_game(config, abstraction)
+    solver = Solver(game, "es-mccfr", seed=2).run(100_000)
+    strategy_path = write_abstract_strategy(directory / "strategy.h5", game, solver)
+    return strategy_path, abstraction, game
+
+
+def test_strategy_file_rebuilds_the_same_game(solved):
+    strategy_path, _, game = solved
+    record = read_strategy_file(strategy_path, expected_tree_fingerprint=game.tree.fingerprint())
+    rebuilt = build_abstract_game(AbstractGameConfig.from_dict(dict(record.game_config)))  # loads the card file
+    assert rebuilt.tree.fingerprint() == game.tree.fingerprint()
+    assert np.array_equal(rebuilt.deals.bucket, game.deals.bucket)
+    assert record.iterations == 100_000 and record.solver_config["algorithm"] == "es-mccfr"
+
+
+def play_checked(bot: LookupBot, config: HoldemConfig, round_seed: int, action_seed: int, bot_seats: tuple[int, ...]) -> int:
+    """Play one round, the bot at ``bot_seats`` and a random bot elsewhere; every bot action must be legal.
+
+    Returns the number of bot decisions."""
+    round_ = HoldemRound(config, RandomChance(round_seed))
+    other = RandomBot(seed=action_seed)
+    decisions = 0
+    while (seat := round_.to_act) is not None:
+        observation = round_.observation(seat)
+        if seat in bot_seats:
+            action = bot.act(observation)
+            assert round_.can_apply(action), (action, round_)
+            decisions += 1
+        else:
+            action = other.act(observation)
+        round_.apply(action)
+    return decisions
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    round_seed=st.integers(0, 2**32 - 1),
+    action_seed=st.integers(0, 2**32 - 1),
+    stack=st.sampled_from([STACK, 13, 400]),
+    rules=st.sampled_from(["document", "engine"]),
+    bot_seats=st.sampled_from([(0,), (1,), (0, 1)]),
+)
+def test_bot_always_returns_a_legal_action(solved, round_seed, action_seed, stack, rules, bot_seats):
+    strategy_path, abstraction, _ = solved
+    bot = LookupBot(strategy_path, card_abstraction=abstraction, config=HoldemConfig(stack=stack, rules=rules),
+                    seed=round_seed)
+    play_checked(bot, HoldemConfig(stack=stack, rules=rules), round_seed, action_seed, bot_seats)
+    assert bot.errors == 0
+
+
+def test_self_play_stays_on_the_tree(solved):
+    strategy_path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK)
+    bots = [LookupBot(strategy_path, card_abstraction=abstraction, config=config, seed=seed) for seed in (1, 2)]
+    result = play_match(config, bots[0], bots[1], rounds=200, seed=9)
+    assert sum(result.illegal_actions.values()) == 0
+    # both play abstract sizes, so each reads the other's raises exactly: never off the tree
+    assert all(bot.decisions > 200 and bot.off_tree == 0 and bot.errors == 0 for bot in bots)
+
+
+def test_bot_beats_random(solved):
+    strategy_path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK)
+    bot = LookupBot(strategy_path, card_abstraction=abstraction, config=config, seed=5)
+    result = play_match(config, bot, make_bot("random", seed=6), rounds=2000, seed=7, duplicate=True)
+    mean, half_width = result.win_rate()
+    assert mean - half_width > 0, (mean, half_width)
+    assert result.illegal_actions["lookup"] == 0 and bot.errors == 0
+
+
+def test_internal_error_falls_back_to_a_legal_action(solved, caplog):
+    strategy_path, abstraction, _ = solved
+    bot = LookupBot(strategy_path, card_abstraction=abstraction, seed=0)
+
+    def broken(cards: np.ndarray) -> int:
+        raise RuntimeError("bucket table unavailable")
+
+    bot.lookup.bucket_unchecked = broken  # type: ignore[method-assign]
+    round_ = HoldemRound(HoldemConfig(stack=STACK), RandomChance(0))
+    with caplog.at_level("WARNING", logger="solver.lookup_bot"):
+        action = bot.act(round_.observation(0))
+    assert action == Action.call()  # facing the big blind: no check, so call
+    assert bot.errors == 1 and "bucket table unavailable" in caplog.text
+
+
+def test_off_tree_raise_is_answered_passively(solved):
+    strategy_path, abstraction, _ = solved
+    config = HoldemConfig(stack=400)
+    bot = LookupBot(strategy_path, card_abstraction=abstraction, config=config, seed=0)
+    round_ = HoldemRound(config, RandomChance(1))
+    for amount in (6, 18, 54):  # three raises: more than the abstract cap of 2 per street
+        round_.apply(Action.raise_to(amount))
+    action = bot.act(round_.observation(1))
+    assert bot.off_tree == 1 and action == passive_action(round_.observation(1)) == Action.call()
+
+
+def test_passive_action_order():
+    round_ = HoldemRound(HoldemConfig(), RandomChance(0))
+    assert passive_action(round_.observation(0)) == Action.call()
+    round_.apply(Action.call())
+    assert passive_action(round_.observation(1)) == Action.check()
+    assert ActionKind.FOLD not in round_.observation(1).legal_actions
+
+
+def test_factories_and_errors(solved, tmp_path):
+    strategy_path, _, _ = solved
+    with pytest.raises(ValueError, match="strategy="):
+        make_lookup_bot()
+    assert make_lookup_bot(strategy=strategy_path, seed=1).name == "lookup"
+    with pytest.raises(ValueError, match="'swap'"):
+        LookupBot(strategy_path, config=SwapConfig())
+    with pytest.raises(StrategyFileError, match="no such file"):
+        LookupBot(tmp_path / "missing.h5")
+    register_lookup_bot(strategy_path, name="lookup-test")
+    try:
+        assert make_bot("lookup-test", config=HoldemConfig(stack=STACK), seed=3).name == "lookup-test"
+    finally:
+        BOTS.pop("lookup-test")
+
+
+def test_raise_between_sizes_is_translated_pseudo_harmonically(solved):
+    strategy_path, abstraction, game = solved
+    tree = game.tree
+    children = {tree.action_label(child): child for child in range(tree.child_start[0], tree.child_start[0] + tree.n_children[0])}
+    assert sorted(children) == ["C", "F", "R40", "R6"]
+    # SB raises to 20 over blinds 1/2: pot fraction (20 - 2) / (3 + 1) = 4.5, between the pot raise
+    # (to 6: fraction 1) and all-in (to 40: fraction 9.5). Ganzfried & Sandholm 2013 read it as the
+    # pot raise with probability (9.5 - 4.5)(1 + 1) / ((9.5 - 1)(1 + 4.5)) = 0.2139.
+    expected = (9.5 - 4.5) * 2 / (8.5 * 5.5)
+    bot = LookupBot(strategy_path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0)
+    readings = []
+    for deal in range(400):
+        round_ = HoldemRound(HoldemConfig(stack=STACK), RandomChance(deal))
+        round_.apply(Action.raise_to(20))
+        readings.append(bot.abstract_node(round_.observation(1)))
+    assert set(readings) == {children["R6"], children["R40"]}
+    share = readings.count(children["R6"]) / len(readings)
+    assert abs(share - expected) < 0.07  # 3 standard deviations of 400 draws (0.0205 each)
+    # a real all-in is always read as the abstract all-in
+    round_ = HoldemRound(HoldemConfig(stack=STACK), RandomChance(0))
+    round_.apply(Action.raise_to(STACK))
+    assert bot.abstract_node(round_.observation(1)) == children["R40"]
+
+
+def test_swap_holdem_end_to_end(solved, tmp_path):
+    _, abstraction, game = solved
+    config = AbstractGameConfig(variant="swap", rules={"stack": STACK, "flop_swap_probability": 0.5},
+                                card_abstraction=game.config["card_abstraction"], n_deals=2000, deal_seed=3)
+    swap_game = build_abstract_game(config, abstraction)
+    solver = Solver(swap_game, "es-mccfr", seed=1).run(20_000)
+    path = write_abstract_strategy(tmp_path / "swap.h5", swap_game, solver)
+    bot = LookupBot(path, card_abstraction=abstraction, seed=2)
+    assert bot.config == SwapConfig(stack=STACK, flop_swap_probability=0.5)
+    result = play_match(bot.config, bot, make_bot("random", seed=3), rounds=100, seed=4)
+    assert result.illegal_actions["lookup"] == 0 and bot.errors == 0 and bot.decisions > 100
