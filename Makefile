@@ -10,8 +10,9 @@ $(BIN)/python:
 	$(BIN)/pip install --quiet --upgrade pip
 
 # One stamp per set of extras, so `make demo` and `make test` each install what they need.
+# Tests use the bench peers too: OpenSpiel is the oracle of the exploitability cross-check.
 $(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[dev,distributed]"
+	$(BIN)/pip install --quiet -e ".[dev,bench,distributed]"
 	touch $@
 
 $(VENV)/.stamp-demo: pyproject.toml | $(BIN)/python
