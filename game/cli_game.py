@@ -96,6 +96,31 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             typer.echo(f"  hand history: {history}")
 
     @app.command()
+    def freezeout(
+        bots: str = typer.Option("checkcall,random,random", help="One bot per seat, comma-separated: random or checkcall."),
+        seed: int = typer.Option(0, help="Seed of the deals (bots get seeds derived from it)."),
+        max_games: int = typer.Option(1000, help="Stop after this many games if nobody holds every chip."),
+        cards_speak: bool = typer.Option(True, "--cards-speak/--announced", help="Showdown mode of the limit game."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """Play the N-player limit game (limit-holdem-nplayer.txt) as a freeze-out between baseline bots."""
+        from game.limit import LimitConfig
+
+        names = [name.strip() for name in bots.split(",") if name.strip()]
+        try:
+            config = LimitConfig(n_players=len(names), cards_speak=cards_speak)
+            result = play_freeze_out(config, names, seed=seed, max_games=max_games)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
+        if as_json:
+            typer.echo(json.dumps(result))
+            return
+        outcome = f"{result['winner']} holds every chip" if result["winner"] is not None else "no winner yet"
+        typer.echo(f"limit freeze-out, {result['players']} players, seed {seed}: {outcome} after {result['games']} games")
+        for name, chips in result["stacks"].items():
+            typer.echo(f"  {name}: {chips:,} chips")
+
+    @app.command()
     def replay(
         path: Path = typer.Argument(..., help="A JSON-lines hand history written by `vcfr match --history`."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
@@ -148,8 +173,8 @@ def baseline_match_lines(rounds: int = 200, seed: int = 0) -> list[str]:
     >>> baseline_match_lines(rounds=2)[0].startswith("holdem: equity vs random over 2 duplicate rounds:")
     True
     """
-    from game.bots import CheckCallBot, RandomBot, make_bot
-    from game.limit import FreezeOut, LimitConfig
+    from game.bots import make_bot
+    from game.limit import LimitConfig
     from game.match import play_match
     from game.variants import VARIANTS
 
@@ -167,10 +192,48 @@ def baseline_match_lines(rounds: int = 200, seed: int = 0) -> list[str]:
             f"{name}: equity vs random over {rounds} duplicate rounds: {result.bankrolls['equity']:+,} chips, "
             f"{mean:+,.0f}{interval} mbb/hand (95% CI)"
         )
-    bots = [CheckCallBot(), RandomBot(seed=seed_a, name="random-1"), RandomBot(seed=seed_b, name="random-2")]
-    freeze_out = FreezeOut(LimitConfig(n_players=3), bots, seed=seed)
-    games = len(freeze_out.run(max_games=1000))
-    stacks = ", ".join(f"{bot.name} {chips:,}" for bot, chips in zip(bots, freeze_out.stacks, strict=True))
-    outcome = f"{bots[freeze_out.winner].name} won" if freeze_out.winner is not None else "no winner yet"
-    lines.append(f"limit (3-player freeze-out): {outcome} after {games} games; stacks {stacks}")
+    result = play_freeze_out(LimitConfig(n_players=3), ["checkcall", "random", "random"], seed=seed, max_games=1000)
+    stacks = ", ".join(f"{name} {chips:,}" for name, chips in result["stacks"].items())
+    outcome = f"{result['winner']} won" if result["winner"] is not None else "no winner yet"
+    lines.append(f"limit (3-player freeze-out): {outcome} after {result['games']} games; stacks {stacks}")
     return lines
+
+
+LIMIT_BOTS = ("random", "checkcall")
+"""Baseline bots that play the N-player limit game (the equity bot is heads-up no-limit only)."""
+
+
+def play_freeze_out(config: LimitConfig, bot_names: list[str], *, seed: int, max_games: int) -> dict:
+    """Play a limit freeze-out between baseline bots (one per seat); JSON-able summary (chips).
+
+    Bots repeated by name are told apart as ``random-1``, ``random-2`` ...
+
+    >>> from game.limit import LimitConfig
+    >>> play_freeze_out(LimitConfig(n_players=2, buy_in=40), ["checkcall", "random"], seed=1, max_games=500)["winner"]
+    'checkcall'
+    """
+    import numpy as np
+
+    from game.bots import make_bot
+    from game.limit import FreezeOut
+
+    unsupported = sorted(set(bot_names) - set(LIMIT_BOTS))
+    if unsupported:
+        raise ValueError(f"the limit game is played by the {' and '.join(LIMIT_BOTS)} bots, not {unsupported}")
+    if len(bot_names) != config.n_players:
+        raise ValueError(f"need one bot per seat: {config.n_players} players, got {len(bot_names)} bots {bot_names!r}")
+    labels = [
+        f"{name}-{bot_names[:index + 1].count(name)}" if bot_names.count(name) > 1 else name
+        for index, name in enumerate(bot_names)
+    ]
+    seeds = np.random.SeedSequence(seed).generate_state(len(bot_names))
+    bots = [make_bot(name, seed=int(bot_seed)) for name, bot_seed in zip(bot_names, seeds, strict=True)]
+    freeze_out = FreezeOut(config, bots, seed=seed)
+    games = len(freeze_out.run(max_games=max_games))
+    return {
+        "players": config.n_players,
+        "games": games,
+        "winner": None if freeze_out.winner is None else labels[freeze_out.winner],
+        "stacks": dict(zip(labels, (int(chips) for chips in freeze_out.stacks), strict=True)),
+        "seed": seed,
+    }

@@ -82,3 +82,20 @@ def test_bench_engine_reports_every_variant_and_pokerkit() -> None:
     assert all(rate > 0 for rate in report["rounds_per_s"].values())
     assert report["pokerkit_rounds_per_s"] > 0
     assert report["ratio_vs_pokerkit"] == report["rounds_per_s"]["holdem"] / report["pokerkit_rounds_per_s"]
+
+
+def test_freezeout_plays_the_limit_game_until_one_player_holds_every_chip() -> None:
+    result = invoke("freezeout", "--bots", "checkcall,random,random", "--seed", "0", "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["players"] == 3 and list(summary["stacks"]) == ["checkcall", "random-1", "random-2"]
+    assert sum(summary["stacks"].values()) == 3 * 1000  # chips conserved: 3 buy-ins
+    assert summary["winner"] is not None and summary["stacks"][summary["winner"]] == 3000
+    assert invoke("freezeout", "--bots", "checkcall,random,random", "--seed", "0", "--json").output == result.output
+
+
+def test_freezeout_refuses_bots_that_cannot_play_limit_and_bad_seat_counts() -> None:
+    result = invoke("freezeout", "--bots", "equity,random")
+    assert result.exit_code != 0 and "random and checkcall" in result.output
+    result = invoke("freezeout", "--bots", "random")
+    assert result.exit_code != 0 and "n_players" in result.output
