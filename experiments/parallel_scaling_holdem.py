@@ -44,6 +44,8 @@ from solver.cfr import SolverConfig, allocate_tables, normalized_strategy  # noq
 from solver.exploitability import exploitability  # noqa: E402
 from solver.parallel import iteration_runner  # noqa: E402
 
+from parallel_scaling import median, target_index  # noqa: E402  (the Leduc experiment beside this script)
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
 SETTINGS = {"1 worker": 1, "2 threads (shared tables)": 2}
@@ -81,13 +83,8 @@ def run(game, workers: int, seed: int, seconds: float, block: int) -> list[tuple
 
 def time_to_target(curve: list[tuple[float, int, float]], target: float) -> float | None:
     """Solve seconds of the first point from which exploitability stays <= target."""
-    reached = None
-    for seconds, _, chips in curve:
-        if chips <= target:
-            reached = seconds if reached is None else reached
-        else:
-            reached = None
-    return reached
+    reached = target_index(np.array([chips for _, _, chips in curve]), target)
+    return None if reached is None else curve[reached][0]
 
 
 def main() -> None:
@@ -124,10 +121,9 @@ def main() -> None:
     summary = {}
     for name, curves in runs.items():
         times = [time_to_target(curve, target) for curve in curves]
-        reached = [t for t in times if t is not None]
         summary[name] = {
             "seconds_to_target": times,
-            "median_seconds_to_target": float(np.median(reached)) if len(reached) == len(times) else None,
+            "median_seconds_to_target": median(times),
             "median_iterations_per_s": float(np.median([c[-1][1] / c[-1][0] for c in curves])),
         }
     one, two = (summary[name]["median_seconds_to_target"] for name in SETTINGS)
