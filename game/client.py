@@ -175,8 +175,13 @@ class WireRound:
     def apply_move(self, action: Action) -> None:
         """Advance by one history action of the current actor (engine ``RoundState.proceed``)."""
         actor = self.actor
-        self.history.append(Move(actor, self.street, action))
         kind = action.kind
+        if kind is ActionKind.BID and action.amount > self.stacks[actor]:
+            raise ValueError(f"bid {action.amount} exceeds seat {actor}'s stack of {self.stacks[actor]} chips")
+        if kind is ActionKind.RAISE and not 0 <= action.amount - self.pips[actor] <= self.stacks[actor]:
+            raise ValueError(f"raise to {action.amount} is impossible for seat {actor} "
+                             f"(pip {self.pips[actor]}, stack {self.stacks[actor]} chips)")
+        self.history.append(Move(actor, self.street, action))
         if kind is ActionKind.BID:
             self.bids[actor] = action.amount
             other_bid = self.bids[1 - actor]
