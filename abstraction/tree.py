@@ -2,14 +2,22 @@
 
 The betting tree is one arena of nodes in breadth-first order: the children of a node are
 contiguous (``child_start[n] .. child_start[n] + n_children[n] - 1``) and have larger indices than
-their parent, so a forward sweep visits parents first and a reverse sweep children first. Nodes the
-acting player cannot tell apart share an ``infoset_group``. An information set is
-``(group, bucket)``; its regrets and strategy sums are the ``n_actions[group]`` entries of one flat
-float64 table starting at ``row_offset[group] + bucket * n_actions[group]``.
+their parent, so a forward sweep visits parents first and a reverse sweep children first. It holds
+2..6 players. Nodes the acting player cannot tell apart share an ``infoset_group``. An information
+set is ``(group, bucket)``; its regrets and strategy sums are the ``n_actions[group]`` entries of
+one flat table starting at ``row_offset[group] + bucket * n_actions[group]``, and the bucket is the
+deal's bucket of the actor in the group's *slot* (``group_slot``: a street, or a street seen with
+three hole cards in the Auction, or a River of Blood run street).
 
-Chance is a table of deals (Slumbot style): for each deal its probability, each player's bucket
-on each street and player 0's share of the pot at showdown. Solvers walk only the betting tree,
-once per deal (full traversal) or for one sampled deal (Monte Carlo).
+Chance is a deal: everything chance decides in one hand (cards, swaps, bounty ranks, run cards,
+third cards), reduced to what the solver needs: each player's bucket in each slot, which child each
+chance node inside the betting takes (River of Blood: is the next card red?), and for each outcome
+*context* a probability vector over its outcomes (e.g. seat 0 wins / split / seat 1 wins the
+showdown on five board cards). A terminal's payoffs are stored per outcome of its context in
+``terminal_values``, computed when the tree is built from the rules' own payoff code, so a variant's
+payoff rule (Bounty's formula and rounding, three-card and run-board showdowns, N-player splits)
+costs the solver one weighted row lookup. Exact games list every deal in a :class:`DealTable`;
+full-size games draw fresh deals in numba, a batch at a time, into the same arrays.
 
 >>> from abstraction.exact_games import build_game
 >>> game = build_game("kuhn")
@@ -22,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -31,30 +39,50 @@ from game.actions import Action, ActionKind
 DECISION = 0
 """``kind``: a player acts; ``player[n]`` is the actor."""
 FOLD = 1
-"""``kind``: terminal, ``player[n]`` folded; the other player wins what ``player[n]`` committed."""
+"""``kind``: terminal after a fold that leaves one player (heads-up: ``player[n]`` is the folder)."""
 SHOWDOWN = 2
-"""``kind``: terminal, the pot (``committed[n, 0] + committed[n, 1]``) is shared by the deal's showdown."""
+"""``kind``: terminal where two or more players share the pot by the deal's outcome of ``context[n]``."""
 CHANCE = 3
-"""``kind``: reserved for variant nodes decided by chance inside the betting (not used by Kuhn/Leduc)."""
+"""``kind``: chance inside the betting; the deal's ``chance[d, context[n]]`` names the child taken."""
 KIND_NAMES = {DECISION: "decision", FOLD: "fold", SHOWDOWN: "showdown", CHANCE: "chance"}
+CHANCE_ACTION = -2
+"""``action_kind`` of a chance node's child (``action_amount`` is the outcome index)."""
+MAX_PLAYERS = 6
 
 _NODE_FIELDS = ("kind", "player", "street", "child_start", "n_children", "committed", "infoset_group",
-                "action_kind", "action_amount")
-_GROUP_FIELDS = ("n_actions", "row_offset", "n_buckets", "group_player", "group_street")
+                "action_kind", "action_amount", "context", "value_row")
+_GROUP_FIELDS = ("n_actions", "row_offset", "n_buckets", "group_player", "group_street", "group_slot")
+_GAME_FIELDS = ("terminal_values", "context_size", "chance_size")
+
+
+def _exclusive_cumsum(sizes: np.ndarray) -> np.ndarray:
+    return np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)])[: len(sizes)].astype(np.int64)
 
 
 @dataclass(frozen=True, eq=False)
 class FlatTree:
-    """A two-player betting tree as numpy arrays over nodes ``n`` and information-set groups ``g``.
+    """A betting tree of 2..6 players as numpy arrays over nodes ``n``, groups ``g`` and payoff rows.
 
     Node arrays (length ``n_nodes``): ``kind`` int8 (:data:`DECISION`, :data:`FOLD`,
-    :data:`SHOWDOWN`, :data:`CHANCE`); ``player`` int8 (actor of a decision, folder of a fold, -1
-    otherwise); ``street`` int8; ``child_start``/``n_children`` int32; ``committed`` float64
-    ``[n_nodes, 2]`` chips each player has put in (antes included); ``infoset_group`` int32 (-1 for
-    terminals); ``action_kind``/``action_amount`` int8/int32, the :class:`~game.actions.Action` that
-    leads into the node (kind -1 at the root). Group arrays (length ``n_groups``): ``n_actions``
-    int32, ``row_offset`` int64, ``n_buckets`` int32, ``group_player``/``group_street`` int8.
-    Call :meth:`validate` after building one by hand.
+    :data:`SHOWDOWN`, :data:`CHANCE`); ``player`` int8 (actor of a decision; the folder of a
+    heads-up fold; -1 otherwise); ``street`` int8 (0 preflop ... 3 river, 4.. run streets);
+    ``child_start``/``n_children`` int32; ``committed`` float64 ``[n_nodes, n_players]`` chips each
+    player has put in (antes included); ``infoset_group`` int32 (-1 except at decisions);
+    ``action_kind``/``action_amount`` int8/int32, the :class:`~game.actions.Action` leading into the
+    node (-1 at the root, :data:`CHANCE_ACTION` and the outcome index below a chance node);
+    ``context`` int32: a chance node's chance slot, a terminal's outcome context (-1: its payoff
+    does not depend on the cards), -1 at decisions; ``value_row`` int64: a terminal's first row of
+    ``terminal_values`` (-1 elsewhere).
+
+    Group arrays (length ``n_groups``): ``n_actions`` int32, ``row_offset`` int64, ``n_buckets``
+    int32, ``group_player``/``group_street``/``group_slot`` int8 (the deal's bucket slot).
+
+    Payoffs: ``terminal_values`` float64 ``[n_rows, n_players]``, NET chips each player wins at a
+    terminal under each outcome of its context: a terminal with context ``c`` owns
+    ``context_size[c]`` rows from ``value_row``, one with context -1 owns one row. Its value on a deal
+    is the deal's outcome probabilities of ``c`` (``DealTable.weight[d, context_offset[c]:]``) times
+    those rows. ``context_size`` int32 ``[n_contexts]``; ``chance_size`` int32 ``[n_chance_slots]``
+    (children of the chance nodes of each slot). Call :meth:`validate` after building one by hand.
     """
 
     kind: np.ndarray
@@ -66,22 +94,32 @@ class FlatTree:
     infoset_group: np.ndarray
     action_kind: np.ndarray
     action_amount: np.ndarray
+    context: np.ndarray
+    value_row: np.ndarray
     n_actions: np.ndarray
     row_offset: np.ndarray
     n_buckets: np.ndarray
     group_player: np.ndarray
     group_street: np.ndarray
+    group_slot: np.ndarray
+    terminal_values: np.ndarray
+    context_size: np.ndarray
+    chance_size: np.ndarray
 
     _DTYPES = {
         "kind": np.int8, "player": np.int8, "street": np.int8, "child_start": np.int32,
         "n_children": np.int32, "committed": np.float64, "infoset_group": np.int32,
-        "action_kind": np.int8, "action_amount": np.int32, "n_actions": np.int32,
-        "row_offset": np.int64, "n_buckets": np.int32, "group_player": np.int8, "group_street": np.int8,
+        "action_kind": np.int8, "action_amount": np.int32, "context": np.int32, "value_row": np.int64,
+        "n_actions": np.int32, "row_offset": np.int64, "n_buckets": np.int32, "group_player": np.int8,
+        "group_street": np.int8, "group_slot": np.int8, "terminal_values": np.float64,
+        "context_size": np.int32, "chance_size": np.int32,
     }
 
     def __post_init__(self) -> None:
         for name, dtype in self._DTYPES.items():
             array = np.ascontiguousarray(getattr(self, name), dtype=dtype)
+            if name in ("committed", "terminal_values") and array.ndim == 1 and array.size == 0:
+                array = array.reshape(0, 2)
             array.setflags(write=False)
             object.__setattr__(self, name, array)
 
@@ -90,8 +128,35 @@ class FlatTree:
         return len(self.kind)
 
     @property
+    def n_players(self) -> int:
+        return int(self.committed.shape[1]) if self.committed.ndim == 2 else 0
+
+    @property
     def n_groups(self) -> int:
         return len(self.n_actions)
+
+    @property
+    def n_slots(self) -> int:
+        """Bucket slots the groups use: ``max(group_slot) + 1``."""
+        return int(self.group_slot.max(initial=-1)) + 1
+
+    @property
+    def n_contexts(self) -> int:
+        return len(self.context_size)
+
+    @property
+    def n_chance_slots(self) -> int:
+        return len(self.chance_size)
+
+    @property
+    def context_offset(self) -> np.ndarray:
+        """First column of each context in a deal's ``weight`` row (int64 ``[n_contexts]``)."""
+        return _exclusive_cumsum(self.context_size)
+
+    @property
+    def weight_columns(self) -> int:
+        """Columns of a deal's ``weight`` row: ``sum(context_size)``."""
+        return int(self.context_size.sum())
 
     @property
     def n_infosets(self) -> int:
@@ -107,19 +172,22 @@ class FlatTree:
     def max_actions(self) -> int:
         return int(self.n_actions.max(initial=1))
 
-    def table_bytes(self, n_tables: int = 3) -> int:
-        """Memory in bytes of ``n_tables`` float64 solver tables, known before allocating them.
+    def table_bytes(self, n_tables: int = 2, itemsize: int = 4) -> int:
+        """Memory in bytes of ``n_tables`` solver tables of ``itemsize`` bytes per entry.
 
-        CFR needs three (regrets, strategy sums, current strategy).
+        MCCFR keeps two float32 tables (regrets, strategy sums): 8 bytes per information-set action;
+        full-traversal CFR keeps three float64 tables (``n_tables=3, itemsize=8``).
 
         >>> from abstraction.exact_games import build_game
-        >>> build_game("leduc").tree.table_bytes()
+        >>> build_game("leduc").tree.table_bytes(3, 8)
         52416
         """
-        return 8 * n_tables * self.table_size
+        return itemsize * n_tables * self.table_size
 
     def action_label(self, node: int) -> str:
-        """Text of the action leading into ``node`` (``''`` at the root), e.g. ``'R2'``."""
+        """Text of the action leading into ``node`` (``''`` at the root), e.g. ``'R2'``; ``'~1'`` below chance."""
+        if self.action_kind[node] == CHANCE_ACTION:
+            return f"~{int(self.action_amount[node])}"
         if self.action_kind[node] < 0:
             return ""
         return str(Action(ActionKind(int(self.action_kind[node])), int(self.action_amount[node])))
@@ -156,108 +224,18 @@ class FlatTree:
         ...
         ValueError: invariant 'children in range' broken: node 0 has children 42..43 but the tree has 9 nodes
         """
-
-        def broken(name: str, detail: str) -> ValueError:
-            return ValueError(f"invariant {name!r} broken: {detail}")
-
-        n = self.n_nodes
-        for name in _NODE_FIELDS:
-            expected = (n, 2) if name == "committed" else (n,)
-            if getattr(self, name).shape != expected:
-                raise broken("node array shapes", f"{name} has shape {getattr(self, name).shape}, expected {expected}")
-        for name in _GROUP_FIELDS:
-            if getattr(self, name).shape != (self.n_groups,):
-                raise broken("group array shapes",
-                             f"{name} has shape {getattr(self, name).shape}, expected ({self.n_groups},)")
-        if n == 0:
-            raise broken("non-empty", "the tree has no nodes")
-        unknown = sorted(set(self.kind.tolist()) - set(KIND_NAMES))
-        if unknown:
-            raise broken("known kinds", f"kinds {unknown} are not {sorted(KIND_NAMES)}")
-        parents = np.full(n, -1, dtype=np.int64)
-        for node in range(n):
-            start, count = int(self.child_start[node]), int(self.n_children[node])
-            inner = self.kind[node] in (DECISION, CHANCE)
-            if inner and count < 1:
-                raise broken("decisions have children", f"node {node} ({KIND_NAMES[int(self.kind[node])]}) has {count}")
-            if not inner and count != 0:
-                raise broken("terminals have no children", f"node {node} has {count} children")
-            if count == 0:
-                continue
-            children = f"node {node} has children {start}..{start + count - 1}"
-            if start + count > n:
-                raise broken("children in range", f"{children} but the tree has {n} nodes")
-            if start <= node:
-                raise broken("children in range", f"{children}, not after it")
-            if (parents[start : start + count] >= 0).any():
-                raise broken("one parent per node", f"a child of node {node} in {start}..{start + count - 1} "
-                             "already has a parent")
-            parents[start : start + count] = node
-        orphans = np.flatnonzero(parents[1:] < 0) + 1
-        if len(orphans):
-            raise broken("one parent per node", f"node {int(orphans[0])} has no parent")
-        depth = np.zeros(n, dtype=np.int64)
-        for node in range(1, n):
-            parent = parents[node]
-            depth[node] = depth[parent] + 1
-            if depth[node] < depth[node - 1]:
-                raise broken("breadth-first order", f"node {node} at depth {depth[node]} follows node {node - 1} "
-                             f"at depth {depth[node - 1]}")
-            if self.street[node] < self.street[parent]:
-                raise broken("streets never decrease", f"node {node} is on street {self.street[node]}, "
-                             f"its parent {parent} on {self.street[parent]}")
-            if (self.committed[node] < self.committed[parent]).any():
-                raise broken("commitments never decrease", f"node {node} has {self.committed[node].tolist()} chips "
-                             f"committed, its parent {parent} {self.committed[parent].tolist()}")
-        if (self.committed < 0).any():
-            raise broken("commitments non-negative", f"node {int(np.flatnonzero((self.committed < 0).any(axis=1))[0])}")
-        group_depth = np.full(self.n_groups, -1, dtype=np.int64)
-        for node in range(n):
-            group = int(self.infoset_group[node])
-            if self.kind[node] != DECISION:
-                if group != -1:
-                    raise broken("only decisions have groups", f"node {node} ({KIND_NAMES[int(self.kind[node])]}) "
-                                 f"has group {group}")
-                if self.kind[node] == FOLD and self.player[node] not in (0, 1):
-                    raise broken("fold names its folder", f"node {node} has player {self.player[node]}")
-                continue
-            if not 0 <= group < self.n_groups:
-                raise broken("groups in range", f"node {node} has group {group}, the tree has {self.n_groups}")
-            if self.player[node] not in (0, 1):
-                raise broken("two players", f"node {node} has player {self.player[node]}")
-            if self.n_actions[group] != self.n_children[node]:
-                raise broken("group action counts agree", f"node {node} has {self.n_children[node]} children "
-                             f"but its group {group} has {self.n_actions[group]} actions")
-            if self.group_player[group] != self.player[node] or self.group_street[group] != self.street[node]:
-                raise broken("group player and street agree", f"node {node} (player {self.player[node]}, street "
-                             f"{self.street[node]}) in group {group} (player {self.group_player[group]}, street "
-                             f"{self.group_street[group]})")
-            if group_depth[group] not in (-1, depth[node]):
-                raise broken("group nodes at one depth", f"group {group} has nodes at depths "
-                             f"{group_depth[group]} and {depth[node]}")
-            group_depth[group] = depth[node]
-        unused = np.flatnonzero(group_depth < 0)
-        if len(unused):
-            raise broken("every group used", f"group {int(unused[0])} has no node")
-        if (self.n_buckets < 1).any() or (self.n_actions < 1).any():
-            raise broken("positive group sizes", "every group needs >= 1 bucket and >= 1 action")
-        sizes = self.n_buckets.astype(np.int64) * self.n_actions
-        expected_offsets = np.concatenate([[0], np.cumsum(sizes)])[: self.n_groups]
-        if not np.array_equal(self.row_offset, expected_offsets):
-            bad = int(np.flatnonzero(self.row_offset != expected_offsets)[0])
-            raise broken("rows contiguous", f"group {bad} starts at row {self.row_offset[bad]}, "
-                         f"expected {expected_offsets[bad]}")
+        _validate_tree(self)
 
     def to_arrays(self) -> dict[str, np.ndarray]:
         """Every field as a plain numeric array (for HDF5); :meth:`from_arrays` inverts it."""
-        return {name: np.array(getattr(self, name)) for name in (*_NODE_FIELDS, *_GROUP_FIELDS)}
+        return {name: np.array(getattr(self, name)) for name in (*_NODE_FIELDS, *_GROUP_FIELDS, *_GAME_FIELDS)}
 
     @classmethod
     def from_arrays(cls, arrays: dict[str, Any]) -> FlatTree:
-        missing = [name for name in (*_NODE_FIELDS, *_GROUP_FIELDS) if name not in arrays]
+        missing = [name for name in (*_NODE_FIELDS, *_GROUP_FIELDS, *_GAME_FIELDS) if name not in arrays]
         if missing:
             raise ValueError(f"tree arrays are missing {missing}")
-        return cls(**{name: np.asarray(arrays[name]) for name in (*_NODE_FIELDS, *_GROUP_FIELDS)})
+        return cls(**{name: np.asarray(arrays[name]) for name in (*_NODE_FIELDS, *_GROUP_FIELDS, *_GAME_FIELDS)})
 
     def fingerprint(self) -> str:
         """sha256 (hex) over every array's name, dtype, shape and bytes."""
@@ -268,41 +246,179 @@ class FlatTree:
         return digest.hexdigest()
 
 
+def _validate_tree(tree: FlatTree) -> None:
+    """The invariants of :meth:`FlatTree.validate`, in the order they are checked."""
+
+    def broken(name: str, detail: str) -> ValueError:
+        return ValueError(f"invariant {name!r} broken: {detail}")
+
+    n = tree.n_nodes
+    n_players = tree.n_players
+    if tree.committed.ndim != 2 or not 2 <= n_players <= MAX_PLAYERS:
+        raise broken("2..6 players", f"committed has shape {tree.committed.shape}, expected (n_nodes, 2..{MAX_PLAYERS})")
+    for name in _NODE_FIELDS:
+        expected = (n, n_players) if name == "committed" else (n,)
+        if getattr(tree, name).shape != expected:
+            raise broken("node array shapes", f"{name} has shape {getattr(tree, name).shape}, expected {expected}")
+    for name in _GROUP_FIELDS:
+        if getattr(tree, name).shape != (tree.n_groups,):
+            raise broken("group array shapes", f"{name} has shape {getattr(tree, name).shape}, expected ({tree.n_groups},)")
+    if tree.terminal_values.ndim != 2 or tree.terminal_values.shape[1] != n_players:
+        raise broken("payoff rows", f"terminal_values has shape {tree.terminal_values.shape}, expected (rows, {n_players})")
+    if n == 0:
+        raise broken("non-empty", "the tree has no nodes")
+    unknown = sorted(set(tree.kind.tolist()) - set(KIND_NAMES))
+    if unknown:
+        raise broken("known kinds", f"kinds {unknown} are not {sorted(KIND_NAMES)}")
+    parents = np.full(n, -1, dtype=np.int64)
+    for node in range(n):
+        start, count = int(tree.child_start[node]), int(tree.n_children[node])
+        inner = tree.kind[node] in (DECISION, CHANCE)
+        if inner and count < 1:
+            raise broken("decisions have children", f"node {node} ({KIND_NAMES[int(tree.kind[node])]}) has {count}")
+        if not inner and count != 0:
+            raise broken("terminals have no children", f"node {node} has {count} children")
+        if count == 0:
+            continue
+        children = f"node {node} has children {start}..{start + count - 1}"
+        if start + count > n:
+            raise broken("children in range", f"{children} but the tree has {n} nodes")
+        if start <= node:
+            raise broken("children in range", f"{children}, not after it")
+        if (parents[start : start + count] >= 0).any():
+            raise broken("one parent per node", f"a child of node {node} in {start}..{start + count - 1} "
+                         "already has a parent")
+        parents[start : start + count] = node
+    orphans = np.flatnonzero(parents[1:] < 0) + 1
+    if len(orphans):
+        raise broken("one parent per node", f"node {int(orphans[0])} has no parent")
+    depth = np.zeros(n, dtype=np.int64)
+    for node in range(1, n):
+        parent = parents[node]
+        depth[node] = depth[parent] + 1
+        if depth[node] < depth[node - 1]:
+            raise broken("breadth-first order", f"node {node} at depth {depth[node]} follows node {node - 1} "
+                         f"at depth {depth[node - 1]}")
+        if tree.street[node] < tree.street[parent]:
+            raise broken("streets never decrease", f"node {node} is on street {tree.street[node]}, "
+                         f"its parent {parent} on {tree.street[parent]}")
+        if (tree.committed[node] < tree.committed[parent]).any():
+            raise broken("commitments never decrease", f"node {node} has {tree.committed[node].tolist()} chips "
+                         f"committed, its parent {parent} {tree.committed[parent].tolist()}")
+    if (tree.committed < 0).any():
+        raise broken("commitments non-negative", f"node {int(np.flatnonzero((tree.committed < 0).any(axis=1))[0])}")
+    _validate_chance_and_payoffs(tree, broken)
+    group_depth = np.full(tree.n_groups, -1, dtype=np.int64)
+    for node in range(n):
+        group = int(tree.infoset_group[node])
+        if tree.kind[node] != DECISION:
+            if group != -1:
+                raise broken("only decisions have groups", f"node {node} ({KIND_NAMES[int(tree.kind[node])]}) "
+                             f"has group {group}")
+            continue
+        if not 0 <= group < tree.n_groups:
+            raise broken("groups in range", f"node {node} has group {group}, the tree has {tree.n_groups}")
+        if not 0 <= tree.player[node] < n_players:
+            raise broken("actors are players", f"node {node} has player {tree.player[node]} of {n_players}")
+        if tree.n_actions[group] != tree.n_children[node]:
+            raise broken("group action counts agree", f"node {node} has {tree.n_children[node]} children "
+                         f"but its group {group} has {tree.n_actions[group]} actions")
+        if tree.group_player[group] != tree.player[node] or tree.group_street[group] != tree.street[node]:
+            raise broken("group player and street agree", f"node {node} (player {tree.player[node]}, street "
+                         f"{tree.street[node]}) in group {group} (player {tree.group_player[group]}, street "
+                         f"{tree.group_street[group]})")
+        if group_depth[group] not in (-1, depth[node]):
+            raise broken("group nodes at one depth", f"group {group} has nodes at depths "
+                         f"{group_depth[group]} and {depth[node]}")
+        group_depth[group] = depth[node]
+    unused = np.flatnonzero(group_depth < 0)
+    if len(unused):
+        raise broken("every group used", f"group {int(unused[0])} has no node")
+    if (tree.n_buckets < 1).any() or (tree.n_actions < 1).any() or (tree.group_slot < 0).any():
+        raise broken("positive group sizes", "every group needs >= 1 bucket, >= 1 action and a slot >= 0")
+    sizes = tree.n_buckets.astype(np.int64) * tree.n_actions
+    expected_offsets = _exclusive_cumsum(sizes)
+    if not np.array_equal(tree.row_offset, expected_offsets):
+        bad = int(np.flatnonzero(tree.row_offset != expected_offsets)[0])
+        raise broken("rows contiguous", f"group {bad} starts at row {tree.row_offset[bad]}, "
+                     f"expected {expected_offsets[bad]}")
+
+
+def _validate_chance_and_payoffs(tree: FlatTree, broken: Any) -> None:
+    """Chance nodes name a slot of the right size; terminals own payoff rows of their context."""
+    if (tree.context_size < 1).any() or (tree.chance_size < 2).any():
+        raise broken("context and chance sizes", "every context needs >= 1 outcome, every chance slot >= 2 children")
+    n_rows = len(tree.terminal_values)
+    for node in range(tree.n_nodes):
+        kind, context, row = int(tree.kind[node]), int(tree.context[node]), int(tree.value_row[node])
+        if kind == CHANCE:
+            if not 0 <= context < tree.n_chance_slots:
+                raise broken("chance slots in range", f"chance node {node} has slot {context} of {tree.n_chance_slots}")
+            if tree.n_children[node] != tree.chance_size[context]:
+                raise broken("chance sizes agree", f"chance node {node} has {tree.n_children[node]} children, its "
+                             f"slot {context} {tree.chance_size[context]}")
+        elif kind == DECISION:
+            if context != -1 or row != -1:
+                raise broken("decisions own no payoffs", f"decision {node} has context {context}, value row {row}")
+        else:
+            if not -1 <= context < tree.n_contexts:
+                raise broken("contexts in range", f"terminal {node} has context {context} of {tree.n_contexts}")
+            rows = 1 if context < 0 else int(tree.context_size[context])
+            if not 0 <= row <= n_rows - rows:
+                raise broken("payoff rows in range", f"terminal {node} needs rows {row}..{row + rows - 1} "
+                             f"of {n_rows}")
+    if not np.isfinite(tree.terminal_values).all():
+        raise broken("finite payoffs", "terminal_values holds a NaN or infinity")
+
+
 @dataclass(frozen=True, eq=False)
 class DealTable:
-    """Every deal chance can make, or a sample of them, with what the solver needs per deal.
+    """Deals chance can make (all of them for exact games, or a batch of fresh ones), as the solver needs them.
 
-    ``probability`` float64 ``[n_deals]`` (sums to 1); ``bucket`` int32 ``[n_deals, 2, n_streets]``
-    each player's bucket on each street; ``showdown_share`` float64 ``[n_deals]`` player 0's share
-    of the pot at a showdown (1 win, 0.5 split, 0 loss); ``n_buckets`` int32 ``[n_streets]``.
+    ``probability`` float64 ``[n_deals]`` (sums to 1); ``bucket`` int32 ``[n_deals, n_players,
+    n_slots]`` each player's bucket in each slot; ``weight`` float64 ``[n_deals, W]`` per outcome
+    context a probability vector over its outcomes (:attr:`FlatTree.context_offset` finds a context's
+    columns; one-hot for a single deal); ``chance`` int8 ``[n_deals, n_chance_slots]`` the child
+    each chance node of a slot takes; ``n_buckets`` int32 ``[n_slots]``.
     """
 
     probability: np.ndarray
     bucket: np.ndarray
-    showdown_share: np.ndarray
+    weight: np.ndarray
+    chance: np.ndarray
     n_buckets: np.ndarray
 
+    _DTYPES = {"probability": np.float64, "bucket": np.int32, "weight": np.float64, "chance": np.int8,
+               "n_buckets": np.int32}
+
     def __post_init__(self) -> None:
-        for name, dtype in (("probability", np.float64), ("bucket", np.int32),
-                            ("showdown_share", np.float64), ("n_buckets", np.int32)):
+        for name, dtype in self._DTYPES.items():
             array = np.ascontiguousarray(getattr(self, name), dtype=dtype)
             array.setflags(write=False)
             object.__setattr__(self, name, array)
-        n_deals, n_streets = len(self.probability), len(self.n_buckets)
-        if self.bucket.shape != (n_deals, 2, n_streets):
-            raise ValueError(f"bucket has shape {self.bucket.shape}, expected {(n_deals, 2, n_streets)}")
-        if self.showdown_share.shape != (n_deals,):
-            raise ValueError(f"showdown_share has shape {self.showdown_share.shape}, expected {(n_deals,)}")
+        n_deals, n_slots = len(self.probability), len(self.n_buckets)
+        if self.bucket.ndim != 3 or self.bucket.shape[0] != n_deals or self.bucket.shape[2] != n_slots:
+            raise ValueError(f"bucket has shape {self.bucket.shape}, expected ({n_deals}, n_players, {n_slots})")
+        if self.weight.ndim != 2 or self.weight.shape[0] != n_deals:
+            raise ValueError(f"weight has shape {self.weight.shape}, expected ({n_deals}, columns)")
+        if self.chance.ndim != 2 or self.chance.shape[0] != n_deals:
+            raise ValueError(f"chance has shape {self.chance.shape}, expected ({n_deals}, chance slots)")
         if n_deals == 0 or (self.probability < 0).any() or abs(self.probability.sum() - 1.0) > 1e-9:
             raise ValueError(f"probabilities must be >= 0 and sum to 1, they sum to {self.probability.sum()!r}")
         if ((self.bucket < 0) | (self.bucket >= self.n_buckets)).any():
-            raise ValueError(f"buckets must lie in 0..n_buckets-1 per street (n_buckets {self.n_buckets.tolist()})")
-        if ((self.showdown_share < 0) | (self.showdown_share > 1)).any():
-            raise ValueError("showdown shares must lie in [0, 1]")
+            raise ValueError(f"buckets must lie in 0..n_buckets-1 per slot (n_buckets {self.n_buckets.tolist()})")
+        if ((self.weight < 0) | (self.weight > 1)).any():
+            raise ValueError("outcome weights must lie in [0, 1]")
+        if (self.chance < 0).any():
+            raise ValueError("chance children must be >= 0")
 
     @property
     def n_deals(self) -> int:
         return len(self.probability)
+
+    @property
+    def n_players(self) -> int:
+        return int(self.bucket.shape[1])
 
     def cumulative_probability(self) -> np.ndarray:
         """Running sum of ``probability`` with the last entry exactly 1 (for sampling)."""
@@ -314,24 +430,57 @@ class DealTable:
         return {f.name: np.array(getattr(self, f.name)) for f in fields(self)}
 
 
+def check_compatible(tree: FlatTree, deals: DealTable) -> None:
+    """Raise ValueError unless ``deals`` fit ``tree``: players, slots and buckets, outcome columns, chance slots."""
+    if deals.n_players != tree.n_players:
+        raise ValueError(f"the deals are for {deals.n_players} players, the tree for {tree.n_players}")
+    if tree.n_slots > len(deals.n_buckets):
+        raise ValueError(f"the tree uses {tree.n_slots} bucket slots but the deals only {len(deals.n_buckets)}")
+    if not np.array_equal(tree.n_buckets, deals.n_buckets[tree.group_slot]):
+        raise ValueError("the tree's n_buckets per group disagree with the deals' buckets per slot")
+    if deals.weight.shape[1] != tree.weight_columns:
+        raise ValueError(f"the deals carry {deals.weight.shape[1]} outcome columns, the tree's contexts need "
+                         f"{tree.weight_columns}")
+    if deals.chance.shape[1] != tree.n_chance_slots:
+        raise ValueError(f"the deals decide {deals.chance.shape[1]} chance slots, the tree has {tree.n_chance_slots}")
+    if tree.n_chance_slots and deals.n_deals and (deals.chance >= tree.chance_size).any():
+        raise ValueError("a deal's chance child is out of range of its slot's chance_size")
+
+
+class DealSource(Protocol):
+    """Fresh chance for a full-size game: deal ``first + i`` of a solve seeded ``seed`` as row ``i``.
+
+    ``sample`` returns a uniform :class:`DealTable` of ``count`` deals whose rows depend only on
+    ``(seed, first + i)``, so any split of a solve's deals gives the same rows.
+    """
+
+    def sample(self, first: int, count: int, seed: int) -> DealTable: ...
+
+
 @dataclass(frozen=True, eq=False)
 class SolverGame:
-    """What a solver needs: the betting tree, the chance table and a JSON config to rebuild both.
+    """What a solver needs: the betting tree, chance, and a JSON config to rebuild both.
 
-    ``config`` is JSON-serialisable (stored in strategy files); for exact games
+    Chance is either ``deals``, a :class:`DealTable` that is the whole distribution (exact games)
+    or a fixed sample of it, or ``sampler``, a :class:`DealSource` drawing a fresh deal for every
+    Monte Carlo iteration (full-size games; full-traversal CFR and exact best responses need
+    ``deals``). ``config`` is JSON-serialisable (stored in strategy files); for exact games
     ``abstraction.exact_games.build_game(**config)`` rebuilds the same game.
     """
 
     name: str
     tree: FlatTree
-    deals: DealTable
+    deals: DealTable | None
     config: dict[str, Any]
+    sampler: DealSource | None = None
 
     def __post_init__(self) -> None:
         self.tree.validate()
-        streets = self.tree.group_street
-        if len(streets) and streets.max() >= len(self.deals.n_buckets):
-            raise ValueError(f"the tree has street {streets.max()} but the deal table only "
-                             f"{len(self.deals.n_buckets)} streets")
-        if not np.array_equal(self.tree.n_buckets, self.deals.n_buckets[streets]):
-            raise ValueError("the tree's n_buckets per group disagree with the deal table's buckets per street")
+        if (self.deals is None) == (self.sampler is None):
+            raise ValueError("a SolverGame needs exactly one of deals (a DealTable) and sampler (fresh chance)")
+        check_compatible(self.tree, self.deals if self.deals is not None else self.sampler.sample(0, 1, 0))
+
+    @property
+    def fresh_chance(self) -> bool:
+        """True when chance is drawn fresh per iteration (no deal table)."""
+        return self.deals is None

@@ -28,12 +28,14 @@ from typing import Any
 
 import numpy as np
 
-from abstraction.tree import CHANCE, DealTable, FlatTree, SolverGame
+from abstraction.tree import DealTable, FlatTree, SolverGame
 from solver import kernels_cfr, kernels_mccfr
 
 FULL_TRAVERSAL = ("cfr", "cfr+", "linear", "dcfr")
 SAMPLING = ("es-mccfr", "os-mccfr")
 ALGORITHMS = FULL_TRAVERSAL + SAMPLING
+TABLE_DTYPES = {"float32": np.float32, "float64": np.float64}
+"""Solver table dtypes by name (``SolverConfig.table_dtype``)."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,9 @@ class SolverConfig:
         last street nor into terminals).
       - ``"os-mccfr"``: outcome-sampling MCCFR, one trajectory per player per iteration, the
         traverser explores with ``epsilon`` (OpenSpiel default 0.6).
+    ``table_dtype``: ``"float32"`` (8 bytes per information-set action for regrets and strategy
+    sums) or ``"float64"``; ``"auto"`` picks float32 for the sampling algorithms and float64 for
+    full traversal (exact games, where CFR+ converges past float32's precision).
     ``seed`` drives the sampling: iteration ``t`` draws from a generator seeded by ``(seed, t)``
     only, so any split of the iterations into calls gives bit-identical tables.
     """
@@ -72,6 +77,7 @@ class SolverConfig:
     prune_probability: float = 0.95
     prune_threshold: float = -300.0
     epsilon: float = 0.6
+    table_dtype: str = "auto"
 
     def __post_init__(self) -> None:
         if self.algorithm not in ALGORITHMS:
@@ -82,6 +88,10 @@ class SolverConfig:
             raise ValueError(f"prune_probability must lie in [0, 1], got {self.prune_probability!r}")
         if not 0.0 < self.epsilon <= 1.0:
             raise ValueError(f"epsilon must lie in (0, 1], got {self.epsilon!r}")
+        if self.table_dtype == "auto":
+            object.__setattr__(self, "table_dtype", "float64" if self.algorithm in FULL_TRAVERSAL else "float32")
+        if self.table_dtype not in TABLE_DTYPES:
+            raise ValueError(f"table_dtype must be 'auto' or one of {sorted(TABLE_DTYPES)}, got {self.table_dtype!r}")
         if self.prune_threshold > 0:
             raise ValueError(f"prune_threshold must be <= 0 (a regret in chips), got {self.prune_threshold!r}")
 
@@ -93,83 +103,116 @@ class SolverConfig:
         return cls(**data)
 
 
-def tree_arrays(tree: FlatTree) -> tuple[np.ndarray, ...]:
-    """The tree fields in the order the kernels take them."""
-    return (tree.kind, tree.player, tree.street, tree.child_start, tree.n_children, tree.committed,
-            tree.infoset_group, tree.n_actions, tree.row_offset, tree.n_buckets, tree.group_player)
+SAMPLING_BATCH = 4096
+"""Iterations per kernel call of the sampling algorithms: one batch of fresh deals (or table rows) each."""
+
+
+def context_bounds(tree: FlatTree) -> np.ndarray:
+    """``[0, cumsum(context_size)]``: context ``c``'s outcome columns are ``bounds[c]:bounds[c + 1]``."""
+    return np.concatenate([[0], np.cumsum(tree.context_size, dtype=np.int64)]).astype(np.int64)
 
 
 def deal_arrays(deals: DealTable) -> tuple[np.ndarray, ...]:
-    """The deal fields in the order the kernels take them."""
-    return (deals.probability, deals.bucket, deals.showdown_share)
+    """The deal fields in the order the kernels take them: bucket, weight, chance."""
+    return (deals.bucket, deals.weight, deals.chance)
 
 
-def check_supported(game: SolverGame) -> None:
-    """Raise ValueError if the game has node kinds these kernels do not handle (chance nodes)."""
+def check_supported(game: SolverGame, algorithm: str | None = None) -> None:
+    """Raise TypeError/ValueError if ``game`` is no SolverGame or ``algorithm`` cannot run on its chance."""
     if not isinstance(game, SolverGame):
         raise TypeError(f"game must be a SolverGame (e.g. abstraction.exact_games.build_game), got {game!r}")
-    if (game.tree.kind == CHANCE).any():
-        raise ValueError(f"game {game.name!r} has chance nodes inside the betting tree; the CFR kernels only "
-                         "handle decision, fold and showdown nodes (chance belongs in the deal table)")
+    if algorithm in FULL_TRAVERSAL and game.fresh_chance:
+        raise ValueError(f"{algorithm!r} traverses every deal; game {game.name!r} draws fresh chance "
+                         f"(use one of {list(SAMPLING)}, or build it with a deal table)")
 
 
-def allocate_tables(game: SolverGame) -> dict[str, np.ndarray]:
-    """Zeroed ``regrets`` and ``strategy_sums`` (float64, ``tree.table_size`` entries each)."""
+def table_dtype(config: SolverConfig) -> type:
+    """numpy dtype of the solver tables of ``config``."""
+    return TABLE_DTYPES[config.table_dtype]
+
+
+def allocate_tables(game: SolverGame, dtype: Any = np.float64) -> dict[str, np.ndarray]:
+    """Zeroed ``regrets`` and ``strategy_sums`` (``tree.table_size`` entries each, of ``dtype``)."""
     size = game.tree.table_size
-    return {"regrets": np.zeros(size), "strategy_sums": np.zeros(size)}
+    return {"regrets": np.zeros(size, dtype=dtype), "strategy_sums": np.zeros(size, dtype=dtype)}
 
 
 def run_iterations(game: SolverGame, config: SolverConfig, regrets: np.ndarray, strategy_sums: np.ndarray,
                    first_iteration: int, n_iterations: int) -> None:
     """Run iterations ``first_iteration .. first_iteration + n_iterations - 1`` on the given tables.
 
-    ``regrets`` and ``strategy_sums`` are modified in place. The kernels release the GIL, so
-    several threads may call this at once on SHARED tables with disjoint iteration ranges (MCCFR,
-    lock-free as in Pluribus; updates may then interleave, so results are no longer bit-exact).
+    ``regrets`` and ``strategy_sums`` (of ``config.table_dtype``) are modified in place. The kernels
+    release the GIL, so several threads may call this at once on SHARED tables with disjoint
+    iteration ranges (MCCFR, lock-free as in Pluribus; updates may then interleave, so results are
+    no longer bit-exact).
     """
-    check_supported(game)
+    check_supported(game, config.algorithm)
+    dtype = table_dtype(config)
     for name, table in (("regrets", regrets), ("strategy_sums", strategy_sums)):
-        if not isinstance(table, np.ndarray) or table.dtype != np.float64 or table.shape != (game.tree.table_size,):
-            raise ValueError(f"{name} must be a float64 array of shape ({game.tree.table_size},), got "
-                             f"{getattr(table, 'dtype', type(table))} {getattr(table, 'shape', '')}")
+        if not isinstance(table, np.ndarray) or table.dtype != dtype or table.shape != (game.tree.table_size,):
+            raise ValueError(f"{name} must be a {np.dtype(dtype).name} array of shape ({game.tree.table_size},), "
+                             f"got {getattr(table, 'dtype', type(table))} {getattr(table, 'shape', '')}")
         if not table.flags.c_contiguous or not table.flags.writeable:
             raise ValueError(f"{name} must be a writeable C-contiguous array")
     if first_iteration < 0 or n_iterations < 0:
         raise ValueError(f"iterations must be >= 0, got first {first_iteration!r}, count {n_iterations!r}")
     with np.errstate(over="ignore"):  # uint64 generator arithmetic wraps on purpose (NUMBA_DISABLE_JIT=1)
-        _run_kernel(game, config, regrets, strategy_sums, first_iteration, n_iterations)
+        if config.algorithm in FULL_TRAVERSAL:
+            _run_full_traversal(game, config, regrets, strategy_sums, first_iteration, n_iterations)
+            return
+        done = 0
+        while done < n_iterations:
+            count = min(SAMPLING_BATCH, n_iterations - done)
+            _run_sampling(game, config, regrets, strategy_sums, first_iteration + done, count)
+            done += count
 
 
-def _run_kernel(game: SolverGame, config: SolverConfig, regrets: np.ndarray, strategy_sums: np.ndarray,
-                first_iteration: int, n_iterations: int) -> None:
-    tree, deals = tree_arrays(game.tree), deal_arrays(game.deals)
-    algorithm = config.algorithm
-    if algorithm in FULL_TRAVERSAL:
-        alpha, beta, gamma = {"cfr": (0.0, 0.0, 0.0), "cfr+": (0.0, 0.0, 1.0), "linear": (1.0, 1.0, 1.0),
-                              "dcfr": (config.alpha, config.beta, config.gamma)}[algorithm]
-        kernels_cfr._cfr_iterations(*tree, *deals, regrets, strategy_sums, np.empty_like(regrets),
-                                    first_iteration, n_iterations, algorithm == "cfr+", gamma,
-                                    algorithm in ("linear", "dcfr"), alpha, beta)
-    elif algorithm == "es-mccfr":
-        kernels_mccfr._es_mccfr_iterations(*tree, *deals, game.deals.cumulative_probability(),
-                                           _last_street(game), regrets, strategy_sums,
-                                           first_iteration, n_iterations, config.seed, config.linear_averaging,
-                                           config.prune_after, config.prune_probability, config.prune_threshold)
+def _run_full_traversal(game: SolverGame, config: SolverConfig, regrets: np.ndarray, strategy_sums: np.ndarray,
+                        first_iteration: int, n_iterations: int) -> None:
+    tree = game.tree
+    alpha, beta, gamma = {"cfr": (0.0, 0.0, 0.0), "cfr+": (0.0, 0.0, 1.0), "linear": (1.0, 1.0, 1.0),
+                          "dcfr": (config.alpha, config.beta, config.gamma)}[config.algorithm]
+    kernels_cfr._cfr_iterations(tree.kind, tree.player, tree.child_start, tree.n_children, tree.infoset_group,
+                                tree.context, tree.value_row, tree.n_actions, tree.row_offset, tree.n_buckets,
+                                tree.group_player, tree.group_slot, tree.terminal_values, context_bounds(tree),
+                                game.deals.probability, *deal_arrays(game.deals),
+                                regrets, strategy_sums, np.empty_like(regrets),
+                                first_iteration, n_iterations, config.algorithm == "cfr+", gamma,
+                                config.algorithm in ("linear", "dcfr"), alpha, beta)
+
+
+def _run_sampling(game: SolverGame, config: SolverConfig, regrets: np.ndarray, strategy_sums: np.ndarray,
+                  first_iteration: int, n_iterations: int) -> None:
+    """One batch: fresh deals ``first_iteration ..`` from the sampler, or stratified table rows."""
+    tree = game.tree
+    if game.deals is None:
+        deals = game.sampler.sample(first_iteration, n_iterations, config.seed)
+        deal_of_iteration = np.arange(n_iterations, dtype=np.int64)
     else:
-        kernels_mccfr._os_mccfr_iterations(*tree, *deals, game.deals.cumulative_probability(), regrets,
-                                           strategy_sums, first_iteration, n_iterations, config.seed,
-                                           config.linear_averaging, config.epsilon)
-
-
-def _last_street(game: SolverGame) -> int:
-    return int(game.tree.street.max())
+        deals = game.deals
+        deal_of_iteration = np.empty(n_iterations, dtype=np.int64)
+        kernels_mccfr._table_deals(game.deals.cumulative_probability(), config.seed, first_iteration, n_iterations,
+                                   deal_of_iteration)
+    if config.algorithm == "es-mccfr":
+        kernels_mccfr._es_mccfr_iterations(
+            tree.kind, tree.player, tree.street, tree.child_start, tree.n_children, tree.infoset_group,
+            tree.context, tree.value_row, tree.n_actions, tree.row_offset, tree.group_slot, tree.terminal_values,
+            context_bounds(tree), *deal_arrays(deals), deal_of_iteration, int(tree.street.max()),
+            regrets, strategy_sums, first_iteration, n_iterations, config.seed, config.linear_averaging,
+            config.prune_after, config.prune_probability, config.prune_threshold)
+    else:
+        kernels_mccfr._os_mccfr_iterations(
+            tree.kind, tree.player, tree.child_start, tree.infoset_group, tree.context, tree.value_row,
+            tree.n_actions, tree.row_offset, tree.group_slot, tree.terminal_values, context_bounds(tree),
+            *deal_arrays(deals), deal_of_iteration, regrets, strategy_sums, first_iteration, n_iterations,
+            config.seed, config.linear_averaging, config.epsilon)
 
 
 def normalized_strategy(game: SolverGame, sums: np.ndarray) -> np.ndarray:
     """Rows of ``sums`` scaled to probabilities; uniform where a row is all zero."""
     tree = game.tree
     out = np.empty(tree.table_size)
-    kernels_cfr._normalize_rows(np.ascontiguousarray(sums, dtype=np.float64), tree.n_actions, tree.row_offset,
+    kernels_cfr._normalize_rows(np.ascontiguousarray(sums), tree.n_actions, tree.row_offset,
                                 tree.n_buckets, out)
     return out
 
@@ -184,10 +227,10 @@ class Solver:
     """
 
     def __init__(self, game: SolverGame, algorithm: str = "cfr+", seed: int = 0, **params: Any) -> None:
-        check_supported(game)
-        self.game = game
         self.config = SolverConfig(algorithm=algorithm, seed=seed, **params)
-        tables = allocate_tables(game)
+        check_supported(game, self.config.algorithm)
+        self.game = game
+        tables = allocate_tables(game, table_dtype(self.config))
         self._regrets = tables["regrets"]
         self._strategy_sums = tables["strategy_sums"]
         self.iteration = 0
@@ -224,8 +267,8 @@ class Solver:
         for name in ("regrets", "strategy_sums"):
             if np.shape(tables[name]) != (size,):
                 raise ValueError(f"{name} has shape {np.shape(tables[name])}, this game needs ({size},)")
-        self._regrets = np.array(tables["regrets"], dtype=np.float64)
-        self._strategy_sums = np.array(tables["strategy_sums"], dtype=np.float64)
+        self._regrets = np.array(tables["regrets"], dtype=table_dtype(self.config))
+        self._strategy_sums = np.array(tables["strategy_sums"], dtype=table_dtype(self.config))
         self.iteration = int(np.asarray(tables["iteration"]).reshape(-1)[0])
         return self
 

@@ -1,18 +1,21 @@
 """Numba kernels for external- and outcome-sampling Monte Carlo CFR (users call solver.cfr).
 
-One iteration samples one deal from the deal table (stratified over blocks of iterations, see
-``_stratified_deal``), then each player in turn traverses the
-betting tree for it. External sampling: the traverser explores all of their actions (Pluribus
-pruning may skip hopeless ones), the opponent's actions are sampled from their current strategy,
-and the opponent's strategy is added to the average at each node passed (OpenSpiel's "simple"
-averaging). Outcome sampling: one trajectory, the traverser samples from an epsilon-uniform mix,
-regrets and the average are importance weighted (OpenSpiel ``outcome_sampling_mccfr.py``).
-No recursion: a traversal lists the visited nodes breadth first (children after parents), then
-sweeps the list backwards for values. Iteration ``t`` draws from a counter-based generator
-(splitmix64) seeded by ``(seed, t)`` alone and the deal order of its block by ``(seed, block)``,
-so any split of iterations gives identical tables. In external sampling the opponent's action at
-node ``n`` is drawn from a number keyed by ``(seed, t, traverser, n)``, so the draws do not depend
-on the order of the walk: a recursive walk (``tests/reference.py``) gives the same tables bit for bit.
+One iteration takes one deal: a row of a deal table (an exact game's, sampled stratified over blocks
+of iterations, see ``_table_deals``) or a fresh deal drawn for that iteration. Then the traversers
+walk the betting tree for it: both players in turn in a two-player game; with more players one
+traverser per iteration, ``iteration % n_players`` (Pluribus). A chance node inside the betting
+follows the child the deal names. External sampling: the traverser explores all of their actions
+(Pluribus pruning may skip hopeless ones), other players' actions are sampled from their current
+strategy, and their strategy is added to the average at each node passed (OpenSpiel's "simple"
+averaging). Outcome sampling: one trajectory per player, the traverser samples from an
+epsilon-uniform mix, regrets and the average are importance weighted (OpenSpiel
+``outcome_sampling_mccfr.py``). No recursion: a traversal lists the visited nodes breadth first
+(children after parents), then sweeps the list backwards for values. Iteration ``t`` draws from a
+counter-based generator (splitmix64) seeded by ``(seed, t)`` alone, so any split of iterations
+gives identical tables. In external sampling the action of a non-traverser at node ``n`` is drawn
+from a number keyed by ``(seed, t, traverser, n)``, so the draws do not depend on the order of the
+walk: a recursive walk (``tests/reference.py``) gives the same tables bit for bit.
+Regret and strategy-sum tables may be float32 (8 bytes per information-set action) or float64.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from game.kernels_rng import _splitmix64, _uniform, _unit
-from solver.kernels_cfr import DECISION, _regret_matching_row, _terminal_coefficients
+from solver.kernels_cfr import CHANCE, DECISION, _regret_matching_row, _terminal_value
 
 ITERATION_STREAM = 0
 """Stream of the draws of one iteration (deal offset, opponent actions, pruning coin)."""
@@ -41,6 +44,14 @@ def _seed_state(seed, stream, index, state):
 def _keyed_uniform(key, index):
     """A float in [0, 1) that depends only on ``key`` and ``index`` (counter-based)."""
     return _unit(_splitmix64(key ^ np.uint64(index)))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _accumulate(table, index, increment):
+    """``table[index] += increment`` computed in float64 and stored in the table's dtype (float32 or
+    float64): the same rounding compiled and under NUMBA_DISABLE_JIT (where numpy would add a
+    float32 and a Python float in float32)."""
+    table[index] = float(table[index]) + increment
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -77,38 +88,67 @@ def _block_order(seed, block, order, state):
 
 
 @njit(cache=True, nogil=True)
-def _stratified_deal(cumulative_probability, order, iteration, state):
+def _stratified_deal(cumulative_probability, order, iteration, u):
     """The deal of ``iteration``: stratified sampling of the deal distribution over blocks of ``len(order)``.
 
-    Within a block, iteration ``j`` draws ``u`` uniformly from stratum ``order[j]`` of ``len(order)``
-    equal slices of [0, 1): each ``u`` is uniform, so each deal still comes with its probability, but
-    a block covers the distribution evenly (with uniform deals and a block per deal count, every deal
-    exactly once), which lowers the variance of chance.
+    Within a block, iteration ``j`` maps ``u`` (uniform in [0, 1)) into stratum ``order[j]`` of
+    ``len(order)`` equal slices of [0, 1): each draw is still uniform, so each deal still comes with
+    its probability, but a block covers the distribution evenly (with uniform deals and a block per
+    deal count, every deal exactly once), which lowers the variance of chance.
     """
     block_size = len(order)
-    u = (order[iteration % block_size] + _uniform(state)) / block_size
-    deal = np.searchsorted(cumulative_probability, u, side="right")
+    target = (order[iteration % block_size] + u) / block_size
+    deal = np.searchsorted(cumulative_probability, target, side="right")
     return min(deal, len(cumulative_probability) - 1)
 
 
 @njit(cache=True, nogil=True)
-def _es_mccfr_iterations(kind, player, street, child_start, n_children, committed, infoset_group,
-                         n_actions, row_offset, n_buckets, group_player,
-                         probability, bucket, showdown_share, cumulative_probability, last_street,
+def _table_deals(cumulative_probability, seed, first_iteration, n_iterations, deals):
+    """``deals[i]``: the table row of iteration ``first_iteration + i``, stratified over blocks.
+
+    The draw is the first uniform of the iteration's generator (the kernels draw and discard it
+    when they are handed fresh deals, so both modes consume the same stream).
+    """
+    state = np.zeros(1, dtype=np.uint64)
+    order = np.empty(min(len(cumulative_probability), MAX_BLOCK), dtype=np.int64)
+    current_block = -1
+    for i in range(n_iterations):
+        iteration = first_iteration + i
+        if iteration // len(order) != current_block:
+            current_block = iteration // len(order)
+            _block_order(seed, current_block, order, state)
+        _seed_state(seed, ITERATION_STREAM, iteration, state)
+        deals[i] = _stratified_deal(cumulative_probability, order, iteration, _uniform(state))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _traversers(iteration, n_players):
+    """``(first, count)``: the traversers of ``iteration``: both players heads-up, else one in turn."""
+    if n_players == 2:
+        return 0, 2
+    return iteration % n_players, 1
+
+
+@njit(cache=True, nogil=True)
+def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_group, context, value_row,
+                         n_actions, row_offset, group_slot, terminal_values, context_bounds,
+                         bucket, weight, chance, deal_of_iteration, last_street,
                          regrets, strategy_sums, first_iteration, n_iterations, seed,
                          linear_averaging, prune_after, prune_probability, prune_threshold):
     """External-sampling MCCFR iterations ``first_iteration .. first_iteration + n_iterations - 1`` (0-based).
 
-    ``regrets`` and ``strategy_sums`` are modified in place (they may be shared between threads).
-    Increments are weighted by ``iteration + 1`` when ``linear_averaging``. Pruning starts at
-    iteration ``prune_after`` (never if negative); a traversal then prunes with probability
-    ``prune_probability``. When a traversal does not prune, the subtrees a pruning one would have
-    skipped add the opponent's strategy with weight ``1 / (1 - prune_probability)``, so that the
-    average strategy stays unbiased; a traverser node's value is normalised over the explored
-    actions. The traversal is written inline (no call per traversal: passing two dozen arrays
-    to a numba function costs reference counting on each).
+    Iteration ``first_iteration + i`` plays deal row ``deal_of_iteration[i]`` of ``bucket``,
+    ``weight`` and ``chance``. ``regrets`` and ``strategy_sums`` are modified in place (they may be
+    shared between threads). Increments are weighted by ``iteration + 1`` when
+    ``linear_averaging``. Pruning starts at iteration ``prune_after`` (never if negative); a
+    traversal then prunes with probability ``prune_probability``. When a traversal does not prune,
+    the subtrees a pruning one would have skipped add the other players' strategies with weight
+    ``1 / (1 - prune_probability)``, so that the average strategy stays unbiased; a traverser node's
+    value is normalised over the explored actions. The traversal is written inline (no call per
+    traversal: passing two dozen arrays to a numba function costs reference counting on each).
     """
     n_nodes = len(kind)
+    n_players = bucket.shape[1]
     max_actions = _max_actions(n_actions)
     visited = np.empty(n_nodes, dtype=np.int64)
     stamp = np.zeros(n_nodes, dtype=np.int64)
@@ -117,39 +157,44 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, committe
     sampled = np.zeros(n_nodes, dtype=np.int64)
     value = np.zeros(n_nodes)
     average_weight = np.zeros(n_nodes)
-    terminal_base, terminal_pot = _terminal_coefficients(kind, player, committed)
     state = np.zeros(1, dtype=np.uint64)
-    order = np.empty(min(len(cumulative_probability), MAX_BLOCK), dtype=np.int64)
-    current_block = -1
     stamp_value = 0
     correction = 1.0 / (1.0 - prune_probability) if prune_probability < 1.0 else 1.0
-    for iteration in range(first_iteration, first_iteration + n_iterations):
-        if iteration // len(order) != current_block:
-            current_block = iteration // len(order)
-            _block_order(seed, current_block, order, state)
+    for i in range(n_iterations):
+        iteration = first_iteration + i
         _seed_state(seed, ITERATION_STREAM, iteration, state)
         iteration_key = state[0]
-        deal = _stratified_deal(cumulative_probability, order, iteration, state)
-        weight = float(iteration + 1) if linear_averaging else 1.0
-        for traverser in range(2):
+        _uniform(state)  # the deal draw (see _table_deals)
+        deal = deal_of_iteration[i]
+        weight_t = float(iteration + 1) if linear_averaging else 1.0
+        first_traverser, n_traversers = _traversers(iteration, n_players)
+        for traverser in range(first_traverser, first_traverser + n_traversers):
             pruning_on = prune_after >= 0 and iteration >= prune_after
             prune = pruning_on and _uniform(state) < prune_probability
             traversal_key = _splitmix64(iteration_key ^ np.uint64(traverser + 1))
             stamp_value += 1
             visited[0] = 0
             stamp[0] = stamp_value
-            average_weight[0] = weight
+            average_weight[0] = weight_t
             count = 1
             position = 0
             while position < count:
                 node = visited[position]
                 position += 1
+                if kind[node] == CHANCE:
+                    child = child_start[node] + chance[deal, context[node]]
+                    sampled[node] = child
+                    average_weight[child] = average_weight[node]
+                    visited[count] = child
+                    stamp[child] = stamp_value
+                    count += 1
+                    continue
                 if kind[node] != DECISION:
                     continue
                 actor = player[node]
                 group = infoset_group[node]
                 actions = n_actions[group]
-                row = row_offset[group] + bucket[deal, actor, street[node]] * actions
+                row = row_offset[group] + bucket[deal, actor, group_slot[group]] * actions
                 node_row[node] = row
                 slot = node * max_actions
                 _regret_matching_row(regrets, row, actions, node_strategy, slot)
@@ -167,22 +212,25 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, committe
                         count += 1
                 else:
                     for k in range(actions):
-                        strategy_sums[row + k] += average_weight[node] * node_strategy[slot + k]
+                        _accumulate(strategy_sums, row + k, average_weight[node] * node_strategy[slot + k])
                     choice = _sample_index(node_strategy, slot, actions, _keyed_uniform(traversal_key, node))
-                    sampled[node] = choice
+                    sampled[node] = start + choice
                     average_weight[start + choice] = average_weight[node]
                     visited[count] = start + choice
                     stamp[start + choice] = stamp_value
                     count += 1
-            share = showdown_share[deal] if traverser == 0 else 1.0 - showdown_share[deal]
             for position in range(count - 1, -1, -1):
                 node = visited[position]
                 if kind[node] != DECISION:
-                    value[node] = terminal_base[node, traverser] + share * terminal_pot[node]
+                    if kind[node] == CHANCE:
+                        value[node] = value[sampled[node]]
+                    else:
+                        value[node] = _terminal_value(terminal_values, context_bounds, context, value_row, weight,
+                                                      deal, node, traverser)
                     continue
                 start = child_start[node]
                 if player[node] != traverser:
-                    value[node] = value[start + sampled[node]]
+                    value[node] = value[sampled[node]]
                     continue
                 row = node_row[node]
                 slot = node * max_actions
@@ -197,22 +245,25 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, committe
                 value[node] = node_value
                 for k in range(n_children[node]):
                     if stamp[start + k] == stamp_value:
-                        regrets[row + k] += weight * (value[start + k] - node_value)
+                        _accumulate(regrets, row + k, weight_t * (value[start + k] - node_value))
 
 
 @njit(cache=True, nogil=True)
-def _os_mccfr_iterations(kind, player, street, child_start, n_children, committed, infoset_group,
-                         n_actions, row_offset, n_buckets, group_player,
-                         probability, bucket, showdown_share, cumulative_probability,
+def _os_mccfr_iterations(kind, player, child_start, infoset_group, context, value_row,
+                         n_actions, row_offset, group_slot, terminal_values, context_bounds,
+                         bucket, weight, chance, deal_of_iteration,
                          regrets, strategy_sums, first_iteration, n_iterations, seed, linear_averaging, epsilon):
     """Outcome-sampling MCCFR iterations ``first_iteration .. first_iteration + n_iterations - 1`` (0-based).
 
-    ``regrets`` and ``strategy_sums`` are modified in place. Increments are weighted by
-    ``iteration + 1`` when ``linear_averaging``. Each trajectory goes down once, recording the
-    path (node, row, sampled action, reaches, strategies), then back up: at the traverser's nodes
-    the sampled action's value is importance weighted by ``opponent reach / sample reach``.
+    Iteration ``first_iteration + i`` plays deal row ``deal_of_iteration[i]``; every player traverses
+    once per iteration. ``regrets`` and ``strategy_sums`` are modified in place. Increments are
+    weighted by ``iteration + 1`` when ``linear_averaging``. Each trajectory goes down once,
+    recording the path (node, row, sampled action, reaches, strategies), then back up: at the
+    traverser's nodes the sampled action's value is importance weighted by ``others' reach /
+    sample reach``. Chance nodes follow the deal and add nothing to the path.
     """
     n_nodes = len(kind)
+    n_players = bucket.shape[1]
     max_actions = _max_actions(n_actions)
     path = np.zeros(n_nodes, dtype=np.int64)
     path_row = np.zeros(n_nodes, dtype=np.int64)
@@ -222,28 +273,27 @@ def _os_mccfr_iterations(kind, player, street, child_start, n_children, committe
     path_sample = np.zeros(n_nodes)
     path_strategy = np.zeros(n_nodes * max_actions)
     path_explore = np.zeros(n_nodes * max_actions)
-    terminal_base, terminal_pot = _terminal_coefficients(kind, player, committed)
     state = np.zeros(1, dtype=np.uint64)
-    order = np.empty(min(len(cumulative_probability), MAX_BLOCK), dtype=np.int64)
-    current_block = -1
-    for iteration in range(first_iteration, first_iteration + n_iterations):
-        if iteration // len(order) != current_block:
-            current_block = iteration // len(order)
-            _block_order(seed, current_block, order, state)
+    for i in range(n_iterations):
+        iteration = first_iteration + i
         _seed_state(seed, ITERATION_STREAM, iteration, state)
-        deal = _stratified_deal(cumulative_probability, order, iteration, state)
-        weight = float(iteration + 1) if linear_averaging else 1.0
-        for traverser in range(2):
+        _uniform(state)  # the deal draw (see _table_deals)
+        deal = deal_of_iteration[i]
+        weight_t = float(iteration + 1) if linear_averaging else 1.0
+        for traverser in range(n_players):
             node = 0
             depth = 0
             own_reach = 1.0
             opponent_reach = 1.0
             sample_reach = 1.0
-            while kind[node] == DECISION:
+            while kind[node] == DECISION or kind[node] == CHANCE:
+                if kind[node] == CHANCE:
+                    node = child_start[node] + chance[deal, context[node]]
+                    continue
                 actor = player[node]
                 group = infoset_group[node]
                 actions = n_actions[group]
-                row = row_offset[group] + bucket[deal, actor, street[node]] * actions
+                row = row_offset[group] + bucket[deal, actor, group_slot[group]] * actions
                 slot = depth * max_actions
                 _regret_matching_row(regrets, row, actions, path_strategy, slot)
                 for k in range(actions):
@@ -263,8 +313,8 @@ def _os_mccfr_iterations(kind, player, street, child_start, n_children, committe
                 sample_reach *= path_explore[slot + choice]
                 node = child_start[node] + choice
                 depth += 1
-            share = showdown_share[deal] if traverser == 0 else 1.0 - showdown_share[deal]
-            child_value = terminal_base[node, traverser] + share * terminal_pot[node]
+            child_value = _terminal_value(terminal_values, context_bounds, context, value_row, weight, deal, node,
+                                          traverser)
             for level in range(depth - 1, -1, -1):
                 node = path[level]
                 row = path_row[level]
@@ -274,11 +324,11 @@ def _os_mccfr_iterations(kind, player, street, child_start, n_children, committe
                 sampled_value = child_value / path_explore[slot + choice]
                 value_estimate = path_strategy[slot + choice] * sampled_value
                 if player[node] == traverser:
-                    scale = weight * path_opponent[level] / path_sample[level]
+                    scale = weight_t * path_opponent[level] / path_sample[level]
                     for k in range(actions):
                         action_value = sampled_value if k == choice else 0.0
-                        regrets[row + k] += scale * (action_value - value_estimate)
-                    average_scale = weight * path_own[level] / path_sample[level]
+                        _accumulate(regrets, row + k, scale * (action_value - value_estimate))
+                    average_scale = weight_t * path_own[level] / path_sample[level]
                     for k in range(actions):
-                        strategy_sums[row + k] += average_scale * path_strategy[slot + k]
+                        _accumulate(strategy_sums, row + k, average_scale * path_strategy[slot + k])
                 child_value = value_estimate

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from abstraction.tree import SolverGame
-from solver.cfr import SAMPLING, SolverConfig, allocate_tables, run_iterations
+from solver.cfr import SAMPLING, SolverConfig, allocate_tables, run_iterations, table_dtype
 
 BACKENDS = ("threads", "processes", "dask")
 
@@ -125,8 +125,8 @@ def delta_block(game_json: str, config_items: tuple[tuple[str, Any], ...], regre
     """
     game = _worker_game(game_json)
     config = SolverConfig(**dict(config_items))
-    new_regrets = np.array(regrets, dtype=np.float64)
-    new_sums = np.array(strategy_sums, dtype=np.float64)
+    new_regrets = np.array(regrets, dtype=table_dtype(config))
+    new_sums = np.array(strategy_sums, dtype=table_dtype(config))
     run_iterations(game, config, new_regrets, new_sums, first, count)
     new_regrets -= regrets
     new_sums -= strategy_sums
@@ -137,7 +137,7 @@ def _warm_up(parallel: Any, workers: int, game: SolverGame, config: SolverConfig
     """Start every worker, build the game and load the kernels there (outside any solve clock)."""
     import joblib
 
-    tables = allocate_tables(game)  # one throw-away iteration per worker; the deltas are discarded
+    tables = allocate_tables(game, table_dtype(config))  # one throw-away iteration per worker; the deltas are discarded
     parallel(
         joblib.delayed(delta_block)(_game_json(game), _config_items(config), tables["regrets"],
                                     tables["strategy_sums"], 0, 1)
@@ -186,7 +186,7 @@ def iteration_runner(game: SolverGame, config: SolverConfig, workers: int = 1, b
     100
     """
     check_parallel_settings(config.algorithm, workers, backend, scheduler)
-    scratch = allocate_tables(game)  # load (or compile) the kernels here, before any block is timed
+    scratch = allocate_tables(game, table_dtype(config))  # load (or compile) the kernels here, before any block is timed
     run_iterations(game, config, scratch["regrets"], scratch["strategy_sums"], 0, 1)
     if workers == 1 and backend != "dask":
         yield functools.partial(_run_serial, game, config)

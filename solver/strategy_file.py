@@ -1,10 +1,12 @@
 """HDF5 strategy files: one self-describing file per solve.
 
-File format, version 1 (everything below is checked by :func:`read_strategy_file`)::
+File format, version 2 (everything below is checked by :func:`read_strategy_file`)::
 
     /                         root group, attributes:
         format                "vcfr-strategy"                       (magic string)
-        format_version        1                                     (int; bumped on any layout change)
+        format_version        2                                     (int; bumped on any layout change:
+                                                                    2 added N players, chance nodes,
+                                                                    outcome contexts and payoff rows)
         package_version       version of vcfr that wrote the file   (str)
         game_config           JSON object, enough to rebuild the game with exact_games.build_game
         solver_config         JSON object: algorithm, its parameters, workers, backend ...
@@ -15,7 +17,8 @@ File format, version 1 (everything below is checked by :func:`read_strategy_file
     /strategy/average         float64[table_size]: average strategy, one row of n_actions[group]
                               probabilities per information set (group, bucket), flat layout of
                               the solver tables (row_offset[group] + bucket * n_actions[group])
-    /tables/<name>            the solver's resume state (Solver.tables(): regrets, strategy sums ...)
+    /tables/<name>            the solver's resume state (Solver.tables(): regrets, strategy sums
+                              in the solve's table dtype, float32 or float64 ...)
     /convergence/iteration    int64[k]   iterations done at each measurement
     /convergence/seconds      float64[k] solve wall-clock seconds at each measurement (evaluation
                               time excluded)
@@ -40,7 +43,7 @@ from typing import Any
 import numpy as np
 
 FORMAT_NAME = "vcfr-strategy"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _REQUIRED_ATTRIBUTES = (
     "format",
     "format_version",

@@ -8,7 +8,7 @@ import pytest
 
 from abstraction.exact_games import bucket_index, rules_config
 from abstraction.tree import SolverGame
-from solver.cfr import ALGORITHMS, FULL_TRAVERSAL, Solver, SolverConfig
+from solver.cfr import ALGORITHMS, FULL_TRAVERSAL, SAMPLING, Solver, SolverConfig
 from solver.exploitability import exploitability
 from tests.reference import InfosetKey, ReferenceCFR
 
@@ -135,14 +135,34 @@ def test_bad_settings_are_refused(kuhn) -> None:
     assert set(ALGORITHMS) == {"cfr", "cfr+", "linear", "dcfr", "es-mccfr", "os-mccfr"}
 
 
-def test_chance_nodes_in_the_tree_are_refused(kuhn) -> None:
-    from abstraction.tree import CHANCE, SHOWDOWN, FlatTree
+def _coin_game() -> SolverGame:
+    """A chance node inside the betting: the deal's coin picks child 0 or 1; then player 0 takes
+    ``k + 1`` chips from player 1 or passes (0). Equilibrium: always take; value 1.5 for player 0."""
+    from abstraction.tree import CHANCE, DECISION, FOLD, DealTable, FlatTree
 
-    tree = FlatTree(kind=[CHANCE, SHOWDOWN, SHOWDOWN], player=[-1, -1, -1], street=[0, 0, 0], child_start=[1, 0, 0],
-                    n_children=[2, 0, 0], committed=[[1, 1]] * 3, infoset_group=[-1, -1, -1],
-                    action_kind=[-1, -1, -1], action_amount=[0, 0, 0], n_actions=np.zeros(0), row_offset=np.zeros(0),
-                    n_buckets=np.zeros(0), group_player=np.zeros(0), group_street=np.zeros(0))
-    deals = type(kuhn.deals)(probability=[1.0], bucket=np.zeros((1, 2, 1)), showdown_share=[0.5], n_buckets=[1])
-    game = SolverGame(name="coin", tree=tree, deals=deals, config={})
-    with pytest.raises(ValueError, match="game 'coin' has chance nodes inside the betting tree"):
-        Solver(game)
+    tree = FlatTree(
+        kind=[CHANCE, DECISION, DECISION, FOLD, FOLD, FOLD, FOLD], player=[-1, 0, 0, 1, -1, 1, -1],
+        street=[0] * 7, child_start=[1, 3, 5, 0, 0, 0, 0], n_children=[2, 2, 2, 0, 0, 0, 0],
+        committed=[[0, 0], [0, 0], [0, 0], [0, 1], [0, 0], [0, 2], [0, 0]], infoset_group=[-1, 0, 1, -1, -1, -1, -1],
+        action_kind=[-1, -2, -2, 3, 1, 3, 1], action_amount=[0, 0, 1, 1, 0, 2, 0],
+        context=[0, -1, -1, -1, -1, -1, -1], value_row=[-1, -1, -1, 0, 1, 2, 1],
+        n_actions=[2, 2], row_offset=[0, 2], n_buckets=[1, 1], group_player=[0, 0], group_street=[0, 0],
+        group_slot=[0, 0], terminal_values=[[1, -1], [0, 0], [2, -2]], context_size=np.zeros(0),
+        chance_size=[2],
+    )
+    deals = DealTable(probability=[0.5, 0.5], bucket=np.zeros((2, 2, 1)), weight=np.zeros((2, 0)),
+                      chance=[[0], [1]], n_buckets=[1])
+    return SolverGame(name="coin", tree=tree, deals=deals, config={})
+
+
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "es-mccfr", "os-mccfr"])
+def test_chance_nodes_inside_the_betting_follow_the_deal(algorithm: str) -> None:
+    from solver.exploitability import exploitability
+
+    game = _coin_game()
+    solver = Solver(game, algorithm, seed=3).run(2000 if algorithm in SAMPLING else 200)
+    strategy = solver.average_strategy()
+    assert strategy[[0, 2]].min() > 0.95  # take in both branches
+    result = exploitability(game, strategy)
+    assert result.game_value == pytest.approx(1.5, abs=0.05)
+    assert result.exploitability_chips < 0.05

@@ -111,8 +111,8 @@ def test_pruning_freezes_hopeless_actions(leduc) -> None:
 @needs_jit
 def test_threads_share_tables(leduc) -> None:
     """Two threads run disjoint iteration ranges on the same tables (lock-free, Pluribus style)."""
-    tables = allocate_tables(leduc)
     solver = Solver(leduc, "es-mccfr", seed=5)
+    tables = allocate_tables(leduc, np.float32)
     threads = [
         threading.Thread(target=run_iterations, args=(leduc, solver.config, tables["regrets"],
                                                       tables["strategy_sums"], start, 50_000))
@@ -176,8 +176,10 @@ def test_bad_options_are_refused(kuhn) -> None:
         Solver(kuhn, "es-mccfr", prune_probability=2)
     with pytest.raises(ValueError, match="epsilon must lie in \\(0, 1\\], got 0"):
         Solver(kuhn, "os-mccfr", epsilon=0)
-    with pytest.raises(ValueError, match="regrets must be a float64 array of shape \\(24,\\)"):
+    with pytest.raises(ValueError, match="regrets must be a float32 array of shape \\(24,\\)"):
         run_iterations(kuhn, Solver(kuhn, "es-mccfr").config, np.zeros(3), np.zeros(24), 0, 1)
+    with pytest.raises(ValueError, match="table_dtype must be 'auto' or one of \\['float32', 'float64'\\], got 'int8'"):
+        Solver(kuhn, "es-mccfr", table_dtype="int8")
 
 
 def test_stratified_deals_cover_each_block(leduc) -> None:
@@ -189,7 +191,7 @@ def test_stratified_deals_cover_each_block(leduc) -> None:
         deals = []
         for iteration in range(block * 120, block * 120 + 120):
             kernels_mccfr._seed_state(9, kernels_mccfr.ITERATION_STREAM, iteration, state)
-            deals.append(kernels_mccfr._stratified_deal(cumulative, order, iteration, state))
+            deals.append(kernels_mccfr._stratified_deal(cumulative, order, iteration, kernels_mccfr._uniform(state)))
         assert sorted(deals) == list(range(120))  # uniform deals: every deal once per block
 
 
@@ -203,7 +205,7 @@ def test_stratified_deals_follow_unequal_probabilities() -> None:
         if iteration % 3 == 0:
             kernels_mccfr._block_order(4, iteration // 3, order, state)
         kernels_mccfr._seed_state(4, kernels_mccfr.ITERATION_STREAM, iteration, state)
-        counts[kernels_mccfr._stratified_deal(cumulative, order, iteration, state)] += 1
+        counts[kernels_mccfr._stratified_deal(cumulative, order, iteration, kernels_mccfr._uniform(state))] += 1
     np.testing.assert_allclose(counts / counts.sum(), probability, atol=0.01)
 
 
@@ -220,7 +222,7 @@ def test_external_sampling_equals_recursive_reference(name, iterations, linear) 
     reference = ReferenceExternalSampling(rules_config(name), node_of_history, seed=13, linear_averaging=linear)
     for _ in range(iterations):
         reference.iterate()
-    tables = Solver(game, "es-mccfr", seed=13, linear_averaging=linear).run(iterations).tables()
+    tables = Solver(game, "es-mccfr", seed=13, linear_averaging=linear, table_dtype="float64").run(iterations).tables()
     compared = 0
     for key, row in reference_rows(game).items():
         if key in reference.regrets:

@@ -31,9 +31,10 @@ def test_kuhn_tree_matches_the_rules(kuhn) -> None:
 def test_deal_table_is_exact(leduc) -> None:
     deals = leduc.deals
     assert np.allclose(deals.probability, 1 / 120)
-    # player 0 wins, splits and loses equally often by symmetry
-    assert deals.showdown_share.mean() == pytest.approx(0.5)
-    assert sorted(set(deals.showdown_share.tolist())) == [0.0, 0.5, 1.0]
+    # one showdown context (both players left); player 0 wins and loses equally often by symmetry
+    assert deals.weight.shape == (120, 3) and np.array_equal(deals.weight.sum(axis=1), np.ones(120))
+    assert deals.weight[:, 0].mean() == pytest.approx(deals.weight[:, 2].mean())
+    assert sorted(set(deals.weight.ravel().tolist())) == [0.0, 1.0]  # one-hot: one outcome per deal
     index = bucket_index(LeducConfig())
     assert [len(street) for street in index] == [6, 30]
     # every deal's buckets agree with the visible cards
@@ -54,7 +55,8 @@ def test_round_trip_and_fingerprint(leduc) -> None:
 def test_memory_estimate_before_allocation(leduc) -> None:
     tree = leduc.tree
     assert tree.table_size == int((tree.n_buckets * tree.n_actions).sum()) == 2184
-    assert tree.table_bytes(n_tables=2) == 2 * 8 * 2184
+    assert tree.table_bytes() == 2 * 4 * 2184  # two float32 tables: 8 bytes per information-set action
+    assert tree.table_bytes(n_tables=3, itemsize=8) == 3 * 8 * 2184
 
 
 def broken(game: SolverGame, **changes) -> FlatTree:
@@ -85,7 +87,10 @@ def set_at(index, value):
         ({"street": set_at(4, -1)}, "streets never decrease"),
         ({"committed": set_at((5, 0), 0.5)}, "commitments never decrease"),
         ({"kind": set_at(0, 9)}, "known kinds"),
-        ({"player": set_at(5, 4)}, "fold names its folder"),
+        ({"player": set_at(1, 4)}, "actors are players"),
+        ({"context": set_at(3, 5)}, "contexts in range"),
+        ({"value_row": set_at(3, 99)}, "payoff rows in range"),
+        ({"context": set_at(0, 0)}, "decisions own no payoffs"),
         ({"n_buckets": set_at(0, 0)}, "positive group sizes"),
     ],
 )
@@ -103,39 +108,57 @@ def test_validator_refuses_wrong_shapes(leduc) -> None:
         FlatTree.from_arrays({"kind": np.zeros(1)})
 
 
+def hand_built(kind, player, child_start, n_children, infoset_group, n_actions, group_player) -> FlatTree:
+    """A two-player tree on one street: every terminal a showdown of one context (3 outcomes, the
+    pot of 2 chips); one bucket per group."""
+    n = len(kind)
+    terminals = [node for node in range(n) if kind[node] != DECISION]
+    value_row = [-1] * n
+    for index, node in enumerate(terminals):
+        value_row[node] = 3 * index
+    return FlatTree(
+        kind=kind, player=player, street=[0] * n, child_start=child_start, n_children=n_children,
+        committed=[[1, 1]] * n, infoset_group=infoset_group, action_kind=[-1] + [1] * (n - 1),
+        action_amount=[0] * n, context=[0 if node in terminals else -1 for node in range(n)], value_row=value_row,
+        n_actions=n_actions, row_offset=np.arange(len(n_actions)) * 2, n_buckets=[1] * len(n_actions),
+        group_player=group_player, group_street=[0] * len(n_actions), group_slot=[0] * len(n_actions),
+        terminal_values=[[1, -1], [0, 0], [-1, 1]] * len(terminals), context_size=[3], chance_size=np.zeros(0))
+
+
 def test_group_spanning_nodes_is_accepted_when_consistent() -> None:
     # a sealed second move: player 1 cannot see player 0's choice, so nodes 1 and 2 share group 1
-    tree = FlatTree(
-        kind=[DECISION, DECISION, DECISION, SHOWDOWN, SHOWDOWN, SHOWDOWN, SHOWDOWN],
-        player=[0, 1, 1, -1, -1, -1, -1], street=[0] * 7, child_start=[1, 3, 5, 0, 0, 0, 0],
-        n_children=[2, 2, 2, 0, 0, 0, 0], committed=[[1, 1]] * 7, infoset_group=[0, 1, 1, -1, -1, -1, -1],
-        action_kind=[-1, 1, 1, 1, 1, 1, 1], action_amount=[0] * 7, n_actions=[2, 2], row_offset=[0, 2],
-        n_buckets=[1, 1], group_player=[0, 1], group_street=[0, 0])
+    tree = hand_built(kind=[DECISION, DECISION, DECISION, SHOWDOWN, SHOWDOWN, SHOWDOWN, SHOWDOWN],
+                      player=[0, 1, 1, -1, -1, -1, -1], child_start=[1, 3, 5, 0, 0, 0, 0],
+                      n_children=[2, 2, 2, 0, 0, 0, 0], infoset_group=[0, 1, 1, -1, -1, -1, -1], n_actions=[2, 2],
+                      group_player=[0, 1])
     tree.validate()
     assert tree.n_infosets == 2
 
 
 def test_solver_game_checks_deals_against_tree(kuhn) -> None:
     deals = kuhn.deals
-    wrong = DealTable(probability=deals.probability, bucket=deals.bucket % 2, showdown_share=deals.showdown_share,
-                      n_buckets=np.array([2]))
+    wrong = DealTable(probability=deals.probability, bucket=deals.bucket % 2, weight=deals.weight,
+                      chance=deals.chance, n_buckets=np.array([2]))
     with pytest.raises(ValueError, match="n_buckets per group disagree"):
         SolverGame(name="kuhn", tree=kuhn.tree, deals=wrong, config={})
+    narrow = DealTable(probability=deals.probability, bucket=deals.bucket, weight=deals.weight[:, :2],
+                       chance=deals.chance, n_buckets=deals.n_buckets)
+    with pytest.raises(ValueError, match="the deals carry 2 outcome columns, the tree's contexts need 3"):
+        SolverGame(name="kuhn", tree=kuhn.tree, deals=narrow, config={})
     with pytest.raises(ValueError, match="sum to 1"):
-        DealTable(probability=deals.probability * 2, bucket=deals.bucket, showdown_share=deals.showdown_share,
+        DealTable(probability=deals.probability * 2, bucket=deals.bucket, weight=deals.weight, chance=deals.chance,
                   n_buckets=deals.n_buckets)
+    with pytest.raises(ValueError, match="exactly one of deals"):
+        SolverGame(name="kuhn", tree=kuhn.tree, deals=None, config={})
 
 
 def test_validator_refuses_non_breadth_first_order() -> None:
     # node 1's children (7, 8) come after node 3's children (5, 6), which are one level deeper
     kinds = [DECISION, DECISION, DECISION, DECISION, SHOWDOWN, SHOWDOWN, SHOWDOWN, SHOWDOWN, SHOWDOWN]
     players = [0, 1, 1, 0, -1, -1, -1, -1, -1]
-    tree = FlatTree(
-        kind=kinds, player=players, street=[0] * 9, child_start=[1, 7, 3, 5, 0, 0, 0, 0, 0],
-        n_children=[2, 2, 2, 2, 0, 0, 0, 0, 0], committed=[[1, 1]] * 9,
-        infoset_group=[0, 1, 2, 3, -1, -1, -1, -1, -1], action_kind=[-1] + [1] * 8, action_amount=[0] * 9,
-        n_actions=[2, 2, 2, 2], row_offset=[0, 2, 4, 6], n_buckets=[1] * 4, group_player=[0, 1, 1, 0],
-        group_street=[0] * 4)
+    tree = hand_built(kind=kinds, player=players, child_start=[1, 7, 3, 5, 0, 0, 0, 0, 0],
+                      n_children=[2, 2, 2, 2, 0, 0, 0, 0, 0], infoset_group=[0, 1, 2, 3, -1, -1, -1, -1, -1],
+                      n_actions=[2, 2, 2, 2], group_player=[0, 1, 1, 0])
     with pytest.raises(ValueError, match="invariant 'breadth-first order' broken: node 7 at depth 2"):
         tree.validate()
 
