@@ -1,9 +1,10 @@
 """Hand features of an exact solver game's buckets, read off its deal table, and abstractions clustered on them.
 
-For an exact game (every deal enumerated, each bucket one real view) the deal table already holds
-everything: conditioned on a player's view, the rest of the deal (opponent's cards, cards to come)
-is uniform, so averaging player's showdown share over the deals of a bucket gives its equity
-against a uniform opponent. Per street ``s`` and bucket ``b``:
+For an exact two-player game (every deal enumerated, each bucket one real view) the deal table
+already holds everything: conditioned on a player's view, the rest of the deal (opponent's cards,
+cards to come) is uniform, so averaging the player's showdown share (:func:`showdown_shares`, read
+off the deal's outcome weights of the showdown context) over the deals of a bucket gives its equity
+against a uniform opponent. Per street ``s`` (the bucket slot) and bucket ``b``:
 
 - ``ehs``: E[HS], the mean final showdown share (ties half) over the rest of the deal;
 - ``ehs2``: E[HS²], the mean square of HS, where HS is the final-street bucket's strength (its ``ehs``);
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from abstraction.clustering import fit_kmeans
+from abstraction.exact_games import showdown_contexts, showdown_outcomes
 from abstraction.lifting import CardAbstraction
 from abstraction.tree import SolverGame
 
@@ -64,12 +66,32 @@ class StreetFeatures:
     probability: np.ndarray
 
 
+def showdown_shares(game: SolverGame) -> np.ndarray:
+    """float64 ``[n_deals, n_players]``: each player's expected share of the pot (1 win, 1/k in a k-way split)
+    on each deal at a showdown nobody folded out of, from the deal's weights of that showdown context.
+
+    >>> from abstraction.exact_games import build_game
+    >>> showdown_shares(build_game("kuhn")).tolist()[:2]  # J vs Q, J vs K
+    [[0.0, 1.0], [0.0, 1.0]]
+    """
+    tree, n_players = game.tree, game.tree.n_players
+    everyone = tuple(range(n_players))
+    contexts = showdown_contexts(tree)
+    if everyone not in contexts:
+        raise ValueError(f"game {game.name!r} has no showdown among all {n_players} players")
+    context = contexts.index(everyone)
+    first = int(tree.context_offset[context])
+    outcome_share = np.array([[1.0 / len(winners) if p in winners else 0.0 for p in everyone]
+                              for winners in showdown_outcomes(everyone, n_players)])
+    return game.deals.weight[:, first : first + len(outcome_share)] @ outcome_share
+
+
 def _pooled(game: SolverGame, street: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per (deal, seat) pooled: street bucket, last-street bucket, weight (deal probability / 2), own share,
     and the opponent's first-street bucket."""
     deals = game.deals
     last = len(deals.n_buckets) - 1
-    share = np.stack([deals.showdown_share, 1.0 - deals.showdown_share], axis=1)
+    share = showdown_shares(game)
     weight = np.repeat(deals.probability[:, None] / 2, 2, axis=1)
     return (deals.bucket[:, :, street].reshape(-1), deals.bucket[:, :, last].reshape(-1),
             weight.reshape(-1), share.reshape(-1), deals.bucket[:, ::-1, 0].reshape(-1))
@@ -88,6 +110,9 @@ def bucket_features(game: SolverGame, n_atoms: int = DEFAULT_ATOMS) -> list[Stre
     """
     if not isinstance(game, SolverGame):
         raise TypeError(f"game must be a SolverGame, got {game!r}")
+    if game.tree.n_players != 2:
+        raise ValueError(f"bucket features pool the two seats of a heads-up game; {game.name!r} has "
+                         f"{game.tree.n_players} players")
     if n_atoms < 1:
         raise ValueError(f"n_atoms must be >= 1, got {n_atoms!r}")
     n_buckets = game.deals.n_buckets

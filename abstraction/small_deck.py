@@ -10,8 +10,10 @@ sorted), optionally up to suit isomorphism: two views are one bucket when a perm
 suits maps one onto the other. That is lossless (suit-symmetric games have suit-symmetric
 equilibria and best responses; ``tests/abstraction/test_small_deck.py`` checks the exploitability
 agrees with the raw game) and lets :func:`abstraction.lifting.merge_deals` fold the deals of an orbit
-into one. Player 0's showdown share is computed by :func:`game.evaluator.evaluate_batch`, the
-evaluator the rules engine's showdown uses (a test replays deals through the engine to compare).
+into one. Each deal's showdown outcome (the weight row of the one showdown context: player 0 wins,
+split, player 1 wins) is computed by :func:`game.evaluator.evaluate_batch`, the evaluator the rules
+engine's showdown uses (a test replays deals through the engine to compare); terminal payoffs come
+from the engine as in :func:`abstraction.exact_games.walk_betting`.
 
 >>> small = build_small_deck_game()
 >>> small.raw_deals, small.game.deals.n_deals  # C(9,2) * C(7,2) * C(5,3) deals, merged per suit class
@@ -31,9 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from abstraction.exact_games import walk_betting
+from abstraction.exact_games import outcome_table, showdown_contexts, walk_betting
 from abstraction.lifting import merge_deals
-from abstraction.tree import DealTable, SolverGame
+from abstraction.tree import DealTable, FlatTree, SolverGame
 from game.cards import format_cards, parse_cards
 from game.evaluator import evaluate_batch
 from game.small_holdem import SmallHoldemConfig, SmallHoldemRound
@@ -126,11 +128,12 @@ def build_small_deck_game(rules: Mapping[str, Any] | SmallHoldemConfig | None = 
     positions = _enumerate_deals(n_cards, groups)
     deck = np.array(config.deck(), dtype=np.int8)
     bucket, codes, views = _view_buckets(config, positions, deck, suit_isomorphism)
-    share = _showdown_share(deck[positions], config.hole_cards)
+    n_buckets = np.array([len(v) for v in views], dtype=np.int32)
+    tree = walk_betting(SmallHoldemRound(config, deck[positions[0]]), n_buckets)
     raw = DealTable(probability=np.full(len(positions), 1.0 / len(positions)), bucket=bucket,
-                    showdown_share=share, n_buckets=np.array([len(v) for v in views], dtype=np.int32))
+                    weight=_showdown_weight(tree, deck[positions], config.hole_cards),
+                    chance=np.zeros((len(positions), 0), dtype=np.int8), n_buckets=n_buckets)
     deals = merge_deals(raw)
-    tree = walk_betting(SmallHoldemRound(config, deck[positions[0]]), deals.n_buckets)
     game = SolverGame(name="small_holdem", tree=tree, deals=deals,
                       config={"rules": config.to_dict(), "suit_isomorphism": bool(suit_isomorphism)})
     return SmallDeckGame(game=game, rules=config, views=tuple(views), view_codes=tuple(codes),
@@ -195,9 +198,16 @@ def _view_buckets(config: SmallHoldemConfig, positions: np.ndarray, deck: np.nda
     return bucket, codes, views
 
 
-def _showdown_share(cards: np.ndarray, hole_cards: int) -> np.ndarray:
-    """Player 0's share of the pot at showdown per deal (1 win, 0.5 split, 0 loss); ``cards`` are card ints."""
+def _showdown_weight(tree: FlatTree, cards: np.ndarray, hole_cards: int) -> np.ndarray:
+    """float64 ``[n_deals, W]``: per showdown context of ``tree``, one-hot on the deal's winners among the players
+    left (equal hands split); ``cards`` are card ints, each player's hole cards then the board."""
     board = cards[:, 2 * hole_cards:]
-    values = [evaluate_batch(np.concatenate([cards[:, p * hole_cards:(p + 1) * hole_cards], board], axis=1),
-                             check=False) for p in range(2)]
-    return np.where(values[0] > values[1], 1.0, np.where(values[0] == values[1], 0.5, 0.0))
+    strength = np.stack([evaluate_batch(np.concatenate([cards[:, p * hole_cards:(p + 1) * hole_cards], board], axis=1),
+                                        check=False) for p in range(2)], axis=1)
+    weight = np.zeros((len(cards), tree.weight_columns))
+    deals = np.arange(len(cards))
+    for c, alive in enumerate(showdown_contexts(tree)):
+        best = strength[:, list(alive)].max(axis=1)
+        mask = sum((strength[:, p] == best).astype(np.int64) << p for p in alive)
+        weight[deals, tree.context_offset[c] + outcome_table(alive, tree.n_players)[mask]] = 1.0
+    return weight

@@ -217,12 +217,9 @@ COVERAGE = [
     "- Not covered, Swap: a swap replaces hole cards by undealt cards with a probability, so a deal becomes "
     "(cards, which hole cards were swapped, their replacements) and a view includes the replacements; that "
     "needs a larger deal enumeration and rules engine support in `game.small_holdem`, not built in this round.",
-    "- Not covered, Bounty: a bounty changes fold payoffs by the cards (a folder's opponent who hits wins more). "
-    "The solver's deal table carries only a showdown share and the kernels' terminal values are linear in it, "
-    "so bounty payoffs need per-deal fold and showdown payoffs in `abstraction.tree` and the solver kernels.",
-    "- Not covered, River of Blood and Auction: run cards past the river and the sealed-bid third card need "
-    "a turn/river or a bid node; with a flop-only small deck there is no river, and chance or bids inside "
-    "the betting (`CHANCE` nodes) are not handled by the full-traversal kernels.",
+    "- Not covered, Bounty, River of Blood and Auction: the solver model carries them now (payoff rows per "
+    "outcome context, chance and bid nodes; `abstraction.tree`), but `game.small_holdem` deals a flop-only "
+    "small deck without bounties, run cards or a third card, so their exact small games are not in this table.",
 ]
 
 

@@ -10,8 +10,15 @@ wins, otherwise the higher private card wins; equal ranks split the pot.
 Kuhn poker is the same machine with another :class:`LeducConfig` (see :mod:`game.kuhn`): variants
 are data. Chips: commitments include the ante; a raise carries the raise-to total of the raiser's
 *pip for the street* (antes are not pips), as in the Pokerbots engines. Chance is decided when the
-round is made (``LeducRound.deal(config, seed)`` or a scripted ``cards`` tuple: player 0's card,
-player 1's card, then the public cards); the public card is only revealed in round 2.
+round is made (``LeducRound.deal(config, seed)`` or a scripted ``cards`` tuple: one private card
+per player in seat order, then the public cards); the public card is only revealed in round 2.
+
+More players (``players=N``, 2..10) follow OpenSpiel's ``leduc_poker(players=N)`` and
+``kuhn_poker(players=N)``: :func:`leduc_config` deals from N + 1 ranks in two suits; seats act in
+order, each round opening with the first seat still in; a round ends once every player still in
+has acted since the last raise (checking, or matching it); the hand ends when one player is left
+(they take the pot) or after the last round, when the best hands among those left split the pot
+equally.
 
 >>> from game.actions import Action
 >>> game = LeducRound(LeducConfig(), cards=parse_cards("Kh Qs Qh"))
@@ -39,7 +46,23 @@ from game.actions import Action, ActionKind, IllegalActionError
 from game.cards import RANKS, SUITS, format_cards, make_card, parse_cards, rank_of
 from game.rng import SeedLike, as_generator
 
-__all__ = ["LeducConfig", "LeducRound"]
+__all__ = ["MAX_PLAYERS", "LeducConfig", "LeducRound", "leduc_config", "standard_ranks"]
+
+MAX_PLAYERS = 10
+"""Most players a round seats (OpenSpiel's ``leduc_poker`` and ``kuhn_poker`` allow 10)."""
+
+
+def standard_ranks(players: int) -> str:
+    """The ``players + 1`` ranks OpenSpiel's N-player Kuhn and Leduc deal from, lowest first: J Q K, then
+    the ace, then downwards from the jack.
+
+    >>> standard_ranks(2), standard_ranks(3), standard_ranks(5)
+    ('JQK', 'JQKA', '9TJQKA')
+    """
+    if not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be an int in 2..{MAX_PLAYERS}, got {players!r}")
+    first = min(RANKS.index("J"), len(RANKS) - (players + 1))
+    return RANKS[first : first + players + 1]
 
 
 @dataclass(frozen=True)
@@ -50,6 +73,7 @@ class LeducConfig:
     ``ante``: chips each player puts in before the deal. ``raise_sizes[street]``: chips per raise
     in each betting round (their number is the number of rounds). ``max_raises``: raises allowed
     per round. ``board_cards[street]``: public cards revealed at the start of each round.
+    ``players``: seats, 2..:data:`MAX_PLAYERS` (:func:`leduc_config` gives OpenSpiel's deck for N).
 
     >>> LeducConfig().deck_text()
     'Jh Js Qh Qs Kh Ks'
@@ -65,8 +89,11 @@ class LeducConfig:
     raise_sizes: tuple[int, ...] = (2, 4)
     max_raises: int = 2
     board_cards: tuple[int, ...] = (0, 1)
+    players: int = 2
 
     def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or isinstance(self.players, bool) or not 2 <= self.players <= MAX_PLAYERS:
+            raise ValueError(f"players must be an int in 2..{MAX_PLAYERS}, got {self.players!r}")
         if not self.ranks or any(r not in RANKS for r in self.ranks) or len(set(self.ranks)) != len(self.ranks):
             raise ValueError(f"ranks must be distinct characters of {RANKS!r}, got {self.ranks!r}")
         if not self.suits or any(s not in SUITS for s in self.suits) or len(set(self.suits)) != len(self.suits):
@@ -97,7 +124,7 @@ class LeducConfig:
     @property
     def cards_per_deal(self) -> int:
         """Cards chance deals per round: one private card per player, then the public cards."""
-        return 2 + sum(self.board_cards)
+        return self.players + sum(self.board_cards)
 
     def deck(self) -> tuple[int, ...]:
         """The deck as card ints (:mod:`game.cards`), lowest rank first."""
@@ -115,6 +142,7 @@ class LeducConfig:
             "raise_sizes": list(self.raise_sizes),
             "max_raises": self.max_raises,
             "board_cards": list(self.board_cards),
+            "players": self.players,
         }
 
     @classmethod
@@ -126,11 +154,21 @@ class LeducConfig:
         return cls(**values)  # type: ignore[arg-type]
 
 
+def leduc_config(players: int = 2) -> LeducConfig:
+    """OpenSpiel's ``leduc_poker(players=N)``: :func:`standard_ranks` in two suits, otherwise standard Leduc.
+
+    >>> leduc_config(3).deck_text(), leduc_config(3).cards_per_deal
+    ('Jh Js Qh Qs Kh Ks Ah As', 4)
+    """
+    return LeducConfig(ranks=standard_ranks(players), players=players)
+
+
 class LeducRound:
     """One hand: the betting state machine plus the cards chance chose for it.
 
     ``to_act`` is the player to move (``None`` once the round is over); ``committed[p]`` the chips
-    player ``p`` has put in (ante included); ``street`` the betting round (0-based).
+    player ``p`` has put in (ante included); ``street`` the betting round (0-based);
+    ``folded[p]`` whether ``p`` has folded.
     """
 
     def __init__(self, config: LeducConfig, cards: Sequence[int] | np.ndarray) -> None:
@@ -141,16 +179,18 @@ class LeducRound:
         if len(dealt) != config.cards_per_deal or len(set(dealt)) != len(dealt) or not set(dealt) <= deck:
             raise ValueError(
                 f"cards {format_cards(dealt)!r} must be {config.cards_per_deal} distinct cards of the deck "
-                f"{config.deck_text()!r} (player 0, player 1, then the public cards)"
+                f"{config.deck_text()!r} (one private card per player in seat order, then the public cards)"
             )
         self.config = config
         self.cards = dealt
         self.street = 0
         self.to_act: int | None = 0
-        self.committed = [config.ante, config.ante]
-        self.pips = [0, 0]
+        self.committed = [config.ante] * config.players
+        self.pips = [0] * config.players
         self.raises = 0
-        self.folded: int | None = None
+        self.folded = [False] * config.players
+        self.pending = list(range(config.players))
+        """Seats still to act this round, in acting order (everyone else after a raise)."""
         self.history: list[list[Action]] = [[]]
 
     @classmethod
@@ -169,6 +209,8 @@ class LeducRound:
         twin = _copy.copy(self)
         twin.committed = list(self.committed)
         twin.pips = list(self.pips)
+        twin.folded = list(self.folded)
+        twin.pending = list(self.pending)
         twin.history = [list(street) for street in self.history]
         return twin
 
@@ -180,10 +222,16 @@ class LeducRound:
         return self.cards[player]
 
     @property
+    def alive(self) -> tuple[int, ...]:
+        """Seats that have not folded, in seat order."""
+        return tuple(p for p in range(self.config.players) if not self.folded[p])
+
+    @property
     def board(self) -> tuple[int, ...]:
         """Public cards revealed so far."""
         revealed = sum(self.config.board_cards[: self.street + 1])
-        return self.cards[2 : 2 + revealed]
+        start = self.config.players
+        return self.cards[start : start + revealed]
 
     def visible_cards(self, player: int) -> tuple[int, ...]:
         """What ``player`` has seen of chance: their private card, then the revealed public cards."""
@@ -193,15 +241,14 @@ class LeducRound:
         """Legal actions of ``to_act`` (empty once the round is over)."""
         if self.to_act is None:
             return []
-        me, opponent = self.to_act, 1 - self.to_act
+        me, level = self.to_act, max(self.pips)
         actions = []
-        facing_bet = self.pips[opponent] > self.pips[me]
-        if facing_bet:
+        if level > self.pips[me]:
             actions += [Action.fold(), Action.call()]
         else:
             actions.append(Action.check())
         if self.raises < self.config.max_raises:
-            actions.append(Action.raise_to(self.pips[opponent] + self.config.raise_sizes[self.street]))
+            actions.append(Action.raise_to(level + self.config.raise_sizes[self.street]))
         return actions
 
     def apply(self, action: Action) -> None:
@@ -212,22 +259,23 @@ class LeducRound:
             raise IllegalActionError(f"{action} is not legal: {where}")
         me = self.to_act
         assert me is not None
-        opponent = 1 - me
         self.history[self.street].append(action)
+        self.pending.remove(me)
         if action.kind is ActionKind.FOLD:
-            self.folded = me
-            self.to_act = None
+            self.folded[me] = True
         elif action.kind is ActionKind.RAISE:
             self._put_in(me, action.amount)
             self.raises += 1
-            self.to_act = opponent
+            n = self.config.players
+            self.pending = [p for p in ((me + k) % n for k in range(1, n)) if not self.folded[p]]
         elif action.kind is ActionKind.CALL:
-            self._put_in(me, self.pips[opponent])
-            self._end_street()
-        elif len(self.history[self.street]) >= 2:  # check behind: both checked
-            self._end_street()
+            self._put_in(me, max(self.pips))
+        if len(self.alive) == 1:
+            self.to_act = None
+        elif self.pending:
+            self.to_act = self.pending[0]
         else:
-            self.to_act = opponent
+            self._end_street()
 
     def _put_in(self, player: int, pip: int) -> None:
         self.committed[player] += pip - self.pips[player]
@@ -239,30 +287,41 @@ class LeducRound:
             return
         self.street += 1
         self.history.append([])
-        self.pips = [0, 0]
+        self.pips = [0] * self.config.players
         self.raises = 0
-        self.to_act = 0
+        self.pending = list(self.alive)
+        self.to_act = self.pending[0]
 
     def hand_strength(self, player: int) -> tuple[int, int]:
         """Showdown strength: (public cards paired by the private card, private rank); higher wins."""
         rank = rank_of(self.cards[player])
         return (sum(rank_of(c) == rank for c in self.board), rank)
 
-    def payoffs(self) -> tuple[float, float]:
+    def showdown_winners(self, players: Sequence[int] | None = None) -> tuple[int, ...]:
+        """Seats among ``players`` (default: those still in) holding the best hand on the board so far."""
+        contenders = self.alive if players is None else tuple(players)
+        strength = {p: self.hand_strength(p) for p in contenders}
+        best = max(strength.values())
+        return tuple(p for p in contenders if strength[p] == best)
+
+    def award(self, winners: Sequence[int]) -> tuple[float, ...]:
+        """Chips each player wins (+) or loses (-) when ``winners`` split the pot equally.
+
+        >>> hand = LeducRound(LeducConfig(), parse_cards("Kh Qs Qh"))
+        >>> hand.award([0]), hand.award([0, 1])
+        ((1.0, -1.0), (0.0, 0.0))
+        """
+        if not winners or len(set(winners)) != len(winners) or not set(winners) <= set(range(self.config.players)):
+            raise ValueError(f"winners must be distinct seats of 0..{self.config.players - 1}, got {winners!r}")
+        share = sum(self.committed) / len(winners)
+        return tuple((share if p in winners else 0.0) - self.committed[p] for p in range(self.config.players))
+
+    def payoffs(self) -> tuple[float, ...]:
         """Chips won (+) or lost (-) by each player; the round must be over."""
         if self.to_act is not None:
             raise ValueError(f"payoffs are only defined once the round is over; {self.to_act} is to act")
-        pot = sum(self.committed)
-        if self.folded is not None:
-            share = [0.0, 0.0]
-            share[1 - self.folded] = 1.0
-        else:
-            strength = [self.hand_strength(0), self.hand_strength(1)]
-            if strength[0] == strength[1]:
-                share = [0.5, 0.5]
-            else:
-                share = [float(strength[0] > strength[1]), float(strength[1] > strength[0])]
-        return (share[0] * pot - self.committed[0], share[1] * pot - self.committed[1])
+        alive = self.alive
+        return self.award(alive if len(alive) == 1 else self.showdown_winners(alive))
 
     def history_string(self) -> str:
         """Betting so far, one ``/``-separated group per round (e.g. ``'R2C/K'``)."""

@@ -64,6 +64,8 @@ class SmallHoldemConfig(LeducConfig):
         if not isinstance(self.hole_cards, int) or self.hole_cards < 1:
             raise ValueError(f"hole_cards must be an int >= 1, got {self.hole_cards!r}")
         super().__post_init__()
+        if self.players != 2:
+            raise ValueError(f"small-deck hold'em is heads-up: players must be 2, got {self.players!r}")
         if self.hole_cards + sum(self.board_cards) < FIVE_CARD_HAND:
             raise ValueError(
                 f"a showdown needs {FIVE_CARD_HAND} cards but hole_cards {self.hole_cards} + board_cards "

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from abstraction.deal_features import METHODS, bucket_features, build_abstraction, cluster_street
+from abstraction.deal_features import METHODS, bucket_features, build_abstraction, cluster_street, showdown_shares
 from abstraction.exact_games import build_game
 from abstraction.lifting import CardAbstraction, abstract_game, lift_strategy, merge_deals
 from abstraction.small_deck import build_small_deck_game
-from abstraction.tree import SolverGame
+from abstraction.tree import SHOWDOWN, DealTable, SolverGame
 from game.actions import Action
 from game.evaluator import evaluate
 from game.small_holdem import SmallHoldemConfig, SmallHoldemRound
@@ -56,17 +56,36 @@ def test_deal_counts_and_probabilities() -> None:
     assert np.array_equal(rebuilt.game.deals.bucket, iso.game.deals.bucket)
 
 
-def test_showdown_shares_agree_with_the_rules_engine() -> None:
-    """Replay every raw deal through SmallHoldemRound (checked down) and compare player 0's share."""
+def node_after(tree, actions) -> int:  # type: ignore[no-untyped-def]
+    """The tree node reached from the root by ``actions``."""
+    node = 0
+    for action in actions:
+        start = int(tree.child_start[node])
+        node = next(c for c in range(start, start + int(tree.n_children[node]))
+                    if tree.action_kind[c] == int(action.kind) and tree.action_amount[c] == action.amount)
+    return node
+
+
+def test_showdown_outcomes_agree_with_the_rules_engine() -> None:
+    """Replay every 7th raw deal through SmallHoldemRound on two lines to showdown: the deal's outcome weights
+    are one-hot on the engine's winners, and the tree's terminal value on the deal is the engine's payoffs."""
     raw = small(False)
-    deals, views = raw.game.deals, raw.views
+    deals, views, tree = raw.game.deals, raw.views, raw.game.tree
+    assert tree.context_size.tolist() == [3] and deals.weight.shape == (deals.n_deals, 3)
     for d in range(0, deals.n_deals, 7):
         view0, view1 = views[1][deals.bucket[d, 0, 1]], views[1][deals.bucket[d, 1, 1]]
         assert np.array_equal(view0[2:], view1[2:])  # the same flop
-        hand = SmallHoldemRound(raw.rules, [*view0[:2].tolist(), *view1[:2].tolist(), *view0[2:].tolist()])
-        while not hand.is_terminal:
-            hand.apply(Action.check())
-        assert (hand.payoffs()[0] + hand.committed[0]) / sum(hand.committed) == deals.showdown_share[d]
+        for line in ("K K K K", "R2 C K R4 C"):
+            hand = SmallHoldemRound(raw.rules, [*view0[:2].tolist(), *view1[:2].tolist(), *view0[2:].tolist()])
+            actions = [Action.parse(text) for text in line.split()]
+            for action in actions:
+                hand.apply(action)
+            winners = hand.showdown_winners()
+            assert deals.weight[d].tolist() == [float(winners == (0,)), float(winners == (0, 1)),
+                                                float(winners == (1,))]
+            node = node_after(tree, actions)
+            rows = tree.terminal_values[tree.value_row[node] : tree.value_row[node] + 3]
+            assert tree.kind[node] == SHOWDOWN and np.allclose(deals.weight[d] @ rows, hand.payoffs())
 
 
 def test_tree_is_the_leduc_betting_walk() -> None:
@@ -91,7 +110,7 @@ def test_suit_isomorphism_is_lossless() -> None:
     merged = abstract_game(raw.game, classes)
     assert np.array_equal(merged.deals.bucket, iso.game.deals.bucket)
     assert np.allclose(merged.deals.probability, iso.game.deals.probability)
-    assert np.allclose(merged.deals.showdown_share, iso.game.deals.showdown_share)
+    assert np.allclose(merged.deals.weight, iso.game.deals.weight)
     strategy = solved(iso.game, 50)
     on_raw = exploitability(raw.game, lift_strategy(raw.game, classes, strategy))
     on_iso = exploitability(iso.game, strategy)
@@ -137,10 +156,10 @@ def test_merging_and_lifting_are_exact_on_random_abstractions(data: st.DataObjec
         maps.append(np.unique(mapping, return_inverse=True)[1].astype(np.int32))
     abstraction = CardAbstraction("random", tuple(maps))
     abstract = abstract_game(game, abstraction)
-    unmerged = SolverGame("unmerged", abstract.tree, type(game.deals)(
+    unmerged = SolverGame("unmerged", abstract.tree, DealTable(
         game.deals.probability,
         np.stack([maps[s][game.deals.bucket[:, :, s]] for s in range(2)], axis=2),
-        game.deals.showdown_share, abstraction.n_buckets), {})
+        game.deals.weight, game.deals.chance, abstraction.n_buckets), {})
     seed = data.draw(st.integers(0, 2**32 - 1))
     random_rows = np.random.default_rng(seed).random(abstract.tree.table_size)
     strategy = _normalized(abstract, random_rows)
@@ -166,9 +185,24 @@ def test_merge_deals_is_idempotent_and_keeps_mass() -> None:
     deals = small().game.deals
     again = merge_deals(deals)
     assert again.n_deals == deals.n_deals and np.array_equal(again.bucket, deals.bucket)
-    blind = merge_deals(type(deals)(deals.probability, np.zeros_like(deals.bucket), deals.showdown_share,
-                                    np.ones(2, dtype=np.int32)))
-    assert blind.n_deals == 1 and blind.showdown_share[0] == pytest.approx(0.5)  # the game is symmetric
+    blind = merge_deals(DealTable(deals.probability, np.zeros_like(deals.bucket), deals.weight, deals.chance,
+                                  np.ones(2, dtype=np.int32)))
+    win, split, loss = blind.weight[0]
+    assert blind.n_deals == 1 and win == pytest.approx(loss) and win + split + loss == pytest.approx(1.0)  # symmetric
+    assert np.allclose(showdown_shares(small().game)[:, 0] @ deals.probability, 0.5)
+
+
+def test_merge_deals_averages_weights_and_keeps_chance_apart() -> None:
+    """Deals merge only when buckets and chance children agree; outcome weights average by probability."""
+    table = DealTable(probability=np.array([0.1, 0.3, 0.2, 0.4]),
+                      bucket=np.array([[[0], [1]], [[0], [1]], [[0], [1]], [[1], [0]]]),
+                      weight=np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0], [1.0, 0.0]]),
+                      chance=np.array([[0], [0], [1], [0]]), n_buckets=np.array([2]))
+    merged = merge_deals(table)
+    assert merged.n_deals == 3
+    assert merged.bucket[:, :, 0].tolist() == [[0, 1], [0, 1], [1, 0]] and merged.chance[:, 0].tolist() == [0, 1, 0]
+    assert np.allclose(merged.probability, [0.4, 0.2, 0.4])
+    assert np.allclose(merged.weight, [[0.25, 0.75], [0.0, 1.0], [1.0, 0.0]])
 
 
 def test_features_match_direct_enumeration() -> None:
@@ -225,7 +259,7 @@ def test_clustering_methods_and_errors() -> None:
 
 def test_abstraction_errors_name_the_problem() -> None:
     game = small().game
-    with pytest.raises(ValueError, match=r"maps \[2, 225\] exact buckets per street, game 'small_holdem' has \[9, 225\]"):
+    with pytest.raises(ValueError, match=r"maps \[2, 225\] exact buckets per slot, game 'small_holdem' has \[9, 225\]"):
         abstract_game(game, CardAbstraction("short", (np.array([0, 1]), np.zeros(225, dtype=np.int32))))
     identity = CardAbstraction.identity(game)
     with pytest.raises(ValueError, match="abstract_strategy must have shape"):
