@@ -1,4 +1,4 @@
-"""``vcfr abstract`` (build a card abstraction into HDF5) and ``vcfr bench abstraction``."""
+"""``vcfr abstract`` (build a card abstraction into HDF5), ``vcfr bench abstraction`` and ``vcfr bench chance``."""
 
 from __future__ import annotations
 
@@ -89,3 +89,27 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             f"bucket lookup: flop {result['lookup_numba_ns']:.0f} ns, turn {result['turn_lookup_numba_ns']:.0f} ns, "
             f"river {result['river_lookup_numba_us']:.1f} µs in numba; {result['lookup_python_us']:.1f} µs from Python"
         )
+
+    @bench.command("chance")
+    def bench_chance(
+        deals: int = typer.Option(20_000, help="Deals per timed sample."),
+        repeats: int = typer.Option(3, help="Timed repetitions; the best is reported."),
+        max_runs: str = typer.Option("1,3", help="River of Blood run caps to time, comma-separated."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """Fresh deals per second of each variant's sampler, on one thread and on all."""
+        from abstraction.chance_bench import run_chance_benchmark
+
+        try:
+            caps = tuple(int(part) for part in max_runs.split(","))
+            result = run_chance_benchmark(deals=deals, repeats=repeats, max_runs=caps)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
+        if as_json:
+            typer.echo(json.dumps(result))
+            return
+        for name, rate in result["deals_per_second"].items():
+            typer.echo(
+                f"{name:20s} {rate['one_thread']:10,.0f} deals/s on one thread, "
+                f"{rate['all_threads']:10,.0f} on {result['threads']} threads"
+            )

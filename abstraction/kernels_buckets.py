@@ -5,8 +5,10 @@ turn/river runouts (`_flop_strength_table`); then for every hand and turn card g
 river strengths into the turn feature, give the turn class (suit-isomorphic index) its bucket if
 it has none yet, and collect the hand's 47 turn buckets into its flop feature (potential-aware:
 the flop feature is the distribution over next-street clusters, each placed at its cluster's
-equity). Lookup: isomorphic index then table, or on the river the hand strength then the
-nearest 1-D centroid.
+equity). Lookup (`_bucket`): isomorphic index then table, or on the river and longer boards the
+hand strength then the nearest 1-D centroid. `_hand_bucket` is the one lookup the deal samplers
+and the bot use: `_bucket`, a fallback for classes a partial build never reached, and Bounty's
+hit bit.
 """
 
 from __future__ import annotations
@@ -241,3 +243,38 @@ def _bounty_bucket(base_bucket: int, cards: np.ndarray, bounty_rank: int) -> int
         if cards[i] >> 2 == bounty_rank:
             return 2 * base_bucket + 1
     return 2 * base_bucket
+
+
+@njit(cache=True, nogil=True)
+def _hand_bucket(
+    cards: np.ndarray,
+    n_hole: int,
+    bounty_rank: int,
+    tables: tuple,
+    flop_centroid_keys: np.ndarray,
+    turn_centroid_keys: np.ndarray,
+    scratch: np.ndarray,
+    card_scratch: np.ndarray,
+) -> int:
+    """Bucket of ``cards`` = ``n_hole`` (2, or 3 in the Auction from the flop on) hole cards then a
+    board of 0, 3, 4 or >= 5 cards, for any variant's card abstraction.
+
+    ``tables`` is the tuple of arrays `_bucket` takes after ``cards, n_hole``
+    (`abstraction.buckets.CardAbstraction.kernel_arguments`). The bucket is `_bucket`'s when the
+    build reached the hand's class. **Fallback**: a flop or turn class left `UNSET` (a build on a
+    subset of flops reaches all classes of a board or none) gets the nearest of the street's
+    increasing centroid keys (``flop_centroid_keys`` or ``turn_centroid_keys``, float64) to the
+    hand's exact strength against every two-card opponent holding. ``bounty_rank`` 0..12 gives the
+    Bounty bucket ``2 * bucket + hit`` (`_bounty_bucket`), -1 the plain bucket. ``scratch`` int64
+    (5, 4) and ``card_scratch`` int8 (len(cards) + 1) are modified.
+    """
+    value = _bucket(cards, n_hole, *tables, scratch, card_scratch)
+    if value == UNSET:
+        dead = np.int64(0)
+        for i in range(cards.shape[0]):
+            dead |= np.int64(1) << cards[i]
+        strength = _strength_vs_range(cards[:n_hole], cards[n_hole:], dead, 2, 0, card_scratch)
+        value = _nearest_sorted(strength, flop_centroid_keys if cards.shape[0] - n_hole == 3 else turn_centroid_keys)
+    if bounty_rank >= 0:
+        return _bounty_bucket(value, cards, bounty_rank)
+    return value

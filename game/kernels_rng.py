@@ -4,7 +4,7 @@ A generator is one uint64 word, ``state`` (a ``uint64[1]`` array advanced in pla
 adds the golden-ratio increment and returns the splitmix64 finaliser of the new word. Seeding a
 word from ``(seed, index)`` with ``_splitmix64`` gives independent streams per deal or iteration,
 so results do not depend on how work is split over threads. Used by
-`abstraction.kernels_deals` (sampled deals) and `solver.kernels_mccfr` (Monte Carlo CFR).
+`abstraction.kernels_chance` (fresh deals) and `solver.kernels_mccfr` (Monte Carlo CFR).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``vcfr abstract`` argument checks and ``vcfr bench abstraction --json`` shape."""
+"""``vcfr abstract`` argument checks, ``vcfr bench abstraction --json`` and ``vcfr bench chance --json`` shapes."""
 
 from __future__ import annotations
 
@@ -28,3 +28,13 @@ def test_bench_abstraction_json_shape():
         assert key in data
     assert data["ours_equity"] == __import__("pytest").approx(0.5565, abs=5e-5)
     assert data["all_flops_measured"] == 2 and data["flop_all_hands_ms"] > 0
+
+
+def test_bench_chance_json_shape():
+    result = RUNNER.invoke(app, ["bench", "chance", "--deals", "50", "--repeats", "1", "--max-runs", "0,2", "--json"])
+    assert result.exit_code == 0, result.output
+    rates = json.loads(result.output)["deals_per_second"]
+    assert sorted(rates) == ["auction", "bounty", "holdem", "river_of_blood_R0", "river_of_blood_R2", "swap"]
+    assert all(rate["one_thread"] > 0 and rate["all_threads"] > 0 for rate in rates.values())
+    result = RUNNER.invoke(app, ["bench", "chance", "--max-runs", "x"])
+    assert result.exit_code != 0 and "x" in result.output
