@@ -103,7 +103,24 @@ class BetAbstraction:
 
     @classmethod
     def parse(cls, text: str, bids: str = "") -> BetAbstraction:
-        """Parse the text form (module docstring); ``bids`` lists auction bid sizes (pot fractions)."""
+        """Parse the text form (module docstring); ``bids`` lists auction bid sizes (pot fractions).
+
+        The bids may also follow the streets as ``" | bids=<sizes>"`` (the :meth:`__str__` form).
+
+        >>> BetAbstraction.parse("1p,a cap=2 | bids=0.5p,a").bids
+        StreetBets(sizes=(0.5,), all_in=True, cap=None)
+        >>> BetAbstraction.parse("1p | bids=0.5p", bids="1p")
+        Traceback (most recent call last):
+        ...
+        ValueError: bids given twice: in '1p | bids=0.5p' and as bids='1p'
+        """
+        if "|" in text:
+            text, _, suffix = text.partition("|")
+            if not suffix.strip().startswith("bids="):
+                raise ValueError(f"bad bet abstraction suffix {suffix.strip()!r}: expected '| bids=<sizes>'")
+            if bids.strip():
+                raise ValueError(f"bids given twice: in {text + '|' + suffix!r} and as bids={bids!r}")
+            bids = suffix.strip()[len("bids="):]
         parts = [part for part in text.split(";")]
         if len(parts) == 1:
             parts = parts * N_BETTING_STREETS

@@ -153,16 +153,43 @@ class BountyRound(NoLimitRound):
             raise ValueError(f"cannot tell whether seat {seat} hit: its cards are unknown; call reveal first")
         return any(card >> 2 == rank for card in cards)
 
+    def payoffs_for(self, hits: tuple[bool, bool], winner: int | None) -> tuple[int, int]:
+        """Chips won by each seat had the bounty hits been ``hits`` (by seat) and ``winner`` (seat 0
+        or 1; ``None``: a showdown tie) taken the pot: `payoffs` with the hits and the winner given
+        instead of read from the cards, by the same award, split and rounding code. Only when
+        terminal. For payoff tables over every hit pattern (the abstract game's terminal values).
+
+        >>> from game.chance import ScriptedChance
+        >>> from game.cards import parse_cards
+        >>> round_ = BountyRound(BountyConfig(), ScriptedChance(parse_cards("2c 3d Ah 5h").tolist()),
+        ...                      match_state=(0, 0))
+        >>> round_.apply(Action.fold())
+        >>> round_.payoffs_for((False, False), 1), round_.payoffs_for((False, True), 1)
+        ((-1, 1), (-12, 12))
+        """
+        if self._to_act is not None:
+            raise ValueError(f"no payoffs yet: the round is at {self._where()}")
+        if winner is None:
+            return self._split_hits(hits)
+        if winner not in (0, 1):
+            raise ValueError(f"winner must be seat 0, seat 1 or None (a tie), got {winner!r}")
+        return self._award_hit(winner, bool(hits[winner]))
+
     def _award(self, winner: int) -> tuple[int, int]:
+        return self._award_hit(winner, self._hit(winner))
+
+    def _award_hit(self, winner: int, hit: bool) -> tuple[int, int]:
         won = self.config.stack - self._stacks[1 - winner]
-        if not self._hit(winner):
+        if not hit:
             return (won, -won) if winner == 0 else (-won, won)
         exact = _exact(self.config.bounty_multiplier) * won + self.config.bounty_bonus
         return self._rounded(winner, exact)
 
     def _split(self) -> tuple[int, int]:
-        hits = self.bounty_hits()
-        if hits[0] == hits[1]:
+        return self._split_hits(self.bounty_hits())
+
+    def _split_hits(self, hits: tuple[bool, bool]) -> tuple[int, int]:
+        if bool(hits[0]) == bool(hits[1]):
             return super()._split()
         hitter = 0 if hits[0] else 1
         each = self.config.stack - self._stacks[1 - hitter]

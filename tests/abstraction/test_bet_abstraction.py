@@ -91,7 +91,8 @@ def test_tree_actions_are_legal_and_sizes_are_measured_before_building(config):
     tree = build_betting_tree(config, bets, (169, 20, 20, 20))
     assert (tree.n_nodes, tree.n_groups, tree.n_infosets, tree.table_size) == (
         size.n_nodes, size.n_groups, size.n_infosets, size.table_entries)
-    assert tree.table_bytes() == size.solver_bytes()
+    assert tree.table_bytes() == size.solver_bytes() and tree.table_bytes(3, 8) == size.solver_bytes(3, 8)
+    assert size.tree_bytes == sum(array.nbytes for array in tree.to_arrays().values())
     rng = np.random.default_rng(0)
     for node in rng.choice(tree.n_nodes, 60, replace=False):
         round_ = replay(tree, int(node), config)
@@ -102,7 +103,7 @@ def test_tree_actions_are_legal_and_sizes_are_measured_before_building(config):
 def test_auction_second_bid_does_not_see_the_first():
     config = AuctionConfig(stack=12)
     bets = BetAbstraction.parse("1p,a cap=1", bids="0.5p,a")
-    tree = build_betting_tree(config, bets, (1, 1, 1, 1))
+    tree = build_betting_tree(config, bets, (1,) * 7)  # slots: 4 two-card, 3 three-card
     bid_nodes = np.flatnonzero((tree.kind == DECISION) & (tree.child_start > 0))
     bid_nodes = [n for n in bid_nodes if tree.action_kind[tree.child_start[n]] == int(ActionKind.BID)]
     parent = tree.parent_array()
