@@ -88,7 +88,10 @@ def _actions(round_: NoLimitRound, bets: BetAbstraction, raises_this_street: int
     if ActionKind.BID in legal:
         low, high = round_.bid_bounds()
         return [Action.bid(amount) for amount in bets.bid_amounts(round_.pot, high) if low <= amount <= high]
-    actions = [Action(kind) for kind in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL) if kind in legal]
+    # a fold where checking is free (legal in the 2025 Bounty engine) is dominated by the check: not abstracted
+    fold = ActionKind.FOLD in legal and ActionKind.CHECK not in legal
+    actions = [Action(kind) for kind, wanted in ((ActionKind.FOLD, fold), (ActionKind.CHECK, True), (ActionKind.CALL, True))
+               if wanted and kind in legal]
     street = bets.street(round_.street)
     if ActionKind.RAISE in legal and (street.cap is None or raises_this_street < street.cap):
         seat = round_.to_act

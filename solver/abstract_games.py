@@ -1,27 +1,31 @@
-"""Abstract games of the full-size no-limit variants: game config + card abstraction + bet abstraction.
+"""Abstract games of the full-size heads-up variants: rules config + card abstraction + bet abstraction.
 
 Four orthogonal configs make one solve (Slumbot style): the variant's rules config
 (`game.holdem.HoldemConfig` ...), the card abstraction (an HDF5 file of
 `abstraction.buckets.CardAbstraction`), the bet abstraction (`abstraction.bet_abstraction`
-text) and the solver settings (`solver.cfr.SolverConfig`). `AbstractGameConfig` holds the first
-three plus the deal sample (``n_deals``, ``deal_seed``) and is JSON-able: strategy files store it
-as their ``game_config``, and `build_abstract_game` rebuilds the same `SolverGame` from it
-(same tree, same deals) as long as the card-abstraction file is there.
+text, with ``bids=`` for the Auction) and the solver settings (`solver.cfr.SolverConfig`).
+`AbstractGameConfig` holds the first three plus how chance is drawn, and is JSON-able: strategy
+files store it as their ``game_config``, and `build_abstract_game` rebuilds the same `SolverGame`
+from it as long as the card-abstraction file is there.
 
-The tree is `abstraction.betting_tree.build_betting_tree` (each decision its own group); chance is
-`abstraction.sampled_deals.sample_deal_table`, a fixed sample of ``n_deals`` deals. Supported
-variants: ``holdem`` and ``swap`` (see `abstraction.sampled_deals` for why not the others).
+The tree is `abstraction.betting_tree.build_betting_tree` (bucket slots, outcome contexts and
+payoff rows from the variant's hooks in `abstraction.hooks`; River of Blood's run streets capped at
+``max_runs``). Chance is ``"fresh"`` by default: `abstraction.fresh_chance.FreshChance` draws a new
+deal for every Monte Carlo iteration. ``"fixed"`` draws ``n_deals`` deals once
+(`abstraction.sampled_deals.sample_deal_table`): the option for full-traversal solvers and exact
+best responses over the sample, at the price of fitting that sample. Every heads-up variant is
+supported: ``holdem``, ``swap``, ``river_of_blood``, ``auction``, ``bounty``.
 
 >>> config = AbstractGameConfig(variant="holdem", rules={"stack": 20}, card_abstraction="cards.h5",
-...                             bets="1p,a cap=2", n_deals=1000)
+...                             bets="1p,a cap=2")
 >>> AbstractGameConfig.from_dict(config.to_dict()) == config
 True
 >>> config.variant_config()
 HoldemConfig(stack=20, small_blind=1, big_blind=2, rounds=1000, rules='document')
->>> AbstractGameConfig(variant="bounty", card_abstraction="cards.h5")
+>>> AbstractGameConfig(variant="blotto", card_abstraction="cards.h5")
 Traceback (most recent call last):
 ...
-ValueError: abstract games support variants ('holdem', 'swap'), got 'bounty'
+ValueError: abstract games support variants ('holdem', 'swap', 'river_of_blood', 'auction', 'bounty'), got 'blotto'
 """
 
 from __future__ import annotations
@@ -36,10 +40,16 @@ from abstraction.bet_abstraction import BetAbstraction
 from abstraction.betting_tree import build_betting_tree
 from abstraction.bucket_lookup import BucketLookup
 from abstraction.buckets import CardAbstraction
-from abstraction.sampled_deals import SUPPORTED_VARIANTS, sample_deal_table
-from abstraction.tree import SolverGame
+from abstraction.fresh_chance import FreshChance
+from abstraction.hooks.river_of_blood import DEFAULT_MAX_RUNS
+from abstraction.sampled_deals import sample_deal_table
+from abstraction.tree import DealTable, SolverGame
 from game.nolimit import NoLimitConfig
 from game.variants import get_variant
+
+SUPPORTED_VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")
+"""Heads-up variants with an abstract game."""
+CHANCE_MODES = ("fresh", "fixed")
 
 GAME_KIND = "sampled-nolimit"
 """``kind`` entry of the JSON config, telling these games apart from `abstraction.exact_games` ones."""
@@ -47,20 +57,25 @@ GAME_KIND = "sampled-nolimit"
 
 @dataclass(frozen=True)
 class AbstractGameConfig:
-    """One abstract no-limit game, JSON-able (:meth:`to_dict`).
+    """One abstract heads-up game, JSON-able (:meth:`to_dict`).
 
-    ``variant``: ``"holdem"`` or ``"swap"``; ``rules``: fields of the variant's config that differ
-    from its defaults (chips, e.g. ``{"stack": 200}``); ``card_abstraction``: path of the HDF5
-    card abstraction; ``bets``: bet-abstraction text (`BetAbstraction.parse`); ``n_deals`` and
-    ``deal_seed``: the deal sample (`sample_deal_table`); ``max_nodes``: refuse bigger trees.
+    ``variant``: one of :data:`SUPPORTED_VARIANTS`; ``rules``: fields of the variant's config that
+    differ from its defaults (chips, e.g. ``{"stack": 200}``); ``card_abstraction``: path of the
+    HDF5 card abstraction (of the same variant for Bounty, whose buckets carry the hit bit);
+    ``bets``: bet-abstraction text (`BetAbstraction.parse`); ``chance``: ``"fresh"`` (a new deal
+    per iteration) or ``"fixed"`` (``n_deals`` deals drawn once with ``deal_seed``);
+    ``max_runs``: River of Blood's run streets in the abstract game (None for other variants;
+    default :data:`DEFAULT_MAX_RUNS` there); ``max_nodes``: refuse bigger trees.
     """
 
     variant: str = "holdem"
     rules: dict[str, Any] = field(default_factory=dict)
     card_abstraction: str = ""
     bets: str = "1p,a cap=2"
+    chance: str = "fresh"
     n_deals: int = 100_000
     deal_seed: int = 0
+    max_runs: int | None = None
     max_nodes: int = 2_000_000
 
     def __post_init__(self) -> None:
@@ -72,6 +87,15 @@ class AbstractGameConfig:
         if not self.card_abstraction:
             raise ValueError("card_abstraction must name the HDF5 card-abstraction file, got ''")
         BetAbstraction.parse(self.bets)
+        if self.chance not in CHANCE_MODES:
+            raise ValueError(f"chance must be one of {CHANCE_MODES}, got {self.chance!r}")
+        if self.variant == "river_of_blood":
+            if self.max_runs is None:
+                object.__setattr__(self, "max_runs", DEFAULT_MAX_RUNS)
+            if isinstance(self.max_runs, bool) or not isinstance(self.max_runs, int) or self.max_runs < 0:
+                raise ValueError(f"max_runs must be an int >= 0 (run streets), got {self.max_runs!r}")
+        elif self.max_runs is not None:
+            raise ValueError(f"max_runs is River of Blood's run cap; {self.variant!r} takes none, got {self.max_runs!r}")
         for name in ("n_deals", "max_nodes"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -118,7 +142,7 @@ class AbstractGameConfig:
 
 
 def build_abstract_game(config: AbstractGameConfig, abstraction: CardAbstraction | None = None) -> SolverGame:
-    """The `SolverGame` of ``config``: betting tree of its bets and buckets, sampled deals.
+    """The `SolverGame` of ``config``: betting tree of its bets and bucket slots, fresh or fixed chance.
 
     ``abstraction`` skips loading ``config.card_abstraction`` (it must be that file's contents).
     """
@@ -129,11 +153,16 @@ def build_abstract_game(config: AbstractGameConfig, abstraction: CardAbstraction
         if not path.is_file():
             raise ValueError(f"card abstraction file {str(path)!r} does not exist")
         abstraction = CardAbstraction.load(path)
-    lookup = BucketLookup(abstraction)
     variant_config = config.variant_config()
-    tree = build_betting_tree(variant_config, config.bet_abstraction(), lookup.n_buckets, max_nodes=config.max_nodes)
-    deals = sample_deal_table(variant_config, lookup, config.n_deals, seed=config.deal_seed)
-    return SolverGame(name=f"{config.variant} {config.bets}", tree=tree, deals=deals, config=config.to_dict())
+    chance = FreshChance(variant_config, BucketLookup(abstraction), max_runs=config.max_runs)
+    tree = build_betting_tree(variant_config, config.bet_abstraction(), chance.n_buckets.tolist(),
+                              max_nodes=config.max_nodes, max_runs=config.max_runs)
+    name = f"{config.variant} {config.bets}"
+    if config.chance == "fixed":
+        deals: DealTable = sample_deal_table(variant_config, chance.lookup, config.n_deals, seed=config.deal_seed,
+                                             max_runs=config.max_runs)
+        return SolverGame(name=name, tree=tree, deals=deals, config=config.to_dict())
+    return SolverGame(name=name, tree=tree, deals=None, config=config.to_dict(), sampler=chance)
 
 
 def write_abstract_strategy(path: str | Path, game: SolverGame, solver: Any, *, include_tables: bool = False) -> Path:

@@ -10,15 +10,24 @@ At each decision the bot
    children's fractions at that node; a real all-in is read as the abstract all-in when the node
    has one. The bot's own actions are read back as the abstract child it chose. Translations are
    drawn once per history and remembered, so one hand reads the same history the same way;
-2. buckets its real cards (`abstraction.bucket_lookup.BucketLookup`, as the deal sampler did);
+   A bid goes to the abstract bid nearest in chips; in a sealed (document-rules) auction the
+   dealer bids before seeing the big blind's bid, and every abstract bid of the big blind leads
+   to the dealer's one information set, so the bot reads the first abstract bid until the
+   auction resolves and both bids are public. At a River of Blood chance node the bot takes the
+   child of the real card's colour (red: a run follows). **Past the abstract run cap** (the real
+   board keeps running after the tree's last run street) the bot replays the last abstract run
+   street: each further run street starts again at that street's first node, with buckets of
+   the real, longer board;
+2. buckets its real cards (`abstraction.bucket_lookup.BucketLookup`, as the deal sampler did):
+   two or three hole cards, any board length, the Bounty rank's hit bit;
 3. samples an abstract action from the average strategy of ``(group, bucket)``;
 4. turns it into a legal real action: a raise of pot fraction f becomes
    ``own pip + cost + f * (pot + cost)`` chips clamped to the real raise bounds (all-in: the
    maximum); a fold with nothing to call becomes a check; anything impossible becomes check/call.
 
 Off the tree (a raise where the abstract street is capped, which is read as a call, and any later
-mismatch of actor or street, or a variant decision the tree lacks), the bot checks, else calls:
-the documented fallback. On any internal error it logs a warning and plays check, else call, else
+mismatch of actor or street), the bot checks, else calls (bids 0 in an auction): the documented
+fallback. On any internal error it logs a warning and plays check, else call, else
 fold (else bid 0). Counters ``decisions``, ``off_tree`` and ``errors`` report how it went.
 
 The bot is not in `game.bots`' ``BOTS`` registry, whose factories take ``(config, seed)`` and no
@@ -35,11 +44,12 @@ from typing import Any
 
 import numpy as np
 
-from abstraction.bet_abstraction import GAME_STREETS
+from abstraction.betting_tree import street_ordinal
 from abstraction.bucket_lookup import BucketLookup
 from abstraction.buckets import CardAbstraction
 from abstraction.translation import translation_probabilities
-from abstraction.tree import DECISION, FlatTree
+from abstraction.fresh_chance import FreshChance
+from abstraction.tree import CHANCE, DECISION, SHOWDOWN, FlatTree
 from game.actions import Action, ActionKind
 from game.bots import passive_action
 from game.nolimit import Move, NoLimitConfig, Observation
@@ -58,8 +68,9 @@ OFF_TREE = -1
 """Abstract node of a history the tree cannot follow."""
 
 
-def _street_ordinal(game_street: int) -> int:
-    return GAME_STREETS.index(game_street) if game_street in GAME_STREETS else len(GAME_STREETS) - 1
+_RED_SUITS = (1, 2)  # diamonds, hearts (suits c d h s = 0 1 2 3)
+_FIRST_CHANCE_CARD = 4
+"""Board index of the card a River of Blood chance slot 0 looks at (the river)."""
 
 
 class _AbstractTree:
@@ -76,6 +87,14 @@ class _AbstractTree:
             if tree.street[node] == tree.street[up]:
                 street_base[node] = street_base[up]
         self.street_base = street_base
+        street_start = np.arange(n_nodes)  # first node of each node's street along its path
+        for node in range(1, n_nodes):
+            up = parent[node]
+            if tree.street[node] == tree.street[up] and tree.kind[up] != CHANCE:
+                street_start[node] = street_start[up]
+        self.street_start = street_start.tolist()
+        self.context = tree.context.tolist()
+        self.last_street = int(tree.street.max())
         self.stack = stack
         self.kind = tree.kind.tolist()
         self.player = tree.player.tolist()
@@ -103,6 +122,30 @@ class _AbstractTree:
 
     def is_all_in(self, child: int, seat: int) -> bool:
         return bool(self.tree.committed[child, seat] >= self.stack)
+
+    def through_chance(self, node: int, board: tuple[int, ...]) -> int:
+        """Follow chance nodes from ``node`` by the real board's colours (unchanged while the card is not dealt)."""
+        while node != OFF_TREE and self.kind[node] == CHANCE:
+            index = _FIRST_CHANCE_CARD + self.context[node]
+            if index >= len(board):
+                return node
+            red = (board[index] & 3) in _RED_SUITS
+            node = int(self.tree.child_start[node]) + int(red)
+        return node
+
+    def capped(self, street: int) -> int:
+        """The tree street a real street ordinal plays as: itself, or the last street past the run cap."""
+        return min(street, self.last_street)
+
+    def past_cap(self, node: int, street: int) -> int:
+        """The node to play from on real ``street`` (an ordinal) when the tree stopped at ``node``.
+
+        A showdown reached by closing the last abstract run street, met on a later real run
+        street, restarts that last street (the documented behaviour past the run cap).
+        """
+        if node != OFF_TREE and self.kind[node] == SHOWDOWN and street > self.last_street == self.street[node] >= 4:
+            return self.street_start[node]
+        return node
 
 
 class LookupBot:
@@ -134,8 +177,8 @@ class LookupBot:
             card_abstraction = CardAbstraction.load(self._abstraction_path(card_abstraction, Path(strategy_file)))
         self.lookup = BucketLookup(card_abstraction)
         tree = FlatTree.from_arrays(dict(record.tree_arrays))
-        expected = np.array(self.lookup.n_buckets)[tree.group_street]
-        if not np.array_equal(tree.n_buckets, expected):
+        slots = FreshChance(self.game_config.variant_config(), self.lookup, max_runs=self.game_config.max_runs)
+        if tree.n_slots > len(slots.n_buckets) or not np.array_equal(tree.n_buckets, slots.n_buckets[tree.group_slot]):
             raise ValueError(
                 f"the card abstraction's buckets {self.lookup.n_buckets} do not match the strategy file's tree"
             )
@@ -148,7 +191,7 @@ class LookupBot:
         self.decisions = 0
         self.off_tree = 0
         self.errors = 0
-        self._cards = np.empty(7, dtype=np.int8)
+        self._cards = np.empty(3 + 48, dtype=np.int8)
         self._cache_key: tuple = ()
         self._cache_moves: tuple = ()
         self._cache_state: tuple = ()
@@ -181,12 +224,13 @@ class LookupBot:
         node = self.abstract_node(observation)
         tree = self._tree
         seat = observation.seat
+        if node != OFF_TREE and _BID in legal and tree.kind[node] == DECISION and tree.player[node] != seat:
+            node = tree.children(node)[0][0]  # sealed bids: every first bid leads to our one information set
         if (
-            _BID in legal
-            or node == OFF_TREE
+            node == OFF_TREE
             or tree.kind[node] != DECISION
             or tree.player[node] != seat
-            or tree.street[node] != _street_ordinal(observation.street)
+            or tree.street[node] != tree.capped(street_ordinal(observation.street))
         ):
             self.off_tree += 1
             return passive_action(observation)
@@ -206,18 +250,21 @@ class LookupBot:
         children, kinds = tree.children(node)
         child = children[index]
         action = self._real_action(observation, node, child, kinds[index])
+        if action.kind != kinds[index]:  # the abstract action was impossible here: read back what was played
+            child = self._step(node, Move(seat, observation.street, action), observation.pips, observation.contributions)
         self._remember_own_choice(observation, child, action)
         return action
 
     # ------------------------------------------------------------------ cards
     def _bucket(self, observation: Observation) -> int:
         hole, board = observation.hole_cards, observation.board
-        if len(hole) != 2 or len(board) not in (0, 3, 4, 5):
+        if len(hole) not in (2, 3) or len(board) not in (0, 3) and len(board) < 4:
             raise ValueError(f"cannot bucket {len(hole)} hole cards on a board of {len(board)} cards")
-        cards = self._cards[: 2 + len(board)]
-        cards[0], cards[1] = hole
-        cards[2:] = board
-        return self.lookup.bucket_unchecked(cards)
+        cards = self._cards[: len(hole) + len(board)]
+        cards[: len(hole)] = hole
+        cards[len(hole) :] = board
+        rank = -1 if observation.bounty_rank is None else int(observation.bounty_rank)
+        return self.lookup.bucket_unchecked(cards, len(hole), rank)
 
     # ------------------------------------------------------------------ history -> abstract node
     def abstract_node(self, observation: Observation) -> int:
@@ -238,14 +285,16 @@ class LookupBot:
             pips = (config.small_blind, config.big_blind)
             contributions = pips
             start = 0
+        tree = self._tree
         for move in history[start:]:
             if move.street != street:
                 street, pips = move.street, (0, 0)
+            node = tree.past_cap(tree.through_chance(node, observation.board), street_ordinal(move.street))
             node = self._step(node, move, pips, contributions)
             pips, contributions = _after(move.seat, move.action, pips, contributions)
         self._cache_key, self._cache_moves = key, history
         self._cache_state = (node, street, pips, contributions)
-        return node
+        return tree.past_cap(tree.through_chance(node, observation.board), street_ordinal(observation.street))
 
     def _remember_own_choice(self, observation: Observation, child: int, action: Action) -> None:
         """Record our own move as the abstract child chosen, so the next walk reads it back exactly."""
@@ -261,11 +310,13 @@ class LookupBot:
             node == OFF_TREE
             or tree.kind[node] != DECISION
             or tree.player[node] != seat
-            or tree.street[node] != _street_ordinal(move.street)
+            or tree.street[node] != tree.capped(street_ordinal(move.street))
         ):
             return OFF_TREE
         children, kinds = tree.children(node)
         kind = action.kind
+        if kind is _BID:
+            return self._bid_child(node, children, kinds, action.amount)
         if kind is _FOLD:
             return children[kinds.index(_FOLD)] if _FOLD in kinds else OFF_TREE
         if kind is _CHECK or kind is _CALL:
@@ -294,9 +345,30 @@ class LookupBot:
                 return child
         return raises[-1]
 
+    def _bid_child(self, node: int, children: list[int], kinds: list[int], amount: int) -> int:
+        """The abstract bid child for a real bid of ``amount`` chips: pseudo-harmonic between the
+        nearest abstract bids, in fractions of the pot."""
+        bids = [child for child, child_kind in zip(children, kinds, strict=True) if child_kind == _BID]
+        if not bids:
+            return OFF_TREE
+        pot = float(self._tree.tree.committed[node].sum())
+        amounts = [float(self._tree.tree.action_amount[child]) / pot for child in bids]
+        order = np.argsort(amounts, kind="stable")
+        probabilities = translation_probabilities(max(amount / pot, 0.0), [amounts[i] for i in order])
+        target = self._rng.random()
+        running = 0.0
+        for index, probability in zip(order, probabilities, strict=True):
+            running += probability
+            if target < running:
+                return bids[int(index)]
+        return bids[int(order[-1])]
+
     # ------------------------------------------------------------------ abstract action -> real action
     def _real_action(self, observation: Observation, node: int, child: int, kind: int) -> Action:
         legal = observation.legal_actions
+        if kind == _BID and _BID in legal:
+            low, high = observation.bid_bounds
+            return Action.bid(min(high, max(low, int(self._tree.tree.action_amount[child]))))
         if kind == _FOLD:
             if _CHECK in legal:
                 return Action.check()

@@ -36,8 +36,7 @@ def solved(tmp_path_factory):
                                          flops=canonical_flops()[:2])
     cards_path = directory / "cards.h5"
     abstraction.save(cards_path)
-    config = AbstractGameConfig(variant="holdem", rules={"stack": STACK}, card_abstraction=str(cards_path),
-                                n_deals=4000, deal_seed=1)
+    config = AbstractGameConfig(variant="holdem", rules={"stack": STACK}, card_abstraction=str(cards_path))
     game = build_abstract_game(config, abstraction)
     solver = Solver(game, "es-mccfr", seed=2).run(100_000)
     strategy_path = write_abstract_strategy(directory / "strategy.h5", game, solver)
@@ -49,7 +48,9 @@ def test_strategy_file_rebuilds_the_same_game(solved):
     record = read_strategy_file(strategy_path, expected_tree_fingerprint=game.tree.fingerprint())
     rebuilt = build_abstract_game(AbstractGameConfig.from_dict(dict(record.game_config)))  # loads the card file
     assert rebuilt.tree.fingerprint() == game.tree.fingerprint()
-    assert np.array_equal(rebuilt.deals.bucket, game.deals.bucket)
+    assert rebuilt.fresh_chance and rebuilt.sampler.variant == "holdem"  # the default: a new deal per iteration
+    first, again = rebuilt.sampler.sample(0, 50, seed=3), game.sampler.sample(0, 50, seed=3)
+    assert np.array_equal(first.bucket, again.bucket) and np.array_equal(first.weight, again.weight)
     assert record.iterations == 100_000 and record.solver_config["algorithm"] == "es-mccfr"
 
 
@@ -112,7 +113,7 @@ def test_internal_error_falls_back_to_a_legal_action(solved, caplog):
     strategy_path, abstraction, _ = solved
     bot = LookupBot(strategy_path, card_abstraction=abstraction, seed=0)
 
-    def broken(cards: np.ndarray) -> int:
+    def broken(cards: np.ndarray, n_hole: int = 2, bounty_rank: int = -1) -> int:
         raise RuntimeError("bucket table unavailable")
 
     bot.lookup.bucket_unchecked = broken  # type: ignore[method-assign]
