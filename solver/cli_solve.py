@@ -1,4 +1,4 @@
-"""``vcfr solve``, ``vcfr exploit`` and ``vcfr bench solver``."""
+"""``vcfr solve``, ``vcfr exploit``, ``vcfr bench solver`` and ``vcfr bench abstract``."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import typer
+
+from game.variants import VARIANTS
 
 GAMES = ("kuhn", "leduc")
 ALGORITHMS = ("cfr", "cfr+", "linear", "lcfr", "dcfr", "es-mccfr", "os-mccfr")
@@ -155,3 +157,20 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         for label, budget in (("10s", short), ("60s", long)):
             typer.echo(f"  exploitability after {budget:g} s: ours {sampling[f'ours_expl_{label}']:.3g}, "
                        f"OpenSpiel {sampling[f'openspiel_expl_{label}']:.3g} chips")
+
+    @bench.command("abstract")
+    def bench_abstract(
+        variants: str = typer.Option(",".join(VARIANTS), help="Comma-separated heads-up variants."),
+        seconds: float = typer.Option(5.0, help="Seconds of ES-MCCFR per measurement (after a warm-up)."),
+        fixed_deals: int = typer.Option(200_000, help="Deals of the fixed-sample peer on Hold'em."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """ES-MCCFR iterations/s and table bytes per information set on each variant's default abstract game,
+        with the fixed-sample path on Hold'em as the peer."""
+        from solver.abstract_bench import format_table, run_abstract_benchmark
+
+        chosen = tuple(name.strip() for name in variants.split(",") if name.strip())
+        for name in chosen:
+            _choice("variant", name, tuple(VARIANTS))
+        result = run_abstract_benchmark(chosen, seconds=seconds, fixed_deals=fixed_deals)
+        typer.echo(json.dumps(result) if as_json else format_table(result))

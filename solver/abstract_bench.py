@@ -1,0 +1,124 @@
+"""Speed and memory of ES-MCCFR on each variant's default abstract game (``vcfr bench abstract``).
+
+For every heads-up variant: build its default abstract game (:data:`DEFAULT_BETS`, buckets
+:data:`DEFAULT_BUCKETS`, fresh chance), run ES-MCCFR on one thread for a time budget after a
+warm-up, and report iterations per second, tree size, information sets and the bytes of the solver
+tables per information set and per information-set action (two float32 tables: 8 bytes). The peer
+in the same run is the fixed-sample path on the same Hold'em tree (``n_deals`` deals drawn once,
+stratified), so the cost of fresh chance is measured, not assumed.
+
+The card abstraction is a *random-table* abstraction: every flop and turn class in a random
+bucket, river centroids spread evenly. Bucketing a hand costs exactly what a built abstraction
+costs (the same table lookups and river strength), and the solver visits as many information sets
+as with a real one, without the minutes a full k-means build takes; the strategies are
+meaningless, the speed is not.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from abstraction.buckets import CardAbstraction, CardAbstractionConfig
+from abstraction.isomorphism import holdem_indexer
+from abstraction.kernels_buckets import N_RIVERS, N_TURNS
+from abstraction.tree import SolverGame
+from solver.abstract_games import SUPPORTED_VARIANTS, AbstractGameConfig, build_abstract_game
+from solver.cfr import Solver
+
+DEFAULT_BUCKETS = (169, 50, 50, 50)
+"""Buckets per street (preflop, flop, turn, river) of the benchmark's card abstractions."""
+DEFAULT_BETS = {
+    "holdem": "0.5p,1p,a cap=2",
+    "swap": "0.5p,1p,a cap=2",
+    "river_of_blood": "1p,a cap=2",
+    "auction": "0.5p,1p,a cap=2 | bids=0.25p,1p",
+    "bounty": "0.5p,1p,a cap=2",
+}
+"""Bet abstraction of each variant's default abstract game."""
+FIXED_DEALS = 200_000
+"""Deals of the fixed-sample peer."""
+
+
+def random_abstraction(variant: str, buckets: tuple[int, int, int, int] = DEFAULT_BUCKETS, seed: int = 0) -> CardAbstraction:
+    """A full-size card abstraction of ``variant`` with random flop and turn tables (module docstring)."""
+    rng = np.random.default_rng(seed)
+    sizes = holdem_indexer().sizes
+    return CardAbstraction(
+        CardAbstractionConfig(buckets=buckets, variant=variant),
+        np.minimum(np.arange(sizes[0]), buckets[0] - 1).astype(np.uint16),
+        rng.integers(0, buckets[1], sizes[1]).astype(np.uint16),
+        rng.integers(0, buckets[2], sizes[2]).astype(np.uint16),
+        np.linspace(0.0, 1.0, buckets[3]),
+        np.sort(rng.random((buckets[1], N_TURNS)), axis=0),
+        np.sort(rng.random((buckets[2], N_RIVERS)), axis=0),
+    )
+
+
+def _iterations_per_second(game: SolverGame, seconds: float) -> float:
+    solver = Solver(game, "es-mccfr", seed=1)
+    solver.run(100)  # compile or load the kernels, fault the tables in
+    done, started = 0, time.perf_counter()
+    block = 1000
+    while time.perf_counter() - started < seconds:
+        solver.run(block)
+        done += block
+    return done / (time.perf_counter() - started)
+
+
+def _game_facts(game: SolverGame) -> dict[str, Any]:
+    tree = game.tree
+    table_bytes = tree.table_bytes()
+    return {
+        "nodes": tree.n_nodes,
+        "groups": tree.n_groups,
+        "infosets": tree.n_infosets,
+        "infoset_actions": tree.table_size,
+        "table_bytes": table_bytes,
+        "bytes_per_infoset": table_bytes / tree.n_infosets,
+        "bytes_per_infoset_action": table_bytes / tree.table_size,
+    }
+
+
+def run_abstract_benchmark(variants: tuple[str, ...] = SUPPORTED_VARIANTS, seconds: float = 5.0,
+                           fixed_deals: int = FIXED_DEALS) -> dict[str, Any]:
+    """ES-MCCFR iterations/s (one thread) and table memory per variant, plus the fixed-sample peer on Hold'em."""
+    rows = []
+    for variant in variants:
+        abstraction = random_abstraction(variant)
+        config = AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=DEFAULT_BETS[variant])
+        started = time.perf_counter()
+        game = build_abstract_game(config, abstraction)
+        build_seconds = time.perf_counter() - started
+        row = {"variant": variant, "bets": config.bets, "chance": "fresh", "build_seconds": build_seconds,
+               **_game_facts(game), "iterations_per_second": _iterations_per_second(game, seconds)}
+        rows.append(row)
+        if variant == "holdem":
+            fixed_config = AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=config.bets,
+                                              chance="fixed", n_deals=fixed_deals)
+            fixed = build_abstract_game(fixed_config, abstraction)
+            rows.append({"variant": variant, "bets": config.bets, "chance": f"fixed {fixed_deals}",
+                         "build_seconds": None, **_game_facts(fixed),
+                         "iterations_per_second": _iterations_per_second(fixed, seconds)})
+    fresh = next((r for r in rows if r["variant"] == "holdem" and r["chance"] == "fresh"), None)
+    fixed_row = next((r for r in rows if r["variant"] == "holdem" and r["chance"] != "fresh"), None)
+    ratio = fixed_row["iterations_per_second"] / fresh["iterations_per_second"] if fresh and fixed_row else None
+    return {"benchmark": "abstract", "seconds_per_measurement": seconds, "buckets": list(DEFAULT_BUCKETS),
+            "threads": 1, "rows": rows, "fixed_over_fresh_holdem": ratio}
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """The benchmark as a Markdown table."""
+    lines = ["| variant | bets | chance | nodes | information sets | table bytes / infoset | bytes / infoset action "
+             "| iterations/s |", "|---|---|---|---|---|---|---|---|"]
+    for row in result["rows"]:
+        bets = row["bets"].replace("|", "\\|")  # a pipe inside a Markdown table cell must be escaped
+        lines.append(f"| {row['variant']} | `{bets}` | {row['chance']} | {row['nodes']:,} | {row['infosets']:,} "
+                     f"| {row['bytes_per_infoset']:.1f} | {row['bytes_per_infoset_action']:.1f} "
+                     f"| {row['iterations_per_second']:,.0f} |")
+    if result["fixed_over_fresh_holdem"] is not None:
+        lines.append("")
+        lines.append(f"Fixed-sample / fresh-chance iterations per second on Hold'em: {result['fixed_over_fresh_holdem']:.2f}x")
+    return "\n".join(lines)
