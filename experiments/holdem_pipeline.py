@@ -141,7 +141,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     started = time.perf_counter()
     game_config = AbstractGameConfig.for_variant(
-        HoldemConfig(), cards_path, bets=arguments.bets, n_deals=arguments.deals, deal_seed=arguments.seed
+        HoldemConfig(), cards_path, bets=arguments.bets, chance="fixed", n_deals=arguments.deals,
+        deal_seed=arguments.seed
     )
     game = build_abstract_game(game_config, abstraction)
     seconds["abstract_game"] = time.perf_counter() - started

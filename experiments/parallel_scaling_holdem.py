@@ -40,7 +40,7 @@ import numpy as np  # noqa: E402
 from abstraction.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops  # noqa: E402
 from game.holdem import HoldemConfig  # noqa: E402
 from solver.abstract_games import AbstractGameConfig, build_abstract_game  # noqa: E402
-from solver.cfr import SolverConfig, allocate_tables, normalized_strategy  # noqa: E402
+from solver.cfr import SolverConfig, allocate_tables, normalized_strategy, table_dtype  # noqa: E402
 from solver.exploitability import exploitability  # noqa: E402
 from solver.parallel import iteration_runner  # noqa: E402
 
@@ -66,7 +66,7 @@ def card_abstraction(work: Path, seed: int) -> tuple[CardAbstraction, Path]:
 def run(game, workers: int, seed: int, seconds: float, block: int) -> list[tuple[float, int, float]]:
     """Solve for ``seconds`` of timed blocks; returns (solve seconds, iterations, exploitability)."""
     config = SolverConfig(algorithm="es-mccfr", seed=seed)
-    tables = allocate_tables(game)
+    tables = allocate_tables(game, table_dtype(config))
     tables["iteration"] = np.zeros(1, dtype=np.int64)
     curve = []
     solving = 0.0
@@ -101,7 +101,7 @@ def main() -> None:
 
     abstraction, cards_path = card_abstraction(arguments.work_dir, arguments.seed)
     game_config = AbstractGameConfig.for_variant(HoldemConfig(), cards_path, bets="1p,a cap=2",
-                                                 n_deals=arguments.deals, deal_seed=arguments.seed)
+                                                 chance="fixed", n_deals=arguments.deals, deal_seed=arguments.seed)
     game = build_abstract_game(game_config, abstraction)
     print(f"abstract game: {game.tree.n_nodes} nodes, {game.tree.n_infosets} information sets, "
           f"{game.deals.n_deals} deals", flush=True)
