@@ -24,9 +24,10 @@ from abstraction.exact_games import (
     winner_mask,
 )
 from abstraction.tree import DECISION, FOLD, SHOWDOWN, SolverGame
-from game.actions import Action, ActionKind
+from game.actions import Action
 from game.cards import parse_cards
 from game.leduc import LeducConfig, LeducRound, leduc_config
+from tests.solver.test_openspiel_nash_conv import our_action
 
 GAMES = [("kuhn", 2), ("leduc", 2), ("kuhn", 3), ("leduc", 3)]
 
@@ -34,16 +35,6 @@ GAMES = [("kuhn", 2), ("leduc", 2), ("kuhn", 3), ("leduc", 3)]
 @functools.lru_cache(maxsize=None)
 def game_of(name: str, players: int) -> SolverGame:
     return build_game(name, {"players": players})
-
-
-def spiel_action(action_id: int, legal: list[Action], name: str) -> Action:
-    """OpenSpiel's action id as one of our legal actions (Kuhn: 0 pass, 1 bet; Leduc: 0 fold, 1 call, 2 raise)."""
-    kinds = [a.kind for a in legal]
-    if name == "kuhn":
-        wanted = (ActionKind.CHECK, ActionKind.FOLD) if action_id == 0 else (ActionKind.RAISE, ActionKind.CALL)
-    else:
-        wanted = {0: (ActionKind.FOLD,), 1: (ActionKind.CALL, ActionKind.CHECK), 2: (ActionKind.RAISE,)}[action_id]
-    return next(legal[kinds.index(kind)] for kind in wanted if kind in kinds)
 
 
 @pytest.mark.parametrize("name", ["kuhn", "leduc"])
@@ -68,7 +59,7 @@ def test_rules_follow_openspiel(name: str, players: int) -> None:
             assert state.current_player() == hand.to_act
             assert len(state.legal_actions()) == len(hand.legal_actions())
             action_id = rng.choice(state.legal_actions())
-            hand.apply(spiel_action(action_id, hand.legal_actions(), name))
+            hand.apply(our_action(action_id, hand.legal_actions(), name))
             state.apply_action(action_id)
         assert hand.is_terminal and hand.payoffs() == pytest.approx(state.returns(), abs=1e-12)
 
