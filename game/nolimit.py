@@ -492,6 +492,26 @@ class NoLimitRound(RoundBase):
             self._payoffs = self._settle()
         return np.array(self._payoffs, dtype=np.int64)
 
+    def payoffs_if(self, winner: int | None) -> tuple[int, int]:
+        """Chips won by each seat had ``winner`` (seat 0 or 1; ``None``: a showdown tie) taken the
+        pot, by the same award and split code as :attr:`payoffs`, whatever the cards say. Only when
+        terminal. For payoff tables over every showdown outcome (the abstract game's terminals).
+
+        >>> from game.chance import ScriptedChance
+        >>> from game.cards import parse_cards
+        >>> round_ = NoLimitRound(NoLimitConfig(), ScriptedChance(parse_cards("Ah Ad 2c 3d").tolist()))
+        >>> round_.apply(Action.fold())
+        >>> round_.payoffs_if(0), round_.payoffs_if(1), round_.payoffs_if(None)
+        ((2, -2), (-1, 1), (0, 0))
+        """
+        if self._to_act is not None:
+            raise ValueError(f"no payoffs yet: the round is at {self._where()}")
+        if winner is None:
+            return self._split()
+        if winner not in (0, 1):
+            raise ValueError(f"winner must be seat 0, seat 1 or None (a tie), got {winner!r}")
+        return self._award(winner)
+
     def _settle(self) -> tuple[int, int]:
         if self._phase == _FOLDED:
             return self._award(1 - self._folder)

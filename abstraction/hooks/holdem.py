@@ -73,12 +73,10 @@ def folder(round_: NoLimitRound) -> int | None:
 
 def showdown_payoffs(round_: NoLimitRound, outcome: int) -> tuple[int, int]:
     """Chips won by each seat at the showdown ``round_`` if the cards gave ``outcome`` (0 seat 0
-    wins, 1 tie, 2 seat 1 wins): the round's own award and split hooks (`game.nolimit.NoLimitRound`
-    ``_award``, ``_split``; document: a tie returns the contributions, engine: ``(stack0 - stack1)
-    // 2`` to seat 0) on the terminal state."""
-    if outcome == 1:
-        return round_._split()  # noqa: SLF001 - the rules' own tie split, see the docstring
-    return round_._award(0 if outcome == 0 else 1)  # noqa: SLF001 - the rules' own award
+    wins, 1 tie, 2 seat 1 wins): the round's own award and split code
+    (`game.nolimit.NoLimitRound.payoffs_if`; document: a tie returns the contributions, engine:
+    ``(stack0 - stack1) // 2`` to seat 0) on the terminal state."""
+    return round_.payoffs_if(None if outcome == 1 else (0 if outcome == 0 else 1))
 
 
 class Walk:
