@@ -18,7 +18,8 @@ from numba import get_num_threads
 
 from abstraction.bench import _best
 from abstraction.buckets import CardAbstraction
-from abstraction.fresh_chance import VARIANT_CODES, FreshChance
+from abstraction.fresh_chance import FreshChance
+from abstraction.hooks import HOOKED_VARIANTS
 from game.variants import get_variant
 
 
@@ -31,7 +32,7 @@ def run_chance_benchmark(*, deals: int = 20_000, repeats: int = 3, max_runs: tup
     blank = CardAbstraction.blank((169, 200, 200, 200))
     bounty = dataclasses.replace(blank, config=dataclasses.replace(blank.config, variant="bounty"))
     samplers: dict[str, FreshChance] = {}
-    for variant in VARIANT_CODES:
+    for variant in HOOKED_VARIANTS:
         config = get_variant(variant).config_class()
         if variant == "river_of_blood":
             for runs in max_runs:

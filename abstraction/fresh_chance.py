@@ -48,10 +48,12 @@ reach hold bucket 0 (never read).
 True
 >>> bool((chance.sample(2, 2, seed=7).bucket == deals.bucket[2:]).all())   # deal i depends on (seed, i) only
 True
->>> FreshChance(RiverOfBloodConfig(), CardAbstraction.blank((169, 8, 8, 8)))
+>>> FreshChance(RiverOfBloodConfig(), CardAbstraction.blank((169, 8, 8, 8))).max_runs   # the tree's default cap
+2
+>>> FreshChance(RiverOfBloodConfig(), CardAbstraction.blank((169, 8, 8, 8)), max_runs=-1)
 Traceback (most recent call last):
 ...
-ValueError: river_of_blood needs max_runs (run streets of the abstract game, >= 0), got None
+ValueError: max_runs must be an int >= 0 (run streets of the abstract game), got -1
 """
 
 from __future__ import annotations
@@ -64,24 +66,10 @@ from numba import get_num_threads
 from abstraction.bucket_lookup import BucketLookup
 from abstraction.buckets import CardAbstraction
 from abstraction.tree import DealTable
-from abstraction.kernels_chance import (
-    AUCTION,
-    BOUNTY,
-    HIT_OUTCOMES,
-    HOLDEM,
-    N_STREETS,
-    RIVER_OF_BLOOD,
-    SHOWDOWN_OUTCOMES,
-    SWAP,
-    _sample_batch,
-    _sample_batch_cards,
-    _sample_batch_parallel,
-    _table_rows,
-)
+from abstraction.hooks import HoldemHooks, tree_hooks
+from abstraction.kernels_chance import _sample_batch, _sample_batch_cards, _sample_batch_parallel, _table_rows
 from game.nolimit import NoLimitConfig
 
-VARIANT_CODES = {"holdem": HOLDEM, "swap": SWAP, "bounty": BOUNTY, "auction": AUCTION, "river_of_blood": RIVER_OF_BLOOD}
-"""Variant name -> the code `abstraction.kernels_chance._sample_deal` dispatches on."""
 CHUNKS_PER_THREAD = 4
 """Deal chunks per numba thread in a parallel batch (load balance; rows do not depend on it)."""
 MAX_SEED = 2**64 - 1
@@ -99,46 +87,46 @@ class FreshChance:
 
     ``config``: the variant's rules (`game.variants`); ``lookup``: a `BucketLookup`, or a
     `CardAbstraction` (wrapped in one); a Bounty game needs a ``bounty`` card abstraction and no
-    other game takes one. ``max_runs``: River of Blood's run cap R >= 0 (required there, stored
-    capped by ``config.max_board_cards - 5``); None for the other variants.
+    other game takes one. ``max_runs``: River of Blood's run cap R >= 0 (None: the tree's default,
+    `abstraction.hooks.river_of_blood.DEFAULT_MAX_RUNS`; stored capped by
+    ``config.max_board_cards - 5``); None for the other variants.
+
+    Everything variant-specific comes from the variant's tree hooks (`abstraction.hooks.tree_hooks`),
+    the same ones the betting tree is built with: bucket slots and the card-abstraction street each
+    reads, outcome contexts, chance slots and the sampler kernel's arguments. So deals and tree
+    agree by construction.
     """
 
     config: NoLimitConfig
     lookup: BucketLookup
     max_runs: int | None = None
+    _hooks: HoldemHooks = field(init=False, repr=False)
+    _tree_config: NoLimitConfig = field(init=False, repr=False)
     _arguments: tuple = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.config, NoLimitConfig):
             raise TypeError(f"config must be a heads-up variant config (NoLimitConfig), got {self.config!r}")
         variant = self.config.variant
-        if variant not in VARIANT_CODES:
-            raise ValueError(f"fresh chance knows the variants {sorted(VARIANT_CODES)}, got {variant!r}")
+        hooks = tree_hooks(variant)
         lookup = self.lookup
         if isinstance(lookup, CardAbstraction):
             lookup = BucketLookup(lookup)
             object.__setattr__(self, "lookup", lookup)
         if not isinstance(lookup, BucketLookup):
             raise TypeError(f"lookup must be a BucketLookup or a CardAbstraction, got {lookup!r}")
-        if lookup.bounty != (variant == "bounty"):
+        if lookup.bounty != hooks.bounty_buckets:
             raise ValueError(
                 f"a {variant!r} game needs a card abstraction of variant 'bounty' if and only if it is Bounty; "
                 f"got one of variant {lookup.variant!r}"
             )
-        if variant == "river_of_blood":
-            if isinstance(self.max_runs, bool) or not isinstance(self.max_runs, (int, np.integer)) or self.max_runs < 0:
-                raise ValueError(f"river_of_blood needs max_runs (run streets of the abstract game, >= 0), got {self.max_runs!r}")
-            object.__setattr__(self, "max_runs", min(int(self.max_runs), self.config.max_board_cards - 5))
-        elif self.max_runs is not None:
-            raise ValueError(f"max_runs is River of Blood's run cap; a {variant!r} game takes None, got {self.max_runs!r}")
-        arguments = (
-            VARIANT_CODES[variant],
-            float(getattr(self.config, "flop_swap_probability", 0.0)),
-            float(getattr(self.config, "turn_swap_probability", 0.0)),
-            self.runs,
-            lookup.kernel_arguments(),
-        )
-        object.__setattr__(self, "_arguments", arguments)
+        tree_config = hooks.walk_config(self.config, self.max_runs)
+        code, flop_swap, turn_swap, runs = hooks.sampler_arguments(tree_config)
+        if self.max_runs is not None or runs:
+            object.__setattr__(self, "max_runs", runs)
+        object.__setattr__(self, "_hooks", hooks)
+        object.__setattr__(self, "_tree_config", tree_config)
+        object.__setattr__(self, "_arguments", (code, flop_swap, turn_swap, runs, lookup.kernel_arguments()))
 
     @property
     def variant(self) -> str:
@@ -152,28 +140,18 @@ class FreshChance:
     @property
     def n_slots(self) -> int:
         """Bucket slots: 4, Auction 7, River of Blood 4 + R."""
-        return {"auction": 2 * N_STREETS - 1, "river_of_blood": N_STREETS + self.runs}.get(self.variant, N_STREETS)
+        return len(self._hooks.slot_names(self._tree_config))
 
     @property
     def n_buckets(self) -> np.ndarray:
-        """Buckets of each slot, int32 [n_slots] (from the lookup's per-street counts)."""
-        per_street = list(self.lookup.n_buckets)
-        if self.variant == "auction":
-            per_street += per_street[1:]
-        elif self.variant == "river_of_blood":
-            per_street += per_street[-1:] * self.runs
-        return np.array(per_street, dtype=np.int32)
+        """Buckets of each slot, int32 [n_slots] (the lookup's count of the street each slot reads)."""
+        per_street = np.asarray(self.lookup.n_buckets)
+        return per_street[list(self._hooks.slot_streets(self._tree_config))].astype(np.int32)
 
     @property
     def context_size(self) -> np.ndarray:
         """Outcomes of each context, int32 [n_contexts]."""
-        if self.variant == "bounty":
-            sizes = [HIT_OUTCOMES] * N_STREETS + [SHOWDOWN_OUTCOMES * HIT_OUTCOMES]
-        elif self.variant == "auction":
-            sizes = [SHOWDOWN_OUTCOMES] * 4
-        else:
-            sizes = [SHOWDOWN_OUTCOMES] * (self.runs + 1)
-        return np.array(sizes, dtype=np.int32)
+        return np.array(self._hooks.context_size(self._tree_config), dtype=np.int32)
 
     @property
     def context_offset(self) -> np.ndarray:
@@ -188,7 +166,7 @@ class FreshChance:
     @property
     def chance_size(self) -> np.ndarray:
         """Children of the chance nodes of each chance slot, int32 [K] (River of Blood: R slots of 2)."""
-        return np.full(self.runs if self.variant == "river_of_blood" else 0, 2, dtype=np.int32)
+        return np.array(self._hooks.chance_size(self._tree_config), dtype=np.int32).reshape(-1)
 
     def kernel_arguments(self) -> tuple:
         """``arguments`` of `abstraction.kernels_chance._sample_deal(seed, deal, arguments, work,

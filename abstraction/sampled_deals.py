@@ -32,13 +32,11 @@ import numpy as np
 
 from abstraction.bucket_lookup import BucketLookup
 from abstraction.buckets import CardAbstraction
-from abstraction.fresh_chance import VARIANT_CODES, FreshChance
+from abstraction.fresh_chance import FreshChance
 from abstraction.tree import DealTable
 from game.nolimit import NoLimitConfig
 from game.rng import SeedLike, as_generator
 
-SUPPORTED_VARIANTS = tuple(VARIANT_CODES)
-"""Variants whose chance a sampled deal table captures (those of `FreshChance`)."""
 
 
 def sample_deal_table(

@@ -5,8 +5,12 @@ decision, the outcome contexts of the terminals and their payoff rows (from the 
 code on the terminal round), and chance nodes inside the betting. The base is Hold'em's
 (`abstraction.hooks.holdem.HoldemHooks`); each variant's module holds only what differs:
 Swap none, Bounty hit-dependent payoffs, Auction three-card slots and sealed bids, River of Blood
-run streets and colour chance nodes. The definitions are the spec's; `abstraction.fresh_chance`
-draws deals that fit them.
+run streets and colour chance nodes. The hooks also name what the fresh-chance sampler needs
+(`abstraction.fresh_chance`): the card-abstraction street of each slot, the sampler kernel's
+variant code and parameters, whether buckets carry Bounty's hit bit. So a variant's solver needs
+sit in its hooks module: adding a heads-up variant takes its rules module (`game.variants`), its
+hooks module registered here and, if its chance differs, a sampler function in
+`abstraction.kernels_chance`.
 
 >>> from game.auction import AuctionConfig
 >>> tree_hooks("auction").slot_names(AuctionConfig())
@@ -22,9 +26,11 @@ from __future__ import annotations
 from abstraction.hooks import auction, bounty, holdem, river_of_blood, swap
 from abstraction.hooks.holdem import HoldemHooks
 
-__all__ = ["HoldemHooks", "tree_hooks"]
+__all__ = ["HOOKED_VARIANTS", "HoldemHooks", "tree_hooks"]
 
 _HOOKS: dict[str, HoldemHooks] = {module.HOOKS.variant: module.HOOKS for module in (holdem, swap, bounty, auction, river_of_blood)}
+HOOKED_VARIANTS = tuple(_HOOKS)
+"""The heads-up variants with tree hooks, so with abstract games: ``holdem``, ``swap``, ``bounty``, ``auction``, ``river_of_blood``."""
 
 
 def tree_hooks(variant: str) -> HoldemHooks:

@@ -32,13 +32,15 @@ from dataclasses import dataclass
 
 from abstraction.bet_abstraction import N_BETTING_STREETS
 from abstraction.hooks.holdem import SHOWDOWN_OUTCOMES, HoldemHooks, street_ordinal
+from abstraction.kernels_chance import AUCTION, AUCTION_BOTH, AUCTION_NONE, AUCTION_PLAYER_0, AUCTION_PLAYER_1
 from game.actions import Action, ActionKind
 from game.nolimit import NoLimitConfig, NoLimitRound
 
 THIRD_CARD_SLOTS = N_BETTING_STREETS - 1
 """Slots with three hole cards (flop, turn, river), after the four two-card slots."""
-SEAT_0_HOLDS_THREE, SEAT_1_HOLDS_THREE, BOTH_HOLD_THREE, NO_AUCTION = 0, 1, 2, 3
-"""Showdown contexts: who holds a third card."""
+_CONTEXT_OF_HOLDERS = {(True, False): AUCTION_PLAYER_0, (False, True): AUCTION_PLAYER_1,
+                       (True, True): AUCTION_BOTH, (False, False): AUCTION_NONE}
+"""Showdown context by whether each seat holds three cards (the layout of `abstraction.kernels_chance`)."""
 SEALED_BID = "bid?"
 """The first sealed bid as the second bidder sees it (document rules)."""
 
@@ -48,6 +50,12 @@ class AuctionHooks(HoldemHooks):
     """Auction Hold'em: two- and three-card slots, a showdown context per third-card holder."""
 
     variant: str = "auction"
+    sampler: int = AUCTION
+
+    def slot_streets(self, config: NoLimitConfig) -> tuple[int, ...]:
+        """Two-card slots read streets 0..3, three-card slots the flop, turn and river tables."""
+        two = super().slot_streets(config)
+        return two + two[1:]
 
     def slot_names(self, config: NoLimitConfig) -> tuple[str, ...]:
         two = super().slot_names(config)
@@ -59,13 +67,12 @@ class AuctionHooks(HoldemHooks):
         return ordinal + THIRD_CARD_SLOTS if len(round_.hole_cards[seat]) == 3 else ordinal
 
     def context_size(self, config: NoLimitConfig) -> tuple[int, ...]:
-        return (SHOWDOWN_OUTCOMES,) * 4
+        return (SHOWDOWN_OUTCOMES,) * len(_CONTEXT_OF_HOLDERS)
 
     def showdown_context(self, round_: NoLimitRound) -> int:
         """0 seat 0 holds three cards, 1 seat 1, 2 both, 3 neither."""
         three = tuple(len(hole) == 3 for hole in round_.hole_cards)
-        return {(True, False): SEAT_0_HOLDS_THREE, (False, True): SEAT_1_HOLDS_THREE,
-                (True, True): BOTH_HOLD_THREE, (False, False): NO_AUCTION}[three]
+        return _CONTEXT_OF_HOLDERS[three]
 
     def public_action(self, round_: NoLimitRound, action: Action, child: NoLimitRound) -> str:
         """A first bid is :data:`SEALED_BID` to the second bidder under document rules (sealed bids)."""

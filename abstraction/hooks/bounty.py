@@ -27,13 +27,12 @@ import numpy as np
 
 from abstraction.bet_abstraction import N_BETTING_STREETS
 from abstraction.hooks.holdem import SHOWDOWN_OUTCOMES, HoldemHooks, Walk, folder, street_ordinal
+from abstraction.kernels_chance import BOUNTY, HIT_OUTCOMES
 from game.bounty import BountyRound
 from game.chance import RandomChance
 from game.nolimit import NoLimitConfig, NoLimitRound
 from game.variants import start_round
 
-HIT_OUTCOMES = 4
-"""Hit patterns ``h = hit0 + 2 * hit1``."""
 SHOWDOWN_CONTEXT = N_BETTING_STREETS
 """Context of the showdown (after the four fold contexts)."""
 _WINNER = (0, None, 1)
@@ -46,9 +45,11 @@ def _hits(pattern: int) -> tuple[bool, bool]:
 
 @dataclass(frozen=True)
 class BountyHooks(HoldemHooks):
-    """Bounty Hold'em: Hold'em's slots, hit-dependent fold and showdown contexts."""
+    """Bounty Hold'em: Hold'em's slots (buckets with the hit bit), hit-dependent fold and showdown contexts."""
 
     variant: str = "bounty"
+    sampler: int = BOUNTY
+    bounty_buckets: bool = True
 
     def start(self, config: NoLimitConfig) -> Walk:
         """A walk from a new round; the bounty ranks do not matter to the tree (rows cover every hit pattern)."""

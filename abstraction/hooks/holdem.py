@@ -35,13 +35,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from abstraction.bet_abstraction import GAME_STREETS
+from abstraction.kernels_chance import HOLDEM, SHOWDOWN_OUTCOMES
 from game.actions import Action, ActionKind
 from game.chance import RandomChance
 from game.nolimit import RIVER, NoLimitConfig, NoLimitRound
 from game.variants import start_round
 
-SHOWDOWN_OUTCOMES = 3
-"""Outcomes of a heads-up showdown: 0 seat 0 wins, 1 tie (split), 2 seat 1 wins."""
 NO_CHANCE = -1
 """`Walk.apply`'s chance slot when the action dealt no card a chance node decides."""
 NO_CONTEXT = -1
@@ -101,11 +100,15 @@ class Walk:
 class HoldemHooks:
     """Tree hooks of Hold'em; a variant's hooks subclass it and override what differs.
 
-    ``variant``: the `game.variants` name the hooks serve (Swap reuses these hooks unchanged).
-    Methods take the rules config of the tree (`walk_config`) or a round of its walk.
+    ``variant``: the `game.variants` name the hooks serve; ``sampler``: the variant code of its
+    fresh-chance kernel (`abstraction.kernels_chance._sample_deal`); ``bounty_buckets``: whether
+    its card abstraction carries Bounty's hit bit. Methods take the rules config of the tree
+    (`walk_config`) or a round of its walk.
     """
 
     variant: str = "holdem"
+    sampler: int = HOLDEM
+    bounty_buckets: bool = False
 
     def walk_config(self, config: NoLimitConfig, max_runs: int | None = None) -> NoLimitConfig:
         """The rules config the tree is built on: ``config`` itself (``max_runs`` must be None here)."""
@@ -122,6 +125,15 @@ class HoldemHooks:
     def slot_names(self, config: NoLimitConfig) -> tuple[str, ...]:
         """Name of each bucket slot, in slot order (their number is the tree's slot count)."""
         return ("preflop", "flop", "turn", "river")
+
+    def slot_streets(self, config: NoLimitConfig) -> tuple[int, ...]:
+        """The card-abstraction street (0 preflop, 1 flop, 2 turn, 3 river) whose buckets each slot holds."""
+        return tuple(range(len(GAME_STREETS)))
+
+    def sampler_arguments(self, config: NoLimitConfig) -> tuple[int, float, float, int]:
+        """``(sampler code, flop swap probability, turn swap probability, run cap R)``, the variant's
+        head of `abstraction.kernels_chance._sample_deal`'s arguments for the tree config ``config``."""
+        return (self.sampler, 0.0, 0.0, 0)
 
     def slot(self, round_: NoLimitRound, seat: int) -> int:
         """The bucket slot a decision of ``seat`` reads in ``round_``: the street ordinal."""

@@ -41,6 +41,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from abstraction.hooks.holdem import NO_CHANCE, SHOWDOWN_OUTCOMES, HoldemHooks, Walk
+from abstraction.kernels_chance import RIVER_OF_BLOOD
 from game.actions import Action
 from game.cards import N_CARDS
 from game.nolimit import NoLimitConfig, NoLimitRound
@@ -53,6 +54,8 @@ BLACK, RED = 0, 1
 """Children of a chance node: the card is black (no run follows) or red (a run street follows)."""
 MAX_RUNS = 26
 """Most run streets a tree can have: the deck's red cards (every chance card before a red child is red)."""
+RIVER_STREET = 3
+"""The card-abstraction street run slots read (the river's: exact strength on the board)."""
 _HOLE_CARDS = 4
 _FIRST_CHANCE_BOARD_CARD = 4
 """Board index of chance slot 0's card (the river)."""
@@ -145,6 +148,7 @@ class RiverOfBloodHooks(HoldemHooks):
     """River of Blood: run-street slots, colour chance nodes, a showdown context per run length."""
 
     variant: str = "river_of_blood"
+    sampler: int = RIVER_OF_BLOOD
 
     def walk_config(self, config: NoLimitConfig, max_runs: int | None = None) -> NoLimitConfig:
         """``config`` with the board capped at 5 + ``max_runs`` cards (None: :data:`DEFAULT_MAX_RUNS`)."""
@@ -163,6 +167,14 @@ class RiverOfBloodHooks(HoldemHooks):
 
     def slot_names(self, config: NoLimitConfig) -> tuple[str, ...]:
         return super().slot_names(config) + tuple(f"run {k}" for k in range(1, runs(config) + 1))
+
+    def slot_streets(self, config: NoLimitConfig) -> tuple[int, ...]:
+        """Run streets bucket like the river (their exact strength on the longer board)."""
+        return super().slot_streets(config) + (RIVER_STREET,) * runs(config)
+
+    def sampler_arguments(self, config: NoLimitConfig) -> tuple[int, float, float, int]:
+        """The run cap R of the tree config."""
+        return (self.sampler, 0.0, 0.0, runs(config))
 
     def context_size(self, config: NoLimitConfig) -> tuple[int, ...]:
         """A showdown on 5 + c board cards for c = 0..R."""

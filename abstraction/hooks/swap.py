@@ -1,15 +1,36 @@
-"""Tree hooks of Swap Hold'em: Hold'em's, unchanged.
+"""Tree hooks of Swap Hold'em: Hold'em's tree, Swap's sampler.
 
 Swaps are chance outside the betting: they happen when a street is dealt, before its first
 decision, and each player sees only their own cards. So the tree is Hold'em's: slot s holds the
 bucket of the cards a player holds on street s after that street's swaps, and the showdown
 context's outcome is decided by the final hands; both are the deal's business
-(`abstraction.fresh_chance`), not the tree's.
+(`abstraction.fresh_chance`, which draws the swaps with the config's probabilities), not the tree's.
+
+>>> from game.swap import SwapConfig
+>>> HOOKS.sampler_arguments(SwapConfig(turn_swap_probability=0.2))[1:]
+(0.1, 0.2, 0)
 """
 
 from __future__ import annotations
 
-from abstraction.hooks.holdem import HoldemHooks
+from dataclasses import dataclass
 
-HOOKS = HoldemHooks(variant="swap")
-"""The Swap tree hooks (Hold'em's)."""
+from abstraction.hooks.holdem import HoldemHooks
+from abstraction.kernels_chance import SWAP
+from game.nolimit import NoLimitConfig
+
+
+@dataclass(frozen=True)
+class SwapHooks(HoldemHooks):
+    """Swap Hold'em: Hold'em's tree; the sampler swaps hole cards after the flop and the turn."""
+
+    variant: str = "swap"
+    sampler: int = SWAP
+
+    def sampler_arguments(self, config: NoLimitConfig) -> tuple[int, float, float, int]:
+        """The swap probabilities of ``config`` (`game.swap.SwapConfig`)."""
+        return (self.sampler, float(config.flop_swap_probability), float(config.turn_swap_probability), 0)  # type: ignore[attr-defined]
+
+
+HOOKS = SwapHooks()
+"""The Swap tree hooks."""

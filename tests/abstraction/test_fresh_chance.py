@@ -21,6 +21,7 @@ from numba import njit
 from abstraction.bucket_lookup import BucketLookup
 from abstraction.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
 from abstraction.fresh_chance import FreshChance
+from abstraction.hooks.river_of_blood import DEFAULT_MAX_RUNS
 from abstraction.kernels_buckets import UNSET
 from abstraction.kernels_chance import _sample_deal, _workspace
 from abstraction.tree import DealTable
@@ -330,8 +331,7 @@ def test_errors_name_the_bad_value(lookups):
         FreshChance(BountyConfig(), plain)
     with pytest.raises(ValueError, match="'holdem'.*'bounty'"):
         FreshChance(HoldemConfig(), bounty)
-    with pytest.raises(ValueError, match="max_runs.*None"):
-        FreshChance(RiverOfBloodConfig(), plain)
+    assert FreshChance(RiverOfBloodConfig(), plain).max_runs == DEFAULT_MAX_RUNS  # the tree's default cap
     with pytest.raises(ValueError, match="max_runs.*-1"):
         FreshChance(RiverOfBloodConfig(), plain, max_runs=-1)
     with pytest.raises(ValueError, match="'swap'.*2"):
