@@ -15,6 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "solver.cli_basics",
     "solver.cli_solve",
     "solver.cli_export",
+    "solver.cli_chart",
     "game.cli_game",
     "abstraction.cli_abstraction",
 )

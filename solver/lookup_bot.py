@@ -174,7 +174,8 @@ class LookupBot:
         if self.config.variant != self.game_config.variant:
             raise ValueError(f"the strategy was solved for {self.game_config.variant!r}, config is {self.config.variant!r}")
         if not isinstance(card_abstraction, CardAbstraction):
-            card_abstraction = CardAbstraction.load(self._abstraction_path(card_abstraction, Path(strategy_file)))
+            path = Path(card_abstraction) if card_abstraction is not None else find_card_abstraction(self.game_config, strategy_file)
+            card_abstraction = CardAbstraction.load(path)
         self.lookup = BucketLookup(card_abstraction)
         tree = FlatTree.from_arrays(dict(record.tree_arrays))
         slots = FreshChance(self.game_config.variant_config(), self.lookup, max_runs=self.game_config.max_runs)
@@ -195,15 +196,6 @@ class LookupBot:
         self._cache_key: tuple = ()
         self._cache_moves: tuple = ()
         self._cache_state: tuple = ()
-
-    def _abstraction_path(self, given: str | Path | None, strategy_file: Path) -> Path:
-        if given is not None:
-            return Path(given)
-        stored = Path(self.game_config.card_abstraction)
-        for candidate in (stored, strategy_file.parent / stored, strategy_file.parent / stored.name):
-            if candidate.is_file():
-                return candidate
-        raise ValueError(f"card abstraction file {str(stored)!r} of {str(strategy_file)!r} not found; pass card_abstraction=")
 
     # ------------------------------------------------------------------ the Bot protocol
     def act(self, observation: Any) -> Action:
@@ -401,6 +393,17 @@ def _after(seat: int, action: Action, pips: tuple[int, int], contributions: tupl
         (contributions[0] + added, contributions[1]) if seat == 0 else (contributions[0], contributions[1] + added)
     )
     return new_pips, new_contributions
+
+
+def find_card_abstraction(game_config: AbstractGameConfig, strategy_file: str | Path) -> Path:
+    """The card-abstraction file of a strategy file's game: the stored path as given, relative to the
+    strategy file's folder, or by its name in that folder; ValueError naming both files otherwise."""
+    stored = Path(game_config.card_abstraction)
+    folder = Path(strategy_file).parent
+    for candidate in (stored, folder / stored, folder / stored.name):
+        if candidate.is_file():
+            return candidate
+    raise ValueError(f"card abstraction file {str(stored)!r} of {str(strategy_file)!r} not found; pass card_abstraction=")
 
 
 def make_lookup_bot(config: NoLimitConfig | None = None, strategy: str | Path | None = None, seed: SeedLike = None) -> LookupBot:
