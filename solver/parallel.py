@@ -19,6 +19,16 @@ workers draw different deals. Three shapes, all judged by exploitability against
 Start-up (loading the compiled kernels; for ``processes`` and ``dask`` also spawning the workers
 and building the game there) happens when the runner is created, before any block is timed.
 
+Workers of the ``processes`` and ``dask`` backends receive the game as its JSON config only and
+rebuild it once per worker process (:func:`solver.training.build_game_from_config`): exact games
+from their rules, abstract games (:mod:`solver.abstract_games`) with ``build_abstract_game``,
+which reads the card-abstraction file named in the config (``card_abstraction``; ``vcfr solve``
+stores it as an absolute path). Every worker must be able to read that file at that same path:
+automatic on one machine; on a Dask cluster spanning machines, put the file on a shared file system
+or copy it to the same path on each worker host first (a worker without it fails with "card
+abstraction file ... does not exist"). A fixed-chance game draws its deal table from its
+``deal_seed`` in every worker, so all workers hold the same deals.
+
 Full-traversal algorithms (CFR, CFR+, linear, DCFR) are deterministic sweeps: splitting their
 iterations over workers has no meaning here, so they run on one worker only.
 """
@@ -111,10 +121,11 @@ def _run_shared(parallel: Any, workers: int, game: SolverGame, config: SolverCon
 
 @functools.lru_cache(maxsize=4)
 def _worker_game(game_json: str) -> SolverGame:
-    """The game rebuilt once per worker process from its JSON config."""
-    from abstraction.exact_games import build_game
+    """The game rebuilt once per worker process from its JSON config, whatever its kind
+    (:func:`solver.training.build_game_from_config`: exact games, abstract games read their card file)."""
+    from solver.training import build_game_from_config
 
-    return build_game(**json.loads(game_json))
+    return build_game_from_config(json.loads(game_json))
 
 
 def delta_block(game_json: str, config_items: tuple[tuple[str, Any], ...], regrets: np.ndarray,
