@@ -1,8 +1,16 @@
-"""``vcfr solve``, ``vcfr exploit``, ``vcfr bench solver`` and ``vcfr bench abstract``."""
+"""``vcfr solve``, ``vcfr exploit``, ``vcfr bench solver`` and ``vcfr bench abstract``.
+
+``vcfr solve`` takes a TOML run file (``--config``, :mod:`solver.run_config`), flags, or both (flags
+win), and runs :func:`solver.training.train` on any game kind. Usage errors (bad flags, run-file
+keys or values) exit with code 2, failures (missing or wrong card files, damaged strategy files on
+``--resume``) with code 1, each as one ``error: ...`` line on stderr.
+"""
 
 from __future__ import annotations
 
 import json
+import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +19,7 @@ import typer
 from game.variants import VARIANTS
 
 GAMES = ("kuhn", "leduc")
+VARIANT_NAMES = ("holdem", "swap", "river_of_blood", "auction", "bounty", "kuhn", "leduc")
 ALGORITHMS = ("cfr", "cfr+", "linear", "lcfr", "dcfr", "es-mccfr", "os-mccfr")
 ALGORITHM_ALIASES = {"lcfr": "linear"}
 
@@ -27,103 +36,213 @@ def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
     return value
 
 
-def _progress_reporter(total: float, by_seconds: bool) -> Any:
+def _clock(seconds: float) -> str:
+    if not math.isfinite(seconds) or seconds < 0:
+        return "-:--:--"
+    seconds = int(round(seconds))
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def _progress_reporter(total: float, by_seconds: bool, console: Any = None) -> Any:
+    """A rich progress bar and the ``on_progress`` callback that feeds it: iterations, iterations/s
+    (smoothed over blocks), ETA (from that rate, or the seconds budget left) and the latest
+    exploitability, or ``n/a`` with the reason printed once above the bar."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     progress = Progress(
         TextColumn("[bold]solve"),
         BarColumn(),
         TextColumn("{task.fields[iteration]:>12,} it"),
-        TextColumn("{task.fields[rate]:>12,.0f} it/s"),
-        TextColumn("expl {task.fields[exploitability]:.6f} chips"),
+        TextColumn("{task.fields[rate]:>10,.0f} it/s"),
+        TextColumn("ETA {task.fields[eta]}"),
+        TextColumn("expl {task.fields[exploitability]}"),
         TimeElapsedColumn(),
         transient=False,
+        console=console,
     )
-    task = progress.add_task("solve", total=total, iteration=0, rate=0.0, exploitability=float("nan"))
+    task = progress.add_task("solve", total=total, iteration=0, rate=0.0, eta="-:--:--", exploitability="-")
+    state: dict[str, Any] = {"rate": 0.0, "noted": False}
 
     def report(event: Any) -> None:
+        rate = event.iterations_per_second if state["rate"] <= 0 else 0.7 * state["rate"] + 0.3 * event.iterations_per_second
+        state["rate"] = rate
+        if by_seconds:
+            eta = max(total - event.seconds, 0.0)
+        else:
+            eta = max(total - event.iteration, 0) / rate if rate > 0 else math.inf
+        if math.isfinite(event.exploitability):
+            shown = f"{event.exploitability:.6g} chips"
+        else:
+            shown = "n/a"
+            if event.note and not state["noted"]:
+                progress.console.print(f"exploitability: {event.note}")
+                state["noted"] = True
         progress.update(task, completed=event.seconds if by_seconds else event.iteration, iteration=event.iteration,
-                        rate=event.iterations_per_second, exploitability=event.exploitability)
+                        rate=rate, eta=_clock(eta), exploitability=shown)
 
     return progress, report
+
+
+def _summary_line(summary: dict[str, Any]) -> str:
+    resumed = "" if summary["resumed_from"] is None else f" (resumed from iteration {summary['resumed_from']:,})"
+    rate = summary["iterations_per_second"]
+    speed = f", {summary['seconds']:.1f} s, {rate:,.0f} it/s" if rate else ""
+    value = summary["exploitability_chips"]
+    if value is None:
+        shown = f"exploitability n/a: {summary['note']}" if summary.get("note") else "exploitability n/a"
+    else:
+        shown = f"exploitability {value:.6g} chips"
+    return f"{summary['out']}: {summary['iterations']:,} iterations{resumed}{speed}, {shown}"
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
     def solve(
-        out: Path = typer.Option(..., "--out", help="Strategy file to write (HDF5)."),
-        game: str = typer.Option("leduc", help=f"Game: {', '.join(GAMES)}."),
-        algorithm: str = typer.Option("cfr+", help=f"Algorithm: {', '.join(ALGORITHMS)}."),
+        config: Path | None = typer.Option(None, "--config", help="TOML run file: [rules], [cards], [bets], [solver] "
+                                           "(see solver/run_config.py); flags override its values."),
+        out: Path | None = typer.Option(None, "--out", help="Strategy file to write (HDF5); or [solver] out."),
+        game: str | None = typer.Option(None, help=f"Exact game: {', '.join(GAMES)} (default leduc)."),
+        variant: str | None = typer.Option(None, help=f"Game: {', '.join(VARIANT_NAMES)} (= [rules] variant)."),
+        rule: list[str] | None = typer.Option(None, "--rule", help="Rules field KEY=VALUE, repeatable (e.g. stack=200)."),
+        cards: Path | None = typer.Option(None, help="Card-abstraction file (vcfr abstract) of an abstract game."),
+        bets: str | None = typer.Option(None, help='Bet abstraction text, e.g. "0.5p,1p,a cap=2".'),
+        bids: str | None = typer.Option(None, help='Auction bid sizes, e.g. "0.25p,1p".'),
+        max_runs: int | None = typer.Option(None, help="River of Blood run streets in the abstract game."),
+        max_nodes: int | None = typer.Option(None, help="Refuse abstract trees with more nodes."),
+        algorithm: str | None = typer.Option(None, help=f"Algorithm: {', '.join(ALGORITHMS)} "
+                                             "(default cfr+ on exact games, es-mccfr on abstract ones)."),
         iterations: int | None = typer.Option(None, help="Total iterations to reach."),
-        seconds: float | None = typer.Option(None, help="Total solve seconds (exploitability checks excluded)."),
-        workers: int = typer.Option(1, help="Parallel workers (sampling algorithms only)."),
-        backend: str = typer.Option("threads", help="threads (shared tables), processes (merged deltas) or dask."),
+        minutes: float | None = typer.Option(None, help="Total solve minutes."),
+        seconds: float | None = typer.Option(None, help="Total solve seconds (exact games: exploitability checks "
+                                             "excluded; abstract games: wall clock, checkpoints included)."),
+        workers: int | None = typer.Option(None, help="Parallel workers (sampling algorithms only)."),
+        backend: str | None = typer.Option(None, help="threads (shared tables), processes (merged deltas) or dask."),
         scheduler: str | None = typer.Option(None, help="Dask scheduler address, with --backend dask."),
-        seed: int = typer.Option(0, help="Root seed."),
+        seed: int | None = typer.Option(None, help="Root seed."),
+        chance: str | None = typer.Option(None, help="Abstract games: fresh (a new deal per iteration) or fixed."),
+        deals: int | None = typer.Option(None, help="Deals drawn once with --chance fixed."),
+        deal_seed: int | None = typer.Option(None, help="Seed of the fixed deals."),
+        table_dtype: str | None = typer.Option(None, help="Solver tables: auto, float32 or float64."),
         checkpoint_every: int | None = typer.Option(None, help="Write the file atomically every N iterations."),
-        evaluate_every: int | None = typer.Option(None, help="Measure exploitability every N iterations."),
+        checkpoint_minutes: float | None = typer.Option(None, help="Also write it every M minutes of wall clock."),
+        evaluate_every: int | None = typer.Option(None, help="Log (and measure exploitability) every N iterations."),
         resume: bool = typer.Option(False, "--resume", help="Continue from --out if it exists."),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         as_json: bool = typer.Option(False, "--json", help="Print a JSON summary only."),
     ) -> None:
-        """Solve Kuhn or Leduc and write a strategy file, with checkpoints and exact resume."""
+        """Solve any game (Kuhn, Leduc, or an abstract heads-up variant) and write a strategy file, with
+        checkpoints and exact resume."""
+        from solver.run_config import RunConfigError, load_run_config, parse_rule
         from solver.strategy_file import StrategyFileError
-        from solver.training import TrainingConfig, train
+        from solver.training import train
 
-        _choice("game", game, GAMES)
-        algorithm = ALGORITHM_ALIASES.get(_choice("algorithm", algorithm, ALGORITHMS), algorithm)
+        if game is not None:
+            _choice("game", game, GAMES)
+            if variant is not None and variant != game:
+                raise _fail(f"--game {game} and --variant {variant} name different games", 2)
+        if variant is not None:
+            _choice("variant", variant, VARIANT_NAMES)
+        if algorithm is not None:
+            algorithm = ALGORITHM_ALIASES.get(_choice("algorithm", algorithm, ALGORITHMS), algorithm)
         try:
-            config = TrainingConfig(game=game, algorithm=algorithm, iterations=iterations, seconds=seconds, seed=seed,
-                                    workers=workers, backend=backend, scheduler=scheduler,
-                                    evaluate_every=evaluate_every, checkpoint_every=checkpoint_every)
-        except ValueError as error:
+            rules: dict[str, Any] = dict(parse_rule(text) for text in rule or [])
+            if game or variant:
+                rules["variant"] = variant or game
+            overrides = {
+                "rules": rules,
+                "cards": {"path": None if cards is None else os.path.abspath(cards)},
+                "bets": {"text": bets, "bids": bids, "max_runs": max_runs, "max_nodes": max_nodes},
+                "solver": {"algorithm": algorithm, "iterations": iterations, "minutes": minutes, "seconds": seconds,
+                           "workers": workers, "backend": backend, "scheduler": scheduler, "seed": seed,
+                           "chance": chance, "deals": deals, "deal_seed": deal_seed, "table_dtype": table_dtype,
+                           "checkpoint_every": checkpoint_every, "checkpoint_minutes": checkpoint_minutes,
+                           "evaluate_every": evaluate_every, "out": None if out is None else str(out)},
+            }
+            run = load_run_config(config, overrides)
+            run.check_solver_params()
+            training = run.training_config()
+        except (RunConfigError, ValueError) as error:
             raise _fail(str(error), 2) from None
+        if run.solver.out is None:
+            raise _fail("no strategy file to write: pass --out or set [solver] out", 2)
+        target = Path(run.solver.out)
         show_progress = not (quiet or as_json)
-        progress, report = _progress_reporter(float(seconds or iterations or 0), seconds is not None)
+        by_seconds = training.seconds is not None
+        progress, report = _progress_reporter(float(training.seconds or training.iterations or 0), by_seconds)
+        last: list[Any] = []
+
+        def remember(event: Any) -> None:
+            last[:] = [event]
+            if show_progress:
+                report(event)
+
         try:
             if show_progress:
                 with progress:
-                    result = train(config, out, resume=resume, on_progress=report)
+                    result = train(training, target, resume=resume, on_progress=remember)
             else:
-                result = train(config, out, resume=resume)
+                result = train(training, target, resume=resume, on_progress=remember)
         except (StrategyFileError, ValueError, OSError, ImportError) as error:
             raise _fail(str(error)) from None
+        except KeyboardInterrupt:
+            raise _fail(f"interrupted; {target} holds the last checkpoint (continue with --resume)", 130) from None
         record = result.record
+        log = record.convergence
+        value = float(log.exploitability[-1]) if len(log) else math.nan
+        event = last[0] if last else None
         summary = {
             "out": str(result.path),
-            "game": game,
-            "algorithm": algorithm,
+            "game": run.rules.variant,
+            "algorithm": training.algorithm,
             "iterations": record.iterations,
-            "seconds": float(record.convergence.seconds[-1]) if len(record.convergence) else 0.0,
-            "exploitability_chips": float(record.convergence.exploitability[-1]) if len(record.convergence) else None,
+            "seconds": float(log.seconds[-1]) if len(log) else 0.0,
+            "iterations_per_second": None,
+            "exploitability_chips": value if math.isfinite(value) else None,
+            "note": event.note if event is not None else None,
             "resumed_from": result.resumed_from,
         }
+        done = record.iterations - (result.resumed_from or 0)
+        first_seconds = 0.0
+        if result.resumed_from is not None:
+            earlier = log.seconds[log.iteration <= result.resumed_from]
+            first_seconds = float(earlier[-1]) if len(earlier) else 0.0
+        if done > 0 and summary["seconds"] > first_seconds:
+            summary["iterations_per_second"] = done / (summary["seconds"] - first_seconds)
         if as_json:
             typer.echo(json.dumps(summary))
             return
-        resumed = "" if result.resumed_from is None else f" (resumed from iteration {result.resumed_from:,})"
-        typer.echo(f"{summary['out']}: {record.iterations:,} iterations{resumed}, "
-                   f"exploitability {summary['exploitability_chips']:.6g} chips")
+        typer.echo(_summary_line(summary))
 
     @app.command()
     def exploit(
         path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
+        deals: int | None = typer.Option(None, help="Fresh-chance abstract games: measure over this many deals "
+                                         "drawn once (the best response fits that sample: an overestimate)."),
+        deal_seed: int = typer.Option(0, help="Seed of the --deals sample."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
-        """Exact exploitability of a strategy file's average strategy."""
+        """Exact exploitability of a strategy file's average strategy (abstract games: within the
+        abstraction, over the game's fixed deal table)."""
         from solver.strategy_file import StrategyFileError
         from solver.training import evaluate_strategy_file
 
+        if deals is not None and deals < 1:
+            raise _fail(f"--deals must be >= 1, got {deals}", 2)
         try:
-            result = evaluate_strategy_file(path)
+            result = evaluate_strategy_file(path, deals=deals, deal_seed=deal_seed)
         except (StrategyFileError, ValueError, OSError) as error:
             raise _fail(str(error)) from None
         if as_json:
             typer.echo(json.dumps(result))
             return
         typer.echo(f"{path}: {result['game']} {result['algorithm']}, {result['iterations']:,} iterations")
+        if result["chance"] == "sampled":
+            typer.echo(f"over {result['deals']:,} deals sampled with seed {deal_seed} (the game draws fresh chance; "
+                       "the best response fits the sample, so this overstates the exploitability)")
+        elif result["chance"] == "fixed":
+            typer.echo(f"over the game's fixed table of {result['deals']:,} deals, within the abstraction")
         typer.echo(f"exploitability: {result['exploitability_chips']:.6g} chips "
-                   f"({result['exploitability_mbb']:.4g} mbb/hand)")
+                   f"({result['exploitability_mbb']:.4g} mbb/hand, big blind {result['big_blind']:g} chips)")
         typer.echo(f"game value (player 0): {result['game_value']:.6g} chips")
 
     @bench.command("solver")

@@ -359,7 +359,7 @@ def _next_stop(done: int, config: TrainingConfig) -> int:
 def exploitability_note(game: SolverGame) -> str | None:
     """Why the loop measures no exploitability on ``game`` (``None``: it does)."""
     if game.deals is None:
-        return "no exact exploitability with fresh chance (a new deal per iteration; chance = 'fixed' has one)"
+        return "fresh chance (a new deal per iteration) has no exact exploitability; chance = 'fixed' has one"
     needed = 16 * game.tree.n_nodes * game.deals.n_deals
     if needed > EXPLOITABILITY_MEMORY_LIMIT:
         return (f"no exploitability: the best response over {game.deals.n_deals:,} deals needs "
@@ -477,8 +477,11 @@ def train(config: TrainingConfig, out: str | os.PathLike[str], *, resume: bool =
                 last_value = measure()
                 log = log.appended(stop, elapsed, last_value)
                 checkpoint = bool(config.checkpoint_every) and stop % config.checkpoint_every == 0
+                if config.checkpoint_minutes is not None:
+                    checkpoint = checkpoint or time.perf_counter() - last_write >= 60.0 * config.checkpoint_minutes
                 if checkpoint:
                     write_strategy_file(path, record())
+                    last_write = time.perf_counter()
             else:
                 elapsed = base_seconds + (time.perf_counter() - clock_started)
                 checkpoint = bool(config.checkpoint_every) and stop % config.checkpoint_every == 0
