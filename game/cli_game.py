@@ -10,27 +10,41 @@ from typing import Any
 import typer
 
 
-def variant_parameters() -> list[dict[str, Any]]:
-    """Every variant (heads-up ones, then the N-player ``limit`` game) with its config defaults.
+EXACT_GAME_DESCRIPTIONS = {
+    "kuhn": "Kuhn poker (OpenSpiel's kuhn_poker, 2..10 players): an exactly solvable test game.",
+    "leduc": "Leduc Hold'em (OpenSpiel's leduc_poker, 2..10 players): an exactly solvable test game.",
+}
 
-    >>> [entry["name"] for entry in variant_parameters()][-1], variant_parameters()[0]["parameters"]["stack"]
-    ('limit', 400)
+
+def variant_parameters() -> list[dict[str, Any]]:
+    """Every game: the heads-up variants, the exact games ``kuhn`` and ``leduc`` (their standard
+    two-player rules), then the N-player ``limit`` game, each with its config defaults.
+
+    >>> names = [entry["name"] for entry in variant_parameters()]
+    >>> names[-1], variant_parameters()[0]["parameters"]["stack"], names[-3:-1]
+    ('limit', 400, ['kuhn', 'leduc'])
     """
+    from abstraction.exact_games import rules_config
     from game.limit import LimitConfig
     from game.variants import VARIANTS
 
-    entries = [(v.name, v.description, v.config_class) for v in VARIANTS.values()]
-    entries.append(("limit", "N-player limit Texas Hold'em (URCS rules document), played as a freeze-out.", LimitConfig))
-    return [
+    entries: list[dict[str, Any]] = [
         {
-            "name": name,
-            "description": description,
-            "parameters": {
-                field.name: None if field.default is MISSING else field.default for field in fields(config_class)
-            },
+            "name": v.name,
+            "description": v.description,
+            "parameters": {field.name: None if field.default is MISSING else field.default
+                           for field in fields(v.config_class)},
         }
-        for name, description, config_class in entries
+        for v in VARIANTS.values()
     ]
+    for name, description in EXACT_GAME_DESCRIPTIONS.items():
+        entries.append({"name": name, "description": description, "parameters": rules_config(name).to_dict()})
+    entries.append({
+        "name": "limit",
+        "description": "N-player limit Texas Hold'em (URCS rules document), played as a freeze-out.",
+        "parameters": {field.name: None if field.default is MISSING else field.default for field in fields(LimitConfig)},
+    })
+    return entries
 
 
 def _bot_seeds(seed: int) -> tuple[Any, Any]:

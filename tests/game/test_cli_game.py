@@ -20,7 +20,8 @@ def test_variants_lists_every_parameter_with_its_default() -> None:
     result = invoke("variants", "--json")
     assert result.exit_code == 0, result.output
     entries = {entry["name"]: entry["parameters"] for entry in json.loads(result.output)["variants"]}
-    assert set(entries) == {"holdem", "swap", "river_of_blood", "auction", "bounty", "limit"}
+    assert set(entries) == {"holdem", "swap", "river_of_blood", "auction", "bounty", "limit", "kuhn", "leduc"}
+    assert entries["kuhn"]["ranks"] == "JQK" and entries["leduc"]["raise_sizes"] == [2, 4]
     assert entries["swap"]["stack"] == 200 and entries["swap"]["flop_swap_probability"] == 0.1
     assert entries["bounty"]["bounty_period"] == 25 and entries["bounty"]["bounty_multiplier"] == 1.5
     assert entries["limit"]["low_limit"] == 10
