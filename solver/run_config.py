@@ -301,9 +301,15 @@ class RunConfig:
             if solver.chance != "fresh" or solver.deals is not None or solver.deal_seed is not None:
                 raise RunConfigError(f"[solver] chance, deals and deal_seed apply to abstract games; "
                                      f"{self.rules.variant} is an exact game (it sums over every deal)")
-        elif self.cards.path is None:
-            raise RunConfigError(f"a {self.rules.variant} game needs a card abstraction: set [cards] path or "
-                                 f"--cards (build one with vcfr abstract --variant {self.rules.variant})")
+        else:
+            if self.cards.path is None:
+                raise RunConfigError(f"a {self.rules.variant} game needs a card abstraction: set [cards] path or "
+                                     f"--cards (build one with vcfr abstract --variant {self.rules.variant})")
+            from solver.cfr import FULL_TRAVERSAL
+
+            if solver.chance == "fresh" and self.algorithm in FULL_TRAVERSAL:
+                raise RunConfigError(f"[solver] algorithm {self.algorithm!r} traverses every deal, and fresh chance "
+                                     "draws a new deal per iteration: use es-mccfr or os-mccfr, or chance = 'fixed'")
 
     @property
     def algorithm(self) -> str:

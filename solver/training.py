@@ -377,15 +377,15 @@ def _resume_state(path: Path, game: SolverGame, solver: Solver) -> tuple[dict[st
     if record.game_config != _as_json(game.config):
         different = _differences(record.game_config, _as_json(game.config))
         raise ValueError(f"{path}: solved game differs from the requested one ({different})")
-    stored = record.solver_config.get("solver", {})
-    different = _differences(stored, _as_json(solver.config.to_dict()))
-    if different:
-        raise ValueError(f"{path}: cannot resume with other solver settings ({different})")
     tables = {name: np.array(values) for name, values in record.tables.items()}
     for name in ("regrets", "strategy_sums", "iteration"):
         if name not in tables:
             raise ValueError(f"{path}: no resume state (missing table {name!r}); "
                              "only files written by `vcfr solve` or train() can be resumed")
+    stored = record.solver_config.get("solver", {})
+    different = _differences(stored, _as_json(solver.config.to_dict()))
+    if different:
+        raise ValueError(f"{path}: cannot resume with other solver settings ({different})")
     dtype = np.dtype(table_dtype(solver.config))
     for name in ("regrets", "strategy_sums"):
         if tables[name].shape != (game.tree.table_size,) or tables[name].dtype != dtype:

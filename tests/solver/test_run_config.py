@@ -1,0 +1,141 @@
+"""Run files of ``vcfr solve --config``: schema checks, flag overrides, and the committed per-variant configs."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from abstraction.buckets import CardAbstraction, CardAbstractionConfig
+from solver.run_config import (
+    RunConfigError,
+    load_run_config,
+    merge_overrides,
+    parse_rule,
+    parse_run_config,
+)
+from solver.training import build_game_from_config
+
+CONFIGS = Path(__file__).resolve().parents[2] / "experiments" / "configs"
+VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")
+
+
+@pytest.fixture(scope="module")
+def card_files(tmp_path_factory) -> dict[str, Path]:
+    """Tiny blank card files: one of variant holdem, one of variant bounty."""
+    folder = tmp_path_factory.mktemp("cards")
+    blank = CardAbstraction.blank((169, 4, 4, 4))
+    paths = {"holdem": folder / "holdem.h5", "bounty": folder / "bounty.h5"}
+    blank.save(paths["holdem"])
+    dataclasses.replace(blank, config=CardAbstractionConfig(buckets=(169, 4, 4, 4), variant="bounty")).save(paths["bounty"])
+    return paths
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_each_committed_config_parses_and_builds_its_game(variant: str, card_files: dict[str, Path]) -> None:
+    path = CONFIGS / f"{variant}.toml"
+    run = load_run_config(path)
+    assert run.rules.variant == variant and run.algorithm == "es-mccfr"
+    # The card path is relative to the run file, and a `vcfr abstract` command in a comment builds it.
+    assert Path(run.cards.path).parent == CONFIGS / "cards"
+    assert "vcfr abstract --variant" in path.read_text()
+    cards = card_files["bounty" if variant == "bounty" else "holdem"]
+    small = load_run_config(path, {"cards": {"path": str(cards)}, "rules": {"stack": 20}})
+    config = small.training_config()
+    assert config.seconds is not None and config.seconds > 0 and config.iterations is None
+    game = build_game_from_config(config.game_config)
+    assert game.fresh_chance and game.tree.n_infosets > 0
+    assert game.config["variant"] == variant and game.config["card_abstraction"] == str(cards)
+    if variant == "auction":
+        assert "bids=" in game.config["bets"]
+    if variant == "river_of_blood":
+        assert game.config["max_runs"] == 2
+
+
+def test_relative_cards_follow_the_run_file_and_defaults_are_dropped(tmp_path: Path) -> None:
+    run_file = tmp_path / "runs" / "run.toml"
+    run_file.parent.mkdir()
+    run_file.write_text('[rules]\nvariant = "swap"\nstack = 200\nbig_blind = 4\nsmall_blind = 2\n'
+                        '[cards]\npath = "../cards/c.h5"\n[bets]\ntext = "1p,a cap=1"\n'
+                        '[solver]\niterations = 1_000\nworkers = 2\n')
+    run = load_run_config(run_file)
+    config = run.game_config()
+    assert config["card_abstraction"] == str(tmp_path / "cards" / "c.h5")
+    assert config["rules"] == {"big_blind": 4, "small_blind": 2}  # stack 200 is Swap's default: not stored
+    training = run.training_config()
+    assert training.iterations == 1000 and training.workers == 2 and training.algorithm == "es-mccfr"
+    assert training.solver_params == {}
+
+
+def test_flags_override_file_values_and_budgets_replace_each_other() -> None:
+    text = '[rules]\nvariant = "leduc"\n[solver]\nminutes = 5\nseed = 3\nalgorithm = "cfr"\n'
+    run = parse_run_config(text, overrides={"solver": {"iterations": 40, "algorithm": "lcfr", "seed": None}})
+    training = run.training_config()
+    assert training.iterations == 40 and training.seconds is None
+    assert training.algorithm == "linear" and training.seed == 3
+    assert training.game_config == {"name": "leduc"}
+    assert merge_overrides({}, {"rules": {"variant": "kuhn"}}) == {"rules": {"variant": "kuhn"}}
+    exact = parse_run_config('[rules]\nvariant = "kuhn"\nplayers = 3\n[solver]\niterations = 5\n')
+    assert exact.training_config().game_config == {"name": "kuhn", "rules": {"players": 3}}
+
+
+def test_solver_parameters_reach_the_training_config() -> None:
+    run = parse_run_config('[rules]\nvariant = "holdem"\n[cards]\npath = "/c.h5"\n'
+                           '[solver]\nseconds = 30\nchance = "fixed"\ndeals = 500\ndeal_seed = 2\n'
+                           'table_dtype = "float64"\ncheckpoint_minutes = 2.5\ncheckpoint_every = 1000\n'
+                           'linear_averaging = true\nprune_after = 10\n')
+    training = run.training_config()
+    assert training.algorithm == "cfr+"  # fixed chance: a full traversal by default
+    assert training.checkpoint_minutes == 2.5 and training.checkpoint_every == 1000 and training.seconds == 30.0
+    assert training.solver_params == {"table_dtype": "float64", "linear_averaging": True, "prune_after": 10}
+    assert (training.game_config["chance"], training.game_config["n_deals"], training.game_config["deal_seed"]) == \
+        ("fixed", 500, 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[solver]\niterations = 10\nspeed = 3\n", "unknown key [solver] speed"),
+        ("[rules]\nvariant = \"holdem\"\nstak = 20\n[cards]\npath = \"c.h5\"\n[solver]\niterations = 1\n",
+         "unknown key [rules] stak for variant holdem"),
+        ("[solver]\niterations = 10\n[extra]\nx = 1\n", "unknown table [extra]"),
+        ("[solver]\niterations = \"many\"\n", "[solver] iterations must be an integer, got 'many'"),
+        ("[solver]\niterations = 10\nworkers = 1.5\n", "[solver] workers must be an integer, got 1.5"),
+        ("[solver]\nminutes = true\n", "[solver] minutes must be a number, got True"),
+        ("[rules]\nvariant = \"holdem\"\nstack = \"deep\"\n[cards]\npath = \"c.h5\"\n[solver]\niterations = 1\n",
+         "[rules] stack must be an integer, got 'deep'"),
+        ("[rules]\nvariant = \"blotto\"\n[solver]\niterations = 1\n", "[rules] variant must be one of"),
+        ("[solver]\nalgorithm = \"es-mccfr\"\n", "exactly one of iterations and seconds"),
+        ("[solver]\niterations = 5\nseconds = 3\n", "exactly one of iterations and seconds"),
+        ("[solver]\niterations = 0\n", "[solver] iterations must be >= 1, got 0"),
+        ("[rules]\nvariant = \"leduc\"\n[cards]\npath = \"c.h5\"\n[solver]\niterations = 1\n",
+         "[cards] path applies to abstract games; leduc is an exact game"),
+        ("[rules]\nvariant = \"bounty\"\n[solver]\niterations = 1\n", "a bounty game needs a card abstraction"),
+        ("[rules]\nvariant = \"holdem\"\n[cards]\npath = \"c.h5\"\n[bets]\ntext = \"0.5p,huge\"\n"
+         "[solver]\niterations = 1\n", "huge"),
+        ("[rules]\nvariant = \"holdem\"\n[cards]\npath = \"c.h5\"\n[bets]\nmax_runs = 2\n[solver]\niterations = 1\n",
+         "max_runs is River of Blood's run cap"),
+        ("[rules]\nvariant = \"holdem\"\n[cards]\npath = \"c.h5\"\n[solver]\niterations = 1\nalgorithm = \"cfr+\"\n",
+         "fresh chance"),
+        ("[solver]\niterations = 1\nbackend = \"mpi\"\n", "backend must be one of"),
+        ("[solver\niterations = 1\n", "not valid TOML"),
+    ],
+)
+def test_bad_run_files_name_the_table_and_key(text: str, message: str) -> None:
+    with pytest.raises(RunConfigError, match=None) as caught:
+        parse_run_config(text, base_dir="/runs").training_config()
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value).strip() or message == "not valid TOML"
+
+
+def test_parse_rule_reads_toml_values_and_refuses_garbage() -> None:
+    assert parse_rule("max_board_cards=20") == ("max_board_cards", 20)
+    assert parse_rule("raise_sizes=[2, 4]") == ("raise_sizes", [2, 4])
+    with pytest.raises(RunConfigError, match="KEY=VALUE"):
+        parse_rule("stack")
+
+
+def test_a_missing_run_file_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(RunConfigError, match="does not exist"):
+        load_run_config(tmp_path / "nope.toml")
