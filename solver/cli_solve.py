@@ -15,6 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from typer.core import TyperCommand
+
+try:  # typer >= 0.22 vendors its own click as typer._click
+    from typer._click.exceptions import UsageError as _UsageError
+except ImportError:  # pragma: no cover - older typer on the real click
+    from click.exceptions import UsageError as _UsageError
 
 from game.variants import VARIANTS
 
@@ -28,6 +34,17 @@ def _fail(message: str, code: int = 1) -> typer.Exit:
     """Print ``error: message`` as one line on stderr and return the exit to raise."""
     typer.echo(f"error: {' '.join(str(message).split())}", err=True)
     return typer.Exit(code)
+
+
+class OneLineErrors(TyperCommand):
+    """A command whose flag errors (unknown option, value of the wrong type ...) are one
+    ``error: ...`` line on stderr with exit code 2, like every other usage error of the command."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except _UsageError as error:
+            raise _fail(error.format_message(), 2) from None
 
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
@@ -96,7 +113,7 @@ def _summary_line(summary: dict[str, Any]) -> str:
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
-    @app.command()
+    @app.command(cls=OneLineErrors)
     def solve(
         config: Path | None = typer.Option(None, "--config", help="TOML run file: [rules], [cards], [bets], [solver] "
                                            "(see solver/run_config.py); flags override its values."),
@@ -172,20 +189,21 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         last: list[Any] = []
 
         def remember(event: Any) -> None:
+            if show_progress and not last:
+                progress.start()  # after start-up (game, card file, workers): no bar for a run that fails early
             last[:] = [event]
             if show_progress:
                 report(event)
 
         try:
-            if show_progress:
-                with progress:
-                    result = train(training, target, resume=resume, on_progress=remember)
-            else:
-                result = train(training, target, resume=resume, on_progress=remember)
+            result = train(training, target, resume=resume, on_progress=remember)
         except (StrategyFileError, ValueError, OSError, ImportError) as error:
             raise _fail(str(error)) from None
         except KeyboardInterrupt:
             raise _fail(f"interrupted; {target} holds the last checkpoint (continue with --resume)", 130) from None
+        finally:
+            if show_progress and last:
+                progress.stop()
         record = result.record
         log = record.convergence
         value = float(log.exploitability[-1]) if len(log) else math.nan
@@ -213,7 +231,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             return
         typer.echo(_summary_line(summary))
 
-    @app.command()
+    @app.command(cls=OneLineErrors)
     def exploit(
         path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
         deals: int | None = typer.Option(None, help="Fresh-chance abstract games: measure over this many deals "

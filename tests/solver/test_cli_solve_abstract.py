@@ -149,6 +149,9 @@ def test_bad_flags_are_usage_errors(cards: dict[str, Path], tmp_path: Path) -> N
                                                                  "--out", out)), 2)
     assert "name different games" in one_line_error(invoke("solve", "--game", "kuhn", "--variant", "leduc",
                                                            "--iterations", "5", "--out", out), 2)
+    assert "Invalid value for '--iterations'" in one_line_error(invoke("solve", "--iterations", "ten", "--out", out), 2)
+    assert "No such option: --bogus" in one_line_error(invoke("solve", "--bogus", "--out", out), 2)
+    assert "Missing argument" in one_line_error(invoke("exploit"), 2)
     assert "exactly one of iterations and seconds" in one_line_error(
         invoke(*tiny(cards["holdem"], "--variant", "holdem", "--out", out)), 2)
 
