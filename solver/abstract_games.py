@@ -31,6 +31,7 @@ ValueError: abstract games support variants ('holdem', 'swap', 'river_of_blood',
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,7 +66,10 @@ class AbstractGameConfig:
     ``bets``: bet-abstraction text (`BetAbstraction.parse`); ``chance``: ``"fresh"`` (a new deal
     per iteration) or ``"fixed"`` (``n_deals`` deals drawn once with ``deal_seed``);
     ``max_runs``: River of Blood's run streets in the abstract game (None for other variants;
-    default :data:`DEFAULT_MAX_RUNS` there); ``max_nodes``: refuse bigger trees.
+    default :data:`DEFAULT_MAX_RUNS` there); ``max_nodes``: refuse bigger trees; ``card_hash``: sha256
+    (hex) of the card-abstraction file's bytes (:func:`card_file_hash`), filled by
+    `build_abstract_game` from the file it loads, and checked there and by the lookup bot (``""``:
+    unknown, as in files written before the field existed; nothing is checked then).
     """
 
     variant: str = "holdem"
@@ -77,6 +81,7 @@ class AbstractGameConfig:
     deal_seed: int = 0
     max_runs: int | None = None
     max_nodes: int = 2_000_000
+    card_hash: str = ""
 
     def __post_init__(self) -> None:
         if self.variant not in SUPPORTED_VARIANTS:
@@ -102,6 +107,10 @@ class AbstractGameConfig:
                 raise ValueError(f"{name} must be an int >= 1, got {value!r}")
         if isinstance(self.deal_seed, bool) or not isinstance(self.deal_seed, int) or self.deal_seed < 0:
             raise ValueError(f"deal_seed must be an int >= 0, got {self.deal_seed!r}")
+        if not isinstance(self.card_hash, str) or self.card_hash and (
+                len(self.card_hash) != 64 or set(self.card_hash) - set("0123456789abcdef")):
+            raise ValueError(f"card_hash must be the sha256 hex digest of the card file (64 hex digits) or '', "
+                             f"got {self.card_hash!r}")
         self.variant_config()  # bad rules fail here, naming the bad value
 
     def variant_config(self) -> NoLimitConfig:
@@ -141,18 +150,51 @@ class AbstractGameConfig:
         return cls(variant=config.variant, rules=rules, card_abstraction=str(card_abstraction), **settings)
 
 
+def card_file_hash(path: str | Path) -> str:
+    """sha256 (hex) of a card-abstraction file's bytes: what ``AbstractGameConfig.card_hash`` holds.
+
+    The bytes identify the contents: `CardAbstraction.save` writes the same bytes for the same
+    abstraction (h5py records no timestamps; checked across processes and load/save round trips).
+    """
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        while chunk := stream.read(1 << 22):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class CardHashMismatch(ValueError):
+    """A card-abstraction file is not the one a game was solved with (its hash differs)."""
+
+
+def check_card_hash(path: str | Path, expected: str, solved: str = "the game") -> str:
+    """The file's :func:`card_file_hash`; :class:`CardHashMismatch` (one line naming both hashes and
+    the path) when ``expected`` is set and differs. ``solved`` names what was solved with ``expected``."""
+    actual = card_file_hash(path)
+    if expected and actual != expected:
+        raise CardHashMismatch(f"card abstraction {str(path)!r} has sha256 {actual}, but {solved} was solved with "
+                               f"card sha256 {expected}: use the card file it was solved with")
+    return actual
+
+
 def build_abstract_game(config: AbstractGameConfig, abstraction: CardAbstraction | None = None) -> SolverGame:
     """The `SolverGame` of ``config``: betting tree of its bets and bucket slots, fresh or fixed chance.
 
     ``abstraction`` skips loading ``config.card_abstraction`` (it must be that file's contents).
+    The game's config carries the card file's hash (``card_hash``): a config that already holds one
+    (rebuilt from a strategy file) must match the file (:class:`CardHashMismatch` otherwise); an
+    empty one is filled from the file when it exists.
     """
     if not isinstance(config, AbstractGameConfig):
         raise TypeError(f"config must be an AbstractGameConfig, got {config!r}")
+    path = Path(config.card_abstraction)
     if abstraction is None:
-        path = Path(config.card_abstraction)
         if not path.is_file():
             raise ValueError(f"card abstraction file {str(path)!r} does not exist")
+        config = dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash))
         abstraction = CardAbstraction.load(path)
+    elif path.is_file():
+        config = dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash))
     variant_config = config.variant_config()
     chance = FreshChance(variant_config, BucketLookup(abstraction), max_runs=config.max_runs)
     tree = build_betting_tree(variant_config, config.bet_abstraction(), chance.n_buckets.tolist(),
@@ -168,7 +210,8 @@ def build_abstract_game(config: AbstractGameConfig, abstraction: CardAbstraction
 def write_abstract_strategy(path: str | Path, game: SolverGame, solver: Any, *, include_tables: bool = False) -> Path:
     """Write ``solver``'s average strategy for ``game`` to an HDF5 strategy file (`solver.strategy_file`).
 
-    ``game_config`` is ``game.config`` (an :meth:`AbstractGameConfig.to_dict`), so
+    ``game_config`` is ``game.config`` (an :meth:`AbstractGameConfig.to_dict`, with the card file's
+    ``card_hash`` filled in if the game had none and the file is there), so
     `solver.lookup_bot.LookupBot` finds the card abstraction and the rules from the file alone.
     ``include_tables`` also stores regrets and strategy sums (for resuming; larger file).
     """
@@ -176,8 +219,12 @@ def write_abstract_strategy(path: str | Path, game: SolverGame, solver: Any, *, 
 
     if game.config.get("kind") != GAME_KIND:
         raise ValueError(f"game {game.name!r} is not an abstract no-limit game (config kind {game.config.get('kind')!r})")
+    game_config = dict(game.config)
+    cards = Path(str(game_config.get("card_abstraction", "")))
+    if not game_config.get("card_hash") and cards.is_file():  # a game built without its file at hand
+        game_config["card_hash"] = card_file_hash(cards)
     record = StrategyRecord(
-        game_config=game.config,
+        game_config=game_config,
         solver_config=solver.config.to_dict(),
         iterations=solver.iteration,
         seed=solver.config.seed,

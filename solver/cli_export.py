@@ -1,4 +1,9 @@
-"""``vcfr export-bot`` (a bot folder for the official MIT Pokerbots engines) and ``vcfr bench client``."""
+"""``vcfr export-bot`` (a bot folder for the official MIT Pokerbots engines) and ``vcfr bench client``.
+
+``vcfr export-bot`` refuses bad input (unknown variant or bot, a file that is not a strategy of the
+variant, a card abstraction whose hash is not the strategy's ...) as one ``error: ...`` line on
+stderr with exit code 2, before writing anything; a bot that fails its warm-up round exits with 1.
+"""
 
 from __future__ import annotations
 
@@ -11,35 +16,44 @@ import typer
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
-    @app.command("export-bot")
+    from solver.cli_solve import OneLineErrors, _fail
+
+    @app.command("export-bot", cls=OneLineErrors)
     def export_bot_command(
         variant: str = typer.Option(..., help="Engine variant or year: swap (2022), river_of_blood (2023), auction (2024), bounty (2025)."),
-        bot: str = typer.Option(..., help="A game.bots name (random, checkcall, equity), module:attribute, or file.py:attribute."),
+        bot: str = typer.Option(..., help="A game.bots name (random, checkcall, equity), lookup (plays --strategy), "
+                                "module:attribute, or file.py:attribute."),
         out: Path = typer.Option(..., help="Folder to write (must be empty or absent)."),
-        strategy: Optional[Path] = typer.Option(None, help="Strategy file (.h5) copied into the folder for the bot."),
+        strategy: Optional[Path] = typer.Option(None, help="Strategy file (.h5) of the variant, copied into the folder "
+                                                "with its card abstraction (checked by hash)."),
         seed: int = typer.Option(0, help="Seed passed to the bot."),
         python: str = typer.Option(sys.executable, help="Interpreter the engine starts (needs Python >= 3.11, numpy, numba)."),
         force: bool = typer.Option(False, help="Replace an earlier export in OUT."),
         transcript: bool = typer.Option(False, help="Record each match in OUT/transcript.txt.gz."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
-        """Write a ready bot folder (commands.json, player.py, the needed package files) for an engine."""
+        """Write a ready bot folder (commands.json, player.py, the needed package files) for an engine;
+        print its size zipped and the peak memory of its warm-up round."""
         from solver.export_bot import export_bot
 
         try:
             summary = export_bot(variant, bot, out, strategy=strategy, seed=seed, python=python, force=force,
                                  transcript=transcript)
         except ValueError as error:
-            raise typer.BadParameter(str(error)) from None
+            raise _fail(str(error), 2) from None
         except RuntimeError as error:  # the bot failed its warm-up round
             typer.echo(f"export failed: {error}", err=True)
             raise typer.Exit(1) from None
         result = {"folder": str(summary.folder), "files": len(summary.files), "bytes": summary.total_bytes,
+                  "zipped_bytes": summary.zipped_bytes, "peak_memory_bytes": summary.peak_memory_bytes,
                   "modules": list(summary.modules)}
         if as_json:
             typer.echo(json.dumps(result))
             return
-        typer.echo(f"wrote {summary.folder}: {len(summary.files)} files, {summary.total_bytes / 1e6:.2f} MB")
+        typer.echo(f"wrote {summary.folder}: {len(summary.files)} files, {summary.total_bytes / 1e6:.2f} MB "
+                   f"({summary.zipped_bytes / 1e6:.2f} MB zipped)")
+        peak = "n/a" if summary.peak_memory_bytes is None else f"{summary.peak_memory_bytes / 1e6:.0f} MB"
+        typer.echo(f"peak memory of the warm-up round (max RSS): {peak}")
         typer.echo(f"project modules: {', '.join(summary.modules)}")
         typer.echo(f"engine config: PLAYER_1_PATH = '{summary.folder.resolve()}'")
 

@@ -5,18 +5,30 @@ folder, then starts ``run + [PORT]`` there and waits 10 s for the connection):
 
 - ``commands.json``: ``{"build": [], "run": [PYTHON, "player.py"]}``.
 - ``player.py``: the launcher; puts the folder first on ``sys.path`` and calls ``launch``.
-- ``bot.json``: ``{"format": 1, "variant", "bot", "strategy", "seed", "transcript"}``, read by
-  ``launch``; with ``transcript`` set, the match is recorded there (gzip ``<< line`` / ``>> answer``;
+- ``bot.json``: ``{"format": 1, "variant", "bot", "strategy", "seed", "transcript", "cards"}``, read
+  by ``launch``; with ``transcript`` set, the match is recorded there (gzip ``<< line`` / ``>> answer``;
   the next match overwrites it).
 - ``game/``, ``solver/``, ...: only the project modules the bot imports, found by playing the
   warm-up rounds below in a fresh interpreter and listing the modules it loaded.
-- ``strategy.h5``: a copy of ``--strategy``, if given; ``bots/<file>.py``: a bot given as a file.
+- ``strategy.h5`` and ``cards.h5``: copies of ``--strategy`` and of its card abstraction, if a
+  strategy is given; ``bots/<file>.py``: a bot given as a file.
+
+A strategy is checked before anything is written: it must be a readable vcfr strategy file of an
+abstract heads-up game of the engine's variant, and its card abstraction must be found
+(`solver.lookup_bot.find_card_abstraction`: the stored path, else next to the strategy file) with
+the sha256 the strategy stores (``card_hash``); the copy in the folder is checked against that
+hash again. The bot gets both files from the folder (``strategy`` and ``card_abstraction``
+arguments), so the folder is self-contained: moved elsewhere, it plays the same.
 
 A bot is named by ``module:attribute`` (a project module, e.g. ``game.bots:CheckCallBot``), by
 ``path/to/file.py:attribute`` (a file of your own, copied into the folder), or by a short name
-known to ``game.bots`` (its ``BOTS`` registry, when it defines one). The attribute is a ``Bot``
-class or factory; it is called with those of ``variant``, ``config`` (the variant's config with
-``rules="engine"``), ``strategy`` (path or ``None``) and ``seed`` that it accepts.
+known to ``game.bots`` (its ``BOTS`` registry, when it defines one), or ``lookup`` (the strategy
+lookup bot, `solver.lookup_bot.make_lookup_bot`). The attribute is a ``Bot`` class or factory; it
+is called with those of ``variant``, ``config`` (the variant's config with ``rules="engine"``),
+``strategy`` (path or ``None``), ``card_abstraction`` (path or ``None``) and ``seed`` that it accepts.
+
+`export_bot` reports the folder's size zipped (what an upload weighs) and the peak memory (maximum
+resident set size) of the fresh interpreter that played the warm-up round from the folder.
 
 At run time the folder needs Python >= 3.11 with numpy and numba (the rules modules import the
 numba hand evaluator), and h5py if the bot reads a strategy file.
@@ -36,6 +48,8 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +58,9 @@ FORMAT_VERSION = 1
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 PROJECT_PACKAGES = ("game", "abstraction", "solver")
 STRATEGY_FILE_NAME = "strategy.h5"
+CARDS_FILE_NAME = "cards.h5"
+BOT_ALIASES = {"lookup": "solver.lookup_bot:make_lookup_bot"}
+"""Short bot names of this module (besides the ``game.bots`` registry)."""
 TRANSCRIPT_FILE_NAME = "transcript.txt.gz"
 USER_BOT_DIRECTORY = "bots"
 
@@ -81,39 +98,47 @@ LOGGER = logging.getLogger("vcfr.export_bot")
 @dataclass(frozen=True)
 class BotSpec:
     """What ``bot.json`` holds: the engine variant, the bot name, a strategy file name, a seed,
-    and the file to record each match in (names relative to the folder; ``None`` = none)."""
+    the file to record each match in and the card-abstraction file (names relative to the
+    folder; ``None`` = none)."""
 
     variant: str
     bot: str
     strategy: str | None = None
     seed: int = 0
     transcript: str | None = None
+    cards: str | None = None
 
     def to_json(self) -> str:
         return json.dumps({"format": FORMAT_VERSION, "variant": self.variant, "bot": self.bot,
-                           "strategy": self.strategy, "seed": self.seed, "transcript": self.transcript}, indent=2)
+                           "strategy": self.strategy, "seed": self.seed, "transcript": self.transcript,
+                           "cards": self.cards}, indent=2)
 
     @classmethod
     def read(cls, folder: str | Path) -> BotSpec:
         data = json.loads((Path(folder) / "bot.json").read_text())
         if data.get("format") != FORMAT_VERSION:
             raise ValueError(f"bot.json format {data.get('format')!r} in {str(folder)!r}; this code reads {FORMAT_VERSION}")
-        return cls(data["variant"], data["bot"], data["strategy"], int(data["seed"]), data.get("transcript"))
+        return cls(data["variant"], data["bot"], data["strategy"], int(data["seed"]), data.get("transcript"),
+                   data.get("cards"))
 
 
 @dataclass(frozen=True)
 class ExportSummary:
-    """What an export wrote: the folder, its files (relative paths), their total size in bytes."""
+    """What an export wrote: the folder, its files (relative paths), their total size in bytes, the
+    project modules copied, the folder's size as a zip file (bytes) and the peak memory (maximum
+    resident set size, bytes; ``None`` where the platform does not report it) of its warm-up run."""
 
     folder: Path
     files: tuple[str, ...]
     total_bytes: int
     modules: tuple[str, ...]
+    zipped_bytes: int = 0
+    peak_memory_bytes: int | None = None
 
 
 def make_bot(spec: BotSpec, folder: str | Path | None = None) -> Any:
     """Build the bot named by ``spec`` (see the module docstring); file paths are relative to ``folder``."""
-    target, _, attribute = spec.bot.rpartition(":")
+    target, _, attribute = BOT_ALIASES.get(spec.bot, spec.bot).rpartition(":")
     if not target:
         factory = _registered_bot(spec.bot)
     elif target.endswith(".py"):
@@ -127,7 +152,9 @@ def make_bot(spec: BotSpec, folder: str | Path | None = None) -> Any:
     else:
         factory = getattr(importlib.import_module(target), attribute)
     strategy = None if spec.strategy is None else str(Path(folder or ".") / spec.strategy)
-    offered: dict[str, Any] = {"variant": spec.variant, "strategy": strategy, "seed": spec.seed}
+    cards = None if spec.cards is None else str(Path(folder or ".") / spec.cards)
+    offered: dict[str, Any] = {"variant": spec.variant, "strategy": strategy, "card_abstraction": cards,
+                               "seed": spec.seed}
     parameters = inspect.signature(factory).parameters
     if "config" in parameters:
         from game.variants import get_variant
@@ -142,7 +169,7 @@ def _registered_bot(name: str) -> Any:
     except (ImportError, AttributeError):
         raise ValueError(f"unknown bot {name!r}: name it as module:attribute or file.py:attribute") from None
     if name not in registry:
-        raise ValueError(f"unknown bot {name!r}: known are {', '.join(sorted(registry))}")
+        raise ValueError(f"unknown bot {name!r}: known are {', '.join(sorted([*registry, *BOT_ALIASES]))}")
     return registry[name]
 
 
@@ -178,7 +205,7 @@ def launch(folder: str, arguments: list[str]) -> int:
             if name.split(".")[0] in PROJECT_PACKAGES and getattr(module, "__file__", None)
         )
         outside = [name for name in loaded if not Path(sys.modules[name].__file__).resolve().is_relative_to(Path(folder).resolve())]
-        print(json.dumps({"modules": loaded, "outside": outside}))
+        print(json.dumps({"modules": loaded, "outside": outside, "peak_memory_bytes": peak_memory_bytes()}))
         return 0
     if len(arguments) != 1 or not arguments[0].isdigit():
         print(f"usage: python player.py PORT (or --warm-up), got {arguments!r}", file=sys.stderr)
@@ -195,9 +222,23 @@ def launch(folder: str, arguments: list[str]) -> int:
         except OSError as error:
             LOGGER.error("could not connect to the engine on port %s: %s", arguments[0], error)
             return 1
-    LOGGER.warning("match over: %d rounds, bankroll %d, %d repairs, %d errors, game clock left %.3f s",
-                   session.rounds_played, session.bankroll, session.repairs, session.errors, session.clock_seconds)
+    counters = {name: value for name in ("decisions", "off_tree", "errors")
+                if isinstance(value := getattr(bot, name, None), int)}  # the lookup bot keeps these
+    shown = ", ".join(f"{value} {name.replace('_', '-')}" for name, value in counters.items())
+    LOGGER.warning("match over: %d rounds, bankroll %d, %d repairs, %d errors, game clock left %.3f s%s",
+                   session.rounds_played, session.bankroll, session.repairs, session.errors, session.clock_seconds,
+                   f"; bot: {shown}" if shown else "")
     return 0
+
+
+def peak_memory_bytes() -> int | None:
+    """Maximum resident set size of this process so far, in bytes (``None`` without ``resource``)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(peak if sys.platform == "darwin" else peak * 1024)  # bytes on macOS, KiB on Linux
 
 
 _PROBE = """
@@ -230,21 +271,23 @@ def export_bot(
     ``python`` is the interpreter the engine will start (it needs numpy and numba); with
     ``transcript`` the bot records each match in ``transcript.txt.gz`` in the folder. The folder
     is checked by running its warm-up round in a fresh interpreter with only the folder on the
-    path for project code; that run also fills numba's cache inside the folder.
+    path for project code; that run also fills numba's cache inside the folder. A ``strategy``
+    is checked (:func:`check_strategy`) and copied in with its card abstraction. Bad input
+    raises ValueError before anything is written.
     """
     from game.client import engine_rules
 
     rules = engine_rules(variant)
     folder = Path(out)
-    if strategy is not None and not Path(strategy).is_file():
-        raise ValueError(f"strategy file {str(strategy)!r} does not exist")
-    target, _, attribute = bot.rpartition(":")
+    cards = None if strategy is None else check_strategy(strategy, rules.variant)
+    target, _, attribute = BOT_ALIASES.get(bot, bot).rpartition(":")
     if target.endswith(".py") and not Path(target).is_file():
         raise ValueError(f"bot file {target!r} does not exist")
     if folder.exists() and any(folder.iterdir()) and not (force and (folder / "bot.json").exists()):
         raise ValueError(f"output folder {str(folder)!r} is not empty (use force to replace an earlier export)")
     try:
-        make_bot(BotSpec(rules.variant, bot, None if strategy is None else str(strategy), seed))
+        make_bot(BotSpec(rules.variant, bot, None if strategy is None else str(strategy), seed,
+                         cards=None if cards is None else str(cards[0])))
     except (ImportError, AttributeError) as error:
         raise ValueError(f"cannot build bot {bot!r}: {error}") from None
     if folder.exists():
@@ -252,19 +295,62 @@ def export_bot(
     folder.mkdir(parents=True)
     try:
         spec = BotSpec(rules.variant, bot, None if strategy is None else STRATEGY_FILE_NAME, seed,
-                       TRANSCRIPT_FILE_NAME if transcript else None)
-        modules = _write_folder(spec, folder, strategy, python)
+                       TRANSCRIPT_FILE_NAME if transcript else None, None if cards is None else CARDS_FILE_NAME)
+        modules, report = _write_folder(spec, folder, strategy, cards, python)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
     files = tuple(sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()))
     total = sum((folder / name).stat().st_size for name in files)
-    return ExportSummary(folder, files, total, tuple(str(p.relative_to(PROJECT_ROOT)) for p in modules))
+    return ExportSummary(folder, files, total, tuple(str(p.relative_to(PROJECT_ROOT)) for p in modules),
+                         zipped_size(folder), report.get("peak_memory_bytes"))
 
 
-def _write_folder(spec: BotSpec, folder: Path, strategy: str | Path | None, python: str) -> list[Path]:
-    """Write the folder's files, copy the modules the bot needs, check it; returns the modules."""
-    target, _, attribute = spec.bot.rpartition(":")
+def check_strategy(strategy: str | Path, variant: str) -> tuple[Path, str]:
+    """Check that ``strategy`` is a vcfr strategy file of an abstract heads-up game of ``variant``
+    with its card abstraction at hand; returns ``(card file, its sha256)``. ValueError (one line,
+    naming the file and the problem) otherwise."""
+    from solver.abstract_games import GAME_KIND, AbstractGameConfig, card_file_hash
+    from solver.lookup_bot import find_card_abstraction
+    from solver.strategy_file import read_strategy_file
+
+    path = Path(strategy)
+    if not path.is_file():
+        raise ValueError(f"strategy file {str(path)!r} does not exist")
+    record = read_strategy_file(path)  # StrategyFileError (a ValueError): not HDF5, not ours, corrupt, truncated
+    kind = record.game_config.get("kind")
+    if kind != GAME_KIND:
+        raise ValueError(f"{path}: a strategy of a {kind or record.game_config.get('name')!r} game; "
+                         f"export-bot plays strategies of abstract heads-up games ({GAME_KIND!r})")
+    try:
+        game_config = AbstractGameConfig.from_dict(dict(record.game_config))
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{path}: bad abstract game config ({' '.join(str(error).split())})") from None
+    if game_config.variant != variant:
+        raise ValueError(f"{path} is a strategy of {game_config.variant!r}, not of {variant!r}")
+    cards = find_card_abstraction(game_config, path)  # hash checked; ValueError naming both hashes
+    return cards, game_config.card_hash or card_file_hash(cards)
+
+
+def zipped_size(folder: str | Path) -> int:
+    """Bytes of ``folder`` zipped (deflate), written to a temporary file that is then removed."""
+    root = Path(folder)
+    with tempfile.TemporaryDirectory() as scratch:
+        archive = Path(scratch) / "bot.zip"
+        with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED) as writer:
+            for path in sorted(root.rglob("*")):
+                if path.is_file():
+                    writer.write(path, path.relative_to(root))
+        return archive.stat().st_size
+
+
+def _write_folder(spec: BotSpec, folder: Path, strategy: str | Path | None, cards: tuple[Path, str] | None,
+                  python: str) -> tuple[list[Path], dict[str, Any]]:
+    """Write the folder's files, copy the modules the bot needs, check it; returns the modules
+    and the warm-up report."""
+    from solver.abstract_games import check_card_hash
+
+    target, _, attribute = BOT_ALIASES.get(spec.bot, spec.bot).rpartition(":")
     if target.endswith(".py"):
         source = Path(target)
         (folder / USER_BOT_DIRECTORY).mkdir()
@@ -272,14 +358,17 @@ def _write_folder(spec: BotSpec, folder: Path, strategy: str | Path | None, pyth
         spec = dataclasses.replace(spec, bot=f"{USER_BOT_DIRECTORY}/{source.name}:{attribute}")
     if strategy is not None:
         shutil.copy2(strategy, folder / STRATEGY_FILE_NAME)
+    if cards is not None:
+        shutil.copy2(cards[0], folder / CARDS_FILE_NAME)
+        check_card_hash(folder / CARDS_FILE_NAME, cards[1], f"the strategy {str(strategy)!r}")
     (folder / "bot.json").write_text(spec.to_json() + "\n")
     (folder / "player.py").write_text(LAUNCHER)
     (folder / "commands.json").write_text(json.dumps({"build": [], "run": [python, "player.py"]}) + "\n")
     modules = _modules_needed(python, folder)
     for path, kernels in modules.items():
         _copy_module(path, folder / path.relative_to(PROJECT_ROOT), kernels)
-    _check_folder(python, folder)
-    return list(modules)
+    report = _check_folder(python, folder)
+    return list(modules), report
 
 
 def _copy_module(source: Path, target: Path, kernels: list[str]) -> None:
@@ -309,7 +398,7 @@ def _modules_needed(python: str, folder: Path) -> dict[Path, list[str]]:
     return dict(sorted(kernels.items()))
 
 
-def _check_folder(python: str, folder: Path) -> None:
+def _check_folder(python: str, folder: Path) -> dict[str, Any]:
     result = subprocess.run([python, "player.py", "--warm-up"], capture_output=True, text=True, check=False,
                             cwd=folder, env=_clean_environment())
     if result.returncode != 0:
@@ -317,6 +406,7 @@ def _check_folder(python: str, folder: Path) -> None:
     report = json.loads(result.stdout.strip().splitlines()[-1])
     if report["outside"]:
         raise RuntimeError(f"the exported folder still imports project modules from outside it: {report['outside']}")
+    return report
 
 
 def _clean_environment() -> dict[str, str]:

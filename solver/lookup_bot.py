@@ -54,7 +54,7 @@ from game.actions import Action, ActionKind
 from game.bots import passive_action
 from game.nolimit import Move, NoLimitConfig, Observation
 from game.rng import SeedLike, as_generator
-from solver.abstract_games import AbstractGameConfig
+from solver.abstract_games import AbstractGameConfig, CardHashMismatch, card_file_hash, check_card_hash
 from solver.strategy_file import read_strategy_file
 
 logger = logging.getLogger(__name__)
@@ -151,10 +151,12 @@ class _AbstractTree:
 class LookupBot:
     """Plays the average strategy of a strategy file written by `solver.abstract_games.write_abstract_strategy`.
 
-    ``strategy_file``: the HDF5 strategy file; ``card_abstraction``: a `CardAbstraction` or its
-    file (default: the path in the file's game config, tried as given and next to the strategy
-    file); ``config``: the real game's rules (default: the abstract game's); ``seed``: the bot's
-    randomness (action sampling and translation). Implements `game.actions.Bot`.
+    ``strategy_file``: the HDF5 strategy file; ``card_abstraction``: a `CardAbstraction` (taken as
+    is) or its file (default: :func:`find_card_abstraction`: the path in the file's game config,
+    else the same name or ``cards.h5`` next to the strategy file); a file must have the strategy's
+    ``card_hash`` (ValueError naming both hashes otherwise); ``config``: the real game's rules
+    (default: the abstract game's); ``seed``: the bot's randomness (action sampling and
+    translation). Implements `game.actions.Bot`.
     """
 
     def __init__(
@@ -173,9 +175,12 @@ class LookupBot:
             raise TypeError(f"config must be a heads-up variant config (NoLimitConfig), got {self.config!r}")
         if self.config.variant != self.game_config.variant:
             raise ValueError(f"the strategy was solved for {self.game_config.variant!r}, config is {self.config.variant!r}")
+        if card_abstraction is None:
+            card_abstraction = find_card_abstraction(self.game_config, strategy_file)  # hash checked
+        elif not isinstance(card_abstraction, CardAbstraction):
+            check_card_hash(card_abstraction, self.game_config.card_hash, repr(str(strategy_file)))
         if not isinstance(card_abstraction, CardAbstraction):
-            path = Path(card_abstraction) if card_abstraction is not None else find_card_abstraction(self.game_config, strategy_file)
-            card_abstraction = CardAbstraction.load(path)
+            card_abstraction = CardAbstraction.load(card_abstraction)
         self.lookup = BucketLookup(card_abstraction)
         tree = FlatTree.from_arrays(dict(record.tree_arrays))
         slots = FreshChance(self.game_config.variant_config(), self.lookup, max_runs=self.game_config.max_runs)
@@ -395,19 +400,52 @@ def _after(seat: int, action: Action, pips: tuple[int, int], contributions: tupl
     return new_pips, new_contributions
 
 
+CARDS_FILE_NAME = "cards.h5"
+"""Name of the card-abstraction file next to a strategy file that `vcfr export-bot` writes (and the
+last name :func:`find_card_abstraction` tries there)."""
+
+
 def find_card_abstraction(game_config: AbstractGameConfig, strategy_file: str | Path) -> Path:
-    """The card-abstraction file of a strategy file's game: the stored path as given, relative to the
-    strategy file's folder, or by its name in that folder; ValueError naming both files otherwise."""
+    """The card-abstraction file of a strategy file's game, checked against the stored ``card_hash``.
+
+    Tried in order: the stored path as given (relative paths also from the strategy file's folder),
+    then, next to the strategy file, a file with the stored file's name, then ``cards.h5``. The
+    first existing file whose sha256 is the stored ``card_hash`` wins (any existing file when the
+    strategy predates the hash), so a folder holding a strategy file and its card file still works
+    after it is moved. ValueError (one line) otherwise: :class:`~solver.abstract_games.CardHashMismatch`
+    naming the expected hash and each file found with its hash, or "not found" naming the paths tried.
+    """
     stored = Path(game_config.card_abstraction)
     folder = Path(strategy_file).parent
-    for candidate in (stored, folder / stored, folder / stored.name):
-        if candidate.is_file():
+    candidates = list(dict.fromkeys((stored, folder / stored, folder / stored.name, folder / CARDS_FILE_NAME)))
+    expected = game_config.card_hash
+    mismatched: list[str] = []
+    seen: set[Path] = set()
+    for candidate in candidates:
+        if not candidate.is_file():
+            continue
+        resolved = candidate.resolve()
+        if resolved in seen:
+            continue
+        seen.add(resolved)
+        if not expected:
             return candidate
-    raise ValueError(f"card abstraction file {str(stored)!r} of {str(strategy_file)!r} not found; pass card_abstraction=")
+        actual = card_file_hash(candidate)
+        if actual == expected:
+            return candidate
+        mismatched.append(f"{str(candidate)!r} has sha256 {actual}")
+    if mismatched:
+        raise CardHashMismatch(f"no card abstraction of {str(strategy_file)!r} matches its card sha256 {expected}: "
+                               f"{'; '.join(mismatched)}; use the card file it was solved with")
+    tried = ", ".join(repr(str(candidate)) for candidate in candidates)
+    raise ValueError(f"card abstraction file {str(stored)!r} of {str(strategy_file)!r} not found (tried {tried}); "
+                     "pass card_abstraction=")
 
 
-def make_lookup_bot(config: NoLimitConfig | None = None, strategy: str | Path | None = None, seed: SeedLike = None) -> LookupBot:
-    """A :class:`LookupBot` for ``strategy`` (required), playing the rules ``config`` (default: the file's).
+def make_lookup_bot(config: NoLimitConfig | None = None, strategy: str | Path | None = None, seed: SeedLike = None,
+                    card_abstraction: str | Path | None = None) -> LookupBot:
+    """A :class:`LookupBot` for ``strategy`` (required), playing the rules ``config`` (default: the
+    file's), with the card file ``card_abstraction`` (default: :func:`find_card_abstraction`).
 
     >>> make_lookup_bot()
     Traceback (most recent call last):
@@ -416,7 +454,7 @@ def make_lookup_bot(config: NoLimitConfig | None = None, strategy: str | Path | 
     """
     if strategy is None:
         raise ValueError("the lookup bot needs a strategy file: pass strategy=<path of an .h5 strategy file>")
-    return LookupBot(strategy, config=config, seed=seed)
+    return LookupBot(strategy, card_abstraction=card_abstraction, config=config, seed=seed)
 
 
 def register_lookup_bot(strategy_file: str | Path, name: str = "lookup") -> None:
