@@ -443,6 +443,33 @@ class LimitRound(RoundBase):
             raise ValueError(f"payoffs are known only once the game is over; now at {self._where()}")
         return np.array(self._stacks, dtype=np.int64) - np.array(self.starting_stacks, dtype=np.int64)
 
+    def payoffs_if(self, winners: Sequence[int]) -> tuple[int, ...]:
+        """NET chips won (+) or lost (-) by each seat had the seats ``winners`` held equal best hands
+        and every other seat still in the hand a lower hand (those tied among themselves), whatever
+        the cards say: the pot divided by the same code as :meth:`payoffs` (``game.pots.divide_pot``,
+        the expectation method, odd chips from the button clockwise). Sums to zero.
+
+        Only once the betting is over (the game is over, or players are announcing hands); the
+        winners must be seats that have not folded. For payoff tables over every showdown outcome
+        (the abstract game's terminals, ``abstraction.limit_tree``).
+
+        >>> from game.actions import Action
+        >>> game = LimitRound(LimitConfig(n_players=3, cards_speak=True), seed=1)
+        >>> for action in ["R10", "F", "C", "R10", "C", "K", "K", "K", "K"]:
+        ...     game.apply(Action.parse(action))
+        >>> game.payoffs_if([0]), game.payoffs_if([1]), game.payoffs_if([0, 1])  # 55 chips: 25 + 25 + 5
+        ((30, -25, -5), (-25, 30, -5), (3, 2, -5))
+        """
+        if not (self.is_terminal or self._in_showdown):
+            raise ValueError(f"no payoffs yet: the betting is not over (now at {self._where()})")
+        chosen = {int(seat) for seat in winners}
+        contenders = {seat for seat in range(self.n_players) if not self._folded[seat]}
+        if not chosen or not chosen <= contenders:
+            raise ValueError(f"winners must be a non-empty set of seats still in the hand {sorted(contenders)}, got {winners!r}")
+        strengths: list[int | None] = [None if seat not in contenders else int(seat in chosen) for seat in range(self.n_players)]
+        won = divide_pot(self._contributions, strengths, self._seats_from(self.button))
+        return tuple(int(chips - paid) for chips, paid in zip(won, self._contributions, strict=True))
+
     def observation(self, seat: int) -> LimitObservation:
         """What ``seat`` may know now (others' hole cards stay hidden until shown)."""
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.n_players:
