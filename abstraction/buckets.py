@@ -16,13 +16,27 @@ bucket's equity (so the ground distance between turn buckets is the difference o
 equities, a 1-D simplification of Johanson et al. 2013's centroid-to-centroid distance).
 Preflop below 169 buckets clusters (E[HS], E[HS²]) from Monte Carlo features for every method.
 
-Variants: Hold'em tables serve every variant. Bounty doubles the buckets: ``2 * bucket + hit``
-where ``hit`` says whether the own bounty rank is among the known cards (if it is not, the
-chance it still hits depends on the street only, so that one bit carries both). River of Blood
-run streets score the longer board on the spot like the river. An Auction three-card hand takes
-the highest bucket of its three two-card sub-hands on the flop and turn, and its own strength on
-the river. Not in the tables: Swap futures (the tables assume plain futures; `abstraction.features`
-has swap-aware features) and River of Blood run-card potential at the river.
+Variants: Hold'em tables serve every variant but Swap's (below). Bounty doubles the buckets:
+``2 * bucket + hit`` where ``hit`` says whether the own bounty rank is among the known cards (if it
+is not, the chance it still hits depends on the street only, so that one bit carries both). River
+of Blood run streets score the longer board on the spot like the river. An Auction three-card
+hand takes the highest bucket of its three two-card sub-hands on the flop and turn, and its own
+strength on the river.
+
+Swap (``variant="swap"``) clusters on Swap's futures, with the probabilities
+``flop_swap_probability`` / ``turn_swap_probability`` of the config (default: `game.swap.SwapConfig`'s
+0.10 / 0.05; other variants hold 0): a preflop hand faces the flop swap and the turn swap (its
+Monte Carlo E[HS], E[HS²] draw them, `abstraction.features.hand_features`), a flop hand (the cards
+held after the flop swap) faces the turn swap (E[HS], E[HS²] exact over every turn, swap outcome,
+replacement card and river; EMD: the distribution of the turn bucket of the hand held after the
+turn swap; `abstraction.kernels_buckets._swap_flop_moments` and ``_swap_flop_atoms``), and turn and
+river hands face no more swaps, so their tables and centroids are the plain ones. The opponent is
+uniform over the unseen cards throughout: its own swaps leave its final hand uniform. On the flop
+a replaced own card, although known dead, is not taken out of the opponent's range (as in the
+river lookup); preflop it is. With both probabilities 0 a Swap file equals the Hold'em one.
+A Swap file serves only Swap games (`abstraction.fresh_chance.FreshChance` refuses it elsewhere).
+
+Not in the tables: River of Blood run-card potential at the river.
 
 HDF5 file format (version 1), written to a temporary file and renamed:
 attributes ``format = "vcfr-card-abstraction"``, ``format_version = 1``, ``config`` (JSON of
@@ -44,7 +58,7 @@ from pathlib import Path
 import numpy as np
 
 from abstraction.clustering import assign, fit_kmeans
-from abstraction.features import hand_features, runout_positions
+from abstraction.features import FutureModel, hand_features, runout_positions
 from abstraction.isomorphism import HandIndexer, holdem_indexer
 from abstraction.kernels_buckets import (
     METHOD_EHS,
@@ -99,6 +113,11 @@ class CardAbstractionConfig:
     flop_training_points: int = 60_000
     iterations: int = 20
     """Lloyd iterations per street."""
+    flop_swap_probability: float | None = None
+    """Swap only: chance each hole card is replaced when the flop is dealt (None: the rules'
+    default, `game.swap.SwapConfig`; stored resolved, 0.0 for the other variants)."""
+    turn_swap_probability: float | None = None
+    """Swap only: chance each hole card is replaced when the turn is dealt (as above)."""
 
     def __post_init__(self) -> None:
         buckets = tuple(self.buckets)
@@ -112,6 +131,29 @@ class CardAbstractionConfig:
         for name in ("training_flops", "turn_training_points", "river_training_points", "flop_training_points", "iterations"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
+        from game.swap import SwapConfig
+
+        for name in ("flop_swap_probability", "turn_swap_probability"):
+            value = getattr(self, name)
+            if self.variant != "swap":
+                if value not in (None, 0, 0.0) or isinstance(value, bool):
+                    raise ValueError(f"{name} is a rule of the 'swap' variant; variant {self.variant!r} takes none, got {value!r}")
+                object.__setattr__(self, name, 0.0)
+                continue
+            if value is None:
+                value = getattr(SwapConfig, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
+            object.__setattr__(self, name, float(value))
+
+    @property
+    def future(self) -> FutureModel:
+        """What chance does to a preflop hand under this config (Swap's swaps; plain otherwise).
+
+        >>> CardAbstractionConfig(variant="swap", turn_swap_probability=0.2).future
+        FutureModel(swap_flop=0.1, swap_turn=0.2, run_cards=False, extra_hole_cards=0, opponent_cards=2)
+        """
+        return FutureModel(swap_flop=float(self.flop_swap_probability or 0.0), swap_turn=float(self.turn_swap_probability or 0.0))
 
 
 def canonical_flops() -> np.ndarray:
@@ -256,6 +298,8 @@ class CardAbstraction:
                 )
             raw = json.loads(file.attrs["config"])
             raw["buckets"] = tuple(raw["buckets"])
+            for name in ("flop_swap_probability", "turn_swap_probability"):
+                raw.setdefault(name, 0.0)  # files written before Swap futures were built: plain tables
             arrays = {name: file[name][...] for name in ("preflop_table", "flop_table", "turn_table", "river_centroids", "flop_centroids", "turn_centroids")}
         return cls(CardAbstractionConfig(**raw), **arrays)
 
@@ -267,7 +311,10 @@ def _preflop(config: CardAbstractionConfig) -> tuple[np.ndarray, np.ndarray]:
     if n_buckets >= indexer.sizes[0]:
         return np.arange(indexer.sizes[0], dtype=np.uint16), np.zeros((0, 2))
     _, first = np.unique(classes, return_index=True)
-    features = np.array([[f.ehs, f.ehs2] for f in (hand_features(HAND_CARDS[i], n_samples=400, seed=config.seed + int(i)) for i in first)])
+    future = config.future
+    features = np.array(
+        [[f.ehs, f.ehs2] for f in (hand_features(HAND_CARDS[i], future=future, n_samples=400, seed=config.seed + int(i)) for i in first)]
+    )
     result = fit_kmeans(features, n_buckets, "l2", seed=config.seed, iterations=config.iterations)
     order = np.argsort(np.argsort(result.centroids[:, 0]))  # number buckets by increasing E[HS]
     return order[result.labels].astype(np.uint16), result.centroids[np.argsort(result.centroids[:, 0])]
@@ -344,7 +391,7 @@ def build_card_abstraction(config: CardAbstractionConfig, progress: ProgressCall
         stop = min(start + block, table_flops.shape[0])
         _flop_pass(
             table_flops[start:stop], pairs, method, rounds, flop_keys, flop_offsets, turn_class_keys, turn_offsets,
-            turn_centroids, turn_keys, turn_table, flop_features, progress_flags[start:stop],
+            turn_centroids, turn_keys, turn_table, flop_features, progress_flags[start:stop], float(config.turn_swap_probability or 0.0),
         )  # fmt: skip
         report("flops", stop, table_flops.shape[0])
 

@@ -39,6 +39,7 @@ from abstraction.kernels_features import (
     _strength_vs_range,
     _summarize_runouts,
 )
+from abstraction.kernels_buckets import _flop_strength_table, _swap_flop_moments
 from game.cards import format_cards, parse_cards
 from game.rng import SeedLike, as_generator, kernel_seed
 
@@ -254,6 +255,39 @@ def boards_features(boards: np.ndarray, n_bins: int = DEFAULT_BINS) -> BoardFeat
     histogram = np.empty((n_boards, N_HANDS, n_bins))
     _boards_features(array.astype(np.int8), runout_positions(array.shape[1]), n_bins, ehs, ehs2, histogram)
     return BoardFeatures(ehs, ehs2, histogram)
+
+
+def swap_flop_moments(board: CardsLike, swap_turn: float) -> tuple[np.ndarray, np.ndarray]:
+    """E[HS] and E[HS²] of all 1,326 hands on a flop under Swap's turn swap, exact: ``(ehs, ehs2)``
+    float64 (1326,) by `hand_index`, -1 for hands touching the flop.
+
+    The hand is the one held on the flop (after the flop swap); after the turn each hole card is
+    replaced with probability ``swap_turn`` by a card uniform over the unseen ones, then the river
+    comes. Every turn, swap outcome, replacement and river is weighted by its chance; a final
+    hand scores its plain strength on the final board (a replaced card is not taken out of the
+    opponent's range; the Monte Carlo `hand_features` takes it out). These are the flop features
+    a Swap card abstraction clusters on (`abstraction.kernels_buckets._swap_flop_moments`).
+
+    >>> ehs, _ = swap_flop_moments("Qh7d2c", 0.0)
+    >>> round(float(ehs[hand_index("AsKd")]), 4)
+    0.5565
+    >>> ehs, _ = swap_flop_moments("Qh7d2c", 0.5)
+    >>> round(float(ehs[hand_index("AsKd")]), 4), round(float(ehs[hand_index("QsQd")]), 4)
+    (0.5388, 0.7882)
+    """
+    board_cards = _cards(board)
+    if board_cards.shape[0] != 3:
+        raise ValueError(f"swap_flop_moments needs a flop (3 cards), got {format_cards(board_cards)!r}")
+    if not 0.0 <= swap_turn <= 1.0:
+        raise ValueError(f"swap_turn must be a probability in [0, 1], got {swap_turn!r}")
+    flop = board_cards.astype(np.int8)
+    strengths = np.empty((N_HANDS, 1176))
+    row_of_pair = np.zeros((52, 52), dtype=np.int16)
+    _flop_strength_table(flop, runout_positions(3), strengths, row_of_pair)
+    flop_bits = np.int64(sum(1 << int(card) for card in flop))
+    ehs, ehs2 = np.empty(N_HANDS), np.empty(N_HANDS)
+    _swap_flop_moments(flop_bits, strengths, row_of_pair, float(swap_turn), ehs, ehs2)
+    return ehs, ehs2
 
 
 def runout_strengths(board: CardsLike) -> tuple[np.ndarray, np.ndarray]:

@@ -9,6 +9,20 @@ equity). Lookup (`_bucket`): isomorphic index then table, or on the river and lo
 hand strength then the nearest 1-D centroid. `_hand_bucket` is the one lookup the deal samplers
 and the bot use: `_bucket`, a fallback for classes a partial build never reached, and Bounty's
 hit bit.
+
+**Swap futures** (``swap_turn > 0``): a flop hand (the cards held once the flop swap is done)
+faces the turn swap: after the turn each hole card is independently replaced with probability
+``q`` by a card uniform over the unseen ones, then the river comes. Its flop feature is then
+taken over that future: `_swap_flop_moments` (E[HS], E[HS²] exact over every turn, swap outcome,
+replacement and river) and `_swap_flop_atoms` (EMD: the distribution of the *post-swap* turn
+hand's turn bucket, as 47 quantiles). Both reduce the 47 x (1 + 2 x 46 + 1,035) x 44..46 futures
+of a hand to O(47) (moments) or O(turn buckets) (atoms) work per hand by inclusion-exclusion
+over per-turn and per-card sums of the flop's strength table. A final hand's strength is its
+plain strength on the final board (against every holding not touching hand and board): a
+replaced card, though known to be dead, is not removed from the opponent's range, as the river
+lookup does not remove it either; the opponent's own swaps leave its final hand uniform over the
+unseen cards, so the uniform range stands. Turn and river hands face no more swaps: their
+features and tables are the plain ones.
 """
 
 from __future__ import annotations
@@ -17,7 +31,7 @@ import numpy as np
 from numba import njit, prange
 
 from abstraction.kernels_clustering import _nearest
-from abstraction.kernels_features import HAND_CARDS, N_CARDS, N_HANDS, _live_cards, _runout_strengths, _strength_vs_range
+from abstraction.kernels_features import HAND_CARDS, HAND_OF_PAIR, N_CARDS, N_HANDS, _live_cards, _runout_strengths, _strength_vs_range
 from abstraction.kernels_isomorphism import _hand_index
 
 METHOD_EHS = 0
@@ -91,6 +105,212 @@ def _turn_feature(
     return mean
 
 
+N_PAIRS_LEFT = 1035
+"""Unordered pairs of the 46 unseen cards left after the turn: a hand whose both cards are replaced."""
+
+
+@njit(cache=True, nogil=True)
+def _swap_flop_moments(
+    flop_bits: np.int64, strengths: np.ndarray, row_of_pair: np.ndarray, swap_turn: float, ehs: np.ndarray, ehs2: np.ndarray
+) -> None:
+    """E[HS] and E[HS²] of every hand on a flop under the turn swap, exact (module docstring).
+
+    ``strengths``/``row_of_pair`` come from `_flop_strength_table`; ``flop_bits`` are the flop's
+    card bits. Hand (a, b), turn t, q = ``swap_turn``, U = the 47 unseen cards, T(h, t) = sum of
+    h's final strengths over the rivers of turn t, C_t(x) = sum of T over the hands holding card
+    x on flop + t, A_t = sum of T over all hands on flop + t, and R_k, R_k(x) the same sums of
+    final strengths on runout k. The futures, for each t in U:
+
+    - no swap, (1 - q)²: hand (a, b), the 46 rivers: T((a, b), t);
+    - a replaced by c, q(1 - q): c in U - t, river in U - {t, c}: C_t(b) - T((a, b), t) - R_(t,a)(b),
+      over 46 x 45 futures (the river cannot be a, which is dead: the runout (t, a) is taken out);
+      b replaced alike;
+    - both replaced, q²: a pair of U - t, river in U - t - pair:
+      A_t - C_t(a) - C_t(b) + T((a, b), t) - (R_(t,a) - R_(t,a)(b)) - (R_(t,b) - R_(t,b)(a)),
+      over 1,035 x 44 futures.
+
+    Squares alike. Modified in place: ``ehs``, ``ehs2`` float64 (1326,), -1 for hands touching the flop.
+    """
+    n_runouts = strengths.shape[1]
+    turn_sums = np.zeros((N_HANDS, N_CARDS))
+    turn_squares = np.zeros((N_HANDS, N_CARDS))
+    card_turn = np.zeros((N_CARDS, N_CARDS))  # [turn, card]
+    card_turn_squares = np.zeros((N_CARDS, N_CARDS))
+    all_turn = np.zeros(N_CARDS)
+    all_turn_squares = np.zeros(N_CARDS)
+    card_runout = np.zeros((N_CARDS, n_runouts))  # [card, runout]
+    card_runout_squares = np.zeros((N_CARDS, n_runouts))
+    all_runout = np.zeros(n_runouts)
+    all_runout_squares = np.zeros(n_runouts)
+    for hand in range(N_HANDS):
+        a = HAND_CARDS[hand, 0]
+        b = HAND_CARDS[hand, 1]
+        if (flop_bits >> a) & 1 or (flop_bits >> b) & 1:
+            continue
+        row = strengths[hand]
+        for k in range(n_runouts):
+            value = row[k]
+            if value < 0.0:
+                continue  # the runout holds a or b
+            square = value * value
+            all_runout[k] += value
+            all_runout_squares[k] += square
+            card_runout[a, k] += value
+            card_runout[b, k] += value
+            card_runout_squares[a, k] += square
+            card_runout_squares[b, k] += square
+        dead = flop_bits | (np.int64(1) << a) | (np.int64(1) << b)
+        for turn in range(N_CARDS):
+            if (dead >> turn) & 1:
+                continue
+            total = 0.0
+            total_squares = 0.0
+            for river in range(N_CARDS):
+                if river == turn or (dead >> river) & 1:
+                    continue
+                value = row[row_of_pair[turn, river]]
+                total += value
+                total_squares += value * value
+            turn_sums[hand, turn] = total
+            turn_squares[hand, turn] = total_squares
+            card_turn[turn, a] += total
+            card_turn[turn, b] += total
+            card_turn_squares[turn, a] += total_squares
+            card_turn_squares[turn, b] += total_squares
+            all_turn[turn] += total
+            all_turn_squares[turn] += total_squares
+    keep = (1.0 - swap_turn) * (1.0 - swap_turn) / (N_TURNS * N_RIVERS)
+    one = swap_turn * (1.0 - swap_turn) / (N_TURNS * N_RIVERS * (N_RIVERS - 1))
+    both = swap_turn * swap_turn / (N_TURNS * N_PAIRS_LEFT * (N_RIVERS - 2))
+    for hand in range(N_HANDS):
+        a = HAND_CARDS[hand, 0]
+        b = HAND_CARDS[hand, 1]
+        if (flop_bits >> a) & 1 or (flop_bits >> b) & 1:
+            ehs[hand] = -1.0
+            ehs2[hand] = -1.0
+            continue
+        dead = flop_bits | (np.int64(1) << a) | (np.int64(1) << b)
+        kept = 0.0
+        single = 0.0
+        double = 0.0
+        kept_squares = 0.0
+        single_squares = 0.0
+        double_squares = 0.0
+        for turn in range(N_CARDS):
+            if (dead >> turn) & 1:
+                continue
+            with_a = row_of_pair[turn, a]  # runout (turn, river a): a is dead once replaced
+            with_b = row_of_pair[turn, b]
+            own = turn_sums[hand, turn]
+            kept += own
+            single += card_turn[turn, b] - own - card_runout[b, with_a] + card_turn[turn, a] - own - card_runout[a, with_b]
+            double += (
+                all_turn[turn] - card_turn[turn, a] - card_turn[turn, b] + own
+                - (all_runout[with_a] - card_runout[b, with_a]) - (all_runout[with_b] - card_runout[a, with_b])
+            )  # fmt: skip
+            own = turn_squares[hand, turn]
+            kept_squares += own
+            single_squares += (
+                card_turn_squares[turn, b] - own - card_runout_squares[b, with_a]
+                + card_turn_squares[turn, a] - own - card_runout_squares[a, with_b]
+            )  # fmt: skip
+            double_squares += (
+                all_turn_squares[turn] - card_turn_squares[turn, a] - card_turn_squares[turn, b] + own
+                - (all_runout_squares[with_a] - card_runout_squares[b, with_a])
+                - (all_runout_squares[with_b] - card_runout_squares[a, with_b])
+            )  # fmt: skip
+        ehs[hand] = keep * kept + one * single + both * double
+        ehs2[hand] = keep * kept_squares + one * single_squares + both * double_squares
+
+
+@njit(cache=True, nogil=True)
+def _swap_flop_atoms(flop_bits: np.int64, labels: np.ndarray, label_keys: np.ndarray, swap_turn: float, atoms: np.ndarray) -> None:
+    """Potential-aware flop feature of every hand on a flop under the turn swap (module docstring).
+
+    The next-street state of hand (a, b) is the hand held after the turn swap on flop + turn: (a, b)
+    with chance (1 - q)², (c, b) or (a, c) for c uniform over the 46 unseen cards with chance
+    q(1 - q) each, a uniform pair of them with chance q². Each state counts with its turn bucket's
+    equity ``label_keys[label]``; the feature is that distribution's quantiles at the 47 midpoint
+    levels (i + 1/2) / 47, so with q = 0 it is the plain feature (the 47 turn-bucket equities
+    sorted) and the EMD between two features stays the mean absolute difference of their atoms.
+    Counts per bucket come by inclusion-exclusion from per-turn and per-card bucket counts, so a
+    hand costs O(turn buckets).
+
+    ``labels`` int32 (1326, 52): the turn bucket of each hand on flop + turn, -1 where the hand is
+    dead or the turn is on the flop (every hand and turn off the flop must be set). Modified in
+    place: ``atoms`` float64 (1326, 47), -1 for hands touching the flop.
+    """
+    n_labels = label_keys.shape[0]
+    order = np.argsort(label_keys)
+    turn_count = np.zeros((N_CARDS, n_labels), dtype=np.int64)  # hands per bucket on flop + turn
+    card_count = np.zeros((N_CARDS, n_labels), dtype=np.int64)  # over all turns, the hands holding a card
+    all_count = np.zeros(n_labels, dtype=np.int64)
+    for hand in range(N_HANDS):
+        a = HAND_CARDS[hand, 0]
+        b = HAND_CARDS[hand, 1]
+        if (flop_bits >> a) & 1 or (flop_bits >> b) & 1:
+            continue
+        for turn in range(N_CARDS):
+            label = labels[hand, turn]
+            if label < 0:
+                continue
+            turn_count[turn, label] += 1
+            card_count[a, label] += 1
+            card_count[b, label] += 1
+            all_count[label] += 1
+    keep = (1.0 - swap_turn) * (1.0 - swap_turn) / N_TURNS
+    one = swap_turn * (1.0 - swap_turn) / (N_TURNS * N_RIVERS)
+    both = swap_turn * swap_turn / (N_TURNS * N_PAIRS_LEFT)
+    kept = np.zeros(n_labels, dtype=np.int64)
+    single = np.zeros(n_labels, dtype=np.int64)
+    double = np.zeros(n_labels, dtype=np.int64)
+    for hand in range(N_HANDS):
+        a = HAND_CARDS[hand, 0]
+        b = HAND_CARDS[hand, 1]
+        if (flop_bits >> a) & 1 or (flop_bits >> b) & 1:
+            for i in range(N_TURNS):
+                atoms[hand, i] = -1.0
+            continue
+        dead = flop_bits | (np.int64(1) << a) | (np.int64(1) << b)
+        for label in range(n_labels):
+            kept[label] = 0
+        for turn in range(N_CARDS):
+            if not (dead >> turn) & 1:
+                kept[labels[hand, turn]] += 1
+        # Turns in U = all turns but a and b. Single swaps: hands holding b (a replaced) on each
+        # turn but (a, b) itself; both: hands holding neither a nor b.
+        for label in range(n_labels):
+            in_u = all_count[label] - turn_count[a, label] - turn_count[b, label]
+            single[label] = card_count[a, label] + card_count[b, label] - 2 * kept[label]
+            double[label] = in_u - card_count[a, label] - card_count[b, label] + kept[label]
+        for other in range(N_CARDS):
+            if (dead >> other) & 1:
+                continue
+            # Turn a (not in U): the hands (b, other) counted in card_count[b]; turn b: (a, other).
+            label = labels[HAND_OF_PAIR[b, other], a]
+            single[label] -= 1
+            double[label] += 1
+            label = labels[HAND_OF_PAIR[a, other], b]
+            single[label] -= 1
+            double[label] += 1
+        cumulative = 0.0
+        level = 0
+        last = 0.0
+        for position in range(n_labels):
+            label = order[position]
+            mass = keep * kept[label] + one * single[label] + both * double[label]
+            if mass <= 0.0:
+                continue
+            cumulative += mass
+            last = label_keys[label]
+            while level < N_TURNS and cumulative >= (level + 0.5) / N_TURNS:
+                atoms[hand, level] = last
+                level += 1
+        while level < N_TURNS:  # rounding left the top levels uncovered
+            atoms[hand, level] = last
+            level += 1
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def _flop_pass(
     flops: np.ndarray,
@@ -106,12 +326,15 @@ def _flop_pass(
     turn_table: np.ndarray,
     flop_features: np.ndarray,
     progress: np.ndarray,
+    swap_turn: float = 0.0,
 ) -> None:
     """Fill ``turn_table`` (uint16 per turn class, `UNSET` before) with nearest turn centroids and
     ``flop_features`` (float32 per flop class) with each hand's flop feature, for all ``flops``.
 
     Flop features: EMD, the 47 turn-bucket equities sorted (potential-aware); EHS/EHS2, E[HS]
-    (and E[HS²]) over all runouts. ``progress[flop]`` is set to 1 when a flop is done.
+    (and E[HS²]) over all runouts. With ``swap_turn > 0`` (Swap Hold'em) the flop features are
+    taken over the turn swap too (`_swap_flop_moments`, `_swap_flop_atoms`); turn buckets are
+    unchanged. ``progress[flop]`` is set to 1 when a flop is done.
     Modified in place: ``turn_table``, ``flop_features``, ``progress``.
     """
     use_l1 = method == METHOD_EMD
@@ -132,6 +355,9 @@ def _flop_pass(
         atoms = np.empty(N_RIVERS)
         turn_feature = np.empty(turn_centroids.shape[1])
         turn_values = np.empty(N_TURNS)
+        swapping = swap_turn > 0.0
+        labels = np.full((N_HANDS if swapping else 0, N_CARDS), -1, dtype=np.int32)
+        hand_class = np.full(N_HANDS, -1, dtype=np.int64)
         for hand in range(N_HANDS):
             a = HAND_CARDS[hand, 0]
             b = HAND_CARDS[hand, 1]
@@ -141,6 +367,7 @@ def _flop_pass(
             deal[1] = b
             dead = flop_bits | (np.int64(1) << a) | (np.int64(1) << b)
             flop_index = _hand_index(deal, cards_per_round, 2, flop_keys, flop_offsets, scratch)
+            hand_class[hand] = flop_index
             n_turns = 0
             total = 0.0
             total_squares = 0.0
@@ -155,6 +382,8 @@ def _flop_pass(
                     label, _ = _nearest(turn_feature, key, turn_centroids, sorted_keys, order, use_l1)
                     turn_table[turn_index] = label
                 turn_values[n_turns] = turn_centroid_keys[label]
+                if swapping:
+                    labels[hand, turn] = label
                 total += key
                 total_squares += turn_feature[1] if method == METHOD_EHS2 else 0.0
                 n_turns += 1
@@ -166,6 +395,23 @@ def _flop_pass(
                 flop_features[flop_index, 0] = total / n_turns
                 if method == METHOD_EHS2:
                     flop_features[flop_index, 1] = total_squares / n_turns
+        if swapping:
+            if method == METHOD_EMD:
+                swap_atoms = np.empty((N_HANDS, N_TURNS))
+                _swap_flop_atoms(flop_bits, labels, turn_centroid_keys, swap_turn, swap_atoms)
+                for hand in range(N_HANDS):
+                    if hand_class[hand] >= 0:
+                        for i in range(N_TURNS):
+                            flop_features[hand_class[hand], i] = swap_atoms[hand, i]
+            else:
+                swap_ehs = np.empty(N_HANDS)
+                swap_ehs2 = np.empty(N_HANDS)
+                _swap_flop_moments(flop_bits, strengths, row_of_pair, swap_turn, swap_ehs, swap_ehs2)
+                for hand in range(N_HANDS):
+                    if hand_class[hand] >= 0:
+                        flop_features[hand_class[hand], 0] = swap_ehs[hand]
+                        if method == METHOD_EHS2:
+                            flop_features[hand_class[hand], 1] = swap_ehs2[hand]
         progress[flop_number] = 1
 
 
