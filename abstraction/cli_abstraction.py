@@ -26,25 +26,43 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         method: str = typer.Option("emd", help="ehs, ehs2 or emd (potential-aware earth mover's distance)."),
         out: Path = typer.Option(..., help="HDF5 file to write."),
         seed: int = typer.Option(0, help="Seed of every sample and k-means initialisation."),
+        flop_swap_probability: float = typer.Option(
+            None, help="Swap only: chance each hole card is replaced on the flop (default: the rules' 0.10)."
+        ),
+        turn_swap_probability: float = typer.Option(
+            None, help="Swap only: chance each hole card is replaced on the turn (default: the rules' 0.05)."
+        ),
+        flops: int = typer.Option(
+            None, min=1, max=1755,
+            help="Tables on the first N of the 1,755 canonical flops only (tests, timing); unreached classes fall back to their strength.",
+        ),  # fmt: skip
         as_json: bool = typer.Option(False, "--json", help="Print a JSON summary only."),
     ) -> None:
-        """Build a card abstraction (bucket tables and centroids) and write it to an HDF5 file."""
+        """Build a card abstraction (bucket tables and centroids) and write it to an HDF5 file.
+
+        For --variant swap the preflop and flop buckets are clustered on Swap's futures (hole cards
+        replaced on the flop and turn with the given probabilities); the file serves Swap games only.
+        """
         import time
 
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
         from numba import get_num_threads
 
-        from abstraction.buckets import CardAbstractionConfig, build_card_abstraction, estimate_build_memory
+        from abstraction.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops, estimate_build_memory
 
         try:
-            config = CardAbstractionConfig(buckets=_parse_buckets(buckets), method=method, variant=variant, seed=seed)
+            config = CardAbstractionConfig(
+                buckets=_parse_buckets(buckets), method=method, variant=variant, seed=seed,
+                flop_swap_probability=flop_swap_probability, turn_swap_probability=turn_swap_probability,
+            )  # fmt: skip
         except ValueError as error:
             raise typer.BadParameter(str(error)) from None
         memory = estimate_build_memory(config, get_num_threads())
+        swaps = f" (swap probabilities {config.flop_swap_probability} flop, {config.turn_swap_probability} turn)" if config.variant == "swap" else ""
         if not as_json:
             typer.echo(
-                f"building {config.method} abstraction {config.buckets} for {config.variant}: "
+                f"building {config.method} abstraction {config.buckets} for {config.variant}{swaps}: "
                 f"about {memory / 2**30:.2f} GiB of arrays (plus about 0.4 GiB for Python and the kernels)"
             )
         started = time.perf_counter()
@@ -56,9 +74,11 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
                     tasks[stage] = bar.add_task(stage, total=total)
                 bar.update(tasks[stage], completed=done)
 
-            abstraction = build_card_abstraction(config, progress)
+            abstraction = build_card_abstraction(config, progress, flops=None if flops is None else canonical_flops()[:flops])
         abstraction.save(out)
-        summary = {"out": str(out), "seconds": time.perf_counter() - started, "estimated_bytes": memory, "buckets": list(config.buckets), "method": config.method, "variant": config.variant}
+        summary = {"out": str(out), "seconds": time.perf_counter() - started, "estimated_bytes": memory, "buckets": list(config.buckets), "method": config.method, "variant": config.variant, "flops": 1755 if flops is None else flops}
+        if config.variant == "swap":
+            summary.update(flop_swap_probability=config.flop_swap_probability, turn_swap_probability=config.turn_swap_probability)
         typer.echo(json.dumps(summary) if as_json else f"wrote {out} in {summary['seconds']:.0f} s")
 
     @bench.command("abstraction")

@@ -87,7 +87,8 @@ class FreshChance:
 
     ``config``: the variant's rules (`game.variants`); ``lookup``: a `BucketLookup`, or a
     `CardAbstraction` (wrapped in one); a Bounty game needs a ``bounty`` card abstraction and no
-    other game takes one. ``max_runs``: River of Blood's run cap R >= 0 (None: the tree's default,
+    other game takes one; a ``swap`` card abstraction (clustered on swap futures) serves Swap games
+    only, which also take plain ones. ``max_runs``: River of Blood's run cap R >= 0 (None: the tree's default,
     `abstraction.hooks.river_of_blood.DEFAULT_MAX_RUNS`; stored capped by
     ``config.max_board_cards - 5``); None for the other variants.
 
@@ -119,6 +120,12 @@ class FreshChance:
             raise ValueError(
                 f"a {variant!r} game needs a card abstraction of variant 'bounty' if and only if it is Bounty; "
                 f"got one of variant {lookup.variant!r}"
+            )
+        cards = lookup.abstraction.config
+        if cards.variant == "swap" and variant != "swap" and (getattr(cards, "flop_swap_probability", 0.0) or getattr(cards, "turn_swap_probability", 0.0)):
+            raise ValueError(
+                f"a {variant!r} game cannot use a card abstraction of variant 'swap': its buckets price in hole-card swaps "
+                f"that {variant!r} never deals; build one with `vcfr abstract --variant {variant}`"
             )
         tree_config = hooks.walk_config(self.config, self.max_runs)
         code, flop_swap, turn_swap, runs = hooks.sampler_arguments(tree_config)
