@@ -7,7 +7,9 @@ to what rebuilds it:
 - ``"exact"`` (configs without a ``kind`` entry): Kuhn and Leduc of :mod:`abstraction.exact_games`.
 - ``"sampled-nolimit"``: the heads-up abstract games of :mod:`solver.abstract_games` (Hold'em, Swap,
   River of Blood, Auction, Bounty), rebuilt from their config and their card-abstraction file.
-- more kinds (an N-player limit game ...) plug in with :func:`register_game_kind`.
+- ``"limit"``: the N-player limit hold'em abstract games of :mod:`solver.limit_games` (fresh
+  chance only), rebuilt from their config and their card-abstraction file.
+- more kinds plug in with :func:`register_game_kind`.
 
 Schedule. Block ends fall on multiples of ``evaluate_every`` and ``checkpoint_every`` (and on the
 iteration target). MCCFR iteration ``t`` samples from ``(seed, t)`` alone, so with one worker the
@@ -66,6 +68,8 @@ EXACT_KIND = "exact"
 """Kind of the configs of :mod:`abstraction.exact_games` (they carry no ``kind`` entry)."""
 ABSTRACT_KIND = "sampled-nolimit"
 """Kind of the heads-up abstract games (:data:`solver.abstract_games.GAME_KIND`)."""
+LIMIT_KIND = "limit"
+"""Kind of the N-player limit abstract games (:data:`solver.limit_games.GAME_KIND`)."""
 
 
 # --- game kinds --------------------------------------------------------------------------------
@@ -205,8 +209,34 @@ def _abstract_big_blind(config: Mapping[str, Any]) -> float:
     return float(abstract_config(config).variant_config().big_blind)
 
 
+def limit_config(config: Mapping[str, Any]) -> Any:
+    """The :class:`~solver.limit_games.LimitGameConfig` of a JSON config (ValueError on bad fields)."""
+    from solver.limit_games import LimitGameConfig
+
+    return LimitGameConfig.from_dict(dict(config))
+
+
+def _normalize_limit(config: Mapping[str, Any]) -> dict[str, Any]:
+    return _as_json(limit_config(config).to_dict())
+
+
+def _build_limit(config: Mapping[str, Any]) -> SolverGame:
+    from solver.limit_games import build_limit_game
+
+    game_config = limit_config(config)
+    check_card_file(game_config.card_abstraction, "holdem")
+    return build_limit_game(game_config)
+
+
+def _limit_big_blind(config: Mapping[str, Any]) -> float:
+    from solver.limit_games import limit_big_blind
+
+    return limit_big_blind(limit_config(config))
+
+
 register_game_kind(GameKind(EXACT_KIND, _normalize_exact, _build_exact, _exact_big_blind, exact=True))
 register_game_kind(GameKind(ABSTRACT_KIND, _normalize_abstract, _build_abstract, _abstract_big_blind))
+register_game_kind(GameKind(LIMIT_KIND, _normalize_limit, _build_limit, _limit_big_blind))
 
 
 def game_config_of(game: str | Mapping[str, Any]) -> dict[str, Any]:

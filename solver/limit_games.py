@@ -1,0 +1,175 @@
+"""The abstract game of N-player limit hold'em (`game.limit`): rules + card abstraction, JSON-able.
+
+`LimitGameConfig` is what a strategy file stores as its ``game_config`` (``kind`` =
+:data:`GAME_KIND`); `build_limit_game` rebuilds the same `SolverGame` from it as long as the
+card-abstraction file is there. The betting tree is `abstraction.limit_tree.build_limit_tree` (every
+legal limit action: no bet abstraction is needed), chance is always fresh
+(`abstraction.limit_chance.LimitChance`: a new deal per Monte Carlo iteration, so solve it with
+``es-mccfr`` or ``os-mccfr``). The abstract game assumes cards speak at showdown (the best hand
+is announced, nobody mucks) and that nobody taps out (``buy_in`` must cover the most one game can
+cost; a config breaking that is refused).
+
+``rules`` are `game.limit.LimitConfig` fields (chips). Fields not given take the rules' defaults,
+except two abstract-game defaults (:data:`DEFAULT_RULES`): 3 players and ``max_raises`` 2, since
+the rules' 3 raises per round give 5.35 million nodes for 3 players (2: 296,913 nodes, 122,830
+decision nodes; 1: 14,035).
+
+>>> config = LimitGameConfig(rules={"max_raises": 1}, card_abstraction="cards.h5")
+>>> config.rules
+{'n_players': 3, 'max_raises': 1}
+>>> LimitGameConfig.from_dict(config.to_dict()) == config, config.to_dict()["kind"]
+(True, 'limit')
+>>> config.limit_config().n_players, config.limit_config().low_limit
+(3, 10)
+>>> LimitGameConfig(rules={"players": 3}, card_abstraction="cards.h5")
+Traceback (most recent call last):
+...
+ValueError: unknown limit rules fields ['players']: known are ['ante', 'blinds_in_second_round', 'buy_in', 'cards_speak', 'check_raise', 'high_limit', 'low_limit', 'max_raises', 'must_use_hole_card', 'n_players']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from abstraction.bucket_lookup import BucketLookup
+from abstraction.buckets import CardAbstraction
+from abstraction.limit_chance import LimitChance
+from abstraction.limit_tree import build_limit_tree, check_no_tap_out, showdown_contexts
+from abstraction.tree import MAX_PLAYERS, SolverGame
+from game.limit import LimitConfig
+
+GAME_KIND = "limit"
+"""``kind`` entry of the JSON config of the limit abstract games."""
+DEFAULT_RULES: dict[str, Any] = {"n_players": 3, "max_raises": 2}
+"""Rules fields of the abstract game that differ from `LimitConfig`'s defaults unless given."""
+DEFAULT_MAX_NODES = 2_000_000
+
+
+@dataclass(frozen=True)
+class LimitGameConfig:
+    """One limit abstract game, JSON-able (:meth:`to_dict`).
+
+    ``rules``: `game.limit.LimitConfig` fields (chips; :data:`DEFAULT_RULES` filled in, so the stored
+    dict names the player count and the raise cap); ``card_abstraction``: path of the HDF5 card
+    abstraction (built for ``holdem``); ``max_nodes``: refuse bigger trees; ``card_hash``: sha256 of
+    the card file (filled in by `build_limit_game` when the file is there; a rebuild refuses another
+    file).
+    """
+
+    rules: dict[str, Any] = field(default_factory=dict)
+    card_abstraction: str = ""
+    max_nodes: int = DEFAULT_MAX_NODES
+    card_hash: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, dict):
+            raise TypeError(f"rules must be a dict of LimitConfig fields, got {self.rules!r}")
+        object.__setattr__(self, "rules", {**DEFAULT_RULES, **self.rules})
+        object.__setattr__(self, "card_abstraction", str(self.card_abstraction))
+        if not self.card_abstraction:
+            raise ValueError("card_abstraction must name the HDF5 card-abstraction file, got ''")
+        if isinstance(self.max_nodes, bool) or not isinstance(self.max_nodes, int) or self.max_nodes < 1:
+            raise ValueError(f"max_nodes must be an int >= 1, got {self.max_nodes!r}")
+        if not isinstance(self.card_hash, str) or self.card_hash and (
+                len(self.card_hash) != 64 or set(self.card_hash) - set("0123456789abcdef")):
+            raise ValueError(f"card_hash must be the sha256 hex digest of the card file (64 hex digits) or '', "
+                             f"got {self.card_hash!r}")
+        rules = self.limit_config()  # bad rules fail here, naming the bad value
+        if rules.n_players > MAX_PLAYERS:
+            raise ValueError(f"the limit abstract game seats 2..{MAX_PLAYERS} players, the rules {rules.n_players}")
+        check_no_tap_out(rules)
+
+    def limit_config(self) -> LimitConfig:
+        """The rules (`LimitConfig` defaults overridden by ``rules``)."""
+        known = {f.name for f in dataclasses.fields(LimitConfig)}
+        unknown = sorted(set(self.rules) - known)
+        if unknown:
+            raise ValueError(f"unknown limit rules fields {unknown}: known are {sorted(known)}")
+        return LimitConfig(**self.rules)
+
+    @property
+    def n_players(self) -> int:
+        return self.limit_config().n_players
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict with ``kind`` = :data:`GAME_KIND`."""
+        data = dataclasses.asdict(self)
+        data["kind"] = GAME_KIND
+        json.dumps(data)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> LimitGameConfig:
+        """Inverse of :meth:`to_dict` (``kind`` must be :data:`GAME_KIND` when present)."""
+        values = dict(data)
+        kind = values.pop("kind", GAME_KIND)
+        if kind != GAME_KIND:
+            raise ValueError(f"not a {GAME_KIND!r} game config: kind {kind!r}")
+        try:
+            return cls(**values)
+        except TypeError as error:
+            raise ValueError(f"bad limit game config: {error}") from None
+
+
+def build_limit_game(config: LimitGameConfig, abstraction: CardAbstraction | None = None) -> SolverGame:
+    """The `SolverGame` of ``config``: the limit betting tree with fresh chance (`LimitChance`).
+
+    ``abstraction`` skips loading ``config.card_abstraction`` (it must be that file's contents). The
+    game's config carries the card file's hash when the file is there (a stored hash must match).
+    Building walks the rules engine: about 20 s for 3 players with ``max_raises`` 2.
+    """
+    from solver.abstract_games import check_card_hash
+
+    if not isinstance(config, LimitGameConfig):
+        raise TypeError(f"config must be a LimitGameConfig, got {config!r}")
+    path = Path(config.card_abstraction)
+    if abstraction is None:
+        if not path.is_file():
+            raise ValueError(f"card abstraction file {str(path)!r} does not exist")
+        config = dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash))
+        abstraction = CardAbstraction.load(path)
+    elif path.is_file():
+        config = dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash))
+    rules = config.limit_config()
+    lookup = BucketLookup(abstraction)
+    if lookup.bounty:
+        raise ValueError("the limit game needs a holdem card abstraction, got a Bounty one")
+    tree = build_limit_tree(rules, lookup.n_buckets, max_nodes=config.max_nodes)
+    chance = LimitChance(rules, lookup, contexts=showdown_contexts(tree))
+    name = f"limit {rules.n_players}p max_raises={rules.max_raises}"
+    return SolverGame(name=name, tree=tree, deals=None, config=config.to_dict(), sampler=chance)
+
+
+def limit_big_blind(config: LimitGameConfig) -> float:
+    """Chips of the big blind for mbb/hand: the straddle (the low limit)."""
+    return float(config.limit_config().straddle)
+
+
+def write_limit_strategy(path: str | Path, game: SolverGame, solver: Any, *, include_tables: bool = False) -> Path:
+    """Write ``solver``'s average strategy for the limit ``game`` to an HDF5 strategy file
+    (`solver.strategy_file`) whose ``game_config`` is ``game.config``, for
+    `solver.limit_lookup_bot.LimitLookupBot`. ``include_tables`` also stores the resume tables."""
+    from solver.abstract_games import card_file_hash
+    from solver.strategy_file import StrategyRecord, write_strategy_file
+
+    if game.config.get("kind") != GAME_KIND:
+        raise ValueError(f"game {game.name!r} is not a limit game (config kind {game.config.get('kind')!r})")
+    game_config = dict(game.config)
+    cards = Path(str(game_config.get("card_abstraction", "")))
+    if not game_config.get("card_hash") and cards.is_file():
+        game_config["card_hash"] = card_file_hash(cards)
+    record = StrategyRecord(
+        game_config=game_config,
+        solver_config=solver.config.to_dict(),
+        iterations=solver.iteration,
+        seed=solver.config.seed,
+        tree_fingerprint=game.tree.fingerprint(),
+        tree_arrays=game.tree.to_arrays(),
+        average_strategy=solver.average_strategy(),
+        tables=solver.tables() if include_tables else {},
+    )
+    return write_strategy_file(path, record)
