@@ -25,7 +25,7 @@ except ImportError:  # pragma: no cover - older typer on the real click
 from game.variants import VARIANTS
 
 GAMES = ("kuhn", "leduc")
-VARIANT_NAMES = ("holdem", "swap", "river_of_blood", "auction", "bounty", "kuhn", "leduc")
+VARIANT_NAMES = ("holdem", "swap", "river_of_blood", "auction", "bounty", "limit", "kuhn", "leduc")
 ALGORITHMS = ("cfr", "cfr+", "linear", "lcfr", "dcfr", "es-mccfr", "os-mccfr")
 ALGORITHM_ALIASES = {"lcfr": "linear"}
 

@@ -75,6 +75,9 @@ from solver.training import TrainingConfig
 
 EXACT_VARIANTS = ("kuhn", "leduc")
 HEADS_UP_VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")
+LIMIT_VARIANT = "limit"
+"""The N-player limit abstract game (:mod:`solver.limit_games`): ``[rules]`` takes ``LimitConfig``
+fields (``n_players``, ``max_raises`` ...), ``[bets]`` only ``max_nodes``, chance is fresh."""
 TABLES = ("rules", "cards", "bets", "solver")
 ALGORITHM_ALIASES = {"lcfr": "linear"}
 
@@ -119,6 +122,10 @@ def _check_type(where: str, value: Any, kind: str) -> Any:
 
 
 def _rules_class(variant: str) -> type:
+    if variant == LIMIT_VARIANT:
+        from game.limit import LimitConfig
+
+        return LimitConfig
     if variant in EXACT_VARIANTS:
         from game.leduc import LeducConfig
 
@@ -160,8 +167,9 @@ class RulesTable:
     def parse(cls, table: Mapping[str, Any]) -> RulesTable:
         values = dict(table)
         variant = _check_type("[rules] variant", values.pop("variant", "leduc"), "str")
-        if variant not in EXACT_VARIANTS + HEADS_UP_VARIANTS:
-            raise RunConfigError(f"[rules] variant must be one of {', '.join(HEADS_UP_VARIANTS + EXACT_VARIANTS)}; "
+        if variant not in EXACT_VARIANTS + HEADS_UP_VARIANTS + (LIMIT_VARIANT,):
+            raise RunConfigError(f"[rules] variant must be one of "
+                                 f"{', '.join(HEADS_UP_VARIANTS + (LIMIT_VARIANT,) + EXACT_VARIANTS)}; "
                                  f"got {variant!r}")
         config_class = _rules_class(variant)
         defaults = {f.name: f.default for f in dataclasses.fields(config_class)
@@ -302,9 +310,16 @@ class RunConfig:
                 raise RunConfigError(f"[solver] chance, deals and deal_seed apply to abstract games; "
                                      f"{self.rules.variant} is an exact game (it sums over every deal)")
         else:
+            if self.rules.variant == LIMIT_VARIANT:
+                for name in ("text", "bids", "max_runs"):
+                    if getattr(self.bets, name) is not None:
+                        raise RunConfigError(f"[bets] {name} does not apply to the limit game (one raise size; "
+                                             "max_nodes is its only [bets] key)")
+                if solver.chance != "fresh" or solver.deals is not None or solver.deal_seed is not None:
+                    raise RunConfigError("[solver] chance, deals and deal_seed: the limit game draws fresh chance only")
             if self.cards.path is None:
                 raise RunConfigError(f"a {self.rules.variant} game needs a card abstraction: set [cards] path or "
-                                     f"--cards (build one with vcfr abstract --variant {self.rules.variant})")
+                                     f"--cards (build one with vcfr abstract --variant {'holdem' if self.rules.variant == LIMIT_VARIANT else self.rules.variant})")
             from solver.cfr import FULL_TRAVERSAL
 
             if solver.chance == "fresh" and self.algorithm in FULL_TRAVERSAL:
@@ -327,6 +342,12 @@ class RunConfig:
             if self.rules.fields:
                 config["rules"] = dict(self.rules.fields)
             return _checked(lambda: game_config_of(config))
+        if self.rules.variant == LIMIT_VARIANT:
+            from solver.limit_games import LimitGameConfig
+
+            limits = {} if self.bets.max_nodes is None else {"max_nodes": self.bets.max_nodes}
+            return _checked(lambda: LimitGameConfig(rules=dict(self.rules.fields), card_abstraction=str(self.cards.path),
+                                                    **limits).to_dict())
         from solver.abstract_games import AbstractGameConfig
 
         settings: dict[str, Any] = {"chance": self.solver.chance}

@@ -206,3 +206,28 @@ def test_process_backend_rebuilds_the_limit_game(cards: Path, tmp_path: Path) ->
     assert result.record.iterations == 8_192 and result.record.game_config["kind"] == "limit"
     with pytest.raises(IllegalActionError):
         LimitRound(LimitConfig(n_players=3), seed=1).apply(Action.check())
+
+
+def test_run_files_take_the_limit_variant(cards: Path) -> None:
+    from solver.run_config import RunConfigError, parse_run_config
+
+    text = f"""
+[rules]
+variant = "limit"
+n_players = 4
+max_raises = 0
+[cards]
+path = "{cards}"
+[solver]
+iterations = 100
+"""
+    run = parse_run_config(text)
+    game = run.game_config()
+    assert game["kind"] == "limit" and game["rules"] == {"n_players": 4, "max_raises": 0}
+    assert run.training_config().algorithm == "es-mccfr"
+    with pytest.raises(RunConfigError, match=r"\[bets\] text does not apply to the limit game"):
+        parse_run_config(text + '[bets]\ntext = "1p"\n')
+    with pytest.raises(RunConfigError, match="fresh chance only"):
+        parse_run_config(text.replace("iterations = 100", 'iterations = 100\nchance = "fixed"'))
+    with pytest.raises(RunConfigError, match="assumes nobody taps out"):
+        parse_run_config(text.replace("max_raises = 0", "buy_in = 50")).game_config()
