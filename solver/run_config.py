@@ -3,9 +3,10 @@
 A run file (TOML, read with :mod:`tomllib`) has up to four tables, each independent of the others:
 
 - ``[rules]``: ``variant`` (a heads-up variant ``holdem``, ``swap``, ``river_of_blood``,
-  ``auction``, ``bounty``, or an exact game ``kuhn``, ``leduc``) and any field of that variant's
-  rules config (``vcfr variants`` lists them with their defaults; values equal to the default are
-  dropped, as strategy files store only the fields that differ).
+  ``auction``, ``bounty``, the N-player ``limit`` game, or an exact game ``kuhn``, ``leduc``) and any
+  field of that variant's rules config (``vcfr variants`` lists them with their defaults; values
+  equal to the default are dropped, as strategy files store only the fields that differ; the limit
+  game keeps every field given, its abstract defaults being 3 players and ``max_raises`` 2).
 - ``[cards]``: ``path`` of the card-abstraction file (``vcfr abstract``); a relative path is read
   relative to the run file's folder (a ``--cards`` flag: relative to the working directory). It is
   stored as an absolute path, which every worker process or Dask worker must be able to read.
