@@ -14,6 +14,7 @@ import typer
 COMMAND_MODULES: tuple[str, ...] = (
     "solver.cli_basics",
     "solver.cli_solve",
+    "solver.cli_lbr",
     "solver.cli_export",
     "solver.cli_chart",
     "game.cli_game",

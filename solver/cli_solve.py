@@ -237,13 +237,25 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         deals: int | None = typer.Option(None, help="Fresh-chance abstract games: measure over this many deals "
                                          "drawn once (the best response fits that sample: an overestimate)."),
         deal_seed: int = typer.Option(0, help="Seed of the --deals sample."),
+        lbr: bool = typer.Option(False, "--lbr", help="Local best response instead (a lower bound that works on "
+                                 "full-size games; see vcfr lbr)."),
+        hands: int = typer.Option(10_000, help="With --lbr: hands per seat."),
+        candidates: int = typer.Option(100, help="With --lbr: deals in LBR's belief."),
+        seed: int = typer.Option(0, help="With --lbr: seed."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Exact exploitability of a strategy file's average strategy (abstract games: within the
-        abstraction, over the game's fixed deal table)."""
+        abstraction, over the game's fixed deal table); --lbr: local best response (vcfr lbr)."""
         from solver.strategy_file import StrategyFileError
         from solver.training import evaluate_strategy_file
 
+        if lbr:
+            from solver.cli_lbr import run_lbr
+
+            if deals is not None:
+                raise _fail("--deals is for the exact best response; --lbr deals its own hands (--hands)", 2)
+            run_lbr(path, hands, candidates, seed, as_json)
+            return
         if deals is not None and deals < 1:
             raise _fail(f"--deals must be >= 1, got {deals}", 2)
         try:

@@ -1,0 +1,388 @@
+"""Local best response (Lisý & Bowling 2017, "Equilibrium approximation quality of current no-limit
+poker bots"): a lower bound on how much a strategy file's average strategy can be exploited, for
+games too big for an exact best response.
+
+Method. The LBR player sits in seat ``s`` and plays hands against the strategy (the opponent
+samples its actions from the strategy at its bucket of the real deal). Deals are fresh (a
+heads-up variant's sampler) or rows of an exact game's table. At each LBR decision, its belief
+over the opponent's private state is a set of candidate deals consistent with everything seat
+``s`` has observed (its own cards on every street so far, the public cards, public chance and
+the betting), each weighted by the opponent's reach probability: the product, over the
+opponent's past decisions on the path, of the strategy's probability of the action taken, read
+at the candidate's opponent bucket. Nodes seat ``s`` cannot tell apart (one information-set
+group, e.g. the Auction's second sealed bid) all enter the belief, each with its own reach. For
+each LBR action ``a`` the value is the expected NET chips of seat ``s`` assuming that the
+opponent responds at the next decision by its strategy (from each candidate's bucket) if that
+decision is the opponent's, and that after that every player takes the passive action (check or
+call; at an Auction bid node the smallest bid) to the end, chance following the candidate's
+deal; a fold's value is its terminal's row. LBR takes the best action; ties go to the more
+passive one (check/call, then fold, then raises by size). The hand's actual payoff to seat ``s``
+is recorded.
+
+Candidates:
+
+- exact games (Kuhn, Leduc: `abstraction.exact_games`, whose buckets are the exact views, and
+  whose table is the whole distribution): every table row whose seat-``s`` bucket equals the real
+  deal's on every slot revealed so far, weighted by the row's probability times the opponent's
+  reach. The belief is then exact.
+- heads-up variants (holdem, swap, bounty, auction, river_of_blood) with fresh chance: ``K``
+  deals redrawn around seat ``s``'s view by `abstraction.kernels_resample._resample_hidden` (its
+  own hole cards on every street so far, the board and River of Blood run cards so far, its
+  Auction third card once it holds it, its bounty rank kept; the opponent's hole cards, swaps,
+  bounty rank and third card and all future cards redrawn), with buckets and outcomes exactly as
+  the sampler computes them; redrawn once per street (and once more when the seat receives its
+  Auction third card). A fixed-table abstract game is played with the fresh sampler of its
+  config (same tree: the LBR plays the real game, not the table sample).
+
+The LBR strategy is a legal strategy of the game, so its expected winnings are at most the best
+response value; the estimate is the mean of ``hands`` hands per seat, the same deals for both
+seats (hand ``h`` is deal ``h`` of the run's seed), reported as ``1000 * chips / big blind``
+averaged over the seats, with a 95% Student-t interval over the per-hand seat averages. Against
+an exact equilibrium LBR wins nothing in expectation (it cannot beat the game value of each seat,
+whose average is 0). Everything per hand runs in `solver.kernels_lbr` (numba), and hand ``h``
+depends only on ``(seed, h)``: any split of the hands into batches or threads gives identical
+payoffs.
+
+>>> from abstraction.exact_games import build_game
+>>> from solver.exploitability import uniform_strategy
+>>> game = build_game("kuhn")
+>>> result = local_best_response(game, uniform_strategy(game), LBRConfig(hands=4000, seed=1))
+>>> result.chance, result.hands, bool(0.2 < result.chips_per_hand < 0.6)  # exact BR: 0.458 chips
+('exact', 4000, True)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from abstraction.fresh_chance import FreshChance, TableChance
+from abstraction.tree import DECISION, DealTable, SolverGame
+from game.actions import ActionKind
+from solver import kernels_lbr
+from solver.cfr import context_bounds
+
+MAX_SEED = 2**64 - 1
+PASSIVE_KINDS = (int(ActionKind.CHECK), int(ActionKind.CALL))
+
+
+@dataclass(frozen=True)
+class LBRConfig:
+    """How to run LBR: ``hands`` per seat (>= 2), ``candidates`` K (deals in the belief of a
+    fresh-chance game; exact games use every consistent table row), ``seed`` (0..2**64-1),
+    ``batch`` hands per kernel call and ``workers`` threads (results do not depend on either).
+
+    >>> LBRConfig(hands=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: hands must be an int >= 2, got 1
+    """
+
+    hands: int = 10_000
+    candidates: int = 200
+    seed: int = 0
+    batch: int = 2_000
+    workers: int = 1
+
+    def __post_init__(self) -> None:
+        for name, minimum in (("hands", 2), ("candidates", 1), ("batch", 1), ("workers", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+                raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"seed must be an int in 0..2**64-1, got {self.seed!r}")
+
+
+@dataclass(frozen=True)
+class LBRResult:
+    """What LBR won against the strategy, per hand.
+
+    ``mbb_per_hand`` = 1000 * ``chips_per_hand`` / ``big_blind``, the mean over both seats;
+    ``ci95_mbb``/``ci95_chips``: half-width of its 95% interval (Student-t over the ``hands``
+    per-hand seat averages); ``seat_chips``/``seat_ci95_chips``: per seat; ``hands``: per seat;
+    ``candidates``: K (None for exact games); ``chance``: ``"exact"`` (table rows) or ``"fresh"``;
+    ``unreached_decisions``: LBR decisions where no candidate had positive opponent reach (the
+    prior alone was used; should be 0 or rare, else raise K); ``seconds``: wall clock.
+    ``payoffs`` float64 [2, hands]: seat ``s``'s chips in hand ``h`` (not in :meth:`to_dict`).
+    """
+
+    mbb_per_hand: float
+    ci95_mbb: float
+    chips_per_hand: float
+    ci95_chips: float
+    seat_chips: tuple[float, float]
+    seat_ci95_chips: tuple[float, float]
+    hands: int
+    candidates: int | None
+    seed: int
+    big_blind: float
+    chance: str
+    unreached_decisions: int
+    seconds: float
+    payoffs: np.ndarray = field(repr=False, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict of every field but ``payoffs``."""
+        return {
+            "mbb_per_hand": self.mbb_per_hand,
+            "ci95_mbb": self.ci95_mbb,
+            "chips_per_hand": self.chips_per_hand,
+            "ci95_chips": self.ci95_chips,
+            "seat_chips": list(self.seat_chips),
+            "seat_ci95_chips": list(self.seat_ci95_chips),
+            "hands": self.hands,
+            "candidates": self.candidates,
+            "seed": self.seed,
+            "big_blind": self.big_blind,
+            "chance": self.chance,
+            "unreached_decisions": self.unreached_decisions,
+            "seconds": self.seconds,
+        }
+
+
+# --- tree and game preparation ------------------------------------------------------------------
+
+
+def tree_arguments(game: SolverGame) -> tuple[np.ndarray, ...]:
+    """The tree tuple of `solver.kernels_lbr` (layout in its module docstring)."""
+    tree = game.tree
+    parent = tree.parent_array()
+    groups = tree.infoset_group
+    decisions = np.flatnonzero(groups >= 0)
+    order = decisions[np.argsort(groups[decisions], kind="stable")].astype(np.int64)
+    counts = np.bincount(groups[decisions], minlength=tree.n_groups)
+    group_start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    passive = np.full(tree.n_nodes, -1, dtype=np.int64)
+    preference = np.zeros(max(1, tree.n_nodes), dtype=np.int64)
+    for node in np.flatnonzero(tree.kind == DECISION):
+        start, count = int(tree.child_start[node]), int(tree.n_children[node])
+        kinds = tree.action_kind[start : start + count].astype(int)
+        amounts = tree.action_amount[start : start + count].astype(int)
+        passive_index = next((k for k in range(count) if kinds[k] in PASSIVE_KINDS), None)
+        if passive_index is None:
+            bids = [k for k in range(count) if kinds[k] == int(ActionKind.BID)]
+            if bids:
+                passive_index = min(bids, key=lambda k: (amounts[k], k))
+            else:
+                passive_index = next((k for k in range(count) if kinds[k] != int(ActionKind.FOLD)), 0)
+
+        def rank(k: int) -> tuple[int, int, int]:
+            if k == passive_index:
+                return (0, 0, k)
+            if kinds[k] == int(ActionKind.FOLD):
+                return (1, 0, k)
+            return (2, amounts[k], k)
+
+        passive[node] = start + passive_index
+        preference[start : start + count] = sorted(range(count), key=rank)
+    return (
+        tree.kind, tree.player, tree.street, tree.child_start, tree.n_children, tree.infoset_group, tree.context,
+        tree.value_row, tree.n_actions, tree.row_offset, tree.group_slot, tree.terminal_values, context_bounds(tree),
+        parent, group_start, order, passive, preference,
+    )
+
+
+def _slot_street(game: SolverGame, n_slots: int) -> np.ndarray:
+    """The street on which each bucket slot is first read (-1: no group reads it)."""
+    tree = game.tree
+    street = np.full(n_slots, -1, dtype=np.int64)
+    for group in range(tree.n_groups):
+        slot, group_street = int(tree.group_slot[group]), int(tree.group_street[group])
+        if street[slot] < 0 or group_street < street[slot]:
+            street[slot] = group_street
+    return street
+
+
+def _check_strategy(game: SolverGame, strategy: np.ndarray) -> np.ndarray:
+    strategy = np.ascontiguousarray(strategy, dtype=np.float64)
+    size = game.tree.table_size
+    if strategy.shape != (size,):
+        raise ValueError(f"strategy must have shape ({size},) (the game's table size), got {strategy.shape}")
+    if not np.isfinite(strategy).all() or (strategy < 0).any():
+        raise ValueError("strategy entries must be finite probabilities >= 0")
+    return strategy
+
+
+def _is_exact_config(config: dict[str, Any]) -> bool:
+    return config.get("kind", "exact") == "exact"
+
+
+def lbr_game(game: SolverGame) -> tuple[str, Any]:
+    """How LBR deals in ``game``: ``("exact", DealTable)`` or ``("fresh", FreshChance)``.
+
+    Exact games (and a `TableChance` sampler) use their table; heads-up variants with fresh chance
+    their sampler; a fixed-table abstract game the fresh sampler of its config (rebuilt: its card
+    file must exist). Raises ValueError for anything else (more than two players, other samplers).
+    """
+    if not isinstance(game, SolverGame):
+        raise TypeError(f"game must be a SolverGame, got {game!r}")
+    if game.tree.n_players != 2:
+        raise ValueError(f"local best response is heads-up only; game {game.name!r} has {game.tree.n_players} players")
+    if isinstance(game.sampler, FreshChance):
+        return "fresh", game.sampler
+    if isinstance(game.sampler, TableChance):
+        return "exact", game.sampler.deals
+    if game.deals is not None and _is_exact_config(game.config):
+        return "exact", game.deals
+    if game.deals is not None and game.config.get("kind") == "sampled-nolimit":
+        fresh = fresh_twin(game)
+        return "fresh", fresh.sampler
+    raise ValueError(f"local best response cannot deal game {game.name!r}: it needs an exact game's deal table or "
+                     "a heads-up variant's fresh sampler")
+
+
+def fresh_twin(game: SolverGame) -> SolverGame:
+    """A fixed-table abstract game rebuilt with fresh chance (same tree), from its config."""
+    from solver.training import abstract_config, build_game_from_config
+
+    config = replace(abstract_config(game.config), chance="fresh")
+    twin = build_game_from_config(config.to_dict())
+    if twin.tree.fingerprint() != game.tree.fingerprint():
+        raise ValueError(f"the fresh-chance rebuild of {game.name!r} has another tree")
+    return twin
+
+
+# --- running hands ------------------------------------------------------------------------------
+
+
+def lbr_payoffs(game: SolverGame, strategy: np.ndarray, seat: int, first: int, count: int,
+                config: LBRConfig = LBRConfig(), *, dealer: tuple[str, Any] | None = None,
+                tree: tuple[np.ndarray, ...] | None = None) -> tuple[np.ndarray, int]:
+    """Seat ``seat``'s chips in LBR hands ``first .. first + count - 1`` (float64 [count]) and the
+    number of decisions no candidate reached. ``dealer`` (from :func:`lbr_game`) and ``tree`` (from
+    :func:`tree_arguments`) skip recomputing them."""
+    if seat not in (0, 1):
+        raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+    strategy = _check_strategy(game, strategy)
+    mode, source = dealer if dealer is not None else lbr_game(game)
+    tree = tree if tree is not None else tree_arguments(game)
+    payoff = np.zeros(int(count))
+    unreached = np.zeros(1, dtype=np.int64)
+    with np.errstate(over="ignore"):  # uint64 generator arithmetic wraps on purpose
+        if mode == "exact":
+            deals: DealTable = source
+            kernels_lbr._lbr_table_hands(
+                tree, deals.probability, deals.cumulative_probability(), deals.bucket, deals.weight, deals.chance,
+                _slot_street(game, deals.bucket.shape[2]), strategy, int(seat), np.uint64(config.seed),
+                np.int64(first), int(count), payoff, unreached,
+            )  # fmt: skip
+        else:
+            sampler: FreshChance = source
+            kernels_lbr._lbr_fresh_hands(
+                tree, sampler.kernel_arguments(), sampler.n_slots, sampler.weight_width, len(sampler.chance_size),
+                strategy, int(seat), np.uint64(config.seed), np.int64(first), int(count), int(config.candidates),
+                payoff, unreached,
+            )  # fmt: skip
+    return payoff, int(unreached[0])
+
+
+def game_big_blind(game: SolverGame) -> float:
+    """Chips per big blind of ``game``'s rules (abstract games: the rebuilt variant config's)."""
+    from solver.exploitability import default_big_blind
+
+    if game.config.get("kind") == "sampled-nolimit":
+        from solver.training import abstract_config
+
+        return float(abstract_config(game.config).variant_config().big_blind)
+    return default_big_blind(game)
+
+
+def _interval(values: np.ndarray) -> float:
+    """Half-width of the 95% Student-t interval of the mean of ``values``."""
+    from scipy import stats
+
+    n = len(values)
+    if n < 2:
+        return math.inf
+    return float(stats.t.ppf(0.975, n - 1) * np.std(values, ddof=1) / math.sqrt(n))
+
+
+def local_best_response(game: SolverGame, strategy: np.ndarray, config: LBRConfig = LBRConfig(),
+                        big_blind: float | None = None,
+                        on_progress: Callable[[int, int], None] | None = None) -> LBRResult:
+    """LBR against ``strategy`` (flat table) in both seats: ``config.hands`` hands each.
+
+    ``big_blind``: chips per big blind for mbb (default: the game's rules, :func:`game_big_blind`).
+    ``on_progress(done, total)`` is called after each batch (hands over both seats).
+    """
+    strategy = _check_strategy(game, strategy)
+    big_blind = game_big_blind(game) if big_blind is None else float(big_blind)
+    if not big_blind > 0:
+        raise ValueError(f"big_blind must be > 0 chips, got {big_blind!r}")
+    started = time.perf_counter()
+    dealer = lbr_game(game)
+    tree = tree_arguments(game)
+    hands = int(config.hands)
+    payoffs = np.zeros((2, hands))
+    jobs = [(seat, first, min(config.batch, hands - first)) for first in range(0, hands, config.batch)
+            for seat in (0, 1)]
+    unreached = 0
+    done = 0
+
+    def run(job: tuple[int, int, int]) -> tuple[int, int, np.ndarray, int]:
+        seat, first, count = job
+        values, missed = lbr_payoffs(game, strategy, seat, first, count, config, dealer=dealer, tree=tree)
+        return seat, first, values, missed
+
+    workers = min(int(config.workers), len(jobs), os.cpu_count() or 1)
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            outputs = pool.map(run, jobs)
+            for seat, first, values, missed in outputs:
+                payoffs[seat, first : first + len(values)] = values
+                unreached += missed
+                done += len(values)
+                if on_progress is not None:
+                    on_progress(done, 2 * hands)
+    else:
+        for job in jobs:
+            seat, first, values, missed = run(job)
+            payoffs[seat, first : first + len(values)] = values
+            unreached += missed
+            done += len(values)
+            if on_progress is not None:
+                on_progress(done, 2 * hands)
+    paired = payoffs.mean(axis=0)
+    chips = float(paired.mean())
+    ci = _interval(paired)
+    return LBRResult(
+        mbb_per_hand=1000.0 * chips / big_blind,
+        ci95_mbb=1000.0 * ci / big_blind,
+        chips_per_hand=chips,
+        ci95_chips=ci,
+        seat_chips=(float(payoffs[0].mean()), float(payoffs[1].mean())),
+        seat_ci95_chips=(_interval(payoffs[0]), _interval(payoffs[1])),
+        hands=hands,
+        candidates=None if dealer[0] == "exact" else int(config.candidates),
+        seed=int(config.seed),
+        big_blind=big_blind,
+        chance=dealer[0],
+        unreached_decisions=unreached,
+        seconds=time.perf_counter() - started,
+        payoffs=payoffs,
+    )
+
+
+def lbr_strategy_file(path: str | os.PathLike[str], config: LBRConfig = LBRConfig(),
+                      on_progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """LBR against a strategy file's average strategy, as a JSON-ready dict: :meth:`LBRResult.to_dict`
+    plus ``game``, ``algorithm``, ``iterations`` (the big blind comes from the game's rules)."""
+    from solver.training import game_kind, load_solved_game
+
+    game, record = load_solved_game(path)
+    big_blind = game_kind(record.game_config).big_blind(record.game_config)
+    result = local_best_response(game, record.average_strategy, config, big_blind=big_blind, on_progress=on_progress)
+    summary = result.to_dict()
+    summary.update({
+        "game": game.name,
+        "algorithm": record.solver_config.get("solver", record.solver_config).get("algorithm"),
+        "iterations": record.iterations,
+    })
+    return summary
