@@ -1,13 +1,55 @@
-"""``vcfr variants``, ``vcfr match``, ``vcfr replay`` and ``vcfr bench engine``."""
+"""``vcfr variants``, ``vcfr match``, ``vcfr replay`` and ``vcfr bench engine``.
+
+A ``vcfr match`` player is a baseline bot name (`game.bots.BOTS`) or a file whose suffix a higher
+layer registered with :func:`register_player_file`: `game` never imports `solver` (the layers are
+game <- abstraction <- solver), so the solver's command module, which is loaded into the same
+``vcfr`` app, registers ``.h5`` strategy files (played by its lookup bot) from its side.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import Any
 
 import typer
+
+PlayerLoader = Callable[[str, Any, Any], Any]
+"""``loader(path, config, seed) -> bot``: builds a match player from a file for the variant config
+``config`` (its rules); raises ValueError (one line) on a file it cannot play."""
+
+PLAYER_FILES: dict[str, PlayerLoader] = {}
+"""Match players given as files, by file suffix (e.g. ``".h5"``), filled by :func:`register_player_file`."""
+
+
+def register_player_file(suffix: str, loader: PlayerLoader) -> None:
+    """Let ``vcfr match`` take files ending in ``suffix`` as players, built by ``loader``."""
+    if not suffix.startswith(".") or len(suffix) < 2:
+        raise ValueError(f"a player file suffix starts with a dot, got {suffix!r}")
+    PLAYER_FILES[suffix.lower()] = loader
+
+
+def make_player(name: str, config: Any, seed: Any) -> Any:
+    """A match player: a file of a registered suffix (:data:`PLAYER_FILES`), else a `game.bots` name.
+
+    >>> make_player("checkcall", None, 0).name
+    'checkcall'
+    >>> make_player("strategy.zip", None, 0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 'strategy.zip' is neither a bot name nor a player file; files ending in ... are players
+    """
+    from game.bots import BOTS, make_bot
+
+    suffix = Path(name).suffix.lower()
+    if suffix in PLAYER_FILES:
+        return PLAYER_FILES[suffix](name, config, seed)
+    if suffix and name not in BOTS:
+        known = ", ".join(sorted(PLAYER_FILES)) or "none registered"
+        raise ValueError(f"{name!r} is neither a bot name nor a player file; files ending in {known} are players")
+    return make_bot(name, config=config, seed=seed)
 
 
 EXACT_GAME_DESCRIPTIONS = {
@@ -71,28 +113,31 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
     def match(
         variant: str = typer.Option("holdem", help="Variant (see `vcfr variants`)."),
-        a: str = typer.Option("equity", "--a", help="Bot A: random, checkcall or equity (Monte Carlo equity, 1000 samples per decision)."),
-        b: str = typer.Option("random", "--b", help="Bot B: random, checkcall or equity."),
-        rounds: int = typer.Option(1000, help="Rounds to play (even with --duplicate)."),
+        a: str = typer.Option("equity", "--a", help="Player A: random, checkcall, equity (Monte Carlo equity, 1000 "
+                              "samples per decision) or a strategy file (.h5) of the variant."),
+        b: str = typer.Option("random", "--b", help="Player B: random, checkcall, equity or a strategy file (.h5)."),
+        rounds: int = typer.Option(1000, help="Rounds to play (even when duplicate)."),
         seed: int = typer.Option(0, help="Seed of the deals (bots get seeds derived from it)."),
-        duplicate: bool = typer.Option(False, "--duplicate", help="Play each deal twice with seats swapped."),
+        duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate",
+                                       help="Play each deal twice with seats swapped (the 95% CI is over deal pairs)."),
         rules: str = typer.Option("document", help="document (the rules documents) or engine (the official engines)."),
         history: Path | None = typer.Option(None, help="Write the JSON-lines hand history here."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
-        """Play a match between two baseline bots; print bankrolls and A's mbb/hand with a 95% CI."""
-        from game.bots import make_bot
+        """Play a duplicate match between two players (baseline bots or strategy files); print bankrolls
+        and A's mbb/hand with a 95% CI over deal pairs."""
         from game.match import play_match
         from game.variants import get_variant
 
         try:
             config = get_variant(variant).config_class(rules=rules)  # type: ignore[call-arg]
             seed_a, seed_b = _bot_seeds(seed)
-            bot_a = make_bot(a, config=config, seed=seed_a)
-            bot_b = make_bot(b, config=config, seed=seed_b)
+            bot_a = make_player(a, config, seed_a)
+            bot_b = make_player(b, config, seed_b)
             result = play_match(config, bot_a, bot_b, rounds=rounds, seed=seed, duplicate=duplicate, history=history)
-        except ValueError as error:
-            raise typer.BadParameter(str(error)) from None
+        except ValueError as error:  # a usage error: one line on stderr, exit code 2
+            typer.echo(f"error: {' '.join(str(error).split())}", err=True)
+            raise typer.Exit(2) from None
         summary = result.to_dict()
         if history is not None:
             summary["history"] = str(history)
@@ -105,7 +150,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         typer.echo(f"{variant}{kind}, {result.rounds} rounds, rules {rules}, seed {seed}")
         for name, chips in summary["bankrolls"].items():
             typer.echo(f"  {name}: {chips:+,} chips ({summary['illegal_actions'][name]} faulty actions)")
-        typer.echo(f"  {result.players[0]}: {mean:+,.0f} mbb/hand +- {interval} (95% CI)")
+        samples = f"{result.rounds // 2:,} deal pairs" if duplicate else f"{result.rounds:,} rounds"
+        typer.echo(f"  {result.players[0]}: {mean:+,.0f} mbb/hand +- {interval} (95% CI over {samples})")
         if history is not None:
             typer.echo(f"  hand history: {history}")
 

@@ -3,6 +3,11 @@
 ``vcfr export-bot`` refuses bad input (unknown variant or bot, a file that is not a strategy of the
 variant, a card abstraction whose hash is not the strategy's ...) as one ``error: ...`` line on
 stderr with exit code 2, before writing anything; a bot that fails its warm-up round exits with 1.
+
+This module also lets ``vcfr match`` (`game.cli_game`) take strategy files as players: `game` may
+not import `solver`, so the solver side registers the ``.h5`` suffix with
+`game.cli_game.register_player_file` (a lookup bot of the file, checked like ``export-bot
+--strategy`` checks it).
 """
 
 from __future__ import annotations
@@ -10,13 +15,28 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 
+def strategy_player(path: str, config: Any, seed: Any) -> Any:
+    """``vcfr match``'s player for a strategy file: a `solver.lookup_bot.LookupBot` playing the
+    match's rules ``config``, named by the file's name. ValueError (one line) unless ``path`` is a
+    vcfr strategy file of an abstract game of ``config``'s variant whose card file is at hand with
+    the stored hash (`solver.export_bot.check_strategy`)."""
+    from solver.export_bot import check_strategy
+    from solver.lookup_bot import LookupBot
+
+    cards, _ = check_strategy(path, config.variant)
+    return LookupBot(path, card_abstraction=cards, config=config, seed=seed, name=Path(path).name)
+
+
 def register(app: typer.Typer, bench: typer.Typer) -> None:
+    from game.cli_game import register_player_file
     from solver.cli_solve import OneLineErrors, _fail
+
+    register_player_file(".h5", strategy_player)
 
     @app.command("export-bot", cls=OneLineErrors)
     def export_bot_command(

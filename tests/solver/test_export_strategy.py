@@ -2,9 +2,8 @@
 next to a moved strategy file, ``vcfr export-bot --strategy`` refusing what it cannot play, and a
 self-contained exported folder that plays a recorded 1000-round match after being moved.
 
-The game is tiny: Bounty (engine rules, 400-chip stacks) with a blank Bounty card abstraction
-(every flop and turn in one bucket, the hit bit on top), bets ``1p,a cap=1``, 3,000 ES-MCCFR
-iterations (about 2 s).
+The game is tiny (`tests.solver.tiny_bounty`): Bounty, engine rules, a blank Bounty card
+abstraction, bets ``1p,a cap=1``, 3,000 ES-MCCFR iterations.
 """
 
 from __future__ import annotations
@@ -19,59 +18,28 @@ import subprocess
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from abstraction.buckets import CardAbstraction, CardAbstractionConfig
+from abstraction.buckets import CardAbstraction
 from game.client import read_transcript
-from solver.abstract_games import (
-    AbstractGameConfig,
-    CardHashMismatch,
-    build_abstract_game,
-    card_file_hash,
-    write_abstract_strategy,
-)
-from solver.cfr import Solver
+from solver.abstract_games import AbstractGameConfig, CardHashMismatch, card_file_hash
 from solver.cli import app
 from solver.export_bot import BotSpec, ExportSummary, zipped_size
 from solver.lookup_bot import LookupBot, find_card_abstraction
 from solver.strategy_file import StrategyFileError, read_strategy_file, write_strategy_file
 from solver.training import load_solved_game
 from tests.fake_engine import start_fake_engine
+from tests.solver import tiny_bounty
+from tests.solver.tiny_bounty import reseeded, solve_tiny, tampered
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 RUNNER = CliRunner()
-BUCKETS = (169, 3, 3, 3)
 
 
 @pytest.fixture(scope="module")
 def bounty_cards() -> CardAbstraction:
-    blank = CardAbstraction.blank(BUCKETS)
-    return dataclasses.replace(blank, config=CardAbstractionConfig(buckets=BUCKETS, variant="bounty"))
-
-
-def solve_tiny(folder: Path, cards: CardAbstraction, *, cards_name: str = "bounty_cards.h5",
-               iterations: int = 3000) -> tuple[Path, Path]:
-    """Save ``cards`` in ``folder``, solve the tiny Bounty game on it, write the strategy there."""
-    folder.mkdir(parents=True, exist_ok=True)
-    cards_path = folder / cards_name
-    cards.save(cards_path)
-    config = AbstractGameConfig(variant="bounty", rules={"rules": "engine"}, card_abstraction=str(cards_path),
-                                bets="1p,a cap=1")
-    game = build_abstract_game(config)
-    solver = Solver(game, "es-mccfr", seed=1).run(iterations)
-    return write_abstract_strategy(folder / "bounty.h5", game, solver), cards_path
-
-
-def tampered(cards: CardAbstraction) -> CardAbstraction:
-    """Same shapes, other contents: river centroids nudged."""
-    return dataclasses.replace(cards, river_centroids=np.asarray(cards.river_centroids) * 0.9)
-
-
-def reseeded(cards: CardAbstraction) -> CardAbstraction:
-    """The same tables saved as if built with another seed (the file records its config)."""
-    return dataclasses.replace(cards, config=dataclasses.replace(cards.config, seed=cards.config.seed + 1))
+    return tiny_bounty.bounty_cards()
 
 
 def invoke(*arguments: object):
