@@ -295,3 +295,21 @@ def test_cli_errors(leduc_file: Path, tmp_path: Path) -> None:
     three = tmp_path / "kuhn3.h5"
     train(TrainingConfig(game={"name": "kuhn", "rules": {"players": 3}}, algorithm="cfr+", iterations=5), three)
     assert "heads-up only" in one_line_error(invoke("lbr", three, "--hands", "10"), 1)
+
+
+def test_cli_lbr_on_abstract_files(tmp_path: Path) -> None:
+    """A fresh-chance file is played with its sampler; a fixed-table file with the fresh sampler of its config."""
+    cards = tmp_path / "cards.h5"
+    CardAbstraction.blank((169, 4, 4, 4)).save(cards)
+    common = ["solve", "--rule", "stack=20", "--cards", cards, "--bets", "1p,a cap=1", "--variant", "holdem", "--quiet"]
+    fresh, fixed = tmp_path / "fresh.h5", tmp_path / "fixed.h5"
+    assert invoke(*common, "--iterations", "2000", "--out", fresh).exit_code == 0
+    assert invoke(*common, "--chance", "fixed", "--deals", "200", "--iterations", "5", "--out", fixed).exit_code == 0
+    for path in (fresh, fixed):
+        result = invoke("exploit", path, "--lbr", "--hands", "60", "--candidates", "8", "--json")
+        assert result.exit_code == 0, result.output
+        summary = json.loads(result.stdout)
+        assert summary["chance"] == "fresh" and summary["candidates"] == 8 and summary["big_blind"] == 2.0
+        assert np.isfinite(summary["mbb_per_hand"]) and np.isfinite(summary["ci95_mbb"])
+    cards.unlink()
+    assert "card abstraction" in one_line_error(invoke("lbr", fresh, "--hands", "10"), 1)
