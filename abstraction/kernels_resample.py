@@ -138,12 +138,15 @@ def _load(work, hole, board, street, n_board):
 
 
 @njit(cache=True, nogil=True)
-def _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat=-1):
+def _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat=-1,
+                    max_street=1 << 30):
     """The deal rows of cards ``hole``, ``board``, ``bounty`` as the variant's ``_deal_*`` computes them.
 
     ``work`` is a `abstraction.kernels_chance._workspace` (scratch); ``bucket`` int32 (2, n_slots),
     ``weight`` float64 (W) and ``chance`` int8 (K) are modified in place. ``skip_seat`` (0 or 1)
     leaves that seat's buckets 0 (LBR reads only the opponent's: half the cost); -1 computes both.
+    Slots of streets after ``max_street`` are left 0 too (LBR never reads them; the river buckets
+    are the costly ones). Weights and chance are always complete.
     """
     total = _board_cards(variant, max_runs)
     weight[:] = 0.0
@@ -153,7 +156,7 @@ def _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket
         for street in range(N_STREETS):
             n_board = _board_size(street)
             for seat in range(2):
-                bucket[seat, street] = 0 if seat == skip_seat else _seat_bucket(work, seat, 2, n_board, bounty[seat],
+                bucket[seat, street] = 0 if seat == skip_seat or street > max_street else _seat_bucket(work, seat, 2, n_board, bounty[seat],
                                                                                  lookup)
             hits = _hit(work, 0, n_board, bounty[0]) + 2 * _hit(work, 1, n_board, bounty[1])
             weight[HIT_OUTCOMES * street + hits] = 1.0
@@ -163,7 +166,7 @@ def _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket
         _load(work, hole, board, 0, total)
         for street in range(N_STREETS):
             for seat in range(2):
-                if seat == skip_seat:
+                if seat == skip_seat or street > max_street:
                     bucket[seat, street] = 0
                     if street > 0:
                         bucket[seat, N_STREETS - 1 + street] = 0
@@ -186,7 +189,7 @@ def _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket
                 reached = run + 1
         for street in range(N_STREETS + max_runs):
             for seat in range(2):
-                if seat != skip_seat and (street < N_STREETS or street - (N_STREETS - 1) <= reached):
+                if seat != skip_seat and street <= max_street and (street < N_STREETS or street - (N_STREETS - 1) <= reached):
                     bucket[seat, street] = _seat_bucket(work, seat, 2, _board_size(street), -1, lookup)
                 else:
                     bucket[seat, street] = 0
@@ -197,7 +200,7 @@ def _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket
         for street in range(N_STREETS):
             _load(work, hole, board, street, total)
             for seat in range(2):
-                if seat == skip_seat:
+                if seat == skip_seat or street > max_street:
                     bucket[seat, street] = 0
                 else:
                     bucket[seat, street] = _seat_bucket(work, seat, 2, _board_size(street), -1, lookup)

@@ -221,6 +221,8 @@ def _lbr_fresh_hands(tree, arguments, n_slots, n_columns, n_chance, strategy, se
     sampler's own draws). At an LBR decision on a new street (or, in the Auction, once the seat
     holds its third card) ``n_candidates`` deals are redrawn around the seat's view
     (`_resample_hidden`), each with prior 1; decisions on the same street reuse them (same view).
+    Their opponent buckets are computed up to the next street only: the reach reads past streets,
+    the response the next decision, at most one street on.
     Modified in place: ``payoff``, ``unreached`` as in `_lbr_table_hands`.
     """
     kind, street, child_start, context, value_row = tree[0], tree[2], tree[3], tree[6], tree[7]
@@ -268,7 +270,7 @@ def _lbr_fresh_hands(tree, arguments, n_slots, n_columns, n_chance, strategy, se
                     _resample_hidden(variant, flop_swap, turn_swap, max_runs, real_hole, real_board, real_bounty,
                                      seat, drawn_street, third, state, pool, hole, board, bounty)
                     _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket[candidate],
-                                    weight[candidate], chance[candidate], seat)
+                                    weight[candidate], chance[candidate], seat, drawn_street + 1)
             action, missed = _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, values)
             if missed:
                 unreached[0] += 1

@@ -164,6 +164,12 @@ def test_card_stages_reproduce_the_sampler_bit_for_bit(name, blanks) -> None:
         _evaluate_cards(variant, runs, lookup, hole, board, bounty, work, bucket, weight, outcome, 0)
         assert np.array_equal(bucket[1], table.bucket[deal, 1]) and not bucket[0].any()
         assert np.array_equal(weight, table.weight[deal])
+        _evaluate_cards(variant, runs, lookup, hole, board, bounty, work, bucket, weight, outcome, 1, 1)
+        slots_to_flop = [0, 1, 4] if name == "auction" else [0, 1]
+        assert np.array_equal(bucket[0, slots_to_flop], table.bucket[deal, 0, slots_to_flop])
+        later = [slot for slot in range(chance.n_slots) if slot not in slots_to_flop]
+        assert not bucket[:, later].any() and not bucket[1].any()
+        assert np.array_equal(weight, table.weight[deal]) and np.array_equal(outcome, table.chance[deal])
 
 
 def resample(chance: FreshChance, seed: int, deal: int, seat: int, street: int, keep_third: bool, count: int):
