@@ -386,7 +386,7 @@ def _modules_needed(python: str, folder: Path) -> dict[Path, list[str]]:
     """Project module files the bot loads in its warm-up round (with their packages' ``__init__``),
     each with the numba kernels the round compiled or loaded, as ``qualname-line`` (the stem of
     numba's cache file names)."""
-    result = subprocess.run([python, "-c", _PROBE, str(PROJECT_ROOT), str(folder)], capture_output=True,
+    result = subprocess.run([python, "-c", _PROBE, str(PROJECT_ROOT), str(folder.resolve())], capture_output=True,
                             text=True, check=False, cwd=folder, env=_clean_environment())
     if result.returncode != 0:
         raise RuntimeError(f"the bot failed its warm-up round in the project:\n{result.stderr[-3000:]}")

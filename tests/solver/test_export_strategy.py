@@ -153,10 +153,13 @@ def test_export_text_output_shows_the_zipped_size_and_peak_memory(monkeypatch, t
     assert "peak memory of the warm-up round (max RSS): 374 MB" in result.stdout
 
 
-def test_exported_strategy_bot_is_self_contained_and_plays_1000_rounds_after_a_move(tmp_path: Path, bounty_cards) -> None:
+def test_exported_strategy_bot_is_self_contained_and_plays_1000_rounds_after_a_move(
+        tmp_path: Path, bounty_cards, monkeypatch) -> None:
     strategy, cards = solve_tiny(tmp_path / "solved", bounty_cards)
     folder = tmp_path / "export" / "bot"
-    result = invoke("export-bot", "--variant", "2025", "--bot", "lookup", "--strategy", strategy, "--out", folder,
+    folder.parent.mkdir()
+    monkeypatch.chdir(folder.parent)  # a relative --out works too
+    result = invoke("export-bot", "--variant", "2025", "--bot", "lookup", "--strategy", strategy, "--out", "bot",
                     "--seed", "3", "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
