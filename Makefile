@@ -16,7 +16,7 @@ $(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.stamp-demo: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[bench]"
+	$(BIN)/pip install --quiet -e .
 	touch $@
 
 demo: $(VENV)/.stamp-demo

@@ -32,3 +32,7 @@ app.add_typer(bench, name="bench")
 
 for _module in COMMAND_MODULES:
     importlib.import_module(_module).register(app, bench)
+
+
+if __name__ == "__main__":
+    app()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import typer
 
@@ -37,8 +38,16 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             typer.echo(f"ratio vs fastest peer: {result['ratio_vs_best_peer']:.1f}x")
 
     @app.command()
-    def demo() -> None:
-        """Run the main job end to end on a small default."""
-        from solver.demo import run_demo
+    def demo(
+        variant: str = typer.Option("swap", help="Heads-up variant to solve (see `vcfr variants`)."),
+        seconds: int = typer.Option(90, help="Wall-clock seconds of solving."),
+        out: Path = typer.Option(Path("out/demo"), help="Folder for every output."),
+    ) -> None:
+        """Run the main job end to end on a small default: cards, solve, LBR, match, chart, bot folder."""
+        from solver.demo import DemoConfig, run_demo
 
-        run_demo()
+        try:
+            config = DemoConfig(variant=variant, solve_seconds=seconds, out=out)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
+        run_demo(config)
