@@ -9,7 +9,9 @@ random hand.
 Exact where enumeration is affordable (every runout from the flop or turn, every opponent holding),
 Monte Carlo otherwise, with the sample size returned in the result: preflop, Swap (swaps),
 River of Blood (run cards), Auction (the third card). `all_hands_features` computes a whole board
-at once (1,326 hands, exact) and is what the abstraction builder uses.
+at once (1,326 hands, exact) and is what the abstraction builder uses; `swap_flop_moments` is its
+Swap counterpart on a flop (E[HS], E[HS²] of all hands, exact over the turn swap), what a Swap
+card abstraction clusters flop hands on.
 
 >>> round(hand_features("AsKd", "Qh7d2c").ehs, 4)  # exact over 1,081 runouts
 0.5565
