@@ -1,6 +1,6 @@
 """Speed and memory of ES-MCCFR on each variant's default abstract game (``vcfr bench abstract``).
 
-For every heads-up variant: build its default abstract game (:data:`DEFAULT_BETS`, buckets
+For every heads-up variant and 3-player limit hold'em: build its default abstract game (:data:`DEFAULT_BETS`, buckets
 :data:`DEFAULT_BUCKETS`, fresh chance), run ES-MCCFR on one thread for a time budget after a
 warm-up, and report iterations per second, tree size, information sets and the bytes of the solver
 tables per information set and per information-set action (two float32 tables: 8 bytes). The peer
@@ -27,6 +27,7 @@ from abstraction.kernels_buckets import N_RIVERS, N_TURNS
 from abstraction.tree import SolverGame
 from solver.abstract_games import SUPPORTED_VARIANTS, AbstractGameConfig, build_abstract_game
 from solver.cfr import Solver
+from solver.limit_games import LimitGameConfig, build_limit_game
 
 DEFAULT_BUCKETS = (169, 50, 50, 50)
 """Buckets per street (preflop, flop, turn, river) of the benchmark's card abstractions."""
@@ -38,6 +39,9 @@ DEFAULT_BETS = {
     "bounty": "0.5p,1p,a cap=2",
 }
 """Bet abstraction of each variant's default abstract game."""
+LIMIT = "limit"
+"""The benchmark's name of 3-player limit hold'em (`solver.limit_games`, its default rules: raise cap 2)."""
+BENCHMARK_GAMES = (*SUPPORTED_VARIANTS, LIMIT)
 FIXED_DEALS = 200_000
 """Deals of the fixed-sample peer."""
 
@@ -82,24 +86,33 @@ def _game_facts(game: SolverGame) -> dict[str, Any]:
     }
 
 
-def run_abstract_benchmark(variants: tuple[str, ...] = SUPPORTED_VARIANTS, seconds: float = 5.0,
+def _default_game(variant: str, abstraction: CardAbstraction) -> tuple[SolverGame, str]:
+    """The default abstract game of ``variant`` (or :data:`LIMIT`) and the text of its bets."""
+    if variant == LIMIT:
+        limit = LimitGameConfig(card_abstraction="random-tables")
+        rules = limit.limit_config()
+        return build_limit_game(limit, abstraction), f"limit {rules.n_players} players, {rules.max_raises} raises"
+    config = AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=DEFAULT_BETS[variant])
+    return build_abstract_game(config, abstraction), config.bets
+
+
+def run_abstract_benchmark(variants: tuple[str, ...] = BENCHMARK_GAMES, seconds: float = 5.0,
                            fixed_deals: int = FIXED_DEALS) -> dict[str, Any]:
-    """ES-MCCFR iterations/s (one thread) and table memory per variant, plus the fixed-sample peer on Hold'em."""
+    """ES-MCCFR iterations/s (one thread) and table memory per game, plus the fixed-sample peer on Hold'em."""
     rows = []
     for variant in variants:
-        abstraction = random_abstraction(variant)
-        config = AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=DEFAULT_BETS[variant])
+        abstraction = random_abstraction("holdem" if variant == LIMIT else variant)
         started = time.perf_counter()
-        game = build_abstract_game(config, abstraction)
+        game, bets = _default_game(variant, abstraction)
         build_seconds = time.perf_counter() - started
-        row = {"variant": variant, "bets": config.bets, "chance": "fresh", "build_seconds": build_seconds,
+        row = {"variant": variant, "bets": bets, "chance": "fresh", "build_seconds": build_seconds,
                **_game_facts(game), "iterations_per_second": _iterations_per_second(game, seconds)}
         rows.append(row)
         if variant == "holdem":
-            fixed_config = AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=config.bets,
+            fixed_config = AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=bets,
                                               chance="fixed", n_deals=fixed_deals)
             fixed = build_abstract_game(fixed_config, abstraction)
-            rows.append({"variant": variant, "bets": config.bets, "chance": f"fixed {fixed_deals}",
+            rows.append({"variant": variant, "bets": bets, "chance": f"fixed {fixed_deals}",
                          "build_seconds": None, **_game_facts(fixed),
                          "iterations_per_second": _iterations_per_second(fixed, seconds)})
     fresh = next((r for r in rows if r["variant"] == "holdem" and r["chance"] == "fresh"), None)

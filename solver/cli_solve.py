@@ -309,17 +309,18 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
     @bench.command("abstract")
     def bench_abstract(
-        variants: str = typer.Option(",".join(VARIANTS), help="Comma-separated heads-up variants."),
+        variants: str = typer.Option(",".join((*VARIANTS, "limit")),
+                                     help="Comma-separated heads-up variants and limit (3-player limit hold'em)."),
         seconds: float = typer.Option(5.0, help="Seconds of ES-MCCFR per measurement (after a warm-up)."),
         fixed_deals: int = typer.Option(200_000, help="Deals of the fixed-sample peer on Hold'em."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """ES-MCCFR iterations/s and table bytes per information set on each variant's default abstract game,
         with the fixed-sample path on Hold'em as the peer."""
-        from solver.abstract_bench import format_table, run_abstract_benchmark
+        from solver.abstract_bench import BENCHMARK_GAMES, format_table, run_abstract_benchmark
 
         chosen = tuple(name.strip() for name in variants.split(",") if name.strip())
         for name in chosen:
-            _choice("variant", name, tuple(VARIANTS))
+            _choice("variant", name, BENCHMARK_GAMES)
         result = run_abstract_benchmark(chosen, seconds=seconds, fixed_deals=fixed_deals)
         typer.echo(json.dumps(result) if as_json else format_table(result))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from typer.testing import CliRunner
 
 from solver.abstract_bench import format_table, random_abstraction, run_abstract_benchmark
@@ -19,6 +21,13 @@ def test_benchmark_measures_fresh_and_fixed_chance_on_holdem() -> None:
     assert fresh["iterations_per_second"] > 0 and fixed["iterations_per_second"] > 0
     assert result["fixed_over_fresh_holdem"] == fixed["iterations_per_second"] / fresh["iterations_per_second"]
     assert "| holdem |" in format_table(result)
+
+
+@pytest.mark.slow  # builds the 296,913-node tree (about 20 s)
+def test_benchmark_measures_three_player_limit() -> None:
+    (row,) = run_abstract_benchmark(("limit",), seconds=0.2)["rows"]
+    assert row["bets"] == "limit 3 players, 2 raises" and row["nodes"] == 296_913
+    assert row["iterations_per_second"] > 0 and row["bytes_per_infoset_action"] == 8.0
 
 
 def test_random_abstraction_spreads_hands_over_buckets() -> None:
