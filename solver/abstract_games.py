@@ -210,15 +210,19 @@ def build_abstract_game(config: AbstractGameConfig, abstraction: CardAbstraction
 def write_abstract_strategy(path: str | Path, game: SolverGame, solver: Any, *, include_tables: bool = False) -> Path:
     """Write ``solver``'s average strategy for ``game`` to an HDF5 strategy file (`solver.strategy_file`).
 
-    ``game_config`` is ``game.config`` (an :meth:`AbstractGameConfig.to_dict`, with the card file's
-    ``card_hash`` filled in if the game had none and the file is there), so
-    `solver.lookup_bot.LookupBot` finds the card abstraction and the rules from the file alone.
-    ``include_tables`` also stores regrets and strategy sums (for resuming; larger file).
+    ``game`` is an abstract game over a card file: a heads-up one (this module) or a limit one
+    (`solver.limit_games`). ``game_config`` is ``game.config`` (its config's ``to_dict``, with the
+    card file's ``card_hash`` filled in if the game had none and the file is there), so
+    `solver.lookup_bot.LookupBot` / `solver.limit_lookup_bot.LimitLookupBot` find the card
+    abstraction and the rules from the file alone. ``include_tables`` also stores regrets and
+    strategy sums (for resuming; larger file).
     """
+    from solver.limit_games import GAME_KIND as LIMIT_KIND
     from solver.strategy_file import StrategyRecord, write_strategy_file
 
-    if game.config.get("kind") != GAME_KIND:
-        raise ValueError(f"game {game.name!r} is not an abstract no-limit game (config kind {game.config.get('kind')!r})")
+    if game.config.get("kind") not in (GAME_KIND, LIMIT_KIND):
+        raise ValueError(f"game {game.name!r} is not an abstract game over a card file (config kind "
+                         f"{game.config.get('kind')!r})")
     game_config = dict(game.config)
     cards = Path(str(game_config.get("card_abstraction", "")))
     if not game_config.get("card_hash") and cards.is_file():  # a game built without its file at hand

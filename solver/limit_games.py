@@ -147,29 +147,3 @@ def build_limit_game(config: LimitGameConfig, abstraction: CardAbstraction | Non
 def limit_big_blind(config: LimitGameConfig) -> float:
     """Chips of the big blind for mbb/hand: the straddle (the low limit)."""
     return float(config.limit_config().straddle)
-
-
-def write_limit_strategy(path: str | Path, game: SolverGame, solver: Any, *, include_tables: bool = False) -> Path:
-    """Write ``solver``'s average strategy for the limit ``game`` to an HDF5 strategy file
-    (`solver.strategy_file`) whose ``game_config`` is ``game.config``, for
-    `solver.limit_lookup_bot.LimitLookupBot`. ``include_tables`` also stores the resume tables."""
-    from solver.abstract_games import card_file_hash
-    from solver.strategy_file import StrategyRecord, write_strategy_file
-
-    if game.config.get("kind") != GAME_KIND:
-        raise ValueError(f"game {game.name!r} is not a limit game (config kind {game.config.get('kind')!r})")
-    game_config = dict(game.config)
-    cards = Path(str(game_config.get("card_abstraction", "")))
-    if not game_config.get("card_hash") and cards.is_file():
-        game_config["card_hash"] = card_file_hash(cards)
-    record = StrategyRecord(
-        game_config=game_config,
-        solver_config=solver.config.to_dict(),
-        iterations=solver.iteration,
-        seed=solver.config.seed,
-        tree_fingerprint=game.tree.fingerprint(),
-        tree_arrays=game.tree.to_arrays(),
-        average_strategy=solver.average_strategy(),
-        tables=solver.tables() if include_tables else {},
-    )
-    return write_strategy_file(path, record)

@@ -105,7 +105,7 @@ class _LimitStrategy:
 
 
 class LimitLookupBot:
-    """Plays the average strategy of limit strategy files (`solver.limit_games.write_limit_strategy`
+    """Plays the average strategy of limit strategy files (`solver.abstract_games.write_abstract_strategy`
     or `solver.training.train` on a `LimitGameConfig`).
 
     ``strategy_files``: one path, or several solved for different player counts (at most one per

@@ -8,28 +8,14 @@ import math
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from game.actions import Action, ActionKind
 from game.bots import BOTS
 from game.cli_game import PLAYER_FILES, make_player
 from solver.cli import app
 from solver.lookup_bot import LookupBot
+from tests.solver.cli_support import invoke, one_line_error
 from tests.solver.tiny_bounty import bounty_cards, solve_tiny, tampered
-
-RUNNER = CliRunner()
-
-
-def invoke(*arguments: object):
-    return RUNNER.invoke(app, [str(argument) for argument in arguments])
-
-
-def one_line_error(result, code: int) -> str:
-    assert result.exit_code == code, (result.exit_code, result.output)
-    assert "Traceback" not in result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

@@ -8,26 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from abstraction.buckets import CardAbstraction, CardAbstractionConfig
-from solver.cli import app
 from solver.strategy_file import read_strategy_file
+from tests.solver.cli_support import invoke, one_line_error
 
-RUNNER = CliRunner()
 CONFIGS = Path(__file__).resolve().parents[2] / "experiments" / "configs"
-
-
-def invoke(*arguments: str):
-    return RUNNER.invoke(app, [str(argument) for argument in arguments])
-
-
-def one_line_error(result, code: int) -> str:
-    assert result.exit_code == code, (result.exit_code, result.output)
-    assert "Traceback" not in result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

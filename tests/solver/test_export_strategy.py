@@ -19,39 +19,25 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from abstraction.buckets import CardAbstraction
 from game.client import read_transcript
 from solver.abstract_games import AbstractGameConfig, CardHashMismatch, card_file_hash
-from solver.cli import app
 from solver.export_bot import BotSpec, ExportSummary, zipped_size
 from solver.lookup_bot import LookupBot, find_card_abstraction
 from solver.strategy_file import StrategyFileError, read_strategy_file, write_strategy_file
 from solver.training import load_solved_game
 from tests.fake_engine import start_fake_engine
+from tests.solver.cli_support import invoke, one_line_error
 from tests.solver import tiny_bounty
 from tests.solver.tiny_bounty import reseeded, solve_tiny, tampered
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
-RUNNER = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def bounty_cards() -> CardAbstraction:
     return tiny_bounty.bounty_cards()
-
-
-def invoke(*arguments: object):
-    return RUNNER.invoke(app, [str(argument) for argument in arguments])
-
-
-def one_line_error(result, code: int) -> str:
-    assert result.exit_code == code, (result.exit_code, result.output)
-    assert "Traceback" not in result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
-    return lines[0]
 
 
 def test_strategy_file_stores_the_card_hash_and_rebuilds_check_it(tmp_path: Path, bounty_cards) -> None:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from abstraction.buckets import CardAbstraction, CardAbstractionConfig
 from abstraction.exact_games import build_game
@@ -29,12 +28,11 @@ from game.river_of_blood import RiverOfBloodConfig
 from game.swap import SwapConfig
 from solver.abstract_games import AbstractGameConfig, build_abstract_game
 from solver.cfr import Solver
-from solver.cli import app
 from solver.exploitability import exploitability, uniform_strategy
 from solver.lbr import LBRConfig, lbr_payoffs, local_best_response
 from solver.training import TrainingConfig, train
+from tests.solver.cli_support import invoke, one_line_error
 
-RUNNER = CliRunner()
 RUNS = 3
 VARIANT_CONFIGS = {
     "holdem": HoldemConfig(),
@@ -256,16 +254,6 @@ def test_lbr_runs_on_every_heads_up_variant(name, blanks) -> None:
 
 
 # ----------------------------------------------------------------------------------------- command
-def invoke(*arguments):
-    return RUNNER.invoke(app, [str(argument) for argument in arguments])
-
-
-def one_line_error(result, code: int) -> str:
-    assert result.exit_code == code, (result.exit_code, result.output)
-    assert "Traceback" not in result.output
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.output
-    return lines[0]
 
 
 @pytest.fixture(scope="module")

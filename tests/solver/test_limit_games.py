@@ -17,7 +17,8 @@ from game.bots import CheckCallBot, RandomBot
 from game.chance import ScriptedChance
 from game.limit import FreezeOut, LimitConfig, LimitRound
 from solver.cfr import Solver
-from solver.limit_games import LimitGameConfig, build_limit_game, write_limit_strategy
+from solver.abstract_games import write_abstract_strategy
+from solver.limit_games import LimitGameConfig, build_limit_game
 from solver.limit_lookup_bot import OFF_TREE, LimitLookupBot
 from solver.strategy_file import read_strategy_file
 from solver.training import TrainingConfig, build_game_from_config, train
@@ -38,7 +39,7 @@ def three(cards: Path, **rules) -> LimitGameConfig:
 
 @pytest.fixture(scope="module")
 def solved(cards: Path, tmp_path_factory) -> dict[int, Path]:
-    """A tiny 3-player solve through train() and a heads-up one through Solver + write_limit_strategy."""
+    """A tiny 3-player solve through train() and a heads-up one through Solver + write_abstract_strategy."""
     folder = tmp_path_factory.mktemp("solved")
     config = TrainingConfig(game=three(cards).to_dict(), algorithm="es-mccfr", iterations=20_000, seed=3,
                             evaluate_every=10_000)
@@ -47,7 +48,7 @@ def solved(cards: Path, tmp_path_factory) -> dict[int, Path]:
     heads_up = build_limit_game(LimitGameConfig(rules={"n_players": 2, "max_raises": 2}, card_abstraction=str(cards)))
     solver = Solver(heads_up, "es-mccfr", seed=1)
     solver.run(8_192)
-    write_limit_strategy(folder / "two.h5", heads_up, solver)
+    write_abstract_strategy(folder / "two.h5", heads_up, solver)
     return {3: folder / "three.h5", 2: folder / "two.h5"}
 
 
