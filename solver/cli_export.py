@@ -50,6 +50,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         python: str = typer.Option(sys.executable, help="Interpreter the engine starts (needs Python >= 3.11, numpy, numba)."),
         force: bool = typer.Option(False, help="Replace an earlier export in OUT."),
         transcript: bool = typer.Option(False, help="Record each match in OUT/transcript.txt.gz."),
+        lock_in: bool = typer.Option(True, "--lock-in/--no-lock-in",
+                                     help="Check or fold to the end of a match once the bankroll lead exceeds the "
+                                     "most the rounds left can lose (recorded in bot.json)."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Write a ready bot folder (commands.json, player.py, the needed package files) for an engine;
@@ -58,7 +61,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
         try:
             summary = export_bot(variant, bot, out, strategy=strategy, seed=seed, python=python, force=force,
-                                 transcript=transcript)
+                                 transcript=transcript, lock_in=lock_in)
         except ValueError as error:
             raise _fail(str(error), 2) from None
         except RuntimeError as error:  # the bot failed its warm-up round
@@ -66,7 +69,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             raise typer.Exit(1) from None
         result = {"folder": str(summary.folder), "files": len(summary.files), "bytes": summary.total_bytes,
                   "zipped_bytes": summary.zipped_bytes, "peak_memory_bytes": summary.peak_memory_bytes,
-                  "modules": list(summary.modules)}
+                  "modules": list(summary.modules), "lock_in": lock_in}
         if as_json:
             typer.echo(json.dumps(result))
             return
@@ -75,6 +78,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         peak = "n/a" if summary.peak_memory_bytes is None else f"{summary.peak_memory_bytes / 1e6:.0f} MB"
         typer.echo(f"peak memory of the warm-up round (max RSS): {peak}")
         typer.echo(f"project modules: {', '.join(summary.modules)}")
+        typer.echo("match lock-in: " + ("on (--no-lock-in turns it off)" if lock_in else "off"))
         typer.echo(f"engine config: PLAYER_1_PATH = '{summary.folder.resolve()}'")
 
     @bench.command("client")

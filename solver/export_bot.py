@@ -5,9 +5,11 @@ folder, then starts ``run + [PORT]`` there and waits 10 s for the connection):
 
 - ``commands.json``: ``{"build": [], "run": [PYTHON, "player.py"]}``.
 - ``player.py``: the launcher; puts the folder first on ``sys.path`` and calls ``launch``.
-- ``bot.json``: ``{"format": 1, "variant", "bot", "strategy", "seed", "transcript", "cards"}``, read
-  by ``launch``; with ``transcript`` set, the match is recorded there (gzip ``<< line`` / ``>> answer``;
-  the next match overwrites it).
+- ``bot.json``: ``{"format": 1, "variant", "bot", "strategy", "seed", "transcript", "cards", "lock_in"}``,
+  read by ``launch``; with ``transcript`` set, the match is recorded there (gzip ``<< line`` / ``>> answer``;
+  the next match overwrites it). ``lock_in`` (default true; absent = true): the bot is wrapped in
+  `game.lock_in.LockIn`, which checks or folds to the end of the match once the bankroll lead
+  exceeds the most the rounds left can lose (``vcfr export-bot --no-lock-in`` writes false).
 - ``game/``, ``solver/``, ...: only the project modules the bot imports, found by playing the
   warm-up rounds below in a fresh interpreter and listing the modules it loaded.
 - ``strategy.h5`` and ``cards.h5``: copies of ``--strategy`` and of its card abstraction, if a
@@ -98,8 +100,8 @@ LOGGER = logging.getLogger("vcfr.export_bot")
 @dataclass(frozen=True)
 class BotSpec:
     """What ``bot.json`` holds: the engine variant, the bot name, a strategy file name, a seed,
-    the file to record each match in and the card-abstraction file (names relative to the
-    folder; ``None`` = none)."""
+    the file to record each match in, the card-abstraction file (names relative to the
+    folder; ``None`` = none) and whether the bot locks in a won match (`game.lock_in`)."""
 
     variant: str
     bot: str
@@ -107,19 +109,23 @@ class BotSpec:
     seed: int = 0
     transcript: str | None = None
     cards: str | None = None
+    lock_in: bool = True
 
     def to_json(self) -> str:
         return json.dumps({"format": FORMAT_VERSION, "variant": self.variant, "bot": self.bot,
                            "strategy": self.strategy, "seed": self.seed, "transcript": self.transcript,
-                           "cards": self.cards}, indent=2)
+                           "cards": self.cards, "lock_in": self.lock_in}, indent=2)
 
     @classmethod
     def read(cls, folder: str | Path) -> BotSpec:
         data = json.loads((Path(folder) / "bot.json").read_text())
         if data.get("format") != FORMAT_VERSION:
             raise ValueError(f"bot.json format {data.get('format')!r} in {str(folder)!r}; this code reads {FORMAT_VERSION}")
+        lock_in = data.get("lock_in", True)
+        if not isinstance(lock_in, bool):
+            raise ValueError(f"bot.json lock_in must be true or false, got {lock_in!r} in {str(folder)!r}")
         return cls(data["variant"], data["bot"], data["strategy"], int(data["seed"]), data.get("transcript"),
-                   data.get("cards"))
+                   data.get("cards"), lock_in)
 
 
 @dataclass(frozen=True)
@@ -163,6 +169,27 @@ def make_bot(spec: BotSpec, folder: str | Path | None = None) -> Any:
     return factory(**{name: value for name, value in offered.items() if name in parameters})
 
 
+def make_player(spec: BotSpec, folder: str | Path | None = None) -> Any:
+    """The bot that plays the match: `make_bot`, wrapped in `game.lock_in.LockIn` (the variant's
+    config with ``rules="engine"``, 1000 rounds as in the engines) when ``spec.lock_in``; attach
+    the match's `game.client.ClientSession` to it (``attach``) before play."""
+    bot = make_bot(spec, folder)
+    if not spec.lock_in:
+        return bot
+    from game.lock_in import LockIn
+    from game.variants import get_variant
+
+    return LockIn(bot, get_variant(spec.variant).config_class(rules="engine"))
+
+
+def _attached(player: Any, session: Any) -> Any:
+    """``session``, after attaching it to ``player`` if the player reads the match's progress."""
+    lock_in = sys.modules.get("game.lock_in")  # imported by make_player if it wrapped the bot
+    if lock_in is not None and isinstance(player, lock_in.LockIn):
+        player.attach(session)
+    return session
+
+
 def _registered_bot(name: str) -> Any:
     try:
         registry = importlib.import_module("game.bots").BOTS
@@ -178,7 +205,8 @@ def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
     from game.client import ClientSession, bot_decider, engine_rules
 
     rules = engine_rules(spec.variant)
-    decide = bot_decider(make_bot(spec, folder))
+    player = make_player(spec, folder)
+    decide = bot_decider(player)
     decisions = 0
 
     def counting(view: Any) -> Any:
@@ -186,7 +214,7 @@ def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
         decisions += 1
         return decide(view)
 
-    session = ClientSession(rules, counting)
+    session = _attached(player, ClientSession(rules, counting))
     for line in WARM_UP_ROUNDS[rules.variant]:
         session.answer(line)
     if session.errors:
@@ -210,25 +238,44 @@ def launch(folder: str, arguments: list[str]) -> int:
     if len(arguments) != 1 or not arguments[0].isdigit():
         print(f"usage: python player.py PORT (or --warm-up), got {arguments!r}", file=sys.stderr)
         return 2
-    from game.client import bot_decider, engine_rules, run_client
+    from game.client import ClientSession, bot_decider, engine_rules
 
-    bot = make_bot(spec, folder)
+    bot = make_player(spec, folder)
+    session = _attached(bot, ClientSession(engine_rules(spec.variant), bot_decider(bot)))
     with contextlib.ExitStack() as stack:
         transcript = None
         if spec.transcript is not None:
             transcript = stack.enter_context(gzip.open(Path(folder) / spec.transcript, "wt"))
         try:
-            session = run_client(int(arguments[0]), engine_rules(spec.variant), bot_decider(bot), transcript=transcript)
+            play_session(session, int(arguments[0]), transcript=transcript)
         except OSError as error:
             LOGGER.error("could not connect to the engine on port %s: %s", arguments[0], error)
             return 1
     counters = {name: value for name in ("decisions", "off_tree", "errors")
                 if isinstance(value := getattr(bot, name, None), int)}  # the lookup bot keeps these
     shown = ", ".join(f"{value} {name.replace('_', '-')}" for name, value in counters.items())
-    LOGGER.warning("match over: %d rounds, bankroll %d, %d repairs, %d errors, game clock left %.3f s%s",
+    locked = "" if getattr(bot, "locked_round", None) is None else (
+        f", locked in at round {bot.locked_round + 1} (bankroll {bot.locked_bankroll:+d} > {bot.locked_threshold})")
+    LOGGER.warning("match over: %d rounds, bankroll %d, %d repairs, %d errors, game clock left %.3f s%s%s",
                    session.rounds_played, session.bankroll, session.repairs, session.errors, session.clock_seconds,
-                   f"; bot: {shown}" if shown else "")
+                   locked, f"; bot: {shown}" if shown else "")
     return 0
+
+
+def play_session(session: Any, port: int, *, host: str = "127.0.0.1", transcript: Any = None) -> Any:
+    """`game.client.run_client` with a session built beforehand (so a `game.lock_in.LockIn` can read
+    its bankroll): connect, answer every line until ``Q``; OSError if no connection is made, a
+    connection lost during the match ends it with a warning."""
+    from game.client import connect, serve
+
+    with connect(port, host) as connection:
+        connection.settimeout(None)
+        try:
+            with connection.makefile("rw") as stream:
+                serve(session, stream, transcript=transcript)
+        except OSError as error:
+            session.logger.warning("connection to the engine lost after %d rounds: %s", session.rounds_played, error)
+    return session
 
 
 def peak_memory_bytes() -> int | None:
@@ -265,11 +312,13 @@ def export_bot(
     python: str = sys.executable,
     force: bool = False,
     transcript: bool = False,
+    lock_in: bool = True,
 ) -> ExportSummary:
     """Write a bot folder for the official engine of ``variant`` (see the module docstring).
 
     ``python`` is the interpreter the engine will start (it needs numpy and numba); with
-    ``transcript`` the bot records each match in ``transcript.txt.gz`` in the folder. The folder
+    ``transcript`` the bot records each match in ``transcript.txt.gz`` in the folder; ``lock_in``
+    (``bot.json``) wraps the bot in `game.lock_in.LockIn` when it plays a match. The folder
     is checked by running its warm-up round in a fresh interpreter with only the folder on the
     path for project code; that run also fills numba's cache inside the folder. A ``strategy``
     is checked (:func:`check_strategy`) and copied in with its card abstraction. Bad input
@@ -295,7 +344,8 @@ def export_bot(
     folder.mkdir(parents=True)
     try:
         spec = BotSpec(rules.variant, bot, None if strategy is None else STRATEGY_FILE_NAME, seed,
-                       TRANSCRIPT_FILE_NAME if transcript else None, None if cards is None else CARDS_FILE_NAME)
+                       TRANSCRIPT_FILE_NAME if transcript else None, None if cards is None else CARDS_FILE_NAME,
+                       bool(lock_in))
         modules, report = _write_folder(spec, folder, strategy, cards, python)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
