@@ -102,6 +102,8 @@ def lock_in_threshold(config: NoLimitConfig, rounds_left: int, first_seat: int) 
     """
     if isinstance(rounds_left, bool) or not isinstance(rounds_left, int) or rounds_left < 0:
         raise ValueError(f"rounds_left must be an int >= 0, got {rounds_left!r}")
+    if first_seat not in (0, 1):
+        raise ValueError(f"seat must be 0 (dealer) or 1 (big blind), got {first_seat!r}")
     bounds = (round_loss_bound(config, 0), round_loss_bound(config, 1))
     in_first_seat = (rounds_left + 1) // 2
     return in_first_seat * bounds[first_seat] + (rounds_left - in_first_seat) * bounds[1 - first_seat]
