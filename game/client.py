@@ -601,7 +601,13 @@ def run_client(
     Raises ``OSError`` if no connection is made within ``CONNECT_TIMEOUT_SECONDS``; a connection
     lost during the match (the engine stopped) ends the match quietly with a warning.
     """
-    session = ClientSession(rules, decide)
+    return play_session(ClientSession(rules, decide), port, host=host, transcript=transcript)
+
+
+def play_session(session: ClientSession, port: int, *, host: str = "127.0.0.1",
+                 transcript: TextIO | None = None) -> ClientSession:
+    """`run_client` with a session built beforehand (e.g. for a bot wrapper that reads its
+    bankroll, `game.lock_in.LockIn`): connect, answer every line until the match ends."""
     with connect(port, host) as connection:
         connection.settimeout(None)
         try:

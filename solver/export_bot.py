@@ -238,7 +238,7 @@ def launch(folder: str, arguments: list[str]) -> int:
     if len(arguments) != 1 or not arguments[0].isdigit():
         print(f"usage: python player.py PORT (or --warm-up), got {arguments!r}", file=sys.stderr)
         return 2
-    from game.client import ClientSession, bot_decider, engine_rules
+    from game.client import ClientSession, bot_decider, engine_rules, play_session
 
     bot = make_player(spec, folder)
     session = _attached(bot, ClientSession(engine_rules(spec.variant), bot_decider(bot)))
@@ -260,22 +260,6 @@ def launch(folder: str, arguments: list[str]) -> int:
                    session.rounds_played, session.bankroll, session.repairs, session.errors, session.clock_seconds,
                    locked, f"; bot: {shown}" if shown else "")
     return 0
-
-
-def play_session(session: Any, port: int, *, host: str = "127.0.0.1", transcript: Any = None) -> Any:
-    """`game.client.run_client` with a session built beforehand (so a `game.lock_in.LockIn` can read
-    its bankroll): connect, answer every line until ``Q``; OSError if no connection is made, a
-    connection lost during the match ends it with a warning."""
-    from game.client import connect, serve
-
-    with connect(port, host) as connection:
-        connection.settimeout(None)
-        try:
-            with connection.makefile("rw") as stream:
-                serve(session, stream, transcript=transcript)
-        except OSError as error:
-            session.logger.warning("connection to the engine lost after %d rounds: %s", session.rounds_played, error)
-    return session
 
 
 def peak_memory_bytes() -> int | None:
