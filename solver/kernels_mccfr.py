@@ -21,7 +21,10 @@ Regret and strategy-sum tables may be float32 (8 bytes per information-set actio
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import config, njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from game.kernels_rng import _splitmix64, _uniform, _unit
 from solver.kernels_cfr import CHANCE, DECISION, _regret_matching_row, _terminal_value
@@ -32,6 +35,30 @@ BLOCK_STREAM = 1
 """Stream of the deal order of one block of iterations."""
 MAX_BLOCK = 1 << 16
 """Largest block of stratified deal sampling (iterations)."""
+
+
+if config.DISABLE_JIT:
+
+    def _prefetch(array, index):
+        """Prefetch hint (a no-op in pure Python)."""
+
+else:
+
+    @intrinsic
+    def _prefetch(typingctx, array, index):
+        """Hint the CPU to bring ``array[index]`` into cache for writing (``llvm.prefetch``; no fault, no effect on results)."""
+
+        def codegen(context, builder, signature, args):
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            pointer = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(8).as_pointer())
+            function = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(ir.VoidType(), [ir.IntType(8).as_pointer()] + [ir.IntType(32)] * 3),
+                "llvm.prefetch.p0")
+            write, locality, data_cache = (ir.Constant(ir.IntType(32), value) for value in (1, 3, 1))
+            builder.call(function, [pointer, write, locality, data_cache])
+            return context.get_dummy_value()
+
+        return types.void(array, index), codegen
 
 
 @njit(cache=True, nogil=True)
@@ -145,20 +172,24 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
     the subtrees a pruning one would have skipped add the other players' strategies with weight
     ``1 / (1 - prune_probability)``, so that the average strategy stays unbiased; a traverser node's
     value is normalised over the explored actions. The traversal is written inline (no call per
-    traversal: passing two dozen arrays to a numba function costs reference counting on each).
+    traversal or per node: passing arrays to a numba function, even an inlined one, costs
+    reference counting on each).
+
+    Speed: a traversal's scratch is indexed by the node's *position* in the visit list (a few
+    hundred entries, in L1) rather than by node id (spread over megabytes), and a node's table row
+    is computed and prefetched when the node is listed, so that the cache misses on the tables of
+    a breadth-first level overlap instead of following one another.
     """
-    n_nodes = len(kind)
     n_players = bucket.shape[1]
     max_actions = _max_actions(n_actions)
-    visited = np.empty(n_nodes, dtype=np.int64)
-    stamp = np.zeros(n_nodes, dtype=np.int64)
-    node_row = np.zeros(n_nodes, dtype=np.int64)
-    node_strategy = np.zeros(n_nodes * max_actions)
-    sampled = np.zeros(n_nodes, dtype=np.int64)
-    value = np.zeros(n_nodes)
-    average_weight = np.zeros(n_nodes)
+    capacity = len(kind)  # a traversal lists each node at most once
+    visit_node = np.empty(capacity, dtype=np.int64)
+    visit_row = np.empty(capacity, dtype=np.int64)
+    visit_weight = np.empty(capacity)
+    visit_value = np.empty(capacity)
+    visit_child = np.empty(capacity * max_actions, dtype=np.int64)  # position of each child listed, -1 if pruned
+    visit_strategy = np.empty(capacity * max_actions)
     state = np.zeros(1, dtype=np.uint64)
-    stamp_value = 0
     correction = 1.0 / (1.0 - prune_probability) if prune_probability < 1.0 else 1.0
     for i in range(n_iterations):
         iteration = first_iteration + i
@@ -172,80 +203,98 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
             pruning_on = prune_after >= 0 and iteration >= prune_after
             prune = pruning_on and _uniform(state) < prune_probability
             traversal_key = _splitmix64(iteration_key ^ np.uint64(traverser + 1))
-            stamp_value += 1
-            visited[0] = 0
-            stamp[0] = stamp_value
-            average_weight[0] = weight_t
+            # The root, listed as the children are below.
+            visit_node[0] = 0
+            visit_weight[0] = weight_t
+            if kind[0] == DECISION:
+                group = infoset_group[0]
+                visit_row[0] = row_offset[group] + bucket[deal, player[0], group_slot[group]] * n_actions[group]
             count = 1
             position = 0
             while position < count:
-                node = visited[position]
+                node = visit_node[position]
+                slot = position * max_actions
+                node_weight = visit_weight[position]
+                row = visit_row[position]
                 position += 1
-                if kind[node] == CHANCE:
-                    child = child_start[node] + chance[deal, context[node]]
-                    sampled[node] = child
-                    average_weight[child] = average_weight[node]
-                    visited[count] = child
-                    stamp[child] = stamp_value
-                    count += 1
-                    continue
-                if kind[node] != DECISION:
-                    continue
-                actor = player[node]
-                group = infoset_group[node]
-                actions = n_actions[group]
-                row = row_offset[group] + bucket[deal, actor, group_slot[group]] * actions
-                node_row[node] = row
-                slot = node * max_actions
-                _regret_matching_row(regrets, row, actions, node_strategy, slot)
                 start = child_start[node]
-                if actor == traverser:
-                    for k in range(actions):
-                        child = start + k
+                exploring = False
+                if kind[node] == CHANCE:
+                    first_child = chance[deal, context[node]]
+                    last_child = first_child + 1
+                elif kind[node] != DECISION:
+                    continue
+                else:
+                    actions = n_actions[infoset_group[node]]
+                    _regret_matching_row(regrets, row, actions, visit_strategy, slot)
+                    if player[node] == traverser:
+                        exploring = True
+                        first_child = 0
+                        last_child = actions
+                    else:
+                        for k in range(actions):
+                            _accumulate(strategy_sums, row + k, node_weight * visit_strategy[slot + k])
+                        first_child = _sample_index(visit_strategy, slot, actions, _keyed_uniform(traversal_key, node))
+                        last_child = first_child + 1
+                for k in range(first_child, last_child):
+                    child = start + k
+                    child_weight = node_weight
+                    if exploring:
                         prunable = (pruning_on and street[node] < last_street and kind[child] == DECISION
                                     and regrets[row + k] < prune_threshold)
                         if prunable and prune:
+                            visit_child[slot + k] = -1
                             continue
-                        average_weight[child] = average_weight[node] * correction if prunable else average_weight[node]
-                        visited[count] = child
-                        stamp[child] = stamp_value
-                        count += 1
-                else:
-                    for k in range(actions):
-                        _accumulate(strategy_sums, row + k, average_weight[node] * node_strategy[slot + k])
-                    choice = _sample_index(node_strategy, slot, actions, _keyed_uniform(traversal_key, node))
-                    sampled[node] = start + choice
-                    average_weight[start + choice] = average_weight[node]
-                    visited[count] = start + choice
-                    stamp[start + choice] = stamp_value
+                        if prunable:
+                            child_weight = node_weight * correction
+                        visit_child[slot + k] = count
+                    else:
+                        visit_child[slot] = count
+                    # List the child; at a decision compute and prefetch its row (and its strategy
+                    # sums where the traverser does not act: they will be added to).
+                    visit_node[count] = child
+                    visit_weight[count] = child_weight
+                    if kind[child] == DECISION:
+                        actor = player[child]
+                        group = infoset_group[child]
+                        child_actions = n_actions[group]
+                        child_row = row_offset[group] + bucket[deal, actor, group_slot[group]] * child_actions
+                        visit_row[count] = child_row
+                        _prefetch(regrets, child_row)
+                        _prefetch(regrets, child_row + child_actions - 1)
+                        if actor != traverser:
+                            _prefetch(strategy_sums, child_row)
+                            _prefetch(strategy_sums, child_row + child_actions - 1)
                     count += 1
             for position in range(count - 1, -1, -1):
-                node = visited[position]
+                node = visit_node[position]
+                slot = position * max_actions
                 if kind[node] != DECISION:
                     if kind[node] == CHANCE:
-                        value[node] = value[sampled[node]]
+                        visit_value[position] = visit_value[visit_child[slot]]
                     else:
-                        value[node] = _terminal_value(terminal_values, context_bounds, context, value_row, weight,
-                                                      deal, node, traverser)
+                        visit_value[position] = _terminal_value(terminal_values, context_bounds, context, value_row,
+                                                                weight, deal, node, traverser)
                     continue
-                start = child_start[node]
                 if player[node] != traverser:
-                    value[node] = value[sampled[node]]
+                    visit_value[position] = visit_value[visit_child[slot]]
                     continue
-                row = node_row[node]
-                slot = node * max_actions
+                row = visit_row[position]
+                actions = n_children[node]
                 node_value = 0.0
                 explored_mass = 0.0
-                for k in range(n_children[node]):
-                    if stamp[start + k] == stamp_value:
-                        node_value += node_strategy[slot + k] * value[start + k]
-                        explored_mass += node_strategy[slot + k]
+                for k in range(actions):
+                    child_position = visit_child[slot + k]
+                    if child_position >= 0:
+                        node_value += visit_strategy[slot + k] * visit_value[child_position]
+                        explored_mass += visit_strategy[slot + k]
                 if explored_mass > 0.0:
                     node_value /= explored_mass  # equals the full value unless pruned actions had probability > 0
-                value[node] = node_value
-                for k in range(n_children[node]):
-                    if stamp[start + k] == stamp_value:
-                        _accumulate(regrets, row + k, weight_t * (value[start + k] - node_value))
+                visit_value[position] = node_value
+                for k in range(actions):
+                    child_position = visit_child[slot + k]
+                    if child_position >= 0:
+                        _accumulate(regrets, row + k, weight_t * (visit_value[child_position] - node_value))
 
 
 @njit(cache=True, nogil=True)
