@@ -41,15 +41,19 @@ bounty          Q K A in c d h s (12 cards)               stack 4; bounty ranks 
 auction         Q K A in c d h s (12 cards)               stack 4
 river_of_blood  K A in c d h s, Qd Qs (10 cards)          stack 4, board capped at 6 cards (1 run):
                                                           ``max_board_cards = 6`` in the real rules too
-swap            Q K A in c d h s, Jc (13 cards)           stack 4; ``turn_swap_probability = 0`` (flop
-                                                          swaps 0.10 kept)
+swap            Q K A in c d h s, Jc (13 cards)           stack 4; ``flop_swap_probability = 1``,
+                                                          ``turn_swap_probability = 0``
 =============== ========================================= ===========================================
 
-Swap: every hole card may be swapped on the flop and on the turn, so the real rules need 17
-cards (9 + 8 replacements); a 17-card deck has a suit of 5 (flushes, no type symmetry) and its
-enumeration runs to billions of deals. The small version keeps the flop swaps (probability 0.10
-per card, up to 4 replacements: 13 cards) and sets the turn swap probability to 0; both are
-parameters of `game.swap.SwapConfig`, so it is a real Swap game, played by the unchanged engine.
+Swap is the one variant whose real chance cannot be enumerated small: every hole card may be
+swapped on the flop and on the turn, so the real rules need 17 cards (9 + 8 replacements), and a
+17-card deck has a suit of 5 (flushes, so no type symmetry): billions of deals. The small version
+keeps the swap machinery (replacement cards from the undealt deck, dead cards, each player seeing
+only their own swaps) with the smallest deck that allows it, 13 cards (4 replacements), and
+deterministic flop swaps: ``SwapConfig(flop_swap_probability=1.0, turn_swap_probability=0.0)``, a
+real Swap config played by the unchanged engine (19,335 deals). The document's flop probability is
+buildable too, ``config_fields={"flop_swap_probability": 0.1}``: 1,336,770 raw and 297,594 merged
+deals (each flip pattern and replacement card is a deal), too big for the test budget.
 
 >>> small = build_small_variant("holdem")
 >>> small.game.deals.n_deals, small.game.tree.n_nodes, small.game.deals.n_buckets.tolist()
@@ -95,7 +99,7 @@ DEFAULT_STACK = 4
 DEFAULT_BETS = "a"
 DEFAULT_BIDS = "0.25p,a"
 DEFAULT_MAX_RUNS = 1
-SMALL_RULES = {"swap": {"turn_swap_probability": 0.0}}
+SMALL_RULES = {"swap": {"flop_swap_probability": 1.0, "turn_swap_probability": 0.0}}
 """Rules fields of the small versions that differ from the variant's defaults (besides the stack)."""
 ABSENT = -1
 _RED_SUITS = (1, 2)
@@ -498,7 +502,7 @@ class SmallVariant:
         cards = _representatives(self._types, cols, _order(self.variant, self.runs))
         weight, chance = _weights_and_chance(self.variant, cards, cols, self._types, self._classes, self.runs,
                                              self.game.tree)
-        return self._row_index[_row_key(bucket[None], weight, chance)[0]]
+        return self._row_index[_row_matrix(bucket[None], weight, chance)[0].tobytes()]
 
 
 def _order(variant: str, runs: int) -> list[str]:
@@ -513,10 +517,32 @@ def _order(variant: str, runs: int) -> list[str]:
     return names + ["river"] + [f"run{k}" for k in range(runs)]
 
 
-def _row_key(bucket: np.ndarray, weight: np.ndarray, chance: np.ndarray) -> list[bytes]:
-    flat = np.concatenate([bucket.reshape(len(bucket), -1).astype(np.int64), (weight > 0.5).astype(np.int64),
-                           chance.astype(np.int64)], axis=1)
-    return [row.tobytes() for row in flat]
+def _dense_ids(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(first, inverse)`` of the distinct rows of a non-negative int matrix (as ``np.unique(axis=0)``,
+    without its slow structured sort): columns packed into 62-bit words, then one lexsort."""
+    n = len(matrix)
+    widths = [max(1, int(column.max(initial=0)).bit_length()) for column in matrix.T]
+    words, word, used = [], np.zeros(n, dtype=np.int64), 0
+    for j, width in enumerate(widths):
+        if used + width > 62:
+            words.append(word)
+            word, used = np.zeros(n, dtype=np.int64), 0
+        word = word | (matrix[:, j].astype(np.int64) << np.int64(used))
+        used += width
+    words.append(word)
+    order = np.lexsort(words[::-1])
+    packed = np.stack(words, axis=1)[order]
+    new = np.ones(n, dtype=bool)
+    new[1:] = (packed[1:] != packed[:-1]).any(axis=1)
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return order[new], inverse
+
+
+def _row_matrix(bucket: np.ndarray, weight: np.ndarray, chance: np.ndarray) -> np.ndarray:
+    """int64 [n, F]: a deal row's buckets, outcome (one-hot) and chance children side by side (the merge key)."""
+    return np.ascontiguousarray(np.concatenate([bucket.reshape(len(bucket), -1).astype(np.int64),
+                                                (weight > 0.5).astype(np.int64), chance.astype(np.int64)], axis=1))
 
 
 def small_config(variant: str, rules: str | None = None, *, stack: int = DEFAULT_STACK, max_runs: int = DEFAULT_MAX_RUNS,
@@ -560,8 +586,9 @@ def build_small_variant(variant: str, *, deck: str | None = None, rules: str | N
     bucket = np.empty((n_rows, 2, len(views)), dtype=np.int32)
     view_index = []
     for slot, (a, b) in enumerate(views):
-        unique, inverse = np.unique(np.concatenate([a, b]), axis=0, return_inverse=True)
-        inverse = inverse.reshape(-1)
+        both = np.concatenate([a, b])
+        first, inverse = _dense_ids(both)
+        unique = both[first]
         bucket[:, 0, slot], bucket[:, 1, slot] = inverse[:n_rows], inverse[n_rows:]
         view_index.append({row.tobytes(): i for i, row in enumerate(unique)})
     n_buckets = np.array([len(v) for v in view_index], dtype=np.int32)
@@ -571,17 +598,10 @@ def build_small_variant(variant: str, *, deck: str | None = None, rules: str | N
     tree = _check_actions(tree, config, bet_abstraction, runs)
     cards = _representatives(types, cols, _order(variant, runs))
     weight, chance = _weights_and_chance(variant, cards, cols, types, classes, runs, tree)
-    keys = _row_key(bucket, weight, chance)
-    row_index: dict[bytes, int] = {}
-    first, probability = [], []
-    for i, key in enumerate(keys):
-        j = row_index.setdefault(key, len(first))
-        if j == len(first):
-            first.append(i)
-            probability.append(0.0)
-        probability[j] += enum.prob[i]
-    first_rows = np.array(first)
-    prob = np.array(probability)
+    flat = _row_matrix(bucket, weight, chance)
+    first_rows, inverse = _dense_ids(flat)
+    prob = np.bincount(inverse, weights=enum.prob, minlength=len(first_rows))
+    row_index = {row.tobytes(): i for i, row in enumerate(flat[first_rows])}
     deals = DealTable(prob / prob.sum(), bucket[first_rows], weight[first_rows], chance[first_rows], n_buckets)
     if abs(prob.sum() - 1.0) > 1e-9:
         raise AssertionError(f"deal probabilities sum to {prob.sum()!r}")
