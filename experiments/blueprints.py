@@ -639,8 +639,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="solve minutes per year, replacing the recipes' (limit: split over its run files)")
     parser.add_argument("--hands", type=int, default=20_000, help="hands per duplicate match (even; default 20,000)")
     parser.add_argument("--lbr-hands", type=int, default=DEFAULT_LBR_HANDS, help="LBR hands per seat (default 5,000)")
-    parser.add_argument("--freezeouts", type=int, default=60, help="limit: 3-player freeze-outs per lineup")
-    parser.add_argument("--max-games", type=int, default=2_000, help="limit: games at most per freeze-out")
+    parser.add_argument("--freezeouts", type=int, default=30, help="limit: 3-player freeze-outs per lineup")
+    parser.add_argument("--max-games", type=int, default=500, help="limit: games at most per freeze-out")
     parser.add_argument("--seed", type=int, default=0, help="seed of the match deals")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "blueprints",
                         help="writes OUT.md and OUT.json (default results/blueprints)")
