@@ -31,7 +31,16 @@ import numpy as np
 from numba import njit, prange
 
 from abstraction.kernels_clustering import _nearest
-from abstraction.kernels_features import HAND_CARDS, HAND_OF_PAIR, N_CARDS, N_HANDS, _live_cards, _runout_strengths, _strength_vs_range
+from abstraction.kernels_features import (
+    HAND_CARDS,
+    HAND_OF_PAIR,
+    N_CARDS,
+    N_HANDS,
+    _live_cards,
+    _river_strengths,
+    _runout_strengths,
+    _strength_vs_range,
+)
 from abstraction.kernels_isomorphism import _hand_index
 
 METHOD_EHS = 0
@@ -480,6 +489,16 @@ def _bucket(
             best = max(best, np.int64(table[_hand_index(deal, cards_per_round, n_rounds, keys, offsets, scratch)]))
     return best
 
+
+
+@njit(cache=True, nogil=True)
+def _river_buckets(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray, tables: tuple) -> tuple[int, int]:
+    """`_bucket` of two two-card hands on one five-card board (a deal's two river hands), both at
+    once: the same buckets (`_river_strengths` gives `_strength_vs_range`'s strengths, bit for
+    bit, for about a seventh of the work of the two). ``tables`` as in `_hand_bucket`."""
+    strength_0, strength_1 = _river_strengths(board, hole_0, hole_1)
+    river_centroids = tables[10]
+    return _nearest_sorted(strength_0, river_centroids), _nearest_sorted(strength_1, river_centroids)
 
 @njit(cache=True, nogil=True)
 def _bounty_bucket(base_bucket: int, cards: np.ndarray, bounty_rank: int) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from abstraction.kernels_buckets import _hand_bucket
+from abstraction.kernels_buckets import _bounty_bucket, _hand_bucket, _river_buckets
 from abstraction.kernels_features import N_CARDS, RED_SUITS_MASK
 from game.kernels import _evaluate
 from game.kernels_rng import _splitmix64, _uniform
@@ -145,6 +145,14 @@ def _seat_bucket(work, seat, n_hole, n_board, bounty_rank, lookup):
 
 
 @njit(cache=True, nogil=True)
+def _river_seat_buckets(work, lookup):
+    """`_seat_bucket` of both seats' two hole cards on the five-card board (the river), both at once
+    (`abstraction.kernels_buckets._river_buckets`: same buckets, a fraction of the work)."""
+    hole, board = work[2], work[3]
+    return _river_buckets(board[:5], hole[0, :2], hole[1, :2], lookup[0])
+
+
+@njit(cache=True, nogil=True)
 def _seat_value(work, seat, n_hole, n_board):
     """Hand value (`game.kernels._evaluate`) of the seat's hole cards and ``board[:n_board]``."""
     return _evaluate(_gather(work, seat, n_hole, n_board))
@@ -188,6 +196,8 @@ def _deal_holdem(flop_swap_probability, turn_swap_probability, lookup, work, buc
             _swap_hole_cards(work, turn_swap_probability)
         elif street == 3:
             _deal_board(work, 4, 5)
+            bucket[0, street], bucket[1, street] = _river_seat_buckets(work, lookup)
+            continue
         for seat in range(2):
             bucket[seat, street] = _seat_bucket(work, seat, 2, _board_size(street), -1, lookup)
     weight[:] = 0.0
@@ -209,8 +219,13 @@ def _deal_bounty(lookup, work, bucket, weight):
     hits = 0
     for street in range(N_STREETS):
         n_board = _board_size(street)
-        for seat in range(2):
-            bucket[seat, street] = _seat_bucket(work, seat, 2, n_board, counters[1 + seat], lookup)
+        if street == N_STREETS - 1:
+            river = _river_seat_buckets(work, lookup)
+            for seat in range(2):
+                bucket[seat, street] = _bounty_bucket(river[seat], _gather(work, seat, 2, n_board), counters[1 + seat])
+        else:
+            for seat in range(2):
+                bucket[seat, street] = _seat_bucket(work, seat, 2, n_board, counters[1 + seat], lookup)
         hits = _hit(work, 0, n_board, counters[1]) + 2 * _hit(work, 1, n_board, counters[2])
         weight[HIT_OUTCOMES * street + hits] = 1.0
     outcome = _outcome(_seat_value(work, 0, 2, 5), _seat_value(work, 1, 2, 5))
@@ -229,9 +244,11 @@ def _deal_auction(lookup, work, bucket, weight):
     for seat in range(2):
         hole[seat, 2] = _draw(work)
     _deal_board(work, 3, 5)
+    bucket[0, N_STREETS - 1], bucket[1, N_STREETS - 1] = _river_seat_buckets(work, lookup)
     for street in range(N_STREETS):
         for seat in range(2):
-            bucket[seat, street] = _seat_bucket(work, seat, 2, _board_size(street), -1, lookup)
+            if street < N_STREETS - 1:
+                bucket[seat, street] = _seat_bucket(work, seat, 2, _board_size(street), -1, lookup)
             if street > 0:
                 bucket[seat, N_STREETS - 1 + street] = _seat_bucket(work, seat, 3, _board_size(street), -1, lookup)
     two_0, three_0 = _seat_value(work, 0, 2, 5), _seat_value(work, 0, 3, 5)
@@ -263,7 +280,10 @@ def _deal_river_of_blood(max_runs, lookup, work, bucket, weight, chance):
         chance[run] = _is_red(board[4 + run])
         if chance[run] == 1 and reached == run:
             reached = run + 1
+    bucket[0, N_STREETS - 1], bucket[1, N_STREETS - 1] = _river_seat_buckets(work, lookup)
     for street in range(N_STREETS + max_runs):
+        if street == N_STREETS - 1:
+            continue
         for seat in range(2):
             if street < N_STREETS or street - (N_STREETS - 1) <= reached:
                 bucket[seat, street] = _seat_bucket(work, seat, 2, _board_size(street), -1, lookup)

@@ -25,7 +25,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from game.kernels import _FLUSH_CLASS, _STRENGTH_KEYS, CARD_KEY, CARD_MASK, _class_of_key, _evaluate, _strength_key, _value_from_state
+from game.kernels import (
+    _FLUSH_CLASS,
+    _STRENGTH_KEYS,
+    CARD_KEY,
+    CARD_MASK,
+    _class_of_key,
+    _evaluate,
+    _nonflush_class,
+    _strength_key,
+    _value_from_state,
+)
 
 N_CARDS = 52
 N_HANDS = 1326
@@ -453,6 +463,155 @@ def _strength_vs_range(
         score += 1.0 if own > other else (0.5 if own == other else 0.0)
         count += 1
     return score / count
+
+
+SUIT_BITS = np.int64(0x1111111111111)
+"""Bits of suit 0 in a 52-card bit set (card = 4 rank + suit): shift left by the suit for the others."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _popcount(bits: np.int64) -> np.int64:
+    """Set bits of a non-negative int64 (SWAR)."""
+    bits = bits - ((bits >> 1) & 0x5555555555555555)
+    bits = (bits & 0x3333333333333333) + ((bits >> 2) & 0x3333333333333333)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((bits * 0x0101010101010101) >> 56) & 0xFF
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rank_pair_count(live: np.int64, first: np.int64, second: np.int64) -> np.int64:
+    """Holdings of ranks ``first <= second`` among the cards of the bit set ``live``."""
+    n_first = _popcount((live >> (4 * first)) & 15)
+    if first == second:
+        return n_first * (n_first - 1) // 2
+    return n_first * _popcount((live >> (4 * second)) & 15)
+
+
+@njit(cache=True, nogil=True)
+def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) -> tuple[float, float]:
+    """`_strength_vs_range` of two two-card hands on one five-card board, exact, in one pass.
+
+    Each hand's strength is against every two-card holding outside its own cards and the board
+    (990 holdings), the same float as ``_strength_vs_range(hole, board, hole | board, 2, 0, .)``,
+    at about a tenth of the evaluator work for both: both hands face the same board, and on it a
+    holding that makes no flush is worth what its two ranks are worth. So the at most 91 rank pairs
+    are evaluated once (rank part of the keys, shared by both hands) and each hand counts the
+    holdings of each rank pair from its live cards' rank counts (bit sets, no arrays). Holdings
+    that make a flush (in the one suit with >= 3 board cards) are taken out of their rank pair and
+    valued from the suit mask alone: with seven cards a flush beats every other hand they can
+    make, so a flush-making holding is worth ``_FLUSH_CLASS`` of the suit's ranks it completes.
+    """
+    board_bits = np.int64(0)
+    board_key = np.int64(0)
+    board_mask = np.int64(0)
+    for i in range(board.shape[0]):
+        board_bits |= np.int64(1) << board[i]
+        board_key += CARD_KEY[board[i]]
+        board_mask |= CARD_MASK[board[i]]
+    full = (np.int64(1) << N_CARDS) - 1
+    bits_0 = (np.int64(1) << hole_0[0]) | (np.int64(1) << hole_0[1])
+    bits_1 = (np.int64(1) << hole_1[0]) | (np.int64(1) << hole_1[1])
+    key_0 = board_key + CARD_KEY[hole_0[0]] + CARD_KEY[hole_0[1]]
+    key_1 = board_key + CARD_KEY[hole_1[0]] + CARD_KEY[hole_1[1]]
+    own_0 = _value_from_state(key_0, board_mask | CARD_MASK[hole_0[0]] | CARD_MASK[hole_0[1]])
+    own_1 = _value_from_state(key_1, board_mask | CARD_MASK[hole_1[0]] | CARD_MASK[hole_1[1]])
+    live_0 = full & ~(board_bits | bits_0)
+    live_1 = full & ~(board_bits | bits_1)
+    flush_suit = -1
+    on_board = 0
+    for suit in range(4):
+        count = (board_key >> (32 + 4 * suit)) & 15
+        if count >= 3:
+            flush_suit = suit
+            on_board = count
+    suit_bits = SUIT_BITS << flush_suit if flush_suit >= 0 else np.int64(0)
+    suit_mask = (board_mask >> (16 * flush_suit)) & 0x1FFF if flush_suit >= 0 else np.int64(0)
+    wins_0 = np.int64(0)
+    ties_0 = np.int64(0)
+    wins_1 = np.int64(0)
+    ties_1 = np.int64(0)
+    # Holdings valued by their ranks: all but the flush-making ones (none with 5 suited board cards).
+    if on_board <= 4:
+        # With four suited board cards every holding with a suited card makes a flush: count the others.
+        pair_live_0 = live_0 & ~suit_bits if on_board == 4 else live_0
+        pair_live_1 = live_1 & ~suit_bits if on_board == 4 else live_1
+        board_ranks = board_key & 0xFFFFFFFF
+        for first in range(13):
+            for second in range(first, 13):
+                count_0 = _rank_pair_count(pair_live_0, first, second)
+                count_1 = _rank_pair_count(pair_live_1, first, second)
+                if on_board == 3 and first != second:  # the suited holding of these ranks makes a flush
+                    suited = (np.int64(1) << (4 * first + flush_suit)) | (np.int64(1) << (4 * second + flush_suit))
+                    if live_0 & suited == suited:
+                        count_0 -= 1
+                    if live_1 & suited == suited:
+                        count_1 -= 1
+                if count_0 == 0 and count_1 == 0:
+                    continue
+                value = _nonflush_class(board_ranks + RANK_KEY[4 * first] + RANK_KEY[4 * second])
+                if value < own_0:
+                    wins_0 += count_0
+                elif value == own_0:
+                    ties_0 += count_0
+                if value < own_1:
+                    wins_1 += count_1
+                elif value == own_1:
+                    ties_1 += count_1
+    if flush_suit >= 0:
+        # Flush-making holdings: two suited cards (any of them once three are on the board), one
+        # suited card and any other (four on the board), no suited card (five on the board).
+        others_0 = _popcount(live_0 & ~suit_bits)
+        others_1 = _popcount(live_1 & ~suit_bits)
+        if on_board == 5:
+            value = np.int64(_FLUSH_CLASS[suit_mask])
+            count_0 = others_0 * (others_0 - 1) // 2
+            count_1 = others_1 * (others_1 - 1) // 2
+            if value < own_0:
+                wins_0 += count_0
+            elif value == own_0:
+                ties_0 += count_0
+            if value < own_1:
+                wins_1 += count_1
+            elif value == own_1:
+                ties_1 += count_1
+        for first in range(13):
+            first_bit = np.int64(1) << (4 * first + flush_suit)
+            first_0 = (live_0 & first_bit) != 0
+            first_1 = (live_1 & first_bit) != 0
+            if not first_0 and not first_1:
+                continue
+            if on_board >= 4:
+                value = np.int64(_FLUSH_CLASS[suit_mask | (1 << first)])
+                count_0 = others_0 if first_0 else 0
+                count_1 = others_1 if first_1 else 0
+                if value < own_0:
+                    wins_0 += count_0
+                elif value == own_0:
+                    ties_0 += count_0
+                if value < own_1:
+                    wins_1 += count_1
+                elif value == own_1:
+                    ties_1 += count_1
+            for second in range(first + 1, 13):
+                second_bit = np.int64(1) << (4 * second + flush_suit)
+                in_0 = first_0 and (live_0 & second_bit) != 0
+                in_1 = first_1 and (live_1 & second_bit) != 0
+                if not in_0 and not in_1:
+                    continue
+                value = np.int64(_FLUSH_CLASS[suit_mask | (1 << first) | (1 << second)])
+                if in_0:
+                    if value < own_0:
+                        wins_0 += 1
+                    elif value == own_0:
+                        ties_0 += 1
+                if in_1:
+                    if value < own_1:
+                        wins_1 += 1
+                    elif value == own_1:
+                        ties_1 += 1
+    holdings_0 = _choose2(_popcount(live_0))
+    holdings_1 = _choose2(_popcount(live_1))
+    return (wins_0 + 0.5 * ties_0) / holdings_0, (wins_1 + 0.5 * ties_1) / holdings_1
 
 
 @njit(cache=True, nogil=True)
