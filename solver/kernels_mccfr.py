@@ -46,7 +46,8 @@ else:
 
     @intrinsic
     def _prefetch(typingctx, array, index):
-        """Hint the CPU to bring ``array[index]`` into cache for writing (``llvm.prefetch``; no fault, no effect on results)."""
+        """Hint the CPU to bring ``array[index]`` (flat index) into cache for writing (``llvm.prefetch``:
+        no fault, no effect on results)."""
 
         def codegen(context, builder, signature, args):
             data = context.make_array(signature.args[0])(context, builder, args[0]).data
@@ -156,6 +157,41 @@ def _traversers(iteration, n_players):
     return iteration % n_players, 1
 
 
+NODE_BITS = 32
+"""``node_records`` word 0: child start (bits 0..31), children (32..47), kind (48..51), player + 1
+(52..55), street (56..62); word 1: a decision's group row offset, a terminal's payoff row, with
+(bits 56..62) a decision's bucket slot, a terminal's outcome context + 1, a chance node's slot."""
+_LOW_48 = (1 << 48) - 1
+_LOW_56 = (1 << 56) - 1
+
+
+@njit(cache=True, nogil=True)
+def _node_records(kind, player, street, child_start, n_children, infoset_group, context, value_row, row_offset,
+                  group_slot):
+    """Everything the external-sampling walk reads about a node, packed into two int64 words (`NODE_BITS`):
+    one cache line serves four nodes (siblings are adjacent), instead of a line per node in each of a
+    dozen node and group arrays."""
+    n_nodes = len(kind)
+    records = np.empty((n_nodes, 2), dtype=np.int64)
+    for node in range(n_nodes):
+        if n_children[node] >= 1 << 16 or street[node] >= 1 << 7 or not -1 <= player[node] < 15:
+            raise ValueError("tree too large for the packed node records")
+        records[node, 0] = (np.int64(child_start[node]) | (np.int64(n_children[node]) << 32)
+                            | (np.int64(kind[node]) << 48) | (np.int64(player[node] + 1) << 52)
+                            | (np.int64(street[node]) << 56))
+        if kind[node] == DECISION:
+            group = infoset_group[node]
+            low, high = row_offset[group], np.int64(group_slot[group])
+        elif kind[node] == CHANCE:
+            low, high = np.int64(0), np.int64(context[node])
+        else:
+            low, high = value_row[node], np.int64(context[node] + 1)
+        if low < 0 or low > _LOW_56 or high < 0 or high >= 1 << 7:
+            raise ValueError("tree too large for the packed node records")
+        records[node, 1] = low | (high << 56)
+    return records
+
+
 @njit(cache=True, nogil=True)
 def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_group, context, value_row,
                          n_actions, row_offset, group_slot, terminal_values, context_bounds,
@@ -175,16 +211,20 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
     traversal or per node: passing arrays to a numba function, even an inlined one, costs
     reference counting on each).
 
-    Speed: a traversal's scratch is indexed by the node's *position* in the visit list (a few
-    hundred entries, in L1) rather than by node id (spread over megabytes), and a node's table row
-    is computed and prefetched when the node is listed, so that the cache misses on the tables of
-    a breadth-first level overlap instead of following one another.
+    Speed: the tree is read from packed node records (`_node_records`, built once per call); a
+    traversal's scratch is indexed by the node's *position* in the visit list (a few hundred
+    entries, in L1) rather than by node id (spread over megabytes); a node's table row (or payoff
+    row) is computed and prefetched when the node is listed, so that the cache misses on the
+    tables of a breadth-first level overlap instead of following one another.
     """
     n_players = bucket.shape[1]
     max_actions = _max_actions(n_actions)
+    records = _node_records(kind, player, street, child_start, n_children, infoset_group, context, value_row,
+                            row_offset, group_slot)
     capacity = len(kind)  # a traversal lists each node at most once
     visit_node = np.empty(capacity, dtype=np.int64)
-    visit_row = np.empty(capacity, dtype=np.int64)
+    visit_info = np.empty(capacity, dtype=np.int64)  # word 0 of the node's record
+    visit_row = np.empty(capacity, dtype=np.int64)  # table row of a decision, word 1 of the record otherwise
     visit_weight = np.empty(capacity)
     visit_value = np.empty(capacity)
     visit_child = np.empty(capacity * max_actions, dtype=np.int64)  # position of each child listed, -1 if pruned
@@ -203,44 +243,51 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
             pruning_on = prune_after >= 0 and iteration >= prune_after
             prune = pruning_on and _uniform(state) < prune_probability
             traversal_key = _splitmix64(iteration_key ^ np.uint64(traverser + 1))
-            # The root, listed as the children are below.
-            visit_node[0] = 0
-            visit_weight[0] = weight_t
-            if kind[0] == DECISION:
-                group = infoset_group[0]
-                visit_row[0] = row_offset[group] + bucket[deal, player[0], group_slot[group]] * n_actions[group]
-            count = 1
-            position = 0
+            count = 0
+            position = -1  # the root is listed as the children are below, by a parent at position -1
             while position < count:
-                node = visit_node[position]
-                slot = position * max_actions
-                node_weight = visit_weight[position]
-                row = visit_row[position]
-                position += 1
-                start = child_start[node]
+                first_child = 0
+                last_child = 1
                 exploring = False
-                if kind[node] == CHANCE:
-                    first_child = chance[deal, context[node]]
-                    last_child = first_child + 1
-                elif kind[node] != DECISION:
-                    continue
+                if position < 0:
+                    start = 0
+                    node_weight = weight_t
+                    slot = 0
                 else:
-                    actions = n_actions[infoset_group[node]]
-                    _regret_matching_row(regrets, row, actions, visit_strategy, slot)
-                    if player[node] == traverser:
-                        exploring = True
-                        first_child = 0
-                        last_child = actions
-                    else:
-                        for k in range(actions):
-                            _accumulate(strategy_sums, row + k, node_weight * visit_strategy[slot + k])
-                        first_child = _sample_index(visit_strategy, slot, actions, _keyed_uniform(traversal_key, node))
+                    node = visit_node[position]
+                    info = visit_info[position]
+                    slot = position * max_actions
+                    node_weight = visit_weight[position]
+                    row = visit_row[position]
+                    start = info & 0xFFFFFFFF
+                    node_kind = (info >> 48) & 15
+                    if node_kind == CHANCE:
+                        first_child = chance[deal, row >> 56]
                         last_child = first_child + 1
+                    elif node_kind != DECISION:
+                        position += 1
+                        continue
+                    else:
+                        actions = (info >> 32) & 0xFFFF
+                        _regret_matching_row(regrets, row, actions, visit_strategy, slot)
+                        if ((info >> 52) & 15) - 1 == traverser:
+                            exploring = True
+                            last_child = actions
+                        else:
+                            for k in range(actions):
+                                _accumulate(strategy_sums, row + k, node_weight * visit_strategy[slot + k])
+                            first_child = _sample_index(visit_strategy, slot, actions,
+                                                        _keyed_uniform(traversal_key, node))
+                            last_child = first_child + 1
+                position += 1
                 for k in range(first_child, last_child):
                     child = start + k
+                    child_info = records[child, 0]
+                    child_row = records[child, 1]
+                    child_kind = (child_info >> 48) & 15
                     child_weight = node_weight
                     if exploring:
-                        prunable = (pruning_on and street[node] < last_street and kind[child] == DECISION
+                        prunable = (pruning_on and ((info >> 56) & 127) < last_street and child_kind == DECISION
                                     and regrets[row + k] < prune_threshold)
                         if prunable and prune:
                             visit_child[slot + k] = -1
@@ -251,36 +298,55 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                     else:
                         visit_child[slot] = count
                     # List the child; at a decision compute and prefetch its row (and its strategy
-                    # sums where the traverser does not act: they will be added to).
+                    # sums where the traverser does not act: they will be added to), at a terminal
+                    # its payoff row.
                     visit_node[count] = child
+                    visit_info[count] = child_info
                     visit_weight[count] = child_weight
-                    if kind[child] == DECISION:
-                        actor = player[child]
-                        group = infoset_group[child]
-                        child_actions = n_actions[group]
-                        child_row = row_offset[group] + bucket[deal, actor, group_slot[group]] * child_actions
-                        visit_row[count] = child_row
-                        _prefetch(regrets, child_row)
-                        _prefetch(regrets, child_row + child_actions - 1)
+                    if child_kind == DECISION:
+                        actor = ((child_info >> 52) & 15) - 1
+                        child_actions = (child_info >> 32) & 0xFFFF
+                        table_row = (child_row & _LOW_56) + bucket[deal, actor, child_row >> 56] * child_actions
+                        visit_row[count] = table_row
+                        _prefetch(regrets, table_row)
+                        _prefetch(regrets, table_row + child_actions - 1)
                         if actor != traverser:
-                            _prefetch(strategy_sums, child_row)
-                            _prefetch(strategy_sums, child_row + child_actions - 1)
+                            _prefetch(strategy_sums, table_row)
+                            _prefetch(strategy_sums, table_row + child_actions - 1)
+                    else:
+                        visit_row[count] = child_row
+                        if child_kind != CHANCE:
+                            _prefetch(terminal_values, (child_row & _LOW_56) * n_players)
                     count += 1
             for position in range(count - 1, -1, -1):
-                node = visit_node[position]
+                info = visit_info[position]
+                node_kind = (info >> 48) & 15
                 slot = position * max_actions
-                if kind[node] != DECISION:
-                    if kind[node] == CHANCE:
+                if node_kind != DECISION:
+                    if node_kind == CHANCE:
                         visit_value[position] = visit_value[visit_child[slot]]
-                    else:
-                        visit_value[position] = _terminal_value(terminal_values, context_bounds, context, value_row,
-                                                                weight, deal, node, traverser)
+                        continue
+                    # A terminal: its outcome context's weights on this deal times its payoff rows
+                    # (`solver.kernels_cfr._terminal_value`).
+                    record = visit_row[position]
+                    payoff_row = record & _LOW_56
+                    c = (record >> 56) - 1
+                    if c < 0:
+                        visit_value[position] = terminal_values[payoff_row, traverser]
+                        continue
+                    first = context_bounds[c]
+                    total = 0.0
+                    for outcome in range(context_bounds[c + 1] - first):
+                        w = weight[deal, first + outcome]
+                        if w != 0.0:
+                            total += w * terminal_values[payoff_row + outcome, traverser]
+                    visit_value[position] = total
                     continue
-                if player[node] != traverser:
+                if ((info >> 52) & 15) - 1 != traverser:
                     visit_value[position] = visit_value[visit_child[slot]]
                     continue
                 row = visit_row[position]
-                actions = n_children[node]
+                actions = (info >> 32) & 0xFFFF
                 node_value = 0.0
                 explored_mass = 0.0
                 for k in range(actions):
