@@ -115,7 +115,7 @@ def test_deal_tables_are_distributions_and_buckets_are_views(variant: str) -> No
     for c in range(len(sizes)):  # one outcome per context and deal
         assert (deals.weight[:, offsets[c] : offsets[c] + sizes[c]].sum(axis=1) == 1).all()
     # every deal's last-slot views of both players together determine the deal: rows are all distinct
-    assert len({row.tobytes() for row in deals.bucket[:, :, -1]}) <= deals.n_deals
+    assert len({row.tobytes() for row in deals.bucket[:, :, -1]}) == deals.n_deals
     assert game.start_pot == START_POT
 
 
@@ -147,9 +147,9 @@ def test_type_symmetry_is_lossless() -> None:
     uniform = [exploitability(g, uniform_strategy(g)) for g in (merged, raw)]
     assert uniform[0].nash_conv == pytest.approx(uniform[1].nash_conv, abs=1e-12)
     assert uniform[0].game_value == pytest.approx(uniform[1].game_value, abs=1e-12)
-    solved = [exploitability(g, Solver(g, "cfr+").run(300).average_strategy()) for g in (merged, raw)]
-    assert all(r.exploitability_chips < 1e-3 for r in solved)
-    assert solved[0].game_value == pytest.approx(solved[1].game_value, abs=2e-3)
+    solved = [exploitability(g, Solver(g, "cfr+").run(150).average_strategy()) for g in (merged, raw)]
+    assert all(r.exploitability_chips < TARGET for r in solved), [r.exploitability_chips for r in solved]
+    assert solved[0].game_value == pytest.approx(solved[1].game_value, abs=2 * TARGET)
 
 
 # ---------------------------------------------------------------------- 2. exactness
