@@ -35,7 +35,7 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from abstraction.bet_abstraction import BetAbstraction
 from abstraction.betting_tree import build_betting_tree
@@ -56,8 +56,34 @@ GAME_KIND = "sampled-nolimit"
 """``kind`` entry of the JSON config, telling these games apart from `abstraction.exact_games` ones."""
 
 
+class KindConfig:
+    """JSON form of a frozen dataclass game config tagged with its ``kind`` (class attribute
+    ``KIND``), as strategy files store it: `to_dict` / `from_dict`."""
+
+    KIND: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able dict of the fields, plus ``kind`` = ``KIND``."""
+        data = dataclasses.asdict(self)  # type: ignore[call-overload]
+        data["kind"] = self.KIND
+        json.dumps(data)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Self:
+        """Inverse of :meth:`to_dict` (``kind`` must be ``KIND`` when present); ValueError naming a bad field."""
+        values = dict(data)
+        kind = values.pop("kind", cls.KIND)
+        if kind != cls.KIND:
+            raise ValueError(f"not a {cls.KIND!r} game config: kind {kind!r}")
+        try:
+            return cls(**values)
+        except TypeError as error:
+            raise ValueError(f"bad {cls.KIND} game config: {error}") from None
+
+
 @dataclass(frozen=True)
-class AbstractGameConfig:
+class AbstractGameConfig(KindConfig):
     """One abstract heads-up game, JSON-able (:meth:`to_dict`).
 
     ``variant``: one of :data:`SUPPORTED_VARIANTS`; ``rules``: fields of the variant's config that
@@ -71,6 +97,8 @@ class AbstractGameConfig:
     `build_abstract_game` from the file it loads, and checked there and by the lookup bot (``""``:
     unknown, as in files written before the field existed; nothing is checked then).
     """
+
+    KIND: ClassVar[str] = GAME_KIND
 
     variant: str = "holdem"
     rules: dict[str, Any] = field(default_factory=dict)
@@ -124,22 +152,6 @@ class AbstractGameConfig:
 
     def bet_abstraction(self) -> BetAbstraction:
         return BetAbstraction.parse(self.bets)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able dict with ``kind`` = :data:`GAME_KIND`."""
-        data = dataclasses.asdict(self)
-        data["kind"] = GAME_KIND
-        json.dumps(data)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> AbstractGameConfig:
-        """Inverse of :meth:`to_dict` (``kind`` must be :data:`GAME_KIND` when present)."""
-        values = dict(data)
-        kind = values.pop("kind", GAME_KIND)
-        if kind != GAME_KIND:
-            raise ValueError(f"not a {GAME_KIND!r} game config: kind {kind!r}")
-        return cls(**values)
 
     @classmethod
     def for_variant(cls, config: NoLimitConfig, card_abstraction: str | Path, **settings: Any) -> AbstractGameConfig:

@@ -30,10 +30,9 @@ ValueError: unknown limit rules fields ['players']: known are ['ante', 'blinds_i
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from abstraction.bucket_lookup import BucketLookup
 from abstraction.buckets import CardAbstraction
@@ -41,6 +40,7 @@ from abstraction.limit_chance import LimitChance
 from abstraction.limit_tree import build_limit_tree, check_no_tap_out, showdown_contexts
 from abstraction.tree import MAX_PLAYERS, SolverGame
 from game.limit import LimitConfig
+from solver.abstract_games import KindConfig
 
 GAME_KIND = "limit"
 """``kind`` entry of the JSON config of the limit abstract games."""
@@ -50,7 +50,7 @@ DEFAULT_MAX_NODES = 2_000_000
 
 
 @dataclass(frozen=True)
-class LimitGameConfig:
+class LimitGameConfig(KindConfig):
     """One limit abstract game, JSON-able (:meth:`to_dict`).
 
     ``rules``: `game.limit.LimitConfig` fields (chips; :data:`DEFAULT_RULES` filled in, so the stored
@@ -59,6 +59,8 @@ class LimitGameConfig:
     the card file (filled in by `build_limit_game` when the file is there; a rebuild refuses another
     file).
     """
+
+    KIND: ClassVar[str] = GAME_KIND
 
     rules: dict[str, Any] = field(default_factory=dict)
     card_abstraction: str = ""
@@ -94,25 +96,6 @@ class LimitGameConfig:
     @property
     def n_players(self) -> int:
         return self.limit_config().n_players
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able dict with ``kind`` = :data:`GAME_KIND`."""
-        data = dataclasses.asdict(self)
-        data["kind"] = GAME_KIND
-        json.dumps(data)
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> LimitGameConfig:
-        """Inverse of :meth:`to_dict` (``kind`` must be :data:`GAME_KIND` when present)."""
-        values = dict(data)
-        kind = values.pop("kind", GAME_KIND)
-        if kind != GAME_KIND:
-            raise ValueError(f"not a {GAME_KIND!r} game config: kind {kind!r}")
-        try:
-            return cls(**values)
-        except TypeError as error:
-            raise ValueError(f"bad limit game config: {error}") from None
 
 
 def build_limit_game(config: LimitGameConfig, abstraction: CardAbstraction | None = None) -> SolverGame:
