@@ -491,6 +491,34 @@ def _bucket(
 
 
 
+
+@njit(cache=True, nogil=True)
+def _table_bucket(
+    cards: np.ndarray,
+    n_rounds: int,
+    cards_per_round: np.ndarray,
+    keys: np.ndarray,
+    offsets: np.ndarray,
+    table: np.ndarray,
+    fallback_keys: np.ndarray,
+    scratch: np.ndarray,
+    card_scratch: np.ndarray,
+) -> int:
+    """`_hand_bucket` of two hole cards on a board of 0, 3 or 4 cards (``n_rounds`` 1, 2, 3), no
+    bounty, given only that street's arrays (``tables[0]`` and the street's keys, offsets and table
+    of `_hand_bucket`'s ``tables``; ``fallback_keys`` the centroid keys `_hand_bucket` falls back
+    on: flop keys on the flop, turn keys otherwise). The same bucket; a cheap call in a deal
+    sampler's inner loop, where passing the whole ``tables`` tuple (its arrays go flattened, a
+    dozen words each) cost more than the lookup."""
+    value = np.int64(table[_hand_index(cards, cards_per_round, n_rounds, keys, offsets, scratch)])
+    if value == UNSET:
+        dead = np.int64(0)
+        for i in range(cards.shape[0]):
+            dead |= np.int64(1) << cards[i]
+        strength = _strength_vs_range(cards[:2], cards[2:], dead, 2, 0, card_scratch)
+        value = _nearest_sorted(strength, fallback_keys)
+    return value
+
 @njit(cache=True, nogil=True)
 def _river_buckets(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray, tables: tuple) -> tuple[int, int]:
     """`_bucket` of two two-card hands on one five-card board (a deal's two river hands), both at
