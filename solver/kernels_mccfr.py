@@ -269,7 +269,19 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                         continue
                     else:
                         actions = (info >> 32) & 0xFFFF
-                        _regret_matching_row(regrets, row, actions, visit_strategy, slot)
+                        # `solver.kernels_cfr._regret_matching_row` written inline (the same arithmetic):
+                        # a call per node costs more than the work, its arrays passed flattened.
+                        positive_sum = 0.0
+                        for k in range(actions):
+                            if regrets[row + k] > 0.0:
+                                positive_sum += float(regrets[row + k])
+                        if positive_sum > 0.0:
+                            for k in range(actions):
+                                visit_strategy[slot + k] = (float(regrets[row + k]) / positive_sum
+                                                            if regrets[row + k] > 0.0 else 0.0)
+                        else:
+                            for k in range(actions):
+                                visit_strategy[slot + k] = 1.0 / actions
                         if ((info >> 52) & 15) - 1 == traverser:
                             exploring = True
                             last_child = actions
