@@ -316,6 +316,7 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                     visit_info[count] = child_info
                     visit_weight[count] = child_weight
                     if child_kind == DECISION:
+                        _prefetch(records, (child_info & 0xFFFFFFFF) * 2)  # its children's records, listed next
                         actor = ((child_info >> 52) & 15) - 1
                         child_actions = (child_info >> 32) & 0xFFFF
                         table_row = (child_row & _LOW_56) + bucket[deal, actor, child_row >> 56] * child_actions
