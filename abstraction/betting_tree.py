@@ -88,10 +88,9 @@ def _actions(round_: NoLimitRound, bets: BetAbstraction, raises_this_street: int
     if ActionKind.BID in legal:
         low, high = round_.bid_bounds()
         return [Action.bid(amount) for amount in bets.bid_amounts(round_.pot, high) if low <= amount <= high]
-    # a fold where checking is free (legal in the 2025 Bounty engine) is dominated by the check: not abstracted
-    fold = ActionKind.FOLD in legal and ActionKind.CHECK not in legal
-    actions = [Action(kind) for kind, wanted in ((ActionKind.FOLD, fold), (ActionKind.CHECK, True), (ActionKind.CALL, True))
-               if wanted and kind in legal]
+    # Every legal fold is kept, also where checking is free (the 2025 Bounty engine): there it is not
+    # dominated, since a player sure to lose pays less folding now than after the opponent hits its bounty.
+    actions = [Action(kind) for kind in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL) if kind in legal]
     street = bets.street(round_.street)
     if ActionKind.RAISE in legal and (street.cap is None or raises_this_street < street.cap):
         seat = round_.to_act

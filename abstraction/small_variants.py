@@ -9,9 +9,8 @@ probability, so that the abstract game *is* the real game on that deck:
   the bet abstraction ``"a"`` (all-in, no cap) holds every legal raise, and the Auction's bids
   ``0.25p,a`` every legal bid (the pot at the auction is 4, bids are 0..2). `build_small_variant`
   checks this by walking the rules engine along the tree: every legal action at every node (each
-  raise-to and bid amount in its bounds) must be a child, else ValueError. The one exception is the
-  2025 Bounty engine's fold where checking is free, which the tree builder leaves out on purpose;
-  it is added back here (`_add_free_folds`) so that Bounty under ``rules="engine"`` is exact too.
+  raise-to and bid amount in its bounds) must be a child, else ValueError (the 2025 Bounty engine's
+  fold where checking is free included).
 - Chance: every deal of the short deck, in the engine's deal order (hole cards of seat 0, seat 1,
   flop, [Swap: flop swaps], [Auction: a candidate third card per seat], turn, [Swap: turn swaps],
   river, [River of Blood: run cards]), plus Bounty's two bounty ranks (uniform over the 13 ranks
@@ -76,8 +75,7 @@ import numpy as np
 from abstraction.bet_abstraction import BetAbstraction
 from abstraction.betting_tree import build_betting_tree
 from abstraction.hooks import tree_hooks
-from abstraction.hooks.holdem import folder, street_ordinal
-from abstraction.tree import CHANCE, DECISION, FOLD, DealTable, FlatTree, SolverGame
+from abstraction.tree import CHANCE, DECISION, DealTable, FlatTree, SolverGame
 from game.actions import Action, ActionKind
 from game.cards import N_RANKS, format_cards, parse_cards
 from game.chance import ScriptedChance
@@ -595,7 +593,7 @@ def build_small_variant(variant: str, *, deck: str | None = None, rules: str | N
     bet_abstraction = BetAbstraction.parse(bets, bids=bids if variant == "auction" else "")
     tree = build_betting_tree(config, bet_abstraction, n_buckets, max_nodes=max_nodes,
                               max_runs=runs if variant == "river_of_blood" else None)
-    tree = _check_actions(tree, config, bet_abstraction, runs)
+    _check_actions(tree, config, bet_abstraction, runs)
     cards = _representatives(types, cols, _order(variant, runs))
     weight, chance = _weights_and_chance(variant, cards, cols, types, classes, runs, tree)
     flat = _row_matrix(bucket, weight, chance)
@@ -636,12 +634,11 @@ def _legal_actions(round_: NoLimitRound) -> set[tuple[int, int]]:
     return out
 
 
-def _check_actions(tree: FlatTree, config: NoLimitConfig, bets: BetAbstraction, runs: int) -> FlatTree:
+def _check_actions(tree: FlatTree, config: NoLimitConfig, bets: BetAbstraction, runs: int) -> None:
     """Walk the rules engine along ``tree``: ValueError unless every legal action at every decision is a
-    child. The free folds the builder drops (Bounty, engine rules) are added back."""
+    child."""
     hooks = tree_hooks(config.variant)
     walk = hooks.start(hooks.walk_config(config, runs if config.variant == "river_of_blood" else None))
-    free_folds: dict[int, NoLimitRound] = {}
     stack: list[tuple] = [(0, walk.root, (), None, None)]  # node, round, chance outcomes, (chance nodes) before, action
     while stack:
         node, round_, outcomes, before, dealing = stack.pop()
@@ -660,10 +657,7 @@ def _check_actions(tree: FlatTree, config: NoLimitConfig, bets: BetAbstraction, 
                                  f"the engine {round_.to_act}")
         children = {(int(tree.action_kind[c]), int(tree.action_amount[c])): c for c in range(start, start + count)}
         missing = _legal_actions(round_) - set(children)
-        free_fold = (int(ActionKind.FOLD), 0)
-        if missing == {free_fold} and ActionKind.CHECK in round_.legal_actions():
-            free_folds[node] = walk.apply(round_, Action.fold(), outcomes)[0]
-        elif missing:
+        if missing:
             shown = ", ".join(str(Action(ActionKind(k), a)) for k, a in sorted(missing))
             raise ValueError(f"the bet abstraction {bets} leaves out legal actions at {tree.history(node)!r}: "
                              f"{shown}; use a smaller stack or more sizes")
@@ -671,70 +665,3 @@ def _check_actions(tree: FlatTree, config: NoLimitConfig, bets: BetAbstraction, 
             action = Action(ActionKind(key[0]), key[1])
             after, _ = walk.apply(round_, action, outcomes)
             stack.append((child, after, outcomes, round_, action))
-    return _add_free_folds(tree, free_folds, hooks) if free_folds else tree
-
-
-def _add_free_folds(tree: FlatTree, folds: dict[int, NoLimitRound], hooks: Any) -> FlatTree:
-    """``tree`` with a first child FOLD at each node of ``folds`` (whose value is the folded round there).
-
-    Every node of an information-set group has the same public history, so the same legal actions:
-    a group gets the fold at all of its nodes or none."""
-    groups_with = {int(tree.infoset_group[n]) for n in folds}
-    for node in np.flatnonzero(tree.kind == DECISION):
-        if int(tree.infoset_group[node]) in groups_with and int(node) not in folds:
-            raise AssertionError(f"free fold legal at some but not all nodes of group {tree.infoset_group[node]}")
-    # nested children lists: old node ids, or ("fold", parent) for the added terminals
-    kids: dict[Any, list[Any]] = {}
-    for node in range(tree.n_nodes):
-        start, count = int(tree.child_start[node]), int(tree.n_children[node])
-        old = list(range(start, start + count))
-        kids[node] = ([("fold", node)] if node in folds else []) + old
-    order, queue = [], [0]
-    while queue:  # breadth first, as the builder
-        nxt = []
-        for item in queue:
-            order.append(item)
-            nxt.extend(kids.get(item, []))
-        queue = nxt
-    index = {item: i for i, item in enumerate(order)}
-    n = len(order)
-    arrays = {name: [] for name in ("kind", "player", "street", "committed", "infoset_group", "action_kind",
-                                    "action_amount", "context", "value_row")}
-    rows = list(tree.terminal_values)
-    for item in order:
-        if isinstance(item, tuple):
-            parent = item[1]
-            round_ = folds[parent]
-            values = hooks.terminal_values(round_)
-            arrays["kind"].append(FOLD)
-            arrays["player"].append(folder(round_))
-            arrays["street"].append(street_ordinal(round_.street))
-            arrays["committed"].append(round_.contributions)
-            arrays["infoset_group"].append(-1)
-            arrays["action_kind"].append(int(ActionKind.FOLD))
-            arrays["action_amount"].append(0)
-            arrays["context"].append(hooks.terminal_context(round_))
-            arrays["value_row"].append(len(rows))
-            rows.extend(values)
-            continue
-        for name in arrays:
-            arrays[name].append(getattr(tree, name)[item])
-    n_children = np.array([len(kids.get(item, [])) for item in order], dtype=np.int32)
-    child_start = np.array([index[kids[item][0]] if kids.get(item) else 0 for item in order], dtype=np.int32)
-    n_actions = tree.n_actions.copy()
-    for g in groups_with:
-        n_actions[g] += 1
-    sizes = tree.n_buckets.astype(np.int64) * n_actions
-    new = FlatTree(kind=np.array(arrays["kind"]), player=np.array(arrays["player"]), street=np.array(arrays["street"]),
-                   child_start=child_start, n_children=n_children, committed=np.array(arrays["committed"], dtype=np.float64),
-                   infoset_group=np.array(arrays["infoset_group"]), action_kind=np.array(arrays["action_kind"]),
-                   action_amount=np.array(arrays["action_amount"]), context=np.array(arrays["context"]),
-                   value_row=np.array(arrays["value_row"]), n_actions=n_actions,
-                   row_offset=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64), n_buckets=tree.n_buckets,
-                   group_player=tree.group_player, group_street=tree.group_street, group_slot=tree.group_slot,
-                   terminal_values=np.array(rows, dtype=np.float64).reshape(-1, 2), context_size=tree.context_size,
-                   chance_size=tree.chance_size)
-    assert n == new.n_nodes
-    new.validate()
-    return new
-

@@ -124,9 +124,9 @@ def test_every_legal_action_must_be_in_the_tree() -> None:
         build_small_variant("holdem", stack=6)  # raises to 4 and 5 chips are legal, "a" only offers 6
 
 
-def test_bounty_engine_free_folds_are_added() -> None:
-    """The 2025 engine lets a player fold where checking is free; the tree builder drops that fold
-    (dominated in Hold'em, not with bounties), the small game adds it back."""
+def test_bounty_engine_trees_keep_the_fold_where_checking_is_free() -> None:
+    """The 2025 engine lets a player fold where checking is free, which bounties make worth having
+    (fold before the opponent's bounty can hit): the tree keeps it; document rules have no such fold."""
     document, engine = small("bounty", "document").game.tree, small("bounty", "engine").game.tree
     free = [n for n in np.flatnonzero(engine.kind == DECISION)
             if any(engine.action_kind[c] == ActionKind.CHECK for c in range(engine.child_start[n], engine.child_start[n] + engine.n_children[n]))
