@@ -65,7 +65,7 @@ from numba import get_num_threads
 
 from abstraction.bucket_lookup import BucketLookup
 from abstraction.buckets import CardAbstraction
-from abstraction.tree import DealTable
+from abstraction.tree import DealTable, OutcomeColumns
 from abstraction.hooks import HoldemHooks, tree_hooks
 from abstraction.kernels_chance import _sample_batch, _sample_batch_cards, _sample_batch_parallel, _table_rows
 from game.nolimit import NoLimitConfig
@@ -82,7 +82,7 @@ def _check_count(name: str, value: object, minimum: int) -> int:
 
 
 @dataclass(frozen=True, eq=False)
-class FreshChance:
+class FreshChance(OutcomeColumns):
     """The chance of one heads-up variant's abstract game (see the module docstring).
 
     ``config``: the variant's rules (`game.variants`); ``lookup``: a `BucketLookup`, or a
@@ -161,16 +161,6 @@ class FreshChance:
         return np.array(self._hooks.context_size(self._tree_config), dtype=np.int32)
 
     @property
-    def context_offset(self) -> np.ndarray:
-        """First ``weight`` column of each context (exclusive cumulative sum of ``context_size``), int64."""
-        return np.concatenate([[0], np.cumsum(self.context_size)[:-1]]).astype(np.int64)
-
-    @property
-    def weight_width(self) -> int:
-        """W = ``sum(context_size)``."""
-        return int(self.context_size.sum())
-
-    @property
     def chance_size(self) -> np.ndarray:
         """Children of the chance nodes of each chance slot, int32 [K] (River of Blood: R slots of 2)."""
         return np.array(self._hooks.chance_size(self._tree_config), dtype=np.int32).reshape(-1)
@@ -188,7 +178,7 @@ class FreshChance:
             raise ValueError(f"seed must be an int in 0..2**64-1, got {seed!r}")
         return (
             np.empty((int(count), 2, self.n_slots), dtype=np.int32),
-            np.empty((int(count), self.weight_width), dtype=np.float64),
+            np.empty((int(count), self.weight_columns), dtype=np.float64),
             np.empty((int(count), len(self.chance_size)), dtype=np.int8),
         )
 

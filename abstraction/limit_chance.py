@@ -41,7 +41,7 @@ from abstraction.bucket_lookup import BucketLookup
 from abstraction.buckets import CardAbstraction
 from abstraction.exact_games import outcome_table, showdown_outcomes, winner_mask
 from abstraction.kernels_limit_chance import _sample_limit_batch, _sample_limit_batch_parallel
-from abstraction.tree import MAX_PLAYERS, DealTable
+from abstraction.tree import MAX_PLAYERS, DealTable, OutcomeColumns
 from game.limit import LimitConfig
 
 MAX_SEED = 2**64 - 1
@@ -62,7 +62,7 @@ def _check_int(name: str, value: object, minimum: int, maximum: int | None = Non
 
 
 @dataclass(frozen=True, eq=False)
-class LimitChance:
+class LimitChance(OutcomeColumns):
     """Fresh deals of the limit abstract game (see the module docstring).
 
     ``config``: the limit rules (``n_players`` 2..6, ``must_use_hole_card``); ``lookup``: a
@@ -117,16 +117,6 @@ class LimitChance:
         """Outcomes (winner subsets) of each context, int32 [C]: ``2**k - 1`` for k seats (3 heads-up)."""
         return np.array([len(showdown_outcomes(alive, self.n_players)) for alive in self.contexts], dtype=np.int32)
 
-    @property
-    def context_offset(self) -> np.ndarray:
-        """First ``weight`` column of each context, int64 [C]."""
-        return np.concatenate([[0], np.cumsum(self.context_size)[:-1]]).astype(np.int64)
-
-    @property
-    def weight_width(self) -> int:
-        """W = ``sum(context_size)``."""
-        return int(self.context_size.sum())
-
     def kernel_arguments(self) -> tuple:
         """``arguments`` of `abstraction.kernels_limit_chance._sample_limit_deal`."""
         return self._arguments
@@ -136,7 +126,7 @@ class LimitChance:
         _check_int("count", count, 1)
         _check_int("seed", seed, 0, MAX_SEED)
         return (np.empty((int(count), self.n_players, 4), dtype=np.int32),
-                np.empty((int(count), self.weight_width), dtype=np.float64))
+                np.empty((int(count), self.weight_columns), dtype=np.float64))
 
     def _table(self, bucket: np.ndarray, weight: np.ndarray) -> DealTable:
         count = bucket.shape[0]

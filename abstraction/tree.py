@@ -59,8 +59,25 @@ def _exclusive_cumsum(sizes: np.ndarray) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)])[: len(sizes)].astype(np.int64)
 
 
+class OutcomeColumns:
+    """The columns of a deal's ``weight`` row, from ``context_size`` (int32 ``[n_contexts]``, the
+    outcomes of each context): shared by trees and the deal sources that fill rows for them."""
+
+    context_size: np.ndarray
+
+    @property
+    def context_offset(self) -> np.ndarray:
+        """First column of each context in a deal's ``weight`` row (int64 ``[n_contexts]``)."""
+        return _exclusive_cumsum(self.context_size)
+
+    @property
+    def weight_columns(self) -> int:
+        """Columns of a deal's ``weight`` row: ``sum(context_size)``."""
+        return int(self.context_size.sum())
+
+
 @dataclass(frozen=True, eq=False)
-class FlatTree:
+class FlatTree(OutcomeColumns):
     """A betting tree of 2..6 players as numpy arrays over nodes ``n``, groups ``g`` and payoff rows.
 
     Node arrays (length ``n_nodes``): ``kind`` int8 (:data:`DECISION`, :data:`FOLD`,
@@ -147,16 +164,6 @@ class FlatTree:
     @property
     def n_chance_slots(self) -> int:
         return len(self.chance_size)
-
-    @property
-    def context_offset(self) -> np.ndarray:
-        """First column of each context in a deal's ``weight`` row (int64 ``[n_contexts]``)."""
-        return _exclusive_cumsum(self.context_size)
-
-    @property
-    def weight_columns(self) -> int:
-        """Columns of a deal's ``weight`` row: ``sum(context_size)``."""
-        return int(self.context_size.sum())
 
     @property
     def n_infosets(self) -> int:

@@ -189,6 +189,24 @@ def check_card_hash(path: str | Path, expected: str, solved: str = "the game") -
     return actual
 
 
+def load_card_abstraction(config: Any, abstraction: CardAbstraction | None = None) -> tuple[Any, CardAbstraction]:
+    """``(config with its card_hash, the card abstraction)`` of a game config holding
+    ``card_abstraction`` (a path) and ``card_hash`` (heads-up or limit).
+
+    ``abstraction`` given: it is used as the file's contents, and the hash is checked or filled
+    only if the file exists. Otherwise the file must exist; its sha256 must equal a stored hash
+    (:class:`CardHashMismatch`), an empty one is filled in.
+    """
+    path = Path(config.card_abstraction)
+    if abstraction is None:
+        if not path.is_file():
+            raise ValueError(f"card abstraction file {str(path)!r} does not exist")
+        return dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash)), CardAbstraction.load(path)
+    if path.is_file():
+        config = dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash))
+    return config, abstraction
+
+
 def build_abstract_game(config: AbstractGameConfig, abstraction: CardAbstraction | None = None) -> SolverGame:
     """The `SolverGame` of ``config``: betting tree of its bets and bucket slots, fresh or fixed chance.
 
@@ -199,14 +217,7 @@ def build_abstract_game(config: AbstractGameConfig, abstraction: CardAbstraction
     """
     if not isinstance(config, AbstractGameConfig):
         raise TypeError(f"config must be an AbstractGameConfig, got {config!r}")
-    path = Path(config.card_abstraction)
-    if abstraction is None:
-        if not path.is_file():
-            raise ValueError(f"card abstraction file {str(path)!r} does not exist")
-        config = dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash))
-        abstraction = CardAbstraction.load(path)
-    elif path.is_file():
-        config = dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash))
+    config, abstraction = load_card_abstraction(config, abstraction)
     variant_config = config.variant_config()
     chance = FreshChance(variant_config, BucketLookup(abstraction), max_runs=config.max_runs)
     tree = build_betting_tree(variant_config, config.bet_abstraction(), chance.n_buckets.tolist(),

@@ -276,7 +276,7 @@ def lbr_payoffs(game: SolverGame, strategy: np.ndarray, seat: int, first: int, c
         else:
             sampler: FreshChance = source
             kernels_lbr._lbr_fresh_hands(
-                tree, sampler.kernel_arguments(), sampler.n_slots, sampler.weight_width, len(sampler.chance_size),
+                tree, sampler.kernel_arguments(), sampler.n_slots, sampler.weight_columns, len(sampler.chance_size),
                 strategy, int(seat), np.uint64(config.seed), np.int64(first), int(count), int(config.candidates),
                 payoff, unreached,
             )  # fmt: skip

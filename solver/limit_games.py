@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, ClassVar
 
 from abstraction.bucket_lookup import BucketLookup
@@ -40,7 +39,7 @@ from abstraction.limit_chance import LimitChance
 from abstraction.limit_tree import build_limit_tree, check_no_tap_out, showdown_contexts
 from abstraction.tree import MAX_PLAYERS, SolverGame
 from game.limit import LimitConfig
-from solver.abstract_games import KindConfig
+from solver.abstract_games import KindConfig, load_card_abstraction
 
 GAME_KIND = "limit"
 """``kind`` entry of the JSON config of the limit abstract games."""
@@ -105,18 +104,9 @@ def build_limit_game(config: LimitGameConfig, abstraction: CardAbstraction | Non
     game's config carries the card file's hash when the file is there (a stored hash must match).
     Building walks the rules engine: about 20 s for 3 players with ``max_raises`` 2.
     """
-    from solver.abstract_games import check_card_hash
-
     if not isinstance(config, LimitGameConfig):
         raise TypeError(f"config must be a LimitGameConfig, got {config!r}")
-    path = Path(config.card_abstraction)
-    if abstraction is None:
-        if not path.is_file():
-            raise ValueError(f"card abstraction file {str(path)!r} does not exist")
-        config = dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash))
-        abstraction = CardAbstraction.load(path)
-    elif path.is_file():
-        config = dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash))
+    config, abstraction = load_card_abstraction(config, abstraction)
     rules = config.limit_config()
     lookup = BucketLookup(abstraction)
     if lookup.bounty:

@@ -125,7 +125,7 @@ def reference_deal(chance: FreshChance, seed: int, deal: int) -> dict:
     config, lookup, runs = chance.config, chance.lookup, chance.runs
     replay = Replay(seed, deal)
     bucket = np.zeros((2, chance.n_slots), dtype=np.int64)
-    weight = np.zeros(chance.weight_width)
+    weight = np.zeros(chance.weight_columns)
     chance_row: list[int] = []
     ranks = [-1, -1]
     variant = config.variant
@@ -319,7 +319,7 @@ def test_layouts(lookups):
         assert chance.context_offset.tolist() == np.concatenate([[0], np.cumsum(context_size)[:-1]]).tolist()
         deals = chance.sample(0, 30, 1)
         assert deals.weight.shape == (30, sum(context_size)) and deals.chance.shape == (30, len(chance_size))
-        starts = chance.context_offset.tolist() + [chance.weight_width]
+        starts = chance.context_offset.tolist() + [chance.weight_columns]
         for context in range(len(context_size)):
             assert (deals.weight[:, starts[context] : starts[context + 1]].sum(axis=1) == 1).all()
     assert make_chance(RiverOfBloodConfig(), lookups, max_runs=0).n_slots == 4

@@ -155,7 +155,7 @@ def test_deal_depends_only_on_seed_and_index(abstraction) -> None:
     other = chance.sample_with_cards(0, 40, seed=6)[1]
     assert not np.array_equal(other, cards)
     assert whole.bucket.shape == (40, 4, 4) and whole.chance.shape == (40, 0)
-    assert whole.weight.shape == (40, chance.weight_width) and chance.weight_width == 15 + 4 * 7 + 6 * 3
+    assert whole.weight.shape == (40, chance.weight_columns) and chance.weight_columns == 15 + 4 * 7 + 6 * 3
     assert np.array_equal(whole.weight.sum(axis=1), np.full(40, len(chance.contexts)))
 
 

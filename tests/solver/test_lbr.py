@@ -154,7 +154,7 @@ def test_card_stages_reproduce_the_sampler_bit_for_bit(name, blanks) -> None:
         hole, board, bounty = _card_arrays()
         _draw_cards(np.uint64(seed), np.int64(deal), variant, flop_swap, turn_swap, runs, work, hole, board, bounty)
         bucket = np.empty((2, chance.n_slots), np.int32)
-        weight = np.empty(chance.weight_width)
+        weight = np.empty(chance.weight_columns)
         outcome = np.zeros(len(chance.chance_size), np.int8)
         _evaluate_cards(variant, runs, lookup, hole, board, bounty, work, bucket, weight, outcome)
         assert np.array_equal(bucket, table.bucket[deal]) and np.array_equal(weight, table.weight[deal])
@@ -179,7 +179,7 @@ def resample(chance: FreshChance, seed: int, deal: int, seat: int, street: int, 
     board = np.zeros((count, 48), np.int8)
     bounty = np.zeros((count, 2), np.int64)
     bucket = np.zeros((count, 2, chance.n_slots), np.int32)
-    weight = np.zeros((count, chance.weight_width))
+    weight = np.zeros((count, chance.weight_columns))
     outcome = np.zeros((count, len(chance.chance_size)), np.int8)
     state = np.array([seed ^ 0x5555], dtype=np.uint64)
     with np.errstate(over="ignore"):
