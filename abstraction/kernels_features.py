@@ -487,6 +487,12 @@ def _rank_pair_count(live: np.int64, first: np.int64, second: np.int64) -> np.in
     return n_first * _popcount((live >> (4 * second)) & 15)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _half_points(value: np.int64, own: np.int64) -> np.int64:
+    """Half points of a hand of class ``own`` against a holding of class ``value`` (lower wins): 2 win, 1 tie, 0 loss."""
+    return 2 if value < own else (1 if value == own else 0)
+
+
 @njit(cache=True, nogil=True)
 def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) -> tuple[float, float]:
     """`_strength_vs_range` of two two-card hands on one five-card board, exact, in one pass.
@@ -526,10 +532,8 @@ def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) 
             on_board = count
     suit_bits = SUIT_BITS << flush_suit if flush_suit >= 0 else np.int64(0)
     suit_mask = (board_mask >> (16 * flush_suit)) & 0x1FFF if flush_suit >= 0 else np.int64(0)
-    wins_0 = np.int64(0)
-    ties_0 = np.int64(0)
-    wins_1 = np.int64(0)
-    ties_1 = np.int64(0)
+    points_0 = np.int64(0)  # 2 per holding beaten, 1 per tie (`_half_points`)
+    points_1 = np.int64(0)
     # Holdings valued by their ranks: all but the flush-making ones (none with 5 suited board cards).
     if on_board <= 4:
         # With four suited board cards every holding with a suited card makes a flush: count the others.
@@ -549,14 +553,8 @@ def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) 
                 if count_0 == 0 and count_1 == 0:
                     continue
                 value = _nonflush_class(board_ranks + RANK_KEY[4 * first] + RANK_KEY[4 * second])
-                if value < own_0:
-                    wins_0 += count_0
-                elif value == own_0:
-                    ties_0 += count_0
-                if value < own_1:
-                    wins_1 += count_1
-                elif value == own_1:
-                    ties_1 += count_1
+                points_0 += count_0 * _half_points(value, own_0)
+                points_1 += count_1 * _half_points(value, own_1)
     if flush_suit >= 0:
         # Flush-making holdings: two suited cards (any of them once three are on the board), one
         # suited card and any other (four on the board), no suited card (five on the board).
@@ -566,14 +564,8 @@ def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) 
             value = np.int64(_FLUSH_CLASS[suit_mask])
             count_0 = others_0 * (others_0 - 1) // 2
             count_1 = others_1 * (others_1 - 1) // 2
-            if value < own_0:
-                wins_0 += count_0
-            elif value == own_0:
-                ties_0 += count_0
-            if value < own_1:
-                wins_1 += count_1
-            elif value == own_1:
-                ties_1 += count_1
+            points_0 += count_0 * _half_points(value, own_0)
+            points_1 += count_1 * _half_points(value, own_1)
         for first in range(13):
             first_bit = np.int64(1) << (4 * first + flush_suit)
             first_0 = (live_0 & first_bit) != 0
@@ -584,14 +576,8 @@ def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) 
                 value = np.int64(_FLUSH_CLASS[suit_mask | (1 << first)])
                 count_0 = others_0 if first_0 else 0
                 count_1 = others_1 if first_1 else 0
-                if value < own_0:
-                    wins_0 += count_0
-                elif value == own_0:
-                    ties_0 += count_0
-                if value < own_1:
-                    wins_1 += count_1
-                elif value == own_1:
-                    ties_1 += count_1
+                points_0 += count_0 * _half_points(value, own_0)
+                points_1 += count_1 * _half_points(value, own_1)
             for second in range(first + 1, 13):
                 second_bit = np.int64(1) << (4 * second + flush_suit)
                 in_0 = first_0 and (live_0 & second_bit) != 0
@@ -600,18 +586,12 @@ def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) 
                     continue
                 value = np.int64(_FLUSH_CLASS[suit_mask | (1 << first) | (1 << second)])
                 if in_0:
-                    if value < own_0:
-                        wins_0 += 1
-                    elif value == own_0:
-                        ties_0 += 1
+                    points_0 += _half_points(value, own_0)
                 if in_1:
-                    if value < own_1:
-                        wins_1 += 1
-                    elif value == own_1:
-                        ties_1 += 1
+                    points_1 += _half_points(value, own_1)
     holdings_0 = _choose2(_popcount(live_0))
     holdings_1 = _choose2(_popcount(live_1))
-    return (wins_0 + 0.5 * ties_0) / holdings_0, (wins_1 + 0.5 * ties_1) / holdings_1
+    return 0.5 * points_0 / holdings_0, 0.5 * points_1 / holdings_1
 
 
 @njit(cache=True, nogil=True)
