@@ -68,6 +68,15 @@ def centroid_keys(centroids: np.ndarray, method: str) -> np.ndarray:
 class BucketLookup:
     """Buckets of real hands for one card abstraction of any variant (see the module docstring)."""
 
+    @classmethod
+    def of(cls, source: BucketLookup | CardAbstraction) -> BucketLookup:
+        """``source`` itself if it is a lookup, else the lookup of the card abstraction ``source``."""
+        if isinstance(source, BucketLookup):
+            return source
+        if isinstance(source, CardAbstraction):
+            return cls(source)
+        raise TypeError(f"lookup must be a BucketLookup or a CardAbstraction, got {source!r}")
+
     def __init__(self, abstraction: CardAbstraction) -> None:
         if not isinstance(abstraction, CardAbstraction):
             raise TypeError(f"abstraction must be a CardAbstraction, got {abstraction!r}")

@@ -64,7 +64,6 @@ import numpy as np
 from numba import get_num_threads
 
 from abstraction.bucket_lookup import BucketLookup
-from abstraction.buckets import CardAbstraction
 from abstraction.tree import DealTable, OutcomeColumns
 from abstraction.hooks import HoldemHooks, tree_hooks
 from abstraction.kernels_chance import _sample_batch, _sample_batch_cards, _sample_batch_parallel, _table_rows
@@ -110,12 +109,8 @@ class FreshChance(OutcomeColumns):
             raise TypeError(f"config must be a heads-up variant config (NoLimitConfig), got {self.config!r}")
         variant = self.config.variant
         hooks = tree_hooks(variant)
-        lookup = self.lookup
-        if isinstance(lookup, CardAbstraction):
-            lookup = BucketLookup(lookup)
-            object.__setattr__(self, "lookup", lookup)
-        if not isinstance(lookup, BucketLookup):
-            raise TypeError(f"lookup must be a BucketLookup or a CardAbstraction, got {lookup!r}")
+        lookup = BucketLookup.of(self.lookup)
+        object.__setattr__(self, "lookup", lookup)
         if lookup.bounty != hooks.bounty_buckets:
             raise ValueError(
                 f"a {variant!r} game needs a card abstraction of variant 'bounty' if and only if it is Bounty; "

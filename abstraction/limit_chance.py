@@ -38,7 +38,6 @@ import numpy as np
 from numba import get_num_threads
 
 from abstraction.bucket_lookup import BucketLookup
-from abstraction.buckets import CardAbstraction
 from abstraction.exact_games import outcome_table, showdown_outcomes, winner_mask
 from abstraction.kernels_limit_chance import _sample_limit_batch, _sample_limit_batch_parallel
 from abstraction.tree import MAX_PLAYERS, DealTable, OutcomeColumns
@@ -83,12 +82,8 @@ class LimitChance(OutcomeColumns):
         n_players = self.config.n_players
         if n_players > MAX_PLAYERS:
             raise ValueError(f"the limit abstract game seats 2..{MAX_PLAYERS} players, the rules {n_players}")
-        lookup = self.lookup
-        if isinstance(lookup, CardAbstraction):
-            lookup = BucketLookup(lookup)
-            object.__setattr__(self, "lookup", lookup)
-        if not isinstance(lookup, BucketLookup):
-            raise TypeError(f"lookup must be a BucketLookup or a CardAbstraction, got {lookup!r}")
+        lookup = BucketLookup.of(self.lookup)
+        object.__setattr__(self, "lookup", lookup)
         if lookup.bounty:
             raise ValueError("the limit game needs a plain (holdem) card abstraction, got a Bounty one")
         contexts = all_contexts(n_players) if self.contexts is None else [tuple(int(p) for p in c) for c in self.contexts]
