@@ -239,6 +239,14 @@ def stage_cards(recipe: Recipe, stages: Stages, smoke: bool) -> tuple[Path, dict
     return path, {**stages.save(marker, key, time.perf_counter() - started, result), "cached": False}
 
 
+def _solve_settings(path: Path) -> dict[str, Any]:
+    """The run file's tables as the solve sees them, less its solve time (the cache key holds the
+    minutes actually given): comments and the recipe's own minutes do not invalidate a finished solve."""
+    tables = tomllib.loads(path.read_text())
+    solver = {name: value for name, value in tables.get("solver", {}).items() if name not in ("minutes", "seconds")}
+    return {**tables, "solver": solver}
+
+
 def stage_solve(recipe: Recipe, cards: Path, stages: Stages, minutes: float | None) -> tuple[list[Path], dict[str, Any]]:
     """Solve every run file of the recipe; ``minutes`` (the year's total) splits over them in
     proportion to their own minutes."""
@@ -250,7 +258,7 @@ def stage_solve(recipe: Recipe, cards: Path, stages: Stages, minutes: float | No
     for path, share in zip(recipe.configs, shares, strict=True):
         out = stages.work / recipe.year / f"{path.stem}.h5"
         marker = out.with_suffix(".solve.json")
-        key = {"config": path.read_text(), "cards": str(cards), "card_bytes": cards.stat().st_size, "minutes": share}
+        key = {"config": _solve_settings(path), "cards": str(cards), "card_bytes": cards.stat().st_size, "minutes": share}
         data = stages.cached(marker, key) if out.is_file() else None
         if data is None:
             all_cached = False
