@@ -115,11 +115,11 @@ def _summary_line(summary: dict[str, Any]) -> str:
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command(cls=OneLineErrors)
     def solve(
-        config: Path | None = typer.Option(None, "--config", help="TOML run file: [rules], [cards], [bets], [solver] "
+        config: Path | None = typer.Option(None, "--config", help="TOML run file: \\[rules], \\[cards], \\[bets], \\[solver] "
                                            "(see solver/run_config.py); flags override its values."),
-        out: Path | None = typer.Option(None, "--out", help="Strategy file to write (HDF5); or [solver] out."),
+        out: Path | None = typer.Option(None, "--out", help="Strategy file to write (HDF5); or \\[solver] out."),
         game: str | None = typer.Option(None, help=f"Exact game: {', '.join(GAMES)} (default leduc)."),
-        variant: str | None = typer.Option(None, help=f"Game: {', '.join(VARIANT_NAMES)} (= [rules] variant)."),
+        variant: str | None = typer.Option(None, help=f"Game: {', '.join(VARIANT_NAMES)} (= \\[rules] variant)."),
         rule: list[str] | None = typer.Option(None, "--rule", help="Rules field KEY=VALUE, repeatable (e.g. stack=200)."),
         cards: Path | None = typer.Option(None, help="Card-abstraction file (vcfr abstract) of an abstract game."),
         bets: str | None = typer.Option(None, help='Bet abstraction text, e.g. "0.5p,1p,a cap=2".'),

@@ -103,3 +103,12 @@ def test_bench_solver_json_shape(monkeypatch: pytest.MonkeyPatch) -> None:
     # Same algorithm on the same game: CFR+ reaches about the same exploitability on both sides.
     assert data["cfr+"]["ours_expl_1000"] < 1e-3 and data["cfr+"]["openspiel_expl_1000"] < 1e-3
     assert data["budgets_seconds"] == [0.05, 0.1]
+
+
+def test_help_names_the_run_file_tables():
+    # typer renders help with rich markup, where an unescaped "[rules]" vanishes as a tag
+    result = invoke("solve", "--help")
+    assert result.exit_code == 0
+    text = " ".join(result.output.replace("│", " ").split())
+    for table in ("[rules]", "[cards]", "[bets]", "[solver]"):
+        assert table in text, table
