@@ -12,6 +12,12 @@ bot exception or internal error is logged and answered with the safe action (``A
 auction, else check if free, else fold). The engine also charges the clock for acks, so acks are
 answered without touching the bot.
 
+Timing: ``ClientSession.decision_seconds`` holds, per decision, the seconds from receiving the
+engine's line to having the answer (parsing, replay, the bot, the repair). If the environment
+variable ``VCFR_DECISION_SECONDS`` names a file when a match ends, ``play_session`` appends them
+there, one float per line (how ``experiments/official_engines.py`` measures decision times inside
+the bot's own process).
+
 Bots read ``WireRound.observation()``, the rules modules' ``Observation`` for my seat. Each round
 is also rebuilt in the rules module itself (``RulesReplay``: ``game.variants`` round with
 ``rules="engine"``, unknown cards scripted as ``-1``), for bots that need the real round; the
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import gzip
 import logging
+import os
 import socket
 import time
 from collections.abc import Callable
@@ -62,6 +69,10 @@ LOGGER = logging.getLogger("vcfr.client")
 
 CONNECT_TIMEOUT_SECONDS = 10.0
 """The engines wait this long for a bot to connect after launching it."""
+
+DECISION_SECONDS_ENV = "VCFR_DECISION_SECONDS"
+"""Environment variable naming a file to which ``play_session`` appends the match's decision
+seconds (one per line) when the match ends; unset, nothing is written."""
 
 
 @dataclass(frozen=True)
@@ -432,9 +443,12 @@ class ClientSession:
         self._seat = 0
         self._bounty_rank: int | None = None
         self.game_over = False
+        self.decision_seconds: list[float] = []
+        """Per decision: seconds from receiving the line to the answer (see the module docstring)."""
 
     def answer(self, line: str) -> str | None:
         """The answer clause to one engine line (no newline), or ``None`` after ``Q``."""
+        start = time.perf_counter()
         try:
             parsed = parse_line(line)
             if parsed.malformed:
@@ -457,7 +471,9 @@ class ClientSession:
                 self.errors += 1
                 self.logger.warning("engine asks seat %d but the round says seat %d acts; line %r",
                                     current.seat, current.actor, line)
-            return format_answer(self._decision(current))
+            reply = format_answer(self._decision(current))
+            self.decision_seconds.append(time.perf_counter() - start)
+            return reply
         except Exception:  # never crash: log, then the safest legal answer
             self.errors += 1
             self.logger.exception("internal error on line %r", line)
@@ -607,7 +623,10 @@ def run_client(
 def play_session(session: ClientSession, port: int, *, host: str = "127.0.0.1",
                  transcript: TextIO | None = None) -> ClientSession:
     """`run_client` with a session built beforehand (e.g. for a bot wrapper that reads its
-    bankroll, `game.lock_in.LockIn`): connect, answer every line until the match ends."""
+    bankroll, `game.lock_in.LockIn`): connect, answer every line until the match ends.
+
+    If ``VCFR_DECISION_SECONDS`` names a file, the session's decision seconds are appended to it
+    at the end (one float per line), also when the connection is lost."""
     with connect(port, host) as connection:
         connection.settimeout(None)
         try:
@@ -615,4 +634,22 @@ def play_session(session: ClientSession, port: int, *, host: str = "127.0.0.1",
                 serve(session, stream, transcript=transcript)
         except OSError as error:
             session.logger.warning("connection to the engine lost after %d rounds: %s", session.rounds_played, error)
+        finally:
+            write_decision_seconds(session)
     return session
+
+
+def write_decision_seconds(session: ClientSession, path: str | Path | None = None) -> Path | None:
+    """Append ``session.decision_seconds`` to ``path`` (default: the file named by
+    ``VCFR_DECISION_SECONDS``), one float per line; returns the file, or ``None`` if none is named.
+    Never raises: a file that cannot be written is logged."""
+    target = path if path is not None else os.environ.get(DECISION_SECONDS_ENV)
+    if not target:
+        return None
+    try:
+        with open(target, "a", encoding="ascii") as stream:
+            stream.writelines(f"{seconds:.9f}\n" for seconds in session.decision_seconds)
+    except OSError as error:
+        session.logger.warning("could not write decision seconds to %r: %s", str(target), error)
+        return None
+    return Path(target)

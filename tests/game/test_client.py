@@ -22,7 +22,16 @@ from hypothesis import strategies as st
 from game.actions import Action, ActionKind
 from game.cards import card_str, parse_cards
 from game.chance import ScriptedChance
-from game.client import ENGINE_RULES, ClientSession, WireRound, engine_rules, read_transcript, run_client
+from game.client import (
+    DECISION_SECONDS_ENV,
+    ENGINE_RULES,
+    ClientSession,
+    WireRound,
+    engine_rules,
+    read_transcript,
+    run_client,
+    write_decision_seconds,
+)
 from game.evaluator import evaluate
 from game.nolimit import NoLimitRound
 from game.protocol import (
@@ -371,6 +380,31 @@ def test_socket_loop_plays_a_recorded_round_and_stops_at_q() -> None:
     server.close()
     assert session.game_over and len(answers) == 40
     assert all(ANSWER.match(answer) for answer in answers)
+
+
+def test_decision_seconds_are_appended_to_the_file_named_by_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pairs = read_transcript(sorted((TRANSCRIPTS / "2022").glob("*.txt.gz"))[0])
+    lines = [line for line, _ in pairs[:40]] + ["Q"]
+    decisions = sum(1 for line in lines[:-1] if not any(isinstance(c, Delta) for c in parse_line(line).clauses))
+    target = tmp_path / "seconds.txt"
+    target.write_text("0.5\n")  # appended to, not replaced
+    monkeypatch.setenv(DECISION_SECONDS_ENV, str(target))
+    for _ in range(2):
+        server = socket.create_server(("127.0.0.1", 0))
+        answers: list[str] = []
+        thread = start_fake_engine(server, lines, answers)
+        session = run_client(server.getsockname()[1], ENGINE_RULES["swap"], lambda view: Action.call())
+        thread.join(timeout=10)
+        server.close()
+        assert len(session.decision_seconds) == decisions > 10
+    seconds = [float(row) for row in target.read_text().split()]
+    assert len(seconds) == 1 + 2 * decisions and seconds[0] == 0.5
+    assert all(0 < value < 1 for value in seconds[1:])
+    monkeypatch.delenv(DECISION_SECONDS_ENV)
+    assert write_decision_seconds(session) is None
+    assert write_decision_seconds(session, tmp_path / "no such folder" / "seconds.txt") is None  # logged, not raised
 
 
 def test_low_clock_answers_at_once_without_the_bot() -> None:
