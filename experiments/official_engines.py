@@ -27,7 +27,9 @@ so the stream, and every later deal, would depend on play. The runner therefore 
 from ``(seed, round number)`` before each round (the bounty draw of 2025 included), which makes
 every round's chance independent of play in all four engines: both matches see the same hole
 cards, boards, bounties and swap outcomes wherever both reach them. This is checked from the game
-logs (``identical_deals``), not assumed. Only the deals repeat: the skeleton bots of 2024 and 2025
+logs (``identical_deals``), not assumed. (Seen on 2022 with our random bot against the skeleton,
+100 rounds a match: seeded once per match, 5 of 100 rounds repeated their deal; seeded every
+round, 100 of 100: ``play_official(..., seed_every_round=False)``.) Only the deals repeat: the skeleton bots of 2024 and 2025
 call ``random`` unseeded in their own processes, so their play differs between the two matches.
 
 Run: ``python experiments/official_engines.py --years 2022,2023,2024,2025 --bots build/blueprints
@@ -767,10 +769,24 @@ def main(argv: list[str] | None = None) -> int:
     report["machine"]["load_average_at_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     out = options.out
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps(report, indent=1) + "\n")
+    out.with_suffix(".json").write_text(dump_json(report))
     out.with_suffix(".md").write_text(render_markdown(report))
     print(f"wrote {out.with_suffix('.md')} and {out.with_suffix('.json')}")
     return 0
+
+
+def dump_json(report: dict[str, Any]) -> str:
+    """``report`` as indented JSON with lists of numbers on one line (the per-round deltas).
+
+    >>> print(dump_json({"deltas": [1, -2, 3], "name": "x"}), end="")
+    {
+     "deltas": [1, -2, 3],
+     "name": "x"
+    }
+    """
+    text = json.dumps(report, indent=1)
+    numbers = re.compile(r"\[\s*(-?[\d.]+(?:,\s*-?[\d.]+)*)\s*\]")
+    return numbers.sub(lambda found: "[" + ", ".join(re.split(r",\s*", found[1])) + "]", text) + "\n"
 
 
 def _interval_text(duplicate: dict[str, Any]) -> str:
@@ -862,19 +878,23 @@ def render_markdown(report: dict[str, Any]) -> str:
     lines += named or ["None, for either player in any match."]
     lines += ["", "## Client summary of our bot per match", "",
               "| year | opponent | match | our seat order | bankroll (game log) | client rounds | repairs | "
-              "client errors | clock left s | decisions |",
+              "client errors | engine clock used s | decisions |",
               "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for row in played:
         for index, match in enumerate(row["matches"], start=1):
             client = match["client"] or {}
             order = "player 1" if match["players"][0] == OUR_NAME else "player 2"
             bankroll = (match["final_bankrolls"] or {}).get(OUR_NAME, "—")
+            left = client.get("clock_left_seconds")
+            used = "—" if left is None else f"{row['starting_game_clock_seconds'] - left:.3f}"
             lines.append(f"| {row['year']} | {row['opponent']} | {index} | {order} | {bankroll} | "
                          f"{client.get('rounds', '—')} | {client.get('repairs', '—')} | {client.get('errors', '—')} | "
-                         f"{client.get('clock_left_seconds', '—')} | {match['decisions']} |")
+                         f"{used} | {match['decisions']} |")
     lines += [
         "",
-        "Notes: a repair is our client changing the bot's wanted action into a legal one before "
+        "Notes: engine clock used is the game clock the engine charged our bot over the match (its "
+        "starting clock minus the last `T` our client received), timed by the engine around each query "
+        "including the round-end acknowledgements and the socket round trip. A repair is our client changing the bot's wanted action into a legal one before "
         "sending it (the engine never sees an illegal action from it); client errors are bot "
         "exceptions or bad lines answered with a safe action. Deals: every round's chance is seeded "
         "from (seed, round) because the 2022 engine draws swap events only when a flop or turn is "
