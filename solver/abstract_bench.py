@@ -12,6 +12,9 @@ bucket, river centroids spread evenly. Bucketing a hand costs exactly what a bui
 costs (the same table lookups and river strength), and the solver visits as many information sets
 as with a real one, without the minutes a full k-means build takes; the strategies are
 meaningless, the speed is not.
+
+:func:`iterations_per_second` also measures several solver threads (``solver.parallel``, backend
+``threads``), as ``experiments/parallel_scaling_abstract.py`` does; the table itself is one thread.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from abstraction.isomorphism import holdem_indexer
 from abstraction.kernels_buckets import N_RIVERS, N_TURNS
 from abstraction.tree import SolverGame
 from solver.abstract_games import SUPPORTED_VARIANTS, AbstractGameConfig, build_abstract_game
-from solver.cfr import Solver
+from solver.cfr import Solver, SolverConfig, allocate_tables, table_dtype
 from solver.limit_games import LimitGameConfig, build_limit_game
 
 DEFAULT_BUCKETS = (169, 50, 50, 50)
@@ -62,6 +65,7 @@ def random_abstraction(variant: str, buckets: tuple[int, int, int, int] = DEFAUL
 
 
 def _iterations_per_second(game: SolverGame, seconds: float) -> float:
+    """One thread, calls of 1,000 iterations (the table's method)."""
     solver = Solver(game, "es-mccfr", seed=1)
     solver.run(100)  # compile or load the kernels, fault the tables in
     done, started = 0, time.perf_counter()
@@ -70,6 +74,34 @@ def _iterations_per_second(game: SolverGame, seconds: float) -> float:
         solver.run(block)
         done += block
     return done / (time.perf_counter() - started)
+
+
+def iterations_per_second(game: SolverGame, seconds: float, workers: int = 1, private_rows: bool = True,
+                          block_seconds: float = 0.5, seed: int = 1) -> float:
+    """ES-MCCFR iterations per second of wall clock on ``game`` with ``workers`` threads.
+
+    The solve loop of ``solver.parallel`` (backend ``threads``; ``private_rows`` as there) from zeroed
+    tables: a warm-up of ``100 * workers`` iterations (threads started, kernels loaded, tables
+    faulted in), then blocks of about ``block_seconds`` each (the first of ``1000 * workers``
+    iterations), as ``vcfr solve`` cuts them, until ``seconds`` have passed. Every worker count
+    runs the same schedule, so block-end waits and merges are in the figure.
+    """
+    from solver.parallel import iteration_runner
+
+    config = SolverConfig(algorithm="es-mccfr", seed=seed)
+    tables = allocate_tables(game, table_dtype(config))
+    tables["iteration"] = np.zeros(1, dtype=np.int64)
+    with iteration_runner(game, config, workers, "threads", private_rows=private_rows) as runner:
+        runner(tables, 100 * workers)
+        done, block = 0, 1000 * workers
+        started = time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            block_started = time.perf_counter()
+            runner(tables, block)
+            done += block
+            rate = block / max(time.perf_counter() - block_started, 1e-9)
+            block = max(1000 * workers, int(rate * block_seconds))
+        return done / (time.perf_counter() - started)
 
 
 def _game_facts(game: SolverGame) -> dict[str, Any]:
@@ -86,7 +118,7 @@ def _game_facts(game: SolverGame) -> dict[str, Any]:
     }
 
 
-def _default_game(variant: str, abstraction: CardAbstraction) -> tuple[SolverGame, str]:
+def default_game(variant: str, abstraction: CardAbstraction) -> tuple[SolverGame, str]:
     """The default abstract game of ``variant`` (or :data:`LIMIT`) and the text of its bets."""
     if variant == LIMIT:
         limit = LimitGameConfig(card_abstraction="random-tables")
@@ -103,7 +135,7 @@ def run_abstract_benchmark(variants: tuple[str, ...] = BENCHMARK_GAMES, seconds:
     for variant in variants:
         abstraction = random_abstraction("holdem" if variant == LIMIT else variant)
         started = time.perf_counter()
-        game, bets = _default_game(variant, abstraction)
+        game, bets = default_game(variant, abstraction)
         build_seconds = time.perf_counter() - started
         row = {"variant": variant, "bets": bets, "chance": "fresh", "build_seconds": build_seconds,
                **_game_facts(game), "iterations_per_second": _iterations_per_second(game, seconds)}

@@ -16,6 +16,8 @@ gives identical tables. In external sampling the action of a non-traverser at no
 from a number keyed by ``(seed, t, traverser, n)``, so the draws do not depend on the order of the
 walk: a recursive walk (``tests/reference.py``) gives the same tables bit for bit.
 Regret and strategy-sum tables may be float32 (8 bytes per information-set action) or float64.
+Threads sharing the tables may keep the first betting round's rows, which every iteration writes,
+in private buffers merged with atomic adds (`_es_mccfr_iterations`, `_merge_private_rows`).
 """
 
 from __future__ import annotations
@@ -62,6 +64,30 @@ else:
         return types.void(array, index), codegen
 
 
+if config.DISABLE_JIT:
+
+    def _atomic_add(array, index, increment):
+        """``array[index] += increment`` (pure Python: one thread at a time holds the GIL)."""
+        array[index] += increment
+
+else:
+
+    @intrinsic
+    def _atomic_add(typingctx, array, index, increment):
+        """``array[index] += increment`` as one atomic read-modify-write (``atomicrmw fadd``, a
+        ``lock cmpxchg`` loop on x86) in the array's dtype: no update lost when threads add to the
+        same entry at once. ``increment`` must have the array's dtype."""
+
+        def codegen(context, builder, signature, args):
+            array_type = signature.args[0]
+            data = context.make_array(array_type)(context, builder, args[0]).data
+            pointer = builder.gep(data, [args[1]])
+            builder.atomic_rmw("fadd", pointer, args[2], "monotonic")
+            return context.get_dummy_value()
+
+        return types.void(array, index, array.dtype), codegen
+
+
 @njit(cache=True, nogil=True)
 def _seed_state(seed, stream, index, state):
     """Seed the one-word generator ``state[0]`` for item ``index`` of ``stream`` in a solve seeded with ``seed``."""
@@ -80,6 +106,18 @@ def _accumulate(table, index, increment):
     float64): the same rounding compiled and under NUMBA_DISABLE_JIT (where numpy would add a
     float32 and a Python float in float32)."""
     table[index] = float(table[index]) + increment
+
+
+@njit(cache=True, nogil=True)
+def _merge_private_rows(table, private):
+    """Add a thread's private changes ``private`` (to the first ``len(private)`` entries of
+    ``table``, same dtype) into ``table`` with atomic adds (`_atomic_add`: threads may merge at
+    once), then zero ``private``. Entries that did not change are skipped. Modified in place."""
+    for index in range(len(private)):
+        change = private[index]
+        if change != 0.0:
+            _atomic_add(table, index, change)
+            private[index] = 0.0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -197,12 +235,25 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                          n_actions, row_offset, group_slot, terminal_values, context_bounds,
                          bucket, weight, chance, deal_of_iteration, last_street,
                          regrets, strategy_sums, first_iteration, n_iterations, seed,
-                         linear_averaging, prune_after, prune_probability, prune_threshold):
+                         linear_averaging, prune_after, prune_probability, prune_threshold,
+                         private_regrets, private_sums, merge_every):
     """External-sampling MCCFR iterations ``first_iteration .. first_iteration + n_iterations - 1`` (0-based).
 
     Iteration ``first_iteration + i`` plays deal row ``deal_of_iteration[i]`` of ``bucket``,
     ``weight`` and ``chance``. ``regrets`` and ``strategy_sums`` are modified in place (they may be
-    shared between threads). Increments are weighted by ``iteration + 1`` when
+    shared between threads).
+
+    Private rows (threads sharing the tables): the first ``P = len(private_regrets)`` table entries
+    (a whole number of rows; ``private_sums`` has the same length and dtype) are not written in
+    place: this thread adds its changes to ``private_regrets`` / ``private_sums``, reads a regret
+    there as the shared value plus its own pending change, and merges both into the tables with
+    atomic adds (`_merge_private_rows`) every ``merge_every`` iterations and on return. These are
+    the rows every iteration writes (the first betting round, at the front of a breadth-first
+    table); two threads writing them in place pull their cache lines back and forth between the
+    cores. A thread sees the other's changes to them up to ``merge_every`` of its iterations late.
+    With ``P = 0`` (one thread) the arithmetic is the plain in-place update, bit for bit.
+
+    Increments are weighted by ``iteration + 1`` when
     ``linear_averaging``. Pruning starts at iteration ``prune_after`` (never if negative); a
     traversal then prunes with probability ``prune_probability``. When a traversal does not prune,
     the subtrees a pruning one would have skipped add the other players' strategies with weight
@@ -231,7 +282,11 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
     visit_strategy = np.empty(capacity * max_actions)
     state = np.zeros(1, dtype=np.uint64)
     correction = 1.0 / (1.0 - prune_probability) if prune_probability < 1.0 else 1.0
+    private_end = len(private_regrets)
     for i in range(n_iterations):
+        if private_end > 0 and i > 0 and i % merge_every == 0:
+            _merge_private_rows(regrets, private_regrets)
+            _merge_private_rows(strategy_sums, private_sums)
         iteration = first_iteration + i
         _seed_state(seed, ITERATION_STREAM, iteration, state)
         iteration_key = state[0]
@@ -269,16 +324,22 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                         continue
                     else:
                         actions = (info >> 32) & 0xFFFF
+                        private = row < private_end
                         # `solver.kernels_cfr._regret_matching_row` written inline (the same arithmetic):
                         # a call per node costs more than the work, its arrays passed flattened.
+                        # visit_strategy holds the regrets first (a private row's: shared + pending).
                         positive_sum = 0.0
                         for k in range(actions):
-                            if regrets[row + k] > 0.0:
-                                positive_sum += float(regrets[row + k])
+                            regret = float(regrets[row + k])
+                            if private:
+                                regret += float(private_regrets[row + k])
+                            visit_strategy[slot + k] = regret
+                            if regret > 0.0:
+                                positive_sum += regret
                         if positive_sum > 0.0:
                             for k in range(actions):
-                                visit_strategy[slot + k] = (float(regrets[row + k]) / positive_sum
-                                                            if regrets[row + k] > 0.0 else 0.0)
+                                regret = visit_strategy[slot + k]
+                                visit_strategy[slot + k] = regret / positive_sum if regret > 0.0 else 0.0
                         else:
                             for k in range(actions):
                                 visit_strategy[slot + k] = 1.0 / actions
@@ -287,7 +348,10 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                             last_child = actions
                         else:
                             for k in range(actions):
-                                _accumulate(strategy_sums, row + k, node_weight * visit_strategy[slot + k])
+                                if private:
+                                    _accumulate(private_sums, row + k, node_weight * visit_strategy[slot + k])
+                                else:
+                                    _accumulate(strategy_sums, row + k, node_weight * visit_strategy[slot + k])
                             first_child = _sample_index(visit_strategy, slot, actions,
                                                         _keyed_uniform(traversal_key, node))
                             last_child = first_child + 1
@@ -300,7 +364,9 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                     child_weight = node_weight
                     if exploring:
                         prunable = (pruning_on and ((info >> 56) & 127) < last_street and child_kind == DECISION
-                                    and regrets[row + k] < prune_threshold)
+                                    and float(regrets[row + k])
+                                    + (float(private_regrets[row + k]) if row < private_end else 0.0)
+                                    < prune_threshold)
                         if prunable and prune:
                             visit_child[slot + k] = -1
                             continue
@@ -370,10 +436,17 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                 if explored_mass > 0.0:
                     node_value /= explored_mass  # equals the full value unless pruned actions had probability > 0
                 visit_value[position] = node_value
+                private = row < private_end
                 for k in range(actions):
                     child_position = visit_child[slot + k]
                     if child_position >= 0:
-                        _accumulate(regrets, row + k, weight_t * (visit_value[child_position] - node_value))
+                        if private:
+                            _accumulate(private_regrets, row + k, weight_t * (visit_value[child_position] - node_value))
+                        else:
+                            _accumulate(regrets, row + k, weight_t * (visit_value[child_position] - node_value))
+    if private_end > 0:
+        _merge_private_rows(regrets, private_regrets)
+        _merge_private_rows(strategy_sums, private_sums)
 
 
 @njit(cache=True, nogil=True)

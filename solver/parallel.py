@@ -5,8 +5,19 @@ Iteration ``t`` samples from a generator seeded by ``(seed, t)`` only (``solver.
 workers draw different deals. Three shapes, all judged by exploitability against wall-clock time:
 
 - ``threads``: joblib's threading backend; every worker runs the GIL-free MCCFR kernel on the SAME
-  regret table (lock-free, as Pluribus does) and its own strategy-sum buffer, added into the table
-  when the block ends. No stale regrets; not bit-reproducible: concurrent regret updates interleave.
+  tables (lock-free, as Pluribus does). Not bit-reproducible: concurrent updates interleave.
+  ES-MCCFR keeps one exception: the rows of the first betting round, which every iteration writes.
+  Each worker adds its changes to them to private buffers (:class:`solver.cfr.PrivateRows`, kept
+  for the runner's life), reads them as shared value plus own pending change, and merges them
+  with atomic adds every few of its iterations (:func:`solver.cfr.merge_interval`, 16 to 1,024)
+  and when its range of the block ends, so two cores do not pull those cache lines back and forth
+  every iteration. A worker sees the others' first-round changes that many iterations late, every
+  other row at once. Strategy sums outside the first round are added in place like the regrets
+  (a race loses an update only when two workers add to the same entry in the same few
+  nanoseconds), so no table-sized buffer is zeroed, filled and added per block.
+  ``private_rows=False`` gives the earlier scheme, for comparison: every regret row written in
+  place by every worker, each extra worker's strategy sums in a table-sized buffer added when the
+  block ends. OS-MCCFR always runs that way.
 - ``processes``: joblib's loky backend; every worker copies the tables, runs its range and returns
   the change of each table (the delta); the parent adds the deltas in worker order. Reproducible
   for a fixed worker count and block schedule, but a worker does not see the others' regrets
@@ -44,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from abstraction.tree import SolverGame
-from solver.cfr import SAMPLING, SolverConfig, allocate_tables, run_iterations, table_dtype
+from solver.cfr import SAMPLING, PrivateRows, SolverConfig, allocate_tables, run_iterations, table_dtype
 
 BACKENDS = ("threads", "processes", "dask")
 
@@ -99,23 +110,31 @@ def _run_serial(game: SolverGame, config: SolverConfig, tables: dict[str, np.nda
 
 
 def _run_shared(parallel: Any, workers: int, game: SolverGame, config: SolverConfig,
-                tables: dict[str, np.ndarray], n_iterations: int) -> None:
+                private_rows: list[PrivateRows] | None, tables: dict[str, np.ndarray], n_iterations: int) -> None:
+    """One block on ``workers`` threads sharing ``tables``; ``private_rows``: each worker's
+    first-round buffers (ES-MCCFR), or ``None`` for the earlier scheme (module docstring)."""
     import joblib
 
     first = int(tables["iteration"][0])
     regrets, strategy_sums = tables["regrets"], tables["strategy_sums"]
-    # Regrets are shared (every worker sees the others' updates at once). Strategy sums are only
-    # written, never read, during a block: worker 0 adds into the table, the others into private
-    # buffers added afterwards, so the average strategy loses no update to a race and the
-    # workers write fewer shared cache lines.
-    private_sums = [strategy_sums] + [np.zeros_like(strategy_sums) for _ in range(workers - 1)]
-    parallel(
-        joblib.delayed(run_iterations)(game, config, regrets, sums, start, count)
-        for (start, count), sums in zip(split_range(first, n_iterations, workers), private_sums, strict=True)
-        if count
-    )
-    for sums in private_sums[1:]:
-        strategy_sums += sums
+    pieces = split_range(first, n_iterations, workers)
+    if private_rows is not None:
+        parallel(
+            joblib.delayed(run_iterations)(game, config, regrets, strategy_sums, start, count, private)
+            for (start, count), private in zip(pieces, private_rows, strict=True)
+            if count
+        )
+    else:
+        # Earlier scheme: regrets shared, strategy sums of worker k > 0 in a table-sized buffer
+        # added afterwards.
+        private_sums = [strategy_sums] + [np.zeros_like(strategy_sums) for _ in range(workers - 1)]
+        parallel(
+            joblib.delayed(run_iterations)(game, config, regrets, sums, start, count)
+            for (start, count), sums in zip(pieces, private_sums, strict=True)
+            if count
+        )
+        for sums in private_sums[1:]:
+            strategy_sums += sums
     tables["iteration"][0] = first + n_iterations
 
 
@@ -183,8 +202,11 @@ def _run_merged(parallel: Any, workers: int, game: SolverGame, config: SolverCon
 
 @contextlib.contextmanager
 def iteration_runner(game: SolverGame, config: SolverConfig, workers: int = 1, backend: str = "threads",
-                     scheduler: str | None = None) -> Iterator[IterationRunner]:
+                     scheduler: str | None = None, private_rows: bool = True) -> Iterator[IterationRunner]:
     """Yield ``runner(tables, n_iterations)`` for these settings; worker pools live for the ``with`` block.
+
+    ``private_rows`` (backend ``threads``, ES-MCCFR): first-round rows through per-worker buffers
+    (the default) or written in place as before (module docstring).
 
     >>> from abstraction.exact_games import build_game
     >>> from solver.cfr import Solver
@@ -205,8 +227,11 @@ def iteration_runner(game: SolverGame, config: SolverConfig, workers: int = 1, b
     import joblib
 
     if backend == "threads":
+        buffers = None
+        if private_rows and config.algorithm == "es-mccfr":
+            buffers = [PrivateRows.allocate(game, table_dtype(config)) for _ in range(workers)]
         with joblib.Parallel(n_jobs=workers, backend="threading") as parallel:
-            yield functools.partial(_run_shared, parallel, workers, game, config)
+            yield functools.partial(_run_shared, parallel, workers, game, config, buffers)
     elif backend == "processes":
         with joblib.Parallel(n_jobs=workers, backend="loky") as parallel:
             _warm_up(parallel, workers, game, config)

@@ -11,13 +11,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from abstraction.exact_games import build_game
-from solver.cfr import Solver, normalized_strategy
+from solver.cfr import PrivateRows, Solver, first_round_end, normalized_strategy, run_iterations
 from solver.exploitability import exploitability
 from solver.parallel import check_parallel_settings, delta_block, iteration_runner, split_range
 from solver.training import TrainingConfig, train
+from tests.solver.test_cfr import needs_jit
 
 KUHN = build_game("kuhn")
+LEDUC = build_game("leduc")
 UNIFORM_KUHN_EXPLOITABILITY = 11 / 24  # OpenSpiel exploitability_test.py: uniform Kuhn NashConv 11/12
+KUHN_VALUE = -1 / 18  # OpenSpiel exploitability_test.py / Kuhn (1950): player 0's equilibrium value
 
 
 def kuhn_exploitability(tables: dict[str, np.ndarray]) -> float:
@@ -75,6 +78,79 @@ def test_dask_backend_matches_processes_backend(tmp_path: Path) -> None:
         assert on_dask.tables[name].tobytes() == reference.tables[name].tobytes(), name
     assert on_dask.solver_config["backend"] == "dask"
     assert on_dask.convergence.exploitability[-1] < UNIFORM_KUHN_EXPLOITABILITY / 2
+
+
+@needs_jit
+@pytest.mark.parametrize("private_rows", [True, False])
+def test_two_threads_reach_the_kuhn_value(private_rows: bool) -> None:
+    solver = Solver(KUHN, "es-mccfr", seed=7)
+    tables = solver.tables()
+    with iteration_runner(KUHN, solver.config, workers=2, backend="threads", private_rows=private_rows) as runner:
+        for _ in range(4):
+            runner(tables, 20_000)
+    result = exploitability(KUHN, normalized_strategy(KUHN, tables["strategy_sums"]))
+    assert int(tables["iteration"][0]) == 80_000
+    assert abs(result.game_value - KUHN_VALUE) < 0.002 and result.exploitability_chips < 0.01
+
+
+def root_sum_mass(game, tables: dict[str, np.ndarray]) -> float:
+    """Strategy-sum mass of the root's rows: player 1's traversal adds player 0's root strategy
+    (a probability vector) once per iteration, so it equals the iterations run (uniform averaging)."""
+    group = game.tree.infoset_group[0]
+    start = game.tree.row_offset[group]
+    return float(tables["strategy_sums"][start:start + game.tree.n_buckets[group] * game.tree.n_actions[group]].sum())
+
+
+@pytest.mark.parametrize("game", [KUHN, LEDUC], ids=["kuhn", "leduc"])
+def test_merged_private_rows_conserve_the_iterations(game) -> None:
+    """Two threads merge their first-round changes atomically: no iteration's strategy mass is lost."""
+    solver = Solver(game, "es-mccfr", seed=3, table_dtype="float64")
+    tables = solver.tables()
+    with iteration_runner(game, solver.config, workers=2, backend="threads") as runner:
+        runner(tables, 6_001)
+        runner(tables, 1_999)
+    assert int(tables["iteration"][0]) == 8_000
+    assert root_sum_mass(game, tables) == pytest.approx(8_000, rel=1e-12)
+
+
+def test_private_rows_on_one_thread_follow_the_in_place_solve() -> None:
+    """Through private rows (shared + pending regret, merged every few iterations) one thread runs
+    the same algorithm as in place: equal tables up to float rounding (float64 tables)."""
+    plain = Solver(LEDUC, "es-mccfr", seed=4, table_dtype="float64").run(3000).tables()
+    config = Solver(LEDUC, "es-mccfr", seed=4, table_dtype="float64").config
+    tables = Solver(LEDUC, "es-mccfr", seed=4, table_dtype="float64").tables()
+    private = PrivateRows.allocate(LEDUC, np.float64, merge_every=7)
+    assert len(private.regrets) == first_round_end(LEDUC.tree) == 414  # Leduc's first betting round
+    run_iterations(LEDUC, config, tables["regrets"], tables["strategy_sums"], 0, 1000, private)
+    run_iterations(LEDUC, config, tables["regrets"], tables["strategy_sums"], 1000, 2000, private)
+    assert not private.regrets.any() and not private.strategy_sums.any()  # merged on return
+    np.testing.assert_allclose(tables["regrets"], plain["regrets"], rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(tables["strategy_sums"], plain["strategy_sums"], rtol=1e-9, atol=1e-9)
+
+
+def test_one_worker_is_bit_identical_with_or_without_the_threads_runner() -> None:
+    plain = Solver(LEDUC, "es-mccfr", seed=6).run(5000).tables()
+    tables = Solver(LEDUC, "es-mccfr", seed=6).tables()
+    with iteration_runner(LEDUC, Solver(LEDUC, "es-mccfr", seed=6).config, workers=1) as runner:
+        runner(tables, 2500)
+        runner(tables, 2500)
+    for name in ("regrets", "strategy_sums"):
+        assert tables[name].tobytes() == plain[name].tobytes(), name
+
+
+def test_bad_private_rows_are_refused() -> None:
+    config = Solver(LEDUC, "es-mccfr").config
+    tables = Solver(LEDUC, "es-mccfr").tables()
+    inside_a_group = PrivateRows(np.zeros(5, np.float32), np.zeros(5, np.float32))
+    with pytest.raises(ValueError, match="group boundary"):
+        run_iterations(LEDUC, config, tables["regrets"], tables["strategy_sums"], 0, 10, inside_a_group)
+    with pytest.raises(ValueError, match="'es-mccfr' only"):
+        outcome = Solver(LEDUC, "os-mccfr")
+        run_iterations(LEDUC, outcome.config, tables["regrets"], tables["strategy_sums"], 0, 10,
+                       PrivateRows.allocate(LEDUC, np.float32))
+    with pytest.raises(ValueError, match="float32 array of shape"):
+        run_iterations(LEDUC, config, tables["regrets"], tables["strategy_sums"], 0, 10,
+                       PrivateRows.allocate(LEDUC, np.float64))
 
 
 @pytest.mark.parametrize(
