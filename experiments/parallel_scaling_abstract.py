@@ -1,0 +1,290 @@
+"""Parallel ES-MCCFR on each variant's default abstract game: 1 worker vs 2 threads (issue 11, item 5).
+
+Run: ``.venv/bin/python experiments/parallel_scaling_abstract.py [--variants holdem swap ...]
+[--rate-seconds 10] [--target-seconds 20] [--repeats 3]`` on a machine whose two cores are idle
+(the script records the 1-minute load average at start and end; figures taken beside another
+solve measure the scheduler, not the solver). About ``5 x repeats x (3 x rate + 2 x target)``
+seconds of solving plus exploitability checks and game builds: an hour with the defaults.
+
+Per variant (Hold'em, Swap, Bounty, River of Blood, Auction), the game of ``vcfr bench abstract``
+(:func:`solver.abstract_bench.default_game`: its default bets, a random-table card abstraction
+with buckets 169/50/50/50):
+
+1. Iterations per second, fresh chance: :func:`solver.abstract_bench.iterations_per_second` (the
+   ``threads`` solve loop of :mod:`solver.parallel`, blocks of about half a second after a
+   warm-up) for ``--rate-seconds`` with 1 worker, 2 threads (first-round rows private, the
+   default), 2 threads with every row written in place (the earlier scheme) and, as the ceiling
+   of any way of sharing the tables, 2 independent solves on separate tables at once (their
+   rates added: nothing shared, but twice the tables in the caches), interleaved, ``--repeats``
+   times; medians.
+2. Time to a fixed target: the same tree and cards with chance a fixed table of deals, as many as
+   let the exact best response in the abstract game (two float64 ``nodes x deals`` arrays) fit in
+   ``--br-memory`` bytes (at most 20,000). 1 worker and 2 threads each solve for
+   ``--target-seconds`` of timed blocks (``experiments/parallel_scaling_holdem.run``: ``--checks``
+   blocks of equal iteration counts, the exact exploitability measured between blocks, untimed),
+   seeds ``seed .. seed + repeats - 1`` for both. The target is ``--target-factor`` times the
+   median final exploitability of the 1-worker runs, fixed before comparing: a factor of 2 puts
+   the crossing where the curves still fall steeply (about a quarter of the 1-worker budget at
+   the 1/sqrt(t) rate of Monte Carlo CFR), not on the noise floor of their ends. Time to target:
+   the solve seconds of the first check from which exploitability stays at or below the target;
+   speedup: median 1-worker time over median 2-thread time. Iterations to target are reported
+   too, so a loss of convergence per iteration shows apart from the iteration rate.
+
+The machine's own ceiling comes first: 1 vs 2 threads of a compute-bound loop (a splitmix64 chain)
+and of a memory-latency-bound one (a pointer chase through 256 MB), each thread on its own data.
+Two vCPUs that are hyperthreads of one physical core, or that share a memory path the solver
+saturates, cap every solver figure below 2x whatever the solver does.
+
+Issue 11's bar: 2 threads at least 1.8x the iterations per second of 1, and at least 1.7x lower
+time to target. Outputs: ``results/parallel_scaling_abstract.json`` (settings, load, every run's
+rates and curves) and ``results/parallel_scaling_abstract.md`` (the table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from game.kernels_rng import _splitmix64
+from solver.abstract_bench import DEFAULT_BETS, default_game, iterations_per_second, random_abstraction
+from solver.abstract_games import AbstractGameConfig, build_abstract_game
+
+from parallel_scaling import median, target_index  # noqa: E402  (the experiments beside this script)
+from parallel_scaling_holdem import run  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "results"
+VARIANTS = ("holdem", "swap", "bounty", "river_of_blood", "auction")
+RATE_SETTINGS = {"1 worker": (1, True), "2 threads": (2, True), "2 threads, rows in place": (2, False),
+                 "2 independent solves": (2, None)}
+"""Name: (workers, private first-round rows; None: one worker per thread on separate tables)."""
+TARGET_SETTINGS = {"1 worker": 1, "2 threads": 2}
+MAX_DEALS = 20_000
+IT_PER_S_BAR, TIME_BAR = 1.8, 1.7
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+@njit(cache=True, nogil=True)
+def _compute_bound(seed, n):
+    value = np.uint64(seed)
+    for _ in range(n):
+        value = _splitmix64(value)
+    return value
+
+
+@njit(cache=True, nogil=True)
+def _latency_bound(successor, start, n):
+    index = start
+    for _ in range(n):
+        index = successor[index]
+    return index
+
+
+def _two_threads(work) -> float:
+    """Wall seconds of ``work(0)`` and ``work(1)`` run at once on two threads."""
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - started
+
+
+def machine_ceiling(repeats: int) -> dict:
+    """2-thread over 1-thread throughput of a compute-bound and a memory-latency-bound loop (medians)."""
+    size = 2**25  # int64: 256 MB, far past the caches
+    order = np.random.default_rng(0).permutation(size)
+    successor = np.empty(size, dtype=np.int64)
+    successor[order] = np.roll(order, -1)  # one cycle through every entry
+    loops = {"compute-bound": (lambda k, n: _compute_bound(k + 1, n), 200_000_000),
+             "memory-latency-bound": (lambda k, n: _latency_bound(successor, k * (size // 2), n), 10_000_000)}
+    result = {}
+    for name, (loop, n) in loops.items():
+        loop(0, 1000)  # compile or load
+        ratios = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            loop(0, n)
+            one = time.perf_counter() - started
+            ratios.append(2 * one / _two_threads(lambda k: loop(k, n)))
+        result[name] = float(np.median(ratios))
+        print(f"  machine, {name}: 2 threads {result[name]:.2f}x one (load {os.getloadavg()[0]:.2f})", flush=True)
+    return result
+
+
+def independent_solves(game, seconds: float) -> float:
+    """Iterations per second of two 1-worker solves run at once on separate tables, added."""
+    rates = [0.0, 0.0]
+
+    def solve(k: int) -> None:
+        rates[k] = iterations_per_second(game, seconds, 1, seed=1 + k)
+
+    _two_threads(solve)
+    return sum(rates)
+
+
+def fixed_game(variant: str, abstraction, memory: int):
+    """The default tree and cards of ``variant`` with a fixed deal table sized to ``memory``."""
+    bets = DEFAULT_BETS[variant]
+    probe = build_abstract_game(AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=bets,
+                                                   chance="fixed", n_deals=1), abstraction)
+    deals = int(min(MAX_DEALS, max(100, memory // (16 * probe.tree.n_nodes))))
+    config = AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=bets, chance="fixed",
+                                n_deals=deals)
+    return build_abstract_game(config, abstraction)
+
+
+def rates(variant: str, game, arguments: argparse.Namespace) -> dict:
+    runs: dict[str, list[float]] = {name: [] for name in RATE_SETTINGS}
+    for _ in range(arguments.repeats):
+        for name, (workers, private_rows) in RATE_SETTINGS.items():
+            if private_rows is None:
+                runs[name].append(independent_solves(game, arguments.rate_seconds))
+            else:
+                runs[name].append(iterations_per_second(game, arguments.rate_seconds, workers, private_rows))
+            print(f"  {variant} {name}: {runs[name][-1]:,.0f} it/s (load {os.getloadavg()[0]:.2f})", flush=True)
+    medians = {name: float(np.median(values)) for name, values in runs.items()}
+    return {"runs": runs, "median": medians,
+            "speedup": medians["2 threads"] / medians["1 worker"],
+            "speedup_rows_in_place": medians["2 threads, rows in place"] / medians["1 worker"],
+            "speedup_independent": medians["2 independent solves"] / medians["1 worker"]}
+
+
+def at_target(curve: list[tuple[float, int, float]], target: float) -> tuple[float, int, float] | None:
+    """The (solve seconds, iterations, exploitability) check from which exploitability stays <= target."""
+    index = target_index(np.array([chips for _, _, chips in curve]), target)
+    return None if index is None else curve[index]
+
+
+def targets(variant: str, game, arguments: argparse.Namespace) -> dict:
+    rate = iterations_per_second(game, 2.0)  # sizes the blocks only
+    block = max(1000, int(rate * arguments.target_seconds / arguments.checks) // 1000 * 1000)
+    curves: dict[str, list] = {name: [] for name in TARGET_SETTINGS}
+    for repeat in range(arguments.repeats):
+        for name, workers in TARGET_SETTINGS.items():
+            curve = run(game, workers, arguments.seed + repeat, arguments.target_seconds, block)
+            curves[name].append(curve)
+            print(f"  {variant} fixed {game.deals.n_deals} deals, {name}: {curve[-1][1] / curve[-1][0]:,.0f} it/s, "
+                  f"final exploitability {curve[-1][2]:.4f} chips (load {os.getloadavg()[0]:.2f})", flush=True)
+    target = arguments.target_factor * float(np.median([curve[-1][2] for curve in curves["1 worker"]]))
+    summary = {}
+    for name, runs in curves.items():
+        points = [at_target(curve, target) for curve in runs]
+        seconds = [None if point is None else point[0] for point in points]
+        summary[name] = {"seconds_to_target": seconds, "median_seconds_to_target": median(seconds),
+                         "iterations_to_target": [None if point is None else point[1] for point in points],
+                         "median_iterations_per_s": float(np.median([c[-1][1] / c[-1][0] for c in runs]))}
+    one, two = (summary[name]["median_seconds_to_target"] for name in TARGET_SETTINGS)
+    return {"n_deals": int(game.deals.n_deals), "block": block, "target_chips": target, "summary": summary,
+            "speedup": one / two if one and two else None,
+            "curves": {name: [[list(point) for point in curve] for curve in runs] for name, runs in curves.items()}}
+
+
+def markdown(report: dict) -> str:
+    lines = [
+        "# Parallel ES-MCCFR: 1 worker vs 2 threads on each variant's default abstract game",
+        "",
+        f"Command: `{report['command']}`  ",
+        f"Machine: {report['machine']}  ",
+        f"Load average (1 min): {report['load_average_1min_start']:.2f} at start, "
+        f"{report['load_average_1min_end']:.2f} at end; {report['minutes']:.0f} minutes.",
+        "",
+        "Iterations per second: fresh chance, medians of the repeats. Time to target: the same tree with a fixed "
+        "deal table, exact exploitability in the abstract game, target = "
+        f"{report['settings']['target_factor']} x the median final 1-worker exploitability. Bar (issue 11): "
+        f"{IT_PER_S_BAR}x iterations/s, {TIME_BAR}x time to target.",
+        "",
+        "Machine ceiling, 2 threads over 1 on separate data: "
+        + ", ".join(f"{name} {ratio:.2f}x" for name, ratio in report["machine_ceiling"].items()) + ".",
+        "",
+        "| variant | it/s 1 worker | it/s 2 threads | speedup | 2 threads, rows in place | 2 independent solves "
+        "| deals | target (chips) | s to target, 1 | s to target, 2 | speedup | iterations to target 1 / 2 | bar |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for variant, result in report["variants"].items():
+        speed, target = result["rates"], result["target"]
+        one, two = (target["summary"][name] for name in TARGET_SETTINGS)
+
+        def seconds(value: float | None) -> str:
+            return "not reached" if value is None else f"{value:.2f}"
+
+        iterations = " / ".join(
+            "-" if not summary["iterations_to_target"] or None in summary["iterations_to_target"]
+            else f"{np.median(summary['iterations_to_target']):,.0f}" for summary in (one, two))
+        met = speed["speedup"] >= IT_PER_S_BAR and (target["speedup"] or 0.0) >= TIME_BAR
+        lines.append(
+            f"| {variant} | {speed['median']['1 worker']:,.0f} | {speed['median']['2 threads']:,.0f} "
+            f"| {speed['speedup']:.2f}x | {speed['median']['2 threads, rows in place']:,.0f} "
+            f"({speed['speedup_rows_in_place']:.2f}x) | {speed['median']['2 independent solves']:,.0f} "
+            f"({speed['speedup_independent']:.2f}x) | {target['n_deals']:,} | {target['target_chips']:.4f} "
+            f"| {seconds(one['median_seconds_to_target'])} | {seconds(two['median_seconds_to_target'])} "
+            f"| {'-' if target['speedup'] is None else format(target['speedup'], '.2f') + 'x'} | {iterations} "
+            f"| {'met' if met else 'missed'} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
+    parser.add_argument("--rate-seconds", type=float, default=10.0, help="wall clock of each rate measurement")
+    parser.add_argument("--target-seconds", type=float, default=20.0, help="timed solve budget of each target run")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--checks", type=int, default=60, help="exploitability checks per 1-worker target run")
+    parser.add_argument("--target-factor", type=float, default=2.0)
+    parser.add_argument("--br-memory", type=int, default=2**30,
+                        help="bytes the exact best response of a fixed-table game may take (sets its deals)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=RESULTS / "parallel_scaling_abstract")
+    arguments = parser.parse_args()
+
+    started, load_start = time.perf_counter(), os.getloadavg()[0]
+    report = {
+        "command": "python experiments/parallel_scaling_abstract.py " + " ".join(sys.argv[1:]),
+        "machine": f"{cpu_model()}, {os.cpu_count()} cores, {platform.machine()}, "
+                   f"{platform.python_implementation()} {platform.python_version()}",
+        "load_average_1min_start": load_start,
+        "settings": {key: (str(value) if isinstance(value, Path) else value) for key, value in vars(arguments).items()},
+        "machine_ceiling": machine_ceiling(arguments.repeats),
+        "variants": {},
+    }
+    for variant in arguments.variants:
+        abstraction = random_abstraction(variant)
+        game, bets = default_game(variant, abstraction)
+        print(f"{variant}: {game.tree.n_nodes:,} nodes, {game.tree.n_infosets:,} information sets, bets {bets}",
+              flush=True)
+        result = {"bets": bets, "nodes": int(game.tree.n_nodes), "infosets": int(game.tree.n_infosets),
+                  "rates": rates(variant, game, arguments)}
+        del game
+        result["target"] = targets(variant, fixed_game(variant, abstraction, arguments.br_memory), arguments)
+        report["variants"][variant] = result
+        print(f"{variant}: it/s speedup {result['rates']['speedup']:.2f}x, time-to-target speedup "
+              f"{result['target']['speedup']}", flush=True)
+    report["load_average_1min_end"] = os.getloadavg()[0]
+    report["minutes"] = (time.perf_counter() - started) / 60
+    arguments.out.parent.mkdir(parents=True, exist_ok=True)
+    arguments.out.with_suffix(".json").write_text(json.dumps(report, indent=1) + "\n")
+    arguments.out.with_suffix(".md").write_text(markdown(report))
+    print(markdown(report))
+
+
+if __name__ == "__main__":
+    main()
