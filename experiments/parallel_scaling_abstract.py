@@ -4,7 +4,8 @@ Run: ``.venv/bin/python experiments/parallel_scaling_abstract.py [--variants hol
 [--rate-seconds 10] [--target-seconds 20] [--repeats 3]`` on a machine whose two cores are idle
 (the script records the 1-minute load average at start and end; figures taken beside another
 solve measure the scheduler, not the solver). About ``5 x repeats x (3 x rate + 2 x target)``
-seconds of solving plus exploitability checks and game builds: an hour with the defaults.
+seconds of solving plus exploitability checks (``--checks`` per run) and game builds (Auction's
+tree about a minute, twice): about an hour with the defaults.
 
 Per variant (Hold'em, Swap, Bounty, River of Blood, Auction), the game of ``vcfr bench abstract``
 (:func:`solver.abstract_bench.default_game`: its default bets, a random-table card abstraction
@@ -19,7 +20,8 @@ with buckets 169/50/50/50):
    times; medians.
 2. Time to a fixed target: the same tree and cards with chance a fixed table of deals, as many as
    let the exact best response in the abstract game (two float64 ``nodes x deals`` arrays) fit in
-   ``--br-memory`` bytes (at most 20,000). 1 worker and 2 threads each solve for
+   ``--br-memory`` bytes (256 MB: Hold'em 252 deals, Auction 31; 20 to 20,000). Few deals keep a
+   check to a second or two; the solve then learns those deals, a smaller game on the same tree. 1 worker and 2 threads each solve for
    ``--target-seconds`` of timed blocks (``experiments/parallel_scaling_holdem.run``: ``--checks``
    blocks of equal iteration counts, the exact exploitability measured between blocks, untimed),
    seeds ``seed .. seed + repeats - 1`` for both. The target is ``--target-factor`` times the
@@ -68,7 +70,7 @@ RATE_SETTINGS = {"1 worker": (1, True), "2 threads": (2, True), "2 threads, rows
                  "2 independent solves": (2, None)}
 """Name: (workers, private first-round rows; None: one worker per thread on separate tables)."""
 TARGET_SETTINGS = {"1 worker": 1, "2 threads": 2}
-MAX_DEALS = 20_000
+MIN_DEALS, MAX_DEALS = 20, 20_000
 IT_PER_S_BAR, TIME_BAR = 1.8, 1.7
 
 
@@ -142,14 +144,11 @@ def independent_solves(game, seconds: float) -> float:
     return sum(rates)
 
 
-def fixed_game(variant: str, abstraction, memory: int):
-    """The default tree and cards of ``variant`` with a fixed deal table sized to ``memory``."""
-    bets = DEFAULT_BETS[variant]
-    probe = build_abstract_game(AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=bets,
-                                                   chance="fixed", n_deals=1), abstraction)
-    deals = int(min(MAX_DEALS, max(100, memory // (16 * probe.tree.n_nodes))))
-    config = AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=bets, chance="fixed",
-                                n_deals=deals)
+def fixed_game(variant: str, abstraction, memory: int, n_nodes: int):
+    """The default tree (``n_nodes`` nodes) and cards of ``variant`` with a fixed deal table sized to ``memory``."""
+    deals = int(min(MAX_DEALS, max(MIN_DEALS, memory // (16 * n_nodes))))
+    config = AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=DEFAULT_BETS[variant],
+                                chance="fixed", n_deals=deals)
     return build_abstract_game(config, abstraction)
 
 
@@ -248,9 +247,9 @@ def main() -> None:
     parser.add_argument("--rate-seconds", type=float, default=10.0, help="wall clock of each rate measurement")
     parser.add_argument("--target-seconds", type=float, default=20.0, help="timed solve budget of each target run")
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--checks", type=int, default=60, help="exploitability checks per 1-worker target run")
+    parser.add_argument("--checks", type=int, default=30, help="exploitability checks per 1-worker target run")
     parser.add_argument("--target-factor", type=float, default=2.0)
-    parser.add_argument("--br-memory", type=int, default=2**30,
+    parser.add_argument("--br-memory", type=int, default=2**28,
                         help="bytes the exact best response of a fixed-table game may take (sets its deals)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS / "parallel_scaling_abstract")
@@ -274,7 +273,8 @@ def main() -> None:
         result = {"bets": bets, "nodes": int(game.tree.n_nodes), "infosets": int(game.tree.n_infosets),
                   "rates": rates(variant, game, arguments)}
         del game
-        result["target"] = targets(variant, fixed_game(variant, abstraction, arguments.br_memory), arguments)
+        fixed = fixed_game(variant, abstraction, arguments.br_memory, result["nodes"])
+        result["target"] = targets(variant, fixed, arguments)
         report["variants"][variant] = result
         print(f"{variant}: it/s speedup {result['rates']['speedup']:.2f}x, time-to-target speedup "
               f"{result['target']['speedup']}", flush=True)
