@@ -15,7 +15,8 @@ bid); ``preference[child_start[n] + r]`` the action index in place ``r`` of the 
 
 Candidate deals are rows of ``bucket`` [C, 2, S], ``weight`` [C, W], ``chance`` [C, K] with a
 prior weight ``prior[C]`` (0: not a candidate): the table rows of an exact game or the redrawn
-deals of a fresh-chance game (`abstraction.kernels_resample`).
+deals of a fresh-chance game (`abstraction.kernels_resample`). LBR against the equity bot's rule
+instead of a table: `solver.kernels_lbr_rule` (it reuses `_passive_value` and `_seed_hand`).
 """
 
 from __future__ import annotations

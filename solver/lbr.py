@@ -34,6 +34,15 @@ Candidates:
   Auction third card). A fixed-table abstract game is played with the fresh sampler of its
   config (same tree: the LBR plays the real game, not the table sample).
 
+Opponents (reference lines, issue 11): the same LBR (game, tree, candidates, seed, hand ``h`` =
+deal ``h``) also plays ``"checkcall"`` (`game.bots.CheckCallBot` as a table: probability 1 on
+check/call, the smallest bid at an Auction bid node) and ``"equity"`` (`game.bots.EquityBot`'s
+rule evaluated on the exact cards of the real deal and of every candidate, raise sizes mapped onto
+the nearest tree raise in chips; :class:`EquityRule`, kernels in `solver.kernels_lbr_rule`). The
+equity opponent is deterministic given its cards (its Monte Carlo equity is keyed by the cards),
+so a candidate's reach is 0 or 1; it needs a heads-up hold'em variant (not the Auction, whose bid
+rule is not mapped; not Kuhn/Leduc, which have no hold'em cards).
+
 The LBR strategy is a legal strategy of the game, so its expected winnings are at most the best
 response value; the estimate is the mean of ``hands`` hands per seat, the same deals for both
 seats (hand ``h`` is deal ``h`` of the run's seed), reported as ``1000 * chips / big blind``
@@ -53,6 +62,7 @@ payoffs.
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 import time
@@ -66,11 +76,13 @@ import numpy as np
 from abstraction.fresh_chance import FreshChance, TableChance
 from abstraction.tree import DECISION, DealTable, SolverGame
 from game.actions import ActionKind
-from solver import kernels_lbr
+from solver import kernels_lbr, kernels_lbr_rule
 from solver.cfr import context_bounds
 
 MAX_SEED = 2**64 - 1
 PASSIVE_KINDS = (int(ActionKind.CHECK), int(ActionKind.CALL))
+OPPONENTS = ("strategy", "equity", "checkcall")
+"""Who LBR plays: the strategy table; `game.bots.EquityBot`'s rule on exact cards; `game.bots.CheckCallBot`."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +123,8 @@ class LBRResult:
     ``unreached_decisions``: LBR decisions where no candidate had positive opponent reach (the
     prior alone was used; should be 0 or rare, else raise K); ``seconds``: wall clock.
     ``payoffs`` float64 [2, hands]: seat ``s``'s chips in hand ``h`` (not in :meth:`to_dict`).
+    ``opponent``: one of :data:`OPPONENTS`; ``equity_rule``: the :class:`EquityRule` as a dict
+    (opponent ``"equity"``), else None.
     """
 
     mbb_per_hand: float
@@ -127,6 +141,8 @@ class LBRResult:
     unreached_decisions: int
     seconds: float
     payoffs: np.ndarray = field(repr=False, compare=False)
+    opponent: str = "strategy"
+    equity_rule: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict of every field but ``payoffs``."""
@@ -144,7 +160,47 @@ class LBRResult:
             "chance": self.chance,
             "unreached_decisions": self.unreached_decisions,
             "seconds": self.seconds,
+            "opponent": self.opponent,
+            "equity_rule": self.equity_rule,
         }
+
+
+def _equity_bot_default(name: str) -> Any:
+    """The default of `game.bots.EquityBot`'s keyword ``name`` (one source for the rule's parameters)."""
+    from game.bots import EquityBot
+
+    return inspect.signature(EquityBot.__init__).parameters[name].default
+
+
+@dataclass(frozen=True)
+class EquityRule:
+    """`game.bots.EquityBot`'s decision rule as an LBR opponent (opponent ``"equity"``).
+
+    ``samples``: Monte Carlo deals per equity (one equity per seat, street and cards); ``raise_equity``
+    and ``raise_pot_fraction`` as in `EquityBot`. Every default is `EquityBot`'s own, read from its
+    signature. Values are checked by `EquityBot` itself.
+
+    >>> from game.bots import EquityBot
+    >>> EquityRule().samples == EquityBot().samples
+    True
+    >>> EquityRule(samples=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: samples must be >= 1 Monte Carlo deals, got 0
+    """
+
+    samples: int = _equity_bot_default("samples")
+    raise_equity: float = _equity_bot_default("raise_equity")
+    raise_pot_fraction: float = _equity_bot_default("raise_pot_fraction")
+
+    def __post_init__(self) -> None:
+        from game.bots import EquityBot
+
+        EquityBot(samples=self.samples, raise_equity=self.raise_equity, raise_pot_fraction=self.raise_pot_fraction)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"samples": self.samples, "raise_equity": self.raise_equity,
+                "raise_pot_fraction": self.raise_pot_fraction}
 
 
 # --- tree and game preparation ------------------------------------------------------------------
@@ -200,7 +256,102 @@ def _slot_street(game: SolverGame, n_slots: int) -> np.ndarray:
     return street
 
 
-def _check_strategy(game: SolverGame, strategy: np.ndarray) -> np.ndarray:
+def checkcall_strategy(game: SolverGame) -> np.ndarray:
+    """`game.bots.CheckCallBot` as a strategy table of ``game`` (float64 [table_size]): probability 1 on
+    the passive child of every information set (check, else call; at an Auction bid node the
+    smallest bid, 0 in the trees we build, which is what the bot bids), whatever the bucket.
+
+    >>> from abstraction.exact_games import build_game
+    >>> table = checkcall_strategy(build_game("kuhn")).reshape(-1, 2)  # 12 infosets x (check, bet) or (fold, call)
+    >>> table.argmax(axis=1).tolist()  # check when first to act, call (never fold) facing a bet
+    [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]
+    """
+    tree = game.tree
+    passive = tree_arguments(game)[16]
+    table = np.zeros(tree.table_size)
+    groups = tree.infoset_group
+    for node in np.flatnonzero(groups >= 0):
+        group = int(groups[node])
+        index = int(passive[node] - tree.child_start[node])
+        count, start = int(tree.n_actions[group]), int(tree.row_offset[group])
+        table[start + index : start + count * int(tree.n_buckets[group]) : count] = 1.0
+    return table
+
+
+def equity_rule_arguments(game: SolverGame, sampler: FreshChance,
+                          rule: EquityRule) -> tuple[tuple[np.ndarray, ...], tuple[Any, ...]]:
+    """The ``rule`` and ``params`` tuples of `solver.kernels_lbr_rule` for ``game``'s tree.
+
+    Per decision node: ``pot`` (chips both players have put in, float64), ``cost`` (chips to call),
+    the indices of the check, call and fold children (-1: none) and of the raise the bot picks: its
+    target is raise-to ``committed[opponent] + round(raise_pot_fraction * (pot + cost))`` chips (the
+    opponent's pip plus the pot after calling, as `EquityBot.act`), mapped to the tree raise whose
+    total is nearest in chips (ties: the smaller); -1 when the tree has no raise there (raise cap),
+    and the rule then checks or calls as the bot does when it cannot raise. ``params``: the rule's
+    numbers and the variant's (swap probabilities, River of Blood's board cap, Bounty's
+    multiplier), read from ``sampler.config`` as `EquityBot` reads its config.
+    Raises ValueError at an Auction bid node (the bid rule is not implemented).
+    """
+    tree = game.tree
+    n_nodes = tree.n_nodes
+    indices = {kind: np.full(n_nodes, -1, dtype=np.int64) for kind in ("raise", "check", "call", "fold")}
+    pot = np.zeros(n_nodes)
+    cost = np.zeros(n_nodes)
+    raise_kind, check_kind = int(ActionKind.RAISE), int(ActionKind.CHECK)
+    call_kind, fold_kind = int(ActionKind.CALL), int(ActionKind.FOLD)
+    for node in np.flatnonzero(tree.kind == DECISION):
+        actor = int(tree.player[node])
+        other = 1 - actor
+        committed = tree.committed[node]
+        pot[node] = float(committed.sum())
+        cost[node] = float(committed[other] - committed[actor])
+        target = float(committed[other]) + round(rule.raise_pot_fraction * (pot[node] + cost[node]))
+        best_distance = math.inf
+        start = int(tree.child_start[node])
+        for k in range(int(tree.n_children[node])):
+            kind = int(tree.action_kind[start + k])
+            if kind == raise_kind:
+                distance = abs(float(tree.committed[start + k, actor]) - target)
+                if distance < best_distance:
+                    best_distance = distance
+                    indices["raise"][node] = k
+            elif kind == check_kind:
+                indices["check"][node] = k
+            elif kind == call_kind:
+                indices["call"][node] = k
+            elif kind == fold_kind:
+                indices["fold"][node] = k
+            else:
+                raise ValueError(f"the equity rule has no action for {ActionKind(kind).name} nodes "
+                                 f"(node {node} of {game.name!r}): Auction bids are not implemented")
+    config = sampler.config
+    params = (
+        float(rule.raise_equity), int(rule.samples),
+        float(getattr(config, "flop_swap_probability", 0.0)), float(getattr(config, "turn_swap_probability", 0.0)),
+        config.variant == "river_of_blood", int(getattr(config, "max_board_cards", 5)),
+        float(getattr(config, "bounty_multiplier", 1.0)),
+    )
+    arrays = (indices["raise"], indices["check"], indices["call"], indices["fold"], pot, cost)
+    return arrays, params
+
+
+def _check_opponent(game: SolverGame, opponent: str, dealer: tuple[str, Any]) -> None:
+    if opponent not in OPPONENTS:
+        raise ValueError(f"unknown LBR opponent {opponent!r}: known are {', '.join(OPPONENTS)}")
+    if opponent != "equity":
+        return
+    mode, source = dealer
+    if mode == "exact":
+        raise ValueError(f"the equity opponent plays EquityBot's rule on cards; {game.name!r} is an exact game "
+                         "without hold'em cards (use opponent 'strategy' or 'checkcall')")
+    if source.variant == "auction":
+        raise ValueError("the equity opponent is not implemented for the Auction (its bid rule is not mapped "
+                         "onto the tree); use opponent 'strategy' or 'checkcall'")
+
+
+def _check_strategy(game: SolverGame, strategy: np.ndarray | None) -> np.ndarray:
+    if strategy is None:
+        raise TypeError("opponent 'strategy' needs a strategy table, got None")
     strategy = np.ascontiguousarray(strategy, dtype=np.float64)
     size = game.tree.table_size
     if strategy.shape != (size,):
@@ -252,19 +403,37 @@ def fresh_twin(game: SolverGame) -> SolverGame:
 # --- running hands ------------------------------------------------------------------------------
 
 
-def lbr_payoffs(game: SolverGame, strategy: np.ndarray, seat: int, first: int, count: int,
+def lbr_payoffs(game: SolverGame, strategy: np.ndarray | None, seat: int, first: int, count: int,
                 config: LBRConfig = LBRConfig(), *, dealer: tuple[str, Any] | None = None,
-                tree: tuple[np.ndarray, ...] | None = None) -> tuple[np.ndarray, int]:
+                tree: tuple[np.ndarray, ...] | None = None, opponent: str = "strategy",
+                rule: EquityRule | None = None,
+                rule_arguments: tuple[tuple[np.ndarray, ...], tuple[Any, ...]] | None = None) -> tuple[np.ndarray, int]:
     """Seat ``seat``'s chips in LBR hands ``first .. first + count - 1`` (float64 [count]) and the
-    number of decisions no candidate reached. ``dealer`` (from :func:`lbr_game`) and ``tree`` (from
-    :func:`tree_arguments`) skip recomputing them."""
+    number of decisions no candidate reached. ``dealer`` (from :func:`lbr_game`), ``tree`` (from
+    :func:`tree_arguments`) and ``rule_arguments`` (from :func:`equity_rule_arguments`) skip
+    recomputing them. ``opponent`` (:data:`OPPONENTS`): ``"strategy"`` plays ``strategy``,
+    ``"checkcall"`` :func:`checkcall_strategy`, ``"equity"`` the rule ``rule`` (default
+    :class:`EquityRule`); the last two ignore ``strategy`` (may be None)."""
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")
-    strategy = _check_strategy(game, strategy)
     mode, source = dealer if dealer is not None else lbr_game(game)
+    _check_opponent(game, opponent, (mode, source))
     tree = tree if tree is not None else tree_arguments(game)
     payoff = np.zeros(int(count))
     unreached = np.zeros(1, dtype=np.int64)
+    if opponent == "equity":
+        sampler: FreshChance = source
+        if rule_arguments is None:
+            rule_arguments = equity_rule_arguments(game, sampler, rule if rule is not None else EquityRule())
+        arrays, params = rule_arguments
+        with np.errstate(over="ignore"):  # uint64 generator arithmetic wraps on purpose
+            kernels_lbr_rule._lbr_rule_hands(
+                tree, arrays, params, sampler.kernel_arguments(), sampler.n_slots, sampler.weight_columns,
+                len(sampler.chance_size), 4 + sampler.runs, int(seat), np.uint64(config.seed), np.int64(first),
+                int(count), int(config.candidates), payoff, unreached,
+            )  # fmt: skip
+        return payoff, int(unreached[0])
+    strategy = checkcall_strategy(game) if opponent == "checkcall" else _check_strategy(game, strategy)
     with np.errstate(over="ignore"):  # uint64 generator arithmetic wraps on purpose
         if mode == "exact":
             deals: DealTable = source
@@ -274,7 +443,7 @@ def lbr_payoffs(game: SolverGame, strategy: np.ndarray, seat: int, first: int, c
                 np.int64(first), int(count), payoff, unreached,
             )  # fmt: skip
         else:
-            sampler: FreshChance = source
+            sampler = source
             kernels_lbr._lbr_fresh_hands(
                 tree, sampler.kernel_arguments(), sampler.n_slots, sampler.weight_columns, len(sampler.chance_size),
                 strategy, int(seat), np.uint64(config.seed), np.int64(first), int(count), int(config.candidates),
@@ -304,21 +473,43 @@ def _interval(values: np.ndarray) -> float:
     return float(stats.t.ppf(0.975, n - 1) * np.std(values, ddof=1) / math.sqrt(n))
 
 
-def local_best_response(game: SolverGame, strategy: np.ndarray, config: LBRConfig = LBRConfig(),
+def local_best_response(game: SolverGame, strategy: np.ndarray | None, config: LBRConfig = LBRConfig(),
                         big_blind: float | None = None,
-                        on_progress: Callable[[int, int], None] | None = None) -> LBRResult:
-    """LBR against ``strategy`` (flat table) in both seats: ``config.hands`` hands each.
+                        on_progress: Callable[[int, int], None] | None = None, *, opponent: str = "strategy",
+                        rule: EquityRule | None = None) -> LBRResult:
+    """LBR in both seats of ``game``, ``config.hands`` hands each, against ``opponent``:
 
-    ``big_blind``: chips per big blind for mbb (default: the game's rules, :func:`game_big_blind`).
-    ``on_progress(done, total)`` is called after each batch (hands over both seats).
+    - ``"strategy"``: the flat table ``strategy`` at the opponent's bucket;
+    - ``"checkcall"``: `game.bots.CheckCallBot`, as the table :func:`checkcall_strategy`;
+    - ``"equity"``: `game.bots.EquityBot`'s rule ``rule`` (default :class:`EquityRule`, the bot's
+      defaults) on the opponent's exact cards (`solver.kernels_lbr_rule`); heads-up hold'em variants
+      but the Auction.
+
+    The game (tree, LBR's actions, sampler, buckets) and ``config`` are the same whatever the
+    opponent, and so are the real deals (hand ``h`` is deal ``h`` of ``config.seed``): the three
+    lines are reference lines of one LBR. ``strategy`` is ignored (may be None) unless ``opponent``
+    is ``"strategy"``. ``big_blind``: chips per big blind for mbb (default: the game's rules,
+    :func:`game_big_blind`). ``on_progress(done, total)`` is called after each batch (hands over
+    both seats). Raises ValueError for an unknown opponent or a game it cannot play.
     """
-    strategy = _check_strategy(game, strategy)
+    if opponent not in OPPONENTS:
+        raise ValueError(f"unknown LBR opponent {opponent!r}: known are {', '.join(OPPONENTS)}")
+    if rule is not None and not isinstance(rule, EquityRule):
+        raise TypeError(f"rule must be an EquityRule, got {rule!r}")
+    dealer = lbr_game(game)
+    _check_opponent(game, opponent, dealer)
+    if opponent == "strategy":
+        strategy = _check_strategy(game, strategy)
+    elif opponent == "checkcall":
+        strategy = checkcall_strategy(game)
+    rule = (rule if rule is not None else EquityRule()) if opponent == "equity" else None
     big_blind = game_big_blind(game) if big_blind is None else float(big_blind)
     if not big_blind > 0:
         raise ValueError(f"big_blind must be > 0 chips, got {big_blind!r}")
     started = time.perf_counter()
-    dealer = lbr_game(game)
     tree = tree_arguments(game)
+    rule_arguments = equity_rule_arguments(game, dealer[1], rule) if rule is not None else None
+    kernel_opponent = "equity" if rule is not None else "strategy"
     hands = int(config.hands)
     payoffs = np.zeros((2, hands))
     jobs = [(seat, first, min(config.batch, hands - first)) for first in range(0, hands, config.batch)
@@ -328,7 +519,8 @@ def local_best_response(game: SolverGame, strategy: np.ndarray, config: LBRConfi
 
     def run(job: tuple[int, int, int]) -> tuple[int, int, np.ndarray, int]:
         seat, first, count = job
-        values, missed = lbr_payoffs(game, strategy, seat, first, count, config, dealer=dealer, tree=tree)
+        values, missed = lbr_payoffs(game, strategy, seat, first, count, config, dealer=dealer, tree=tree,
+                                     opponent=kernel_opponent, rule_arguments=rule_arguments)
         return seat, first, values, missed
 
     workers = min(int(config.workers), len(jobs), os.cpu_count() or 1)
@@ -367,18 +559,26 @@ def local_best_response(game: SolverGame, strategy: np.ndarray, config: LBRConfi
         unreached_decisions=unreached,
         seconds=time.perf_counter() - started,
         payoffs=payoffs,
+        opponent=opponent,
+        equity_rule=None if rule is None else rule.to_dict(),
     )
 
 
 def lbr_strategy_file(path: str | os.PathLike[str], config: LBRConfig = LBRConfig(),
-                      on_progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
-    """LBR against a strategy file's average strategy, as a JSON-ready dict: :meth:`LBRResult.to_dict`
-    plus ``game``, ``algorithm``, ``iterations`` (the big blind comes from the game's rules)."""
+                      on_progress: Callable[[int, int], None] | None = None, *, opponent: str = "strategy",
+                      rule: EquityRule | None = None) -> dict[str, Any]:
+    """LBR in a strategy file's game, as a JSON-ready dict: :meth:`LBRResult.to_dict` plus ``game``,
+    ``algorithm``, ``iterations`` (the big blind comes from the game's rules). ``opponent``
+    (:data:`OPPONENTS`): the file's average strategy (default), or the equity bot's rule or
+    check/call played in the file's game with the same LBR (:func:`local_best_response`)."""
     from solver.training import game_kind, load_solved_game
 
+    if opponent not in OPPONENTS:
+        raise ValueError(f"unknown LBR opponent {opponent!r}: known are {', '.join(OPPONENTS)}")
     game, record = load_solved_game(path)
     big_blind = game_kind(record.game_config).big_blind(record.game_config)
-    result = local_best_response(game, record.average_strategy, config, big_blind=big_blind, on_progress=on_progress)
+    result = local_best_response(game, record.average_strategy, config, big_blind=big_blind, on_progress=on_progress,
+                                 opponent=opponent, rule=rule)
     summary = result.to_dict()
     summary.update({
         "game": game.name,

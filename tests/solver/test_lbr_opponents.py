@@ -1,0 +1,302 @@
+"""LBR against the reference opponents (`solver.lbr` opponents ``checkcall`` and ``equity``,
+`solver.kernels_lbr_rule`) and ``vcfr lbr --opponent``.
+
+The check/call table picks what `game.bots.CheckCallBot` plays; the equity rule's equity equals
+`game.kernels_equity._equity` (the bot's own Monte Carlo) within sampling error, and its action at
+a tree node is `game.bots.EquityBot.act` on the same cards and pot mapped onto the tree; LBR beats
+check/call by a wide margin; LBR against the rule is reproducible and independent of batches and
+threads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from abstraction.buckets import CardAbstraction, CardAbstractionConfig
+from abstraction.exact_games import build_game
+from abstraction.tree import CHANCE_ACTION
+from game.actions import Action, ActionKind
+from game.bots import CheckCallBot, EquityBot
+from game.cards import parse_cards
+from game.chance import ScriptedChance
+from game.kernels_equity import _equity
+from game.variants import get_variant
+from solver import kernels_lbr_rule
+from solver.exploitability import uniform_strategy
+from solver.lbr import (
+    EquityRule,
+    LBRConfig,
+    checkcall_strategy,
+    equity_rule_arguments,
+    lbr_game,
+    local_best_response,
+)
+from solver.training import TrainingConfig, train
+from tests.solver.cli_support import invoke, one_line_error
+
+
+@pytest.fixture(scope="module")
+def blanks() -> dict[str, CardAbstraction]:
+    blank = CardAbstraction.blank((169, 8, 8, 8))
+    bounty = dataclasses.replace(blank, config=CardAbstractionConfig(buckets=(169, 8, 8, 8), variant="bounty"))
+    return {"plain": blank, "bounty": bounty}
+
+
+def tiny_game(name: str, blanks, bets: str = "1p,a cap=1"):
+    from solver.abstract_games import AbstractGameConfig, build_abstract_game
+
+    config = AbstractGameConfig(variant=name, rules={"stack": 20}, card_abstraction="unused.h5", bets=bets)
+    return build_abstract_game(config, blanks["bounty" if name == "bounty" else "plain"])
+
+
+def node_of(game, history: str) -> int:
+    """The decision node whose history (`FlatTree.history`) is ``history``."""
+    tree = game.tree
+    for node in np.flatnonzero(tree.kind == 0):
+        if tree.history(int(node)) == history:
+            return int(node)
+    raise KeyError(history)
+
+
+def path_actions(game, node: int) -> list[Action] | None:
+    """The actions of the tree path from the root to ``node`` (None if it crosses a chance node)."""
+    tree = game.tree
+    parent = tree.parent_array()
+    actions = []
+    while node > 0:
+        if tree.action_kind[node] == CHANCE_ACTION:
+            return None
+        actions.append(Action(ActionKind(int(tree.action_kind[node])), int(tree.action_amount[node])))
+        node = int(parent[node])
+    return actions[::-1]
+
+
+def play_to(game, node: int, deck: str):
+    """A hold'em round of the game's rules with the scripted ``deck``, played along the tree path to ``node``."""
+    config = lbr_game(game)[1].config
+    round_ = get_variant(config.variant).round_class(config, ScriptedChance(parse_cards(deck).tolist()))
+    actions = path_actions(game, node)
+    if actions is None:
+        return None
+    for action in actions:
+        round_.apply(action)
+    return round_
+
+
+def tree_child(game, node: int, action: Action) -> int:
+    """The action index of ``action`` at ``node`` (raises: the child nearest in chips)."""
+    tree = game.tree
+    start, count = int(tree.child_start[node]), int(tree.n_children[node])
+    kinds = tree.action_kind[start : start + count]
+    same = [k for k in range(count) if kinds[k] == int(action.kind)]
+    assert same, f"no {action.kind.name} child at {tree.history(node)!r}"
+    return min(same, key=lambda k: abs(int(tree.action_amount[start + k]) - action.amount))
+
+
+def rule_index(game, node: int, hole: str, board: str, bounty_rank: int = -1, samples: int = 4000) -> int:
+    """The equity rule's action index at ``node`` for the actor's ``hole`` on ``board`` (kernel path)."""
+    sampler = lbr_game(game)[1]
+    arrays, params = equity_rule_arguments(game, sampler, EquityRule(samples=samples))
+    cards = parse_cards(hole).astype(np.int8).reshape(1, 2)
+    shown = np.full(48, -1, dtype=np.int8)
+    board_cards = parse_cards(board).astype(np.int8) if board else np.zeros(0, dtype=np.int8)
+    shown[: len(board_cards)] = board_cards
+    out = np.zeros(1)
+    street = int(game.tree.street[node])
+    with np.errstate(over="ignore"):
+        kernels_lbr_rule._equity_batch(cards, shown, len(board_cards), street, bounty_rank, params, np.uint64(3), out)
+    return int(kernels_lbr_rule._rule_index(arrays, params, node, out[0]))
+
+
+# ------------------------------------------------------------------------------------------ check/call
+
+
+@pytest.mark.parametrize("name", ["holdem", "auction", "river_of_blood"])
+def test_checkcall_table_is_what_checkcallbot_plays(name, blanks) -> None:
+    game = tiny_game(name, blanks)
+    tree = game.tree
+    table = checkcall_strategy(game)
+    assert table.shape == (tree.table_size,)
+    rows = table.reshape(-1)  # every infoset: one action with probability 1
+    for group in range(tree.n_groups):
+        start, count = int(tree.row_offset[group]), int(tree.n_actions[group])
+        block = rows[start : start + count * int(tree.n_buckets[group])].reshape(-1, count)
+        assert (block.sum(axis=1) == 1.0).all() and (block.max(axis=1) == 1.0).all()
+    checked = 0
+    deck = "Ah Ad 7c 2d Kd Qs 3h 9c 4s 5h 6h Ts"
+    decisions = np.flatnonzero(tree.kind == 0)
+    for node in decisions[:: max(1, len(decisions) // 300)]:
+        node = int(node)
+        round_ = play_to(game, node, deck)
+        if round_ is None:  # River of Blood run streets: the path crosses a chance node
+            continue
+        seat = int(tree.player[node])
+        expected = CheckCallBot().act(round_.observation(seat))
+        group = int(tree.infoset_group[node])
+        row = table[int(tree.row_offset[group]) : int(tree.row_offset[group]) + int(tree.n_actions[group])]
+        chosen = int(row.argmax())
+        start = int(tree.child_start[node])
+        assert int(tree.action_kind[start + chosen]) == int(expected.kind), tree.history(node)
+        if expected.kind is ActionKind.BID:
+            assert int(tree.action_amount[start + chosen]) == expected.amount == 0
+        checked += 1
+    assert checked >= 30
+
+
+def test_lbr_beats_checkcall_clearly(blanks) -> None:
+    game = tiny_game("swap", blanks)
+    result = local_best_response(game, None, LBRConfig(hands=400, candidates=16, seed=2), opponent="checkcall")
+    assert result.opponent == "checkcall" and result.equity_rule is None
+    assert result.mbb_per_hand - result.ci95_mbb > 500  # over a quarter big blind per hand (10-big-blind stacks)
+    same = local_best_response(game, checkcall_strategy(game), LBRConfig(hands=400, candidates=16, seed=2))
+    assert same.mbb_per_hand == result.mbb_per_hand  # checkcall is the table fed to the strategy LBR
+
+
+# ----------------------------------------------------------------------------------------- equity rule
+
+
+@pytest.mark.parametrize(
+    ("variant", "hole", "board", "street", "rank"),
+    [
+        ("holdem", "Ah Ad", "", 0, -1),
+        ("swap", "7c 2d", "", 0, -1),
+        ("swap", "Kh Qh", "Jh Th 2c", 1, -1),
+        ("bounty", "9s 9d", "2c 5h 9h Kc", 2, 7),
+        ("river_of_blood", "Ac Kd", "2h 5d 9h Kc Qh", 3, -1),
+    ],
+)
+def test_rule_equity_matches_the_bots_monte_carlo(variant, hole, board, street, rank, blanks) -> None:
+    """`_rule_equity` (counter-based generator) against the bot's `_equity` kernel, 20,000 deals each."""
+    game = tiny_game(variant, blanks)
+    config = get_variant(variant).config_class()
+    if variant == "swap":
+        config = dataclasses.replace(config, flop_swap_probability=0.5, turn_swap_probability=0.5)
+        sampler = dataclasses.replace(lbr_game(game)[1], config=config)
+    else:
+        sampler = lbr_game(game)[1]
+    _, params = equity_rule_arguments(game, sampler, EquityRule(samples=20_000))
+    cards = parse_cards(hole).astype(np.int8)
+    board_cards = parse_cards(board).astype(np.int8) if board else np.zeros(0, dtype=np.int8)
+    shown = np.full(48, -1, dtype=np.int8)
+    shown[: len(board_cards)] = board_cards
+    mine = np.zeros(1)
+    with np.errstate(over="ignore"):
+        kernels_lbr_rule._equity_batch(cards.reshape(1, 2), shown, len(board_cards), street, rank, params,
+                                       np.uint64(11), mine)
+    swaps = [p for p, upto in ((params[2], 3), (params[3], 4)) if len(board_cards) < upto and p > 0]
+    reference = np.zeros(2)
+    _equity(cards, board_cards, 0, 2, np.array(swaps, dtype=np.float64), params[4], params[5], rank, params[6],
+            20_000, 5, reference)
+    assert mine[0] == pytest.approx(reference[1], abs=0.02)  # two 20,000-deal means: sd about 0.005
+
+
+@pytest.mark.parametrize(
+    ("history", "deck", "actor_hole", "board", "bot_kind", "tree_kind"),
+    [
+        ("", "Ah Ad 7c 2d Kd Qs 3h 9c 4s", "Ah Ad", "", ActionKind.RAISE, ActionKind.RAISE),  # aces: pot raise to 6
+        ("", "7c 2d Ah Ad Kd Qs 3h 9c 4s", "7c 2d", "", ActionKind.CALL, ActionKind.CALL),  # about 1/3 > 1 / (3 + 1)
+        ("C", "Ah Ad 7c 2d Kd Qs 3h 9c 4s", "7c 2d", "", ActionKind.CHECK, ActionKind.CHECK),  # free: check
+        ("CK/R4", "7c 2d Ah Ad Kd Qs 3h 9c 4s", "7c 2d", "Kd Qs 3h", ActionKind.FOLD, ActionKind.FOLD),  # pot bet
+        # trips facing a pot bet: the bot raises, but the tree's raise cap (1) allows none there: call
+        ("CK/R4", "As 9d Kh Kc Ac 7s 2c 9c 4s", "As 9d", "Ac 7s 2c", ActionKind.RAISE, ActionKind.CALL),
+    ],
+)
+def test_rule_action_is_the_equity_bots(history, deck, actor_hole, board, bot_kind, tree_kind, blanks) -> None:
+    game = tiny_game("holdem", blanks)
+    node = node_of(game, history)
+    seat = int(game.tree.player[node])
+    observation = play_to(game, node, deck).observation(seat)
+    assert sorted(observation.hole_cards) == sorted(parse_cards(actor_hole).tolist())
+    assert sorted(observation.board) == sorted(parse_cards(board).tolist()) if board else not observation.board
+    bot = EquityBot(lbr_game(game)[1].config, samples=20_000, seed=0).act(observation)
+    assert bot.kind is bot_kind
+    index = rule_index(game, node, actor_hole, board)
+    start = int(game.tree.child_start[node])
+    assert int(game.tree.action_kind[start + index]) == int(tree_kind)
+    if bot_kind is tree_kind:
+        assert index == tree_child(game, node, bot)
+    if tree_kind is ActionKind.RAISE:
+        assert int(game.tree.action_amount[start + index]) == bot.amount == 6  # 2 + (3 + 1), the pot raise
+
+
+def test_raise_maps_to_the_nearest_tree_size(blanks) -> None:
+    """With half-pot and all-in bets only, the bot's pot raise (to 6 preflop) maps to the half pot (to 4)."""
+    game = tiny_game("holdem", blanks, bets="0.5p,a cap=1")
+    sampler = lbr_game(game)[1]
+    arrays, _ = equity_rule_arguments(game, sampler, EquityRule())
+    tree = game.tree
+    start = int(tree.child_start[0])
+    assert int(tree.action_amount[start + arrays[0][0]]) == 4
+    capped = [int(n) for n in np.flatnonzero(tree.kind == 0) if arrays[1][n] < 0 and arrays[0][n] < 0]
+    assert capped and all(arrays[2][n] >= 0 for n in capped)  # no raise left: the rule calls or folds
+
+
+@pytest.mark.parametrize("name", ["holdem", "swap", "bounty", "river_of_blood"])
+def test_lbr_against_equity_is_reproducible_and_split_free(name, blanks) -> None:
+    game = tiny_game(name, blanks)
+    rule = EquityRule(samples=200)
+    one = local_best_response(game, None, LBRConfig(hands=40, candidates=8, seed=5, batch=40), opponent="equity",
+                              rule=rule)
+    split = local_best_response(game, None, LBRConfig(hands=40, candidates=8, seed=5, batch=7, workers=2),
+                                opponent="equity", rule=rule)
+    assert np.array_equal(one.payoffs, split.payoffs)
+    assert one.opponent == "equity" and one.equity_rule == {"samples": 200, "raise_equity": 0.7,
+                                                             "raise_pot_fraction": 1.0}
+    other = local_best_response(game, None, LBRConfig(hands=40, candidates=8, seed=6), opponent="equity", rule=rule)
+    assert not np.array_equal(one.payoffs, other.payoffs)
+    assert np.abs(one.payoffs).max() <= np.abs(game.tree.terminal_values[:, 0]).max()
+    json.dumps(one.to_dict())
+
+
+def test_rule_defaults_are_the_equity_bots() -> None:
+    bot = EquityBot()
+    assert (EquityRule().samples, EquityRule().raise_equity, EquityRule().raise_pot_fraction) == (
+        bot.samples, bot.raise_equity, bot.raise_pot_fraction)
+
+
+def test_refusals(blanks) -> None:
+    kuhn = build_game("kuhn")
+    with pytest.raises(ValueError, match="unknown LBR opponent 'allin'"):
+        local_best_response(kuhn, uniform_strategy(kuhn), LBRConfig(hands=10), opponent="allin")
+    with pytest.raises(ValueError, match="exact game"):
+        local_best_response(kuhn, None, LBRConfig(hands=10), opponent="equity")
+    with pytest.raises(ValueError, match="not implemented for the Auction"):
+        local_best_response(tiny_game("auction", blanks), None, LBRConfig(hands=10), opponent="equity")
+    result = local_best_response(kuhn, None, LBRConfig(hands=2000, seed=1), opponent="checkcall")
+    assert result.mbb_per_hand > 0  # Kuhn: betting every king and folding nothing else beats check/call
+
+
+# --------------------------------------------------------------------------------------------- command
+
+
+def test_cli_opponent_flag(tmp_path) -> None:
+    cards = tmp_path / "cards.h5"
+    CardAbstraction.blank((169, 4, 4, 4)).save(cards)
+    path = tmp_path / "holdem.h5"
+    solve = ["solve", "--rule", "stack=20", "--cards", cards, "--bets", "1p,a cap=1", "--variant", "holdem",
+             "--quiet", "--iterations", "500", "--out", path]
+    assert invoke(*solve).exit_code == 0
+    common = ["lbr", path, "--hands", "30", "--candidates", "4", "--seed", "3", "--json"]
+    summaries = {}
+    for opponent in ("strategy", "checkcall", "equity"):
+        extra = ["--equity-samples", "100"] if opponent == "equity" else []
+        result = invoke(*common, "--opponent", opponent, *extra)
+        assert result.exit_code == 0, result.output
+        summaries[opponent] = json.loads(result.stdout)
+        assert summaries[opponent]["opponent"] == opponent and summaries[opponent]["hands"] == 30
+    assert summaries["equity"]["equity_rule"]["samples"] == 100
+    assert summaries["strategy"]["equity_rule"] is None
+    text = invoke("lbr", path, "--hands", "10", "--candidates", "4", "--opponent", "checkcall", "--quiet")
+    assert text.exit_code == 0 and "check/call" in text.stdout
+    assert "--opponent must be one of strategy, equity, checkcall" in one_line_error(
+        invoke("lbr", path, "--opponent", "allin"), 2)
+    assert "--equity-samples must be >= 1" in one_line_error(
+        invoke("lbr", path, "--opponent", "equity", "--equity-samples", "0"), 2)
+    assert "--opponent equity only" in one_line_error(invoke("lbr", path, "--equity-samples", "10"), 2)
+    leduc = tmp_path / "leduc.h5"
+    train(TrainingConfig(game="leduc", algorithm="cfr+", iterations=5), leduc)
+    assert "exact game" in one_line_error(invoke("lbr", leduc, "--hands", "10", "--opponent", "equity"), 1)
