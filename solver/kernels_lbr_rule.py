@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from abstraction.kernels_chance import N_STREETS, RIVER_OF_BLOOD, _board_size, _workspace
+from abstraction.kernels_chance import N_STREETS, _board_size, _workspace
 from abstraction.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _resample_hidden
 from game.kernels import _evaluate
 from game.kernels_rng import _splitmix64, _uniform

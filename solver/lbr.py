@@ -579,6 +579,11 @@ def lbr_strategy_file(path: str | os.PathLike[str], config: LBRConfig = LBRConfi
     big_blind = game_kind(record.game_config).big_blind(record.game_config)
     result = local_best_response(game, record.average_strategy, config, big_blind=big_blind, on_progress=on_progress,
                                  opponent=opponent, rule=rule)
+    return _file_summary(result, game, record)
+
+
+def _file_summary(result: LBRResult, game: SolverGame, record: Any) -> dict[str, Any]:
+    """:meth:`LBRResult.to_dict` plus the strategy file's ``game``, ``algorithm`` and ``iterations``."""
     summary = result.to_dict()
     summary.update({
         "game": game.name,
@@ -586,3 +591,28 @@ def lbr_strategy_file(path: str | os.PathLike[str], config: LBRConfig = LBRConfi
         "iterations": record.iterations,
     })
     return summary
+
+
+def lbr_reference_lines(path: str | os.PathLike[str], config: LBRConfig = LBRConfig(),
+                        rule: EquityRule | None = None,
+                        opponents: tuple[str, ...] = OPPONENTS) -> dict[str, dict[str, Any]]:
+    """The same LBR (``config``) in a strategy file's game against each of ``opponents``, loading the
+    file once: ``{opponent: summary}``, each summary as :func:`lbr_strategy_file` returns it.
+
+    Issue 11's target compares two of them: ``summary["strategy"]["mbb_per_hand"] <= 0.5 *
+    summary["equity"]["mbb_per_hand"]`` (LBR wins at most half as much against the blueprint as
+    against the equity bot, same settings, same run).
+    """
+    from solver.training import game_kind, load_solved_game
+
+    for opponent in opponents:
+        if opponent not in OPPONENTS:
+            raise ValueError(f"unknown LBR opponent {opponent!r}: known are {', '.join(OPPONENTS)}")
+    game, record = load_solved_game(path)
+    big_blind = game_kind(record.game_config).big_blind(record.game_config)
+    lines = {}
+    for opponent in opponents:
+        result = local_best_response(game, record.average_strategy, config, big_blind=big_blind, opponent=opponent,
+                                     rule=rule)
+        lines[opponent] = _file_summary(result, game, record)
+    return lines

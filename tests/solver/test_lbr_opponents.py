@@ -33,6 +33,8 @@ from solver.lbr import (
     checkcall_strategy,
     equity_rule_arguments,
     lbr_game,
+    lbr_reference_lines,
+    lbr_strategy_file,
     local_best_response,
 )
 from solver.training import TrainingConfig, train
@@ -297,6 +299,14 @@ def test_cli_opponent_flag(tmp_path) -> None:
     assert "--equity-samples must be >= 1" in one_line_error(
         invoke("lbr", path, "--opponent", "equity", "--equity-samples", "0"), 2)
     assert "--opponent equity only" in one_line_error(invoke("lbr", path, "--equity-samples", "10"), 2)
+    config = LBRConfig(hands=30, candidates=4, seed=3)
+    lines = lbr_reference_lines(path, config, rule=EquityRule(samples=100))
+    assert set(lines) == {"strategy", "equity", "checkcall"}
+    for opponent, line in lines.items():  # the same numbers as one run per opponent
+        assert line["mbb_per_hand"] == summaries[opponent]["mbb_per_hand"]
+    assert lbr_strategy_file(path, config, opponent="checkcall")["mbb_per_hand"] == lines["checkcall"]["mbb_per_hand"]
+    with pytest.raises(ValueError, match="unknown LBR opponent"):
+        lbr_reference_lines(path, config, opponents=("strategy", "bot"))
     leduc = tmp_path / "leduc.h5"
     train(TrainingConfig(game="leduc", algorithm="cfr+", iterations=5), leduc)
     assert "exact game" in one_line_error(invoke("lbr", leduc, "--hands", "10", "--opponent", "equity"), 1)
