@@ -3,9 +3,9 @@
 Run: ``.venv/bin/python experiments/parallel_scaling_abstract.py [--variants holdem swap ...]
 [--rate-seconds 10] [--target-seconds 20] [--repeats 3]`` on a machine whose two cores are idle
 (the script records the 1-minute load average at start and end; figures taken beside another
-solve measure the scheduler, not the solver). About ``5 x repeats x (3 x rate + 2 x target)``
+solve measure the scheduler, not the solver). About ``5 x repeats x (5 x rate + 3 x target)``
 seconds of solving plus exploitability checks (``--checks`` per run) and game builds (Auction's
-tree about a minute, twice): about an hour with the defaults.
+tree about a minute, twice): about an hour and a half with the defaults.
 
 Per variant (Hold'em, Swap, Bounty, River of Blood, Auction), the game of ``vcfr bench abstract``
 (:func:`solver.abstract_bench.default_game`: its default bets, a random-table card abstraction
@@ -13,24 +13,25 @@ with buckets 169/50/50/50):
 
 1. Iterations per second, fresh chance: :func:`solver.abstract_bench.iterations_per_second` (the
    ``threads`` solve loop of :mod:`solver.parallel`, blocks of about half a second after a
-   warm-up) for ``--rate-seconds`` with 1 worker, 2 threads (first-round rows private, the
-   default), 2 threads with every row written in place (the earlier scheme) and, as the ceiling
-   of any way of sharing the tables, 2 independent solves on separate tables at once (their
-   rates added: nothing shared, but twice the tables in the caches), interleaved, ``--repeats``
-   times; medians.
+   warm-up) for ``--rate-seconds`` with 1 worker; 2 threads with each of ``solver.parallel``'s
+   ways of sharing the tables (``sums``, the default; ``rows``; ``buffers``, the scheme before
+   issue 11); and, as the ceiling of any way of sharing, 2 independent solves on separate tables
+   at once (their rates added: nothing shared, but twice the tables in the caches). Interleaved,
+   ``--repeats`` times; medians.
 2. Time to a fixed target: the same tree and cards with chance a fixed table of deals, as many as
    let the exact best response in the abstract game (two float64 ``nodes x deals`` arrays) fit in
    ``--br-memory`` bytes (256 MB: Hold'em 252 deals, Auction 31; 20 to 20,000). Few deals keep a
-   check to a second or two; the solve then learns those deals, a smaller game on the same tree. 1 worker and 2 threads each solve for
-   ``--target-seconds`` of timed blocks (``experiments/parallel_scaling_holdem.run``: ``--checks``
-   blocks of equal iteration counts, the exact exploitability measured between blocks, untimed),
-   seeds ``seed .. seed + repeats - 1`` for both. The target is ``--target-factor`` times the
-   median final exploitability of the 1-worker runs, fixed before comparing: a factor of 2 puts
-   the crossing where the curves still fall steeply (about a quarter of the 1-worker budget at
-   the 1/sqrt(t) rate of Monte Carlo CFR), not on the noise floor of their ends. Time to target:
-   the solve seconds of the first check from which exploitability stays at or below the target;
-   speedup: median 1-worker time over median 2-thread time. Iterations to target are reported
-   too, so a loss of convergence per iteration shows apart from the iteration rate.
+   check to a second or two; the solve then learns those deals, a smaller game on the same tree.
+   1 worker, 2 threads (``sums``) and 2 threads (``buffers``) each solve for ``--target-seconds``
+   of timed blocks (``experiments/parallel_scaling_holdem.run``: ``--checks`` blocks of equal
+   iteration counts, the exact exploitability measured between blocks, untimed), seeds
+   ``seed .. seed + repeats - 1`` for each. The target is ``--target-factor`` times the median
+   final exploitability of the 1-worker runs, fixed before comparing: a factor of 2 puts the
+   crossing where the curves still fall steeply (about a quarter of the 1-worker budget at the
+   1/sqrt(t) rate of Monte Carlo CFR), not on the noise floor of their ends. Time to target: the
+   solve seconds of the first check from which exploitability stays at or below the target;
+   speedup: median 1-worker time over the setting's median time. Iterations to target are
+   reported too, so a loss of convergence per iteration shows apart from the iteration rate.
 
 The machine's own ceiling comes first: 1 vs 2 threads of a compute-bound loop (a splitmix64 chain)
 and of a memory-latency-bound one (a pointer chase through 256 MB), each thread on its own data.
@@ -66,10 +67,10 @@ from parallel_scaling_holdem import run  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
 VARIANTS = ("holdem", "swap", "bounty", "river_of_blood", "auction")
-RATE_SETTINGS = {"1 worker": (1, True), "2 threads": (2, True), "2 threads, rows in place": (2, False),
-                 "2 independent solves": (2, None)}
-"""Name: (workers, private first-round rows; None: one worker per thread on separate tables)."""
-TARGET_SETTINGS = {"1 worker": 1, "2 threads": 2}
+RATE_SETTINGS = {"1 worker": (1, "sums"), "2 threads": (2, "sums"), "2 threads, sharing rows": (2, "rows"),
+                 "2 threads, sharing buffers": (2, "buffers"), "2 independent solves": (2, None)}
+"""Name: (workers, ``solver.parallel`` sharing; None: one worker per thread on separate tables)."""
+TARGET_SETTINGS = {"1 worker": (1, "sums"), "2 threads": (2, "sums"), "2 threads, sharing buffers": (2, "buffers")}
 MIN_DEALS, MAX_DEALS = 20, 20_000
 IT_PER_S_BAR, TIME_BAR = 1.8, 1.7
 
@@ -155,17 +156,16 @@ def fixed_game(variant: str, abstraction, memory: int, n_nodes: int):
 def rates(variant: str, game, arguments: argparse.Namespace) -> dict:
     runs: dict[str, list[float]] = {name: [] for name in RATE_SETTINGS}
     for _ in range(arguments.repeats):
-        for name, (workers, private_rows) in RATE_SETTINGS.items():
-            if private_rows is None:
+        for name, (workers, sharing) in RATE_SETTINGS.items():
+            if sharing is None:
                 runs[name].append(independent_solves(game, arguments.rate_seconds))
             else:
-                runs[name].append(iterations_per_second(game, arguments.rate_seconds, workers, private_rows))
+                runs[name].append(iterations_per_second(game, arguments.rate_seconds, workers, sharing))
             print(f"  {variant} {name}: {runs[name][-1]:,.0f} it/s (load {os.getloadavg()[0]:.2f})", flush=True)
     medians = {name: float(np.median(values)) for name, values in runs.items()}
     return {"runs": runs, "median": medians,
             "speedup": medians["2 threads"] / medians["1 worker"],
-            "speedup_rows_in_place": medians["2 threads, rows in place"] / medians["1 worker"],
-            "speedup_independent": medians["2 independent solves"] / medians["1 worker"]}
+            "speedups": {name: medians[name] / medians["1 worker"] for name in RATE_SETTINGS}}
 
 
 def at_target(curve: list[tuple[float, int, float]], target: float) -> tuple[float, int, float] | None:
@@ -179,8 +179,8 @@ def targets(variant: str, game, arguments: argparse.Namespace) -> dict:
     block = max(1000, int(rate * arguments.target_seconds / arguments.checks) // 1000 * 1000)
     curves: dict[str, list] = {name: [] for name in TARGET_SETTINGS}
     for repeat in range(arguments.repeats):
-        for name, workers in TARGET_SETTINGS.items():
-            curve = run(game, workers, arguments.seed + repeat, arguments.target_seconds, block)
+        for name, (workers, sharing) in TARGET_SETTINGS.items():
+            curve = run(game, workers, arguments.seed + repeat, arguments.target_seconds, block, sharing)
             curves[name].append(curve)
             print(f"  {variant} fixed {game.deals.n_deals} deals, {name}: {curve[-1][1] / curve[-1][0]:,.0f} it/s, "
                   f"final exploitability {curve[-1][2]:.4f} chips (load {os.getloadavg()[0]:.2f})", flush=True)
@@ -189,16 +189,25 @@ def targets(variant: str, game, arguments: argparse.Namespace) -> dict:
     for name, runs in curves.items():
         points = [at_target(curve, target) for curve in runs]
         seconds = [None if point is None else point[0] for point in points]
+        iterations = [None if point is None else point[1] for point in points]
         summary[name] = {"seconds_to_target": seconds, "median_seconds_to_target": median(seconds),
-                         "iterations_to_target": [None if point is None else point[1] for point in points],
+                         "iterations_to_target": iterations, "median_iterations_to_target": median(iterations),
                          "median_iterations_per_s": float(np.median([c[-1][1] / c[-1][0] for c in runs]))}
-    one, two = (summary[name]["median_seconds_to_target"] for name in TARGET_SETTINGS)
+    one = summary["1 worker"]["median_seconds_to_target"]
+    for name in summary:
+        mine = summary[name]["median_seconds_to_target"]
+        summary[name]["speedup"] = one / mine if one and mine else None
     return {"n_deals": int(game.deals.n_deals), "block": block, "target_chips": target, "summary": summary,
-            "speedup": one / two if one and two else None,
+            "speedup": summary["2 threads"]["speedup"],
             "curves": {name: [[list(point) for point in curve] for curve in runs] for name, runs in curves.items()}}
 
 
+def _times(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}x"
+
+
 def markdown(report: dict) -> str:
+    rate_names, target_names = list(RATE_SETTINGS), list(TARGET_SETTINGS)
     lines = [
         "# Parallel ES-MCCFR: 1 worker vs 2 threads on each variant's default abstract game",
         "",
@@ -207,37 +216,43 @@ def markdown(report: dict) -> str:
         f"Load average (1 min): {report['load_average_1min_start']:.2f} at start, "
         f"{report['load_average_1min_end']:.2f} at end; {report['minutes']:.0f} minutes.",
         "",
-        "Iterations per second: fresh chance, medians of the repeats. Time to target: the same tree with a fixed "
-        "deal table, exact exploitability in the abstract game, target = "
-        f"{report['settings']['target_factor']} x the median final 1-worker exploitability. Bar (issue 11): "
-        f"{IT_PER_S_BAR}x iterations/s, {TIME_BAR}x time to target.",
-        "",
         "Machine ceiling, 2 threads over 1 on separate data: "
         + ", ".join(f"{name} {ratio:.2f}x" for name, ratio in report["machine_ceiling"].items()) + ".",
         "",
-        "| variant | it/s 1 worker | it/s 2 threads | speedup | 2 threads, rows in place | 2 independent solves "
-        "| deals | target (chips) | s to target, 1 | s to target, 2 | speedup | iterations to target 1 / 2 | bar |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        f"Bar (issue 11): 2 threads {IT_PER_S_BAR}x the iterations/s of 1 and {TIME_BAR}x less time to target. "
+        "`2 threads` is the default sharing (`sums`, `solver.parallel`); `buffers` the scheme before.",
+        "",
+        "## Iterations per second (fresh chance, medians; speedup over 1 worker)",
+        "",
+        "| variant | " + " | ".join(rate_names) + " |",
+        "|---|" + "---|" * len(rate_names),
     ]
     for variant, result in report["variants"].items():
-        speed, target = result["rates"], result["target"]
-        one, two = (target["summary"][name] for name in TARGET_SETTINGS)
-
-        def seconds(value: float | None) -> str:
-            return "not reached" if value is None else f"{value:.2f}"
-
-        iterations = " / ".join(
-            "-" if not summary["iterations_to_target"] or None in summary["iterations_to_target"]
-            else f"{np.median(summary['iterations_to_target']):,.0f}" for summary in (one, two))
-        met = speed["speedup"] >= IT_PER_S_BAR and (target["speedup"] or 0.0) >= TIME_BAR
-        lines.append(
-            f"| {variant} | {speed['median']['1 worker']:,.0f} | {speed['median']['2 threads']:,.0f} "
-            f"| {speed['speedup']:.2f}x | {speed['median']['2 threads, rows in place']:,.0f} "
-            f"({speed['speedup_rows_in_place']:.2f}x) | {speed['median']['2 independent solves']:,.0f} "
-            f"({speed['speedup_independent']:.2f}x) | {target['n_deals']:,} | {target['target_chips']:.4f} "
-            f"| {seconds(one['median_seconds_to_target'])} | {seconds(two['median_seconds_to_target'])} "
-            f"| {'-' if target['speedup'] is None else format(target['speedup'], '.2f') + 'x'} | {iterations} "
-            f"| {'met' if met else 'missed'} |")
+        speed = result["rates"]["median"]
+        cells = [f"{speed[name]:,.0f}" + ("" if name == "1 worker" else f" ({speed[name] / speed['1 worker']:.2f}x)")
+                 for name in rate_names]
+        lines.append(f"| {variant} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        f"## Time to target (fixed deal table, exact exploitability; target {report['settings']['target_factor']} x "
+        "the median final 1-worker exploitability)",
+        "",
+        "Per setting: median solve seconds to target (speedup over 1 worker), median iterations to target.",
+        "",
+        "| variant | deals | target (chips) | " + " | ".join(target_names) + " | bar |",
+        "|---|---|---|" + "---|" * len(target_names) + "---|",
+    ]
+    for variant, result in report["variants"].items():
+        target = result["target"]
+        cells = []
+        for name in target_names:
+            summary = target["summary"][name]
+            seconds, iterations = summary["median_seconds_to_target"], summary["median_iterations_to_target"]
+            cells.append("not reached" if seconds is None else
+                         f"{seconds:.2f} s ({_times(summary['speedup'])}), {iterations:,.0f} it")
+        met = result["rates"]["speedup"] >= IT_PER_S_BAR and (target["speedup"] or 0.0) >= TIME_BAR
+        lines.append(f"| {variant} | {target['n_deals']:,} | {target['target_chips']:.4f} | " + " | ".join(cells)
+                     + f" | {'met' if met else 'missed'} |")
     return "\n".join(lines) + "\n"
 
 

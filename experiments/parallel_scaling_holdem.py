@@ -63,14 +63,16 @@ def card_abstraction(work: Path, seed: int) -> tuple[CardAbstraction, Path]:
     return abstraction, path
 
 
-def run(game, workers: int, seed: int, seconds: float, block: int) -> list[tuple[float, int, float]]:
-    """Solve for ``seconds`` of timed blocks; returns (solve seconds, iterations, exploitability)."""
+def run(game, workers: int, seed: int, seconds: float, block: int,
+        sharing: str = "sums") -> list[tuple[float, int, float]]:
+    """Solve for ``seconds`` of timed blocks (``sharing``: ``solver.parallel``'s, for threads);
+    returns (solve seconds, iterations, exploitability)."""
     config = SolverConfig(algorithm="es-mccfr", seed=seed)
     tables = allocate_tables(game, table_dtype(config))
     tables["iteration"] = np.zeros(1, dtype=np.int64)
     curve = []
     solving = 0.0
-    with iteration_runner(game, config, workers=workers, backend="threads") as runner:
+    with iteration_runner(game, config, workers=workers, backend="threads", sharing=sharing) as runner:
         while solving < seconds:
             started = time.perf_counter()
             runner(tables, block)

@@ -76,11 +76,11 @@ def _iterations_per_second(game: SolverGame, seconds: float) -> float:
     return done / (time.perf_counter() - started)
 
 
-def iterations_per_second(game: SolverGame, seconds: float, workers: int = 1, private_rows: bool = True,
+def iterations_per_second(game: SolverGame, seconds: float, workers: int = 1, sharing: str = "sums",
                           block_seconds: float = 0.5, seed: int = 1) -> float:
     """ES-MCCFR iterations per second of wall clock on ``game`` with ``workers`` threads.
 
-    The solve loop of ``solver.parallel`` (backend ``threads``; ``private_rows`` as there) from zeroed
+    The solve loop of ``solver.parallel`` (backend ``threads``; ``sharing`` as there) from zeroed
     tables: a warm-up of ``100 * workers`` iterations (threads started, kernels loaded, tables
     faulted in), then blocks of about ``block_seconds`` each (the first of ``1000 * workers``
     iterations), as ``vcfr solve`` cuts them, until ``seconds`` have passed. Every worker count
@@ -91,7 +91,7 @@ def iterations_per_second(game: SolverGame, seconds: float, workers: int = 1, pr
     config = SolverConfig(algorithm="es-mccfr", seed=seed)
     tables = allocate_tables(game, table_dtype(config))
     tables["iteration"] = np.zeros(1, dtype=np.int64)
-    with iteration_runner(game, config, workers, "threads", private_rows=private_rows) as runner:
+    with iteration_runner(game, config, workers, "threads", sharing=sharing) as runner:
         runner(tables, 100 * workers)
         done, block = 0, 1000 * workers
         started = time.perf_counter()

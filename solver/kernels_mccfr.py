@@ -16,8 +16,9 @@ gives identical tables. In external sampling the action of a non-traverser at no
 from a number keyed by ``(seed, t, traverser, n)``, so the draws do not depend on the order of the
 walk: a recursive walk (``tests/reference.py``) gives the same tables bit for bit.
 Regret and strategy-sum tables may be float32 (8 bytes per information-set action) or float64.
-Threads sharing the tables may keep the first betting round's rows, which every iteration writes,
-in private buffers merged with atomic adds (`_es_mccfr_iterations`, `_merge_private_rows`).
+Threads sharing the tables may keep their changes to the first rows of the tables (the first
+betting round, which every iteration writes) in private buffers merged with atomic adds
+(`_es_mccfr_iterations`, `_merge_private_rows`).
 """
 
 from __future__ import annotations
@@ -243,15 +244,17 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
     ``weight`` and ``chance``. ``regrets`` and ``strategy_sums`` are modified in place (they may be
     shared between threads).
 
-    Private rows (threads sharing the tables): the first ``P = len(private_regrets)`` table entries
-    (a whole number of rows; ``private_sums`` has the same length and dtype) are not written in
-    place: this thread adds its changes to ``private_regrets`` / ``private_sums``, reads a regret
-    there as the shared value plus its own pending change, and merges both into the tables with
-    atomic adds (`_merge_private_rows`) every ``merge_every`` iterations and on return. These are
-    the rows every iteration writes (the first betting round, at the front of a breadth-first
-    table); two threads writing them in place pull their cache lines back and forth between the
-    cores. A thread sees the other's changes to them up to ``merge_every`` of its iterations late.
-    With ``P = 0`` (one thread) the arithmetic is the plain in-place update, bit for bit.
+    Private rows (threads sharing the tables): the first ``len(private_sums)`` strategy-sum
+    entries and the first ``len(private_regrets)`` regret entries (each a whole number of rows,
+    either may be 0; buffers of the tables' dtype) are not written in place: this thread adds its
+    changes to the buffers and merges them into the tables with atomic adds (`_merge_private_rows`)
+    on return and, when regrets are private, every ``merge_every`` iterations; it reads a private
+    regret as the shared value plus its own pending change. These are the rows every iteration
+    writes (the first betting round, at the front of a breadth-first table), whose cache lines
+    two threads writing in place pull back and forth between the cores. Strategy sums are never
+    read by the walk, so private ones change nothing but who writes when; a private regret reaches
+    the other threads up to ``merge_every`` of this thread's iterations late. With empty buffers
+    (one thread) the arithmetic is the plain in-place update, bit for bit.
 
     Increments are weighted by ``iteration + 1`` when
     ``linear_averaging``. Pruning starts at iteration ``prune_after`` (never if negative); a
@@ -283,10 +286,10 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
     state = np.zeros(1, dtype=np.uint64)
     correction = 1.0 / (1.0 - prune_probability) if prune_probability < 1.0 else 1.0
     private_end = len(private_regrets)
+    private_sums_end = len(private_sums)
     for i in range(n_iterations):
         if private_end > 0 and i > 0 and i % merge_every == 0:
             _merge_private_rows(regrets, private_regrets)
-            _merge_private_rows(strategy_sums, private_sums)
         iteration = first_iteration + i
         _seed_state(seed, ITERATION_STREAM, iteration, state)
         iteration_key = state[0]
@@ -348,7 +351,7 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                             last_child = actions
                         else:
                             for k in range(actions):
-                                if private:
+                                if row < private_sums_end:
                                     _accumulate(private_sums, row + k, node_weight * visit_strategy[slot + k])
                                 else:
                                     _accumulate(strategy_sums, row + k, node_weight * visit_strategy[slot + k])
@@ -444,9 +447,8 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                             _accumulate(private_regrets, row + k, weight_t * (visit_value[child_position] - node_value))
                         else:
                             _accumulate(regrets, row + k, weight_t * (visit_value[child_position] - node_value))
-    if private_end > 0:
-        _merge_private_rows(regrets, private_regrets)
-        _merge_private_rows(strategy_sums, private_sums)
+    _merge_private_rows(regrets, private_regrets)
+    _merge_private_rows(strategy_sums, private_sums)
 
 
 @njit(cache=True, nogil=True)

@@ -6,18 +6,23 @@ workers draw different deals. Three shapes, all judged by exploitability against
 
 - ``threads``: joblib's threading backend; every worker runs the GIL-free MCCFR kernel on the SAME
   tables (lock-free, as Pluribus does). Not bit-reproducible: concurrent updates interleave.
-  ES-MCCFR keeps one exception: the rows of the first betting round, which every iteration writes.
-  Each worker adds its changes to them to private buffers (:class:`solver.cfr.PrivateRows`, kept
-  for the runner's life), reads them as shared value plus own pending change, and merges them
-  with atomic adds every few of its iterations (:func:`solver.cfr.merge_interval`, 16 to 1,024)
-  and when its range of the block ends, so two cores do not pull those cache lines back and forth
-  every iteration. A worker sees the others' first-round changes that many iterations late, every
-  other row at once. Strategy sums outside the first round are added in place like the regrets
-  (a race loses an update only when two workers add to the same entry in the same few
-  nanoseconds), so no table-sized buffer is zeroed, filled and added per block.
-  ``private_rows=False`` gives the earlier scheme, for comparison: every regret row written in
-  place by every worker, each extra worker's strategy sums in a table-sized buffer added when the
-  block ends. OS-MCCFR always runs that way.
+  ``sharing`` says how (ES-MCCFR; OS-MCCFR always runs ``"buffers"``):
+
+  - ``"sums"`` (default): regrets written in place; strategy sums too, except those of the first
+    betting round, the rows every iteration writes: each worker adds to private buffers
+    (:class:`solver.cfr.PrivateRows`, kept for the runner's life) merged with atomic adds when its
+    range of the block ends (sums are never read during a block), so two cores do not pull those
+    cache lines back and forth. No staleness, and no table-sized buffer per block. A race on the
+    other sums loses an update only when two workers add to the same entry in the same few
+    nanoseconds.
+  - ``"rows"``: the first round's regrets private too, merged every few iterations of each worker
+    (:func:`solver.cfr.merge_interval`, at most 64): each worker reads them up to that late. On
+    Hold'em a merge interval long enough to save much traffic (1,024) slowed convergence per
+    iteration by more than it could gain; 64 merges about every row written since the last merge.
+  - ``"buffers"`` (the scheme before issue 11): regrets in place, each extra worker's strategy sums
+    in a table-sized buffer zeroed for the block and added in when it ends (no update lost; on big
+    tables the zeroing and the add cost a few percent of a one-second block, Auction's 106 MB
+    more).
 - ``processes``: joblib's loky backend; every worker copies the tables, runs its range and returns
   the change of each table (the delta); the parent adds the deltas in worker order. Reproducible
   for a fixed worker count and block schedule, but a worker does not see the others' regrets
@@ -58,6 +63,8 @@ from abstraction.tree import SolverGame
 from solver.cfr import SAMPLING, PrivateRows, SolverConfig, allocate_tables, run_iterations, table_dtype
 
 BACKENDS = ("threads", "processes", "dask")
+SHARING = ("sums", "rows", "buffers")
+"""How ``threads`` workers share the tables (module docstring)."""
 
 IterationRunner = Callable[[dict[str, np.ndarray], int], None]
 """``runner(tables, n_iterations)``: advance ``tables`` (``Solver.tables()`` layout: ``regrets``,
@@ -112,7 +119,7 @@ def _run_serial(game: SolverGame, config: SolverConfig, tables: dict[str, np.nda
 def _run_shared(parallel: Any, workers: int, game: SolverGame, config: SolverConfig,
                 private_rows: list[PrivateRows] | None, tables: dict[str, np.ndarray], n_iterations: int) -> None:
     """One block on ``workers`` threads sharing ``tables``; ``private_rows``: each worker's
-    first-round buffers (ES-MCCFR), or ``None`` for the earlier scheme (module docstring)."""
+    first-round buffers (ES-MCCFR), or ``None`` for sharing ``"buffers"`` (module docstring)."""
     import joblib
 
     first = int(tables["iteration"][0])
@@ -125,8 +132,7 @@ def _run_shared(parallel: Any, workers: int, game: SolverGame, config: SolverCon
             if count
         )
     else:
-        # Earlier scheme: regrets shared, strategy sums of worker k > 0 in a table-sized buffer
-        # added afterwards.
+        # Sharing "buffers": strategy sums of worker k > 0 in a table-sized buffer added afterwards.
         private_sums = [strategy_sums] + [np.zeros_like(strategy_sums) for _ in range(workers - 1)]
         parallel(
             joblib.delayed(run_iterations)(game, config, regrets, sums, start, count)
@@ -202,11 +208,10 @@ def _run_merged(parallel: Any, workers: int, game: SolverGame, config: SolverCon
 
 @contextlib.contextmanager
 def iteration_runner(game: SolverGame, config: SolverConfig, workers: int = 1, backend: str = "threads",
-                     scheduler: str | None = None, private_rows: bool = True) -> Iterator[IterationRunner]:
+                     scheduler: str | None = None, sharing: str = "sums") -> Iterator[IterationRunner]:
     """Yield ``runner(tables, n_iterations)`` for these settings; worker pools live for the ``with`` block.
 
-    ``private_rows`` (backend ``threads``, ES-MCCFR): first-round rows through per-worker buffers
-    (the default) or written in place as before (module docstring).
+    ``sharing``: how ``threads`` workers share the tables, one of :data:`SHARING` (module docstring).
 
     >>> from abstraction.exact_games import build_game
     >>> from solver.cfr import Solver
@@ -219,6 +224,8 @@ def iteration_runner(game: SolverGame, config: SolverConfig, workers: int = 1, b
     100
     """
     check_parallel_settings(config.algorithm, workers, backend, scheduler)
+    if sharing not in SHARING:
+        raise ValueError(f"sharing must be one of {SHARING}, got {sharing!r}")
     scratch = allocate_tables(game, table_dtype(config))  # load (or compile) the kernels here, before any block is timed
     run_iterations(game, config, scratch["regrets"], scratch["strategy_sums"], 0, 1)
     if workers == 1 and backend != "dask":
@@ -228,8 +235,9 @@ def iteration_runner(game: SolverGame, config: SolverConfig, workers: int = 1, b
 
     if backend == "threads":
         buffers = None
-        if private_rows and config.algorithm == "es-mccfr":
-            buffers = [PrivateRows.allocate(game, table_dtype(config)) for _ in range(workers)]
+        if sharing != "buffers" and config.algorithm == "es-mccfr":
+            buffers = [PrivateRows.allocate(game, table_dtype(config), regrets=sharing == "rows")
+                       for _ in range(workers)]
         with joblib.Parallel(n_jobs=workers, backend="threading") as parallel:
             yield functools.partial(_run_shared, parallel, workers, game, config, buffers)
     elif backend == "processes":

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from abstraction.exact_games import build_game
 from solver.cfr import PrivateRows, Solver, first_round_end, normalized_strategy, run_iterations
 from solver.exploitability import exploitability
-from solver.parallel import check_parallel_settings, delta_block, iteration_runner, split_range
+from solver.parallel import SHARING, check_parallel_settings, delta_block, iteration_runner, split_range
 from solver.training import TrainingConfig, train
 from tests.solver.test_cfr import needs_jit
 
@@ -81,11 +81,11 @@ def test_dask_backend_matches_processes_backend(tmp_path: Path) -> None:
 
 
 @needs_jit
-@pytest.mark.parametrize("private_rows", [True, False])
-def test_two_threads_reach_the_kuhn_value(private_rows: bool) -> None:
+@pytest.mark.parametrize("sharing", SHARING)
+def test_two_threads_reach_the_kuhn_value(sharing: str) -> None:
     solver = Solver(KUHN, "es-mccfr", seed=7)
     tables = solver.tables()
-    with iteration_runner(KUHN, solver.config, workers=2, backend="threads", private_rows=private_rows) as runner:
+    with iteration_runner(KUHN, solver.config, workers=2, backend="threads", sharing=sharing) as runner:
         for _ in range(4):
             runner(tables, 20_000)
     result = exploitability(KUHN, normalized_strategy(KUHN, tables["strategy_sums"]))
@@ -101,12 +101,13 @@ def root_sum_mass(game, tables: dict[str, np.ndarray]) -> float:
     return float(tables["strategy_sums"][start:start + game.tree.n_buckets[group] * game.tree.n_actions[group]].sum())
 
 
+@pytest.mark.parametrize("sharing", SHARING)
 @pytest.mark.parametrize("game", [KUHN, LEDUC], ids=["kuhn", "leduc"])
-def test_merged_private_rows_conserve_the_iterations(game) -> None:
+def test_merged_private_rows_conserve_the_iterations(game, sharing: str) -> None:
     """Two threads merge their first-round changes atomically: no iteration's strategy mass is lost."""
     solver = Solver(game, "es-mccfr", seed=3, table_dtype="float64")
     tables = solver.tables()
-    with iteration_runner(game, solver.config, workers=2, backend="threads") as runner:
+    with iteration_runner(game, solver.config, workers=2, backend="threads", sharing=sharing) as runner:
         runner(tables, 6_001)
         runner(tables, 1_999)
     assert int(tables["iteration"][0]) == 8_000
@@ -119,8 +120,8 @@ def test_private_rows_on_one_thread_follow_the_in_place_solve() -> None:
     plain = Solver(LEDUC, "es-mccfr", seed=4, table_dtype="float64").run(3000).tables()
     config = Solver(LEDUC, "es-mccfr", seed=4, table_dtype="float64").config
     tables = Solver(LEDUC, "es-mccfr", seed=4, table_dtype="float64").tables()
-    private = PrivateRows.allocate(LEDUC, np.float64, merge_every=7)
-    assert len(private.regrets) == first_round_end(LEDUC.tree) == 414  # Leduc's first betting round
+    private = PrivateRows.allocate(LEDUC, np.float64, regrets=True, merge_every=7)
+    assert len(private.regrets) == len(private.strategy_sums) == first_round_end(LEDUC.tree) == 414  # round 1
     run_iterations(LEDUC, config, tables["regrets"], tables["strategy_sums"], 0, 1000, private)
     run_iterations(LEDUC, config, tables["regrets"], tables["strategy_sums"], 1000, 2000, private)
     assert not private.regrets.any() and not private.strategy_sums.any()  # merged on return
@@ -141,16 +142,22 @@ def test_one_worker_is_bit_identical_with_or_without_the_threads_runner() -> Non
 def test_bad_private_rows_are_refused() -> None:
     config = Solver(LEDUC, "es-mccfr").config
     tables = Solver(LEDUC, "es-mccfr").tables()
-    inside_a_group = PrivateRows(np.zeros(5, np.float32), np.zeros(5, np.float32))
+    inside_a_group = PrivateRows(np.zeros(5, np.float32), np.zeros(0, np.float32))
     with pytest.raises(ValueError, match="group boundary"):
         run_iterations(LEDUC, config, tables["regrets"], tables["strategy_sums"], 0, 10, inside_a_group)
     with pytest.raises(ValueError, match="'es-mccfr' only"):
         outcome = Solver(LEDUC, "os-mccfr")
         run_iterations(LEDUC, outcome.config, tables["regrets"], tables["strategy_sums"], 0, 10,
                        PrivateRows.allocate(LEDUC, np.float32))
-    with pytest.raises(ValueError, match="float32 array of shape"):
+    with pytest.raises(ValueError, match="float32 vector"):
         run_iterations(LEDUC, config, tables["regrets"], tables["strategy_sums"], 0, 10,
                        PrivateRows.allocate(LEDUC, np.float64))
+
+
+def test_unknown_sharing_is_refused() -> None:
+    with pytest.raises(ValueError, match="sharing must be one of .* got 'hogwild'"):
+        with iteration_runner(KUHN, Solver(KUHN, "es-mccfr").config, workers=2, sharing="hogwild"):
+            pass
 
 
 @pytest.mark.parametrize(
