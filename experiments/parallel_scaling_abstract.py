@@ -1,9 +1,11 @@
 """Parallel ES-MCCFR on each variant's default abstract game: 1 worker vs 2 threads (issue 11, item 5).
 
 Run: ``.venv/bin/python experiments/parallel_scaling_abstract.py [--variants holdem swap ...]
-[--rate-seconds 10] [--target-seconds 20] [--repeats 3]`` on a machine whose two cores are idle
-(the script records the 1-minute load average at start and end; figures taken beside another
-solve measure the scheduler, not the solver). About ``5 x repeats x (5 x rate + 3 x target)``
+[--rate-seconds 10] [--target-seconds 20] [--repeats 3] [--wait-idle MINUTES]`` on a machine whose
+two cores are idle: figures taken beside another solve measure the scheduler, not the solver. The
+script records the 1-minute load average at start and end, marks the report NOT IDLE when it
+starts at or above ``--idle-load`` (0.3), and with ``--wait-idle`` waits up to that many minutes
+for the load to fall below it (and measures nothing if it does not). About ``5 x repeats x (5 x rate + 3 x target)``
 seconds of solving plus exploitability checks (``--checks`` per run) and game builds (Auction's
 tree about a minute, twice): about an hour and a half with the defaults.
 
@@ -206,6 +208,16 @@ def _times(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}x"
 
 
+def wait_until_idle(idle_load: float, minutes: float) -> bool:
+    """Poll the 1-minute load average every 10 s for up to ``minutes``; True once it is below ``idle_load``."""
+    deadline = time.monotonic() + 60.0 * minutes
+    while os.getloadavg()[0] >= idle_load:
+        if time.monotonic() >= deadline:
+            return minutes <= 0.0
+        time.sleep(10.0)
+    return True
+
+
 def markdown(report: dict) -> str:
     rate_names, target_names = list(RATE_SETTINGS), list(TARGET_SETTINGS)
     lines = [
@@ -214,8 +226,12 @@ def markdown(report: dict) -> str:
         f"Command: `{report['command']}`  ",
         f"Machine: {report['machine']}  ",
         f"Load average (1 min): {report['load_average_1min_start']:.2f} at start, "
-        f"{report['load_average_1min_end']:.2f} at end; {report['minutes']:.0f} minutes.",
+        f"{report['load_average_1min_end']:.2f} at end (this script's own threads included); "
+        f"{report['minutes']:.0f} minutes.",
         "",
+        *([] if report["load_average_1min_start"] < report["settings"]["idle_load"] else [
+            f"**NOT IDLE at start (load >= {report['settings']['idle_load']}): these figures measure the scheduler's "
+            "share of a busy machine, not the solver's scaling.**", ""]),
         "Machine ceiling, 2 threads over 1 on separate data: "
         + ", ".join(f"{name} {ratio:.2f}x" for name, ratio in report["machine_ceiling"].items()) + ".",
         "",
@@ -268,9 +284,18 @@ def main() -> None:
                         help="bytes the exact best response of a fixed-table game may take (sets its deals)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS / "parallel_scaling_abstract")
+    parser.add_argument("--idle-load", type=float, default=0.3, help="1-minute load average that counts as idle")
+    parser.add_argument("--wait-idle", type=float, default=0.0,
+                        help="minutes to wait for the load to fall below --idle-load before starting (0: start now)")
     arguments = parser.parse_args()
 
+    if not wait_until_idle(arguments.idle_load, arguments.wait_idle):
+        raise SystemExit(f"the 1-minute load average stayed at or above {arguments.idle_load} for "
+                         f"{arguments.wait_idle} minutes: not measuring")
     started, load_start = time.perf_counter(), os.getloadavg()[0]
+    if load_start >= arguments.idle_load:
+        print(f"WARNING: load average {load_start:.2f} >= {arguments.idle_load}: the figures will not show the "
+              "solver's scaling (the report says so)", flush=True)
     report = {
         "command": "python experiments/parallel_scaling_abstract.py " + " ".join(sys.argv[1:]),
         "machine": f"{cpu_model()}, {os.cpu_count()} cores, {platform.machine()}, "
