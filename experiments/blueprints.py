@@ -22,7 +22,11 @@ exists with the same settings (``--force`` redoes them; a stage whose settings c
    [--minutes]`` (an interrupted solve resumes from its checkpoint with ``--resume``).
 3. ``lbr``: ``vcfr lbr`` against the blueprint, one fixed setting throughout (:data:`LBR_SETTING`):
    5,000 hands per seat, 100 candidates, seed 0 (``--lbr-hands`` changes the hands; the smoke run
-   uses fewer). Heads-up only: LBR refuses 3 players, so the limit row says so.
+   uses fewer). Heads-up only: LBR refuses 3 players, so the limit row says so. LBR's actions are
+   the blueprint's tree (fold, check/call, its raise sizes). Reference lines (``lbr_equity``,
+   ``lbr_checkcall``): the same LBR in the same game against the equity bot's rule on exact cards
+   and against always-call (``vcfr lbr --opponent``); target: LBR against the blueprint at most
+   half of LBR against the equity bot.
 4. ``matches``: duplicate matches under engine rules (`game.match.play_match`, what ``vcfr match
    --a strategy.h5 --b equity --rules engine`` runs) of the lookup bot against ``random``,
    ``checkcall`` and ``equity``, ``--hands`` rounds each (default 20,000); limit: ``--freezeouts``
@@ -70,9 +74,13 @@ YEARS = {"2022": "swap", "2023": "river_of_blood", "2024": "auction", "2025": "b
 OPPONENTS = ("random", "checkcall", "equity")
 LIMIT_LINEUPS = ("random", "checkcall")
 LBR_CANDIDATES = 100
+LBR_REFERENCES = ("equity", "checkcall")
+"""Reference lines: the same LBR (game, hands, candidates, seed) against these bots (`vcfr lbr --opponent`)."""
 LBR_SEED = 0
 DEFAULT_LBR_HANDS = 5_000
-LBR_SETTING = "LBR: {hands:,} hands per seat (same deals in both seats), {candidates} candidate deals in the belief, seed {seed}"
+LBR_SETTING = ("LBR: {hands:,} hands per seat (same deals in both seats), {candidates} candidate deals in the belief, "
+               "seed {seed}, LBR's actions those of the blueprint's tree; the same LBR against the equity bot (its rule "
+               "on the exact cards) and against always-call as reference lines")
 SMOKE_CARDS = {"buckets": "20,8,8,8", "flops": "5"}
 P99_TARGET_MS = 2.0
 EQUITY_TARGET_MBB = 300.0
@@ -282,16 +290,20 @@ def stage_solve(recipe: Recipe, cards: Path, stages: Stages, minutes: float | No
     return outputs, {"seconds": seconds, "cached": all_cached, "result": {"runs": runs, "peak_memory_bytes": peak}}
 
 
-def stage_lbr(recipe: Recipe, strategy: Path, stages: Stages, hands: int) -> dict[str, Any]:
-    marker = stages.work / recipe.year / "lbr.json"
+def stage_lbr(recipe: Recipe, strategy: Path, stages: Stages, hands: int, opponent: str = "strategy") -> dict[str, Any]:
+    """LBR in the blueprint's game against ``opponent``: ``strategy`` (the blueprint), or a reference
+    line, ``equity`` (the equity bot's rule on exact cards) or ``checkcall``; the same LBR settings."""
+    marker = stages.work / recipe.year / ("lbr.json" if opponent == "strategy" else f"lbr_{opponent}.json")
     key = {"strategy": _file_key(strategy), "hands": hands, "candidates": LBR_CANDIDATES, "seed": LBR_SEED}
+    if opponent != "strategy":
+        key["opponent"] = opponent
     data = stages.cached(marker, key)
     if data is not None:
         return {**data, "cached": True}
     started = time.perf_counter()
     stdout, memory = run_command(["lbr", str(strategy), "--hands", str(hands), "--candidates", str(LBR_CANDIDATES),
-                                  "--seed", str(LBR_SEED), "--workers", "2", "--quiet", "--json"],
-                                 marker.with_suffix(".log"))
+                                  "--seed", str(LBR_SEED), "--workers", "2", "--opponent", opponent, "--quiet",
+                                  "--json"], marker.with_suffix(".log"))
     return {**stages.save(marker, key, time.perf_counter() - started, {**last_json(stdout), "peak_memory_bytes": memory}),
             "cached": False}
 
@@ -500,8 +512,17 @@ def year_rows(year: dict[str, Any]) -> list[dict[str, str]]:
             "report only (lower is better)", None)
     else:
         result = lbr["result"]
+        reference = year.get("lbr_equity")
+        ok = None if reference is None else result["mbb_per_hand"] <= 0.5 * reference["result"]["mbb_per_hand"]
         row("LBR vs blueprint (mbb/hand)", _fmt(result["mbb_per_hand"], sign=True), _fmt(result["ci95_mbb"]),
-            f"{2 * result['hands']:,} ({result['hands']:,}/seat)", "report only (lower is better)", None)
+            f"{2 * result['hands']:,} ({result['hands']:,}/seat)",
+            "<= 1/2 x LBR vs equity bot (same LBR, same run)", ok)
+        for opponent, label in (("equity", "equity bot (its rule on exact cards)"), ("checkcall", "always-call")):
+            line = year.get(f"lbr_{opponent}")
+            if line is not None:
+                result = line["result"]
+                row(f"LBR vs {label}, reference (mbb/hand)", _fmt(result["mbb_per_hand"], sign=True),
+                    _fmt(result["ci95_mbb"]), f"{2 * result['hands']:,} ({result['hands']:,}/seat)", "reference", None)
     matches = year["matches"]["result"]
     if matches["kind"] == "duplicate":
         for opponent in OPPONENTS:
@@ -561,7 +582,8 @@ def markdown(report: dict[str, Any]) -> str:
         f"{machine['python']}. Date: {report['date']}.",
         "",
         LBR_SETTING.format(hands=report["settings"]["lbr_hands"], candidates=LBR_CANDIDATES, seed=LBR_SEED)
-        + "; the same for every year. Matches: duplicate deals (seats swapped), rules = engine, "
+        + "; the same for every year. Matches: the lookup bot without lock-in (so they measure the strategy; "
+        "exported bots lock in by default), duplicate deals (seats swapped), rules = engine, "
         f"{report['settings']['hands']:,} hands per opponent, seed {report['settings']['seed']}; the 95% interval "
         "is over deal pairs. Limit: 3-player freeze-outs (real LimitConfig(n_players=3) rules, buy-in 1,000), "
         f"{report['settings']['freezeouts']} per lineup, at most {report['settings']['max_games']:,} games each, the "
@@ -627,6 +649,9 @@ def run_year(year: str, arguments: argparse.Namespace, stages: Stages) -> dict[s
         strategies, report["stages"]["solve"] = stage_solve(recipe, cards, stages, arguments.minutes)
         if recipe.heads_up:
             report["lbr"] = report["stages"]["lbr"] = stage_lbr(recipe, strategies[0], stages, arguments.lbr_hands)
+            for opponent in LBR_REFERENCES:
+                report[f"lbr_{opponent}"] = report["stages"][f"lbr_{opponent}"] = stage_lbr(
+                    recipe, strategies[0], stages, arguments.lbr_hands, opponent)
         report["matches"] = report["stages"]["matches"] = stage_matches(
             recipe, strategies, stages, arguments.hands, arguments.freezeouts, arguments.max_games, arguments.seed)
         if recipe.heads_up:
