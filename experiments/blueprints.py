@@ -519,7 +519,10 @@ def year_rows(year: dict[str, Any]) -> list[dict[str, str]]:
             "<= 1/2 x LBR vs equity bot (same LBR, same run)", ok)
         for opponent, label in (("equity", "equity bot (its rule on exact cards)"), ("checkcall", "always-call")):
             line = year.get(f"lbr_{opponent}")
-            if line is not None:
+            if f"lbr_{opponent}_error" in year:
+                row(f"LBR vs {label}, reference (mbb/hand)", f"n/a: {year[f'lbr_{opponent}_error']}", "n/a", "n/a",
+                    "reference", None)
+            elif line is not None:
                 result = line["result"]
                 row(f"LBR vs {label}, reference (mbb/hand)", _fmt(result["mbb_per_hand"], sign=True),
                     _fmt(result["ci95_mbb"]), f"{2 * result['hands']:,} ({result['hands']:,}/seat)", "reference", None)
@@ -650,8 +653,12 @@ def run_year(year: str, arguments: argparse.Namespace, stages: Stages) -> dict[s
         if recipe.heads_up:
             report["lbr"] = report["stages"]["lbr"] = stage_lbr(recipe, strategies[0], stages, arguments.lbr_hands)
             for opponent in LBR_REFERENCES:
-                report[f"lbr_{opponent}"] = report["stages"][f"lbr_{opponent}"] = stage_lbr(
-                    recipe, strategies[0], stages, arguments.lbr_hands, opponent)
+                try:
+                    report[f"lbr_{opponent}"] = report["stages"][f"lbr_{opponent}"] = stage_lbr(
+                        recipe, strategies[0], stages, arguments.lbr_hands, opponent)
+                except RuntimeError as error:  # a reference LBR refused (e.g. no equity rule for a variant)
+                    report[f"lbr_{opponent}_error"] = " ".join(str(error).split())
+                    print(f"  lbr_{opponent} not run: {report[f'lbr_{opponent}_error']}", flush=True)
         report["matches"] = report["stages"]["matches"] = stage_matches(
             recipe, strategies, stages, arguments.hands, arguments.freezeouts, arguments.max_games, arguments.seed)
         if recipe.heads_up:
