@@ -6,17 +6,27 @@ on the exact cards it holds (the real deal's, or candidate ``k``'s in LBR's beli
 "strategy" is deterministic and its reach in a candidate is 0 or 1.
 
 Equity (`_rule_equity`) is `game.kernels_equity._equity` (the bot's own Monte Carlo: uniform
-opponent hand, future Swap swaps, board completion, River of Blood runs, Bounty weighting) with
-the counter-based generator of `game.kernels_rng` instead of NumPy's global one. Its generator is
-keyed by ``(seed, street, the actor's hole cards, bounty rank, board)``: equity is a function of
-the cards the bot sees, identical for the real deal and every candidate with the same cards, and
-independent of batches, threads and evaluation order. Equities are memoised per candidate and
-street (``-1``: not computed yet) when the candidates are redrawn.
+opponent hand, Auction third cards, future Swap swaps, board completion, River of Blood runs,
+Bounty weighting) with the counter-based generator of `game.kernels_rng` instead of NumPy's global
+one. Its generator is keyed by ``(seed, street, the actor's hole cards, bounty rank, board)`` (and,
+in the Auction, the hole-card counts): equity is a function of the cards the bot sees, identical
+for the real deal and every candidate with the same cards, and independent of batches, threads and
+evaluation order. Equities are memoised per candidate, street and equity slot (``-1``: not
+computed yet) when the candidates are redrawn.
+
+Equity slots (Auction hole-card counts, as `game.bots.EquityBot` counts them): slot ``a + 2 * o``
+with ``a`` = 1 if the actor holds three hole cards, ``o`` = 1 if its opponent does (won or tied
+the auction, `EquityBot._opponent_hole_count`); slot 4 = two cards plus a third still to come
+against two (the bid's "with the card"). The bid's "if the opponent gets it" is slot 2. Other
+variants use slot 0 only.
 
 The rule tuple (`solver.lbr.equity_rule_arguments`), per node: ``(raise_index, check_index,
-call_index, fold_index, pot, cost)``: action indices (-1: no such child) with ``raise_index`` the
-raise nearest in chips to the bot's pot-size target; ``pot``/``cost`` float64 chips (all chips put
-in; chips to call). ``params`` = ``(raise_equity, samples, flop_swap, turn_swap, run_while_red,
+call_index, fold_index, pot, cost, holders, bid_high, amount)``: action indices (-1: no such child)
+with ``raise_index`` the raise nearest in chips to the bot's pot-size target; ``pot``/``cost``
+float64 chips (all chips put in; chips to call); ``holders`` int64 the equity slot 0..3 of the
+actor at a decision node; ``bid_high`` float64 the bidder's upper bid bound at an Auction bid node
+(its stack), -1 elsewhere; ``amount`` float64 the action amount of the edge into each node (bid
+chips). ``params`` = ``(raise_equity, samples, flop_swap, turn_swap, run_while_red,
 max_board_cards, bounty_multiplier)``.
 """
 
@@ -25,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from abstraction.kernels_chance import N_STREETS, _board_size, _workspace
+from abstraction.kernels_chance import AUCTION, N_STREETS, _board_size, _workspace
 from abstraction.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _resample_hidden
 from game.kernels import _evaluate
 from game.kernels_rng import _splitmix64, _uniform
@@ -33,6 +43,12 @@ from solver.kernels_cfr import CHANCE, DECISION, _terminal_value
 from solver.kernels_lbr import TIE_TOLERANCE, _passive_value, _seed_hand
 
 EQUITY_SALT = 0x45515549545952  # "EQUITY": keys the equity generators apart from the deal streams
+EQUITY_SLOTS = 5
+"""Equity memo slots per street (module docstring): four Auction hole-card counts, then the bid's third card to come."""
+WITH_CARD_SLOT = 4
+"""Slot of the bid's equity with a third hole card to come (two known) against two cards."""
+WITHOUT_CARD_SLOT = 2
+"""Slot of two cards against three: the bid's equity if the opponent gets the card."""
 _RED_DIAMONDS = 1
 _RED_HEARTS = 2
 
@@ -55,15 +71,18 @@ def _take(pool, size, taken, state):
 
 
 @njit(cache=True, nogil=True)
-def _rule_equity(hole_0, hole_1, board, n_board, street, bounty_rank, params, seed, scratch):
-    """EquityBot's bounty-weighted equity of hole cards ``hole_0, hole_1`` on ``board[:n_board]`` on
-    tree street ``street`` (Swap swaps still to come: the flop's before the flop, the turn's before
-    the turn); ``bounty_rank`` 0..12 or -1. The sampling of `game.kernels_equity._equity`
-    (``extra_hole_cards`` 0, ``opponent_hole_cards`` 2), drawn from a generator keyed by ``seed`` and
-    the cards. Returns the mean pot share (win 1, tie 1/2), a win where the bounty rank is among our
-    final cards counting ``bounty_multiplier``."""
+def _rule_equity(hole, n_hole, extra, opponent_cards, board, n_board, street, bounty_rank, params, seed, scratch):
+    """EquityBot's bounty-weighted equity of hole cards ``hole[:n_hole]`` (2 or 3) on ``board[:n_board]``
+    on tree street ``street`` (Swap swaps still to come: the flop's before the flop, the turn's before
+    the turn), with ``extra`` (0 or 1) hole cards still to come and an opponent holding
+    ``opponent_cards`` (2 or 3); ``bounty_rank`` 0..12 or -1. The sampling of
+    `game.kernels_equity._equity` (same arguments), drawn from a generator keyed by ``seed`` and the
+    cards (two-card hands against two with nothing to come: the key of the hold'em variants).
+    Returns the mean pot share (win 1, tie 1/2), a win where the bounty rank is among our final
+    cards counting ``bounty_multiplier``."""
     _, samples, flop_swap, turn_swap, run_while_red, max_board_cards, bounty_multiplier = params
     state, pool, mine, theirs, final_board = scratch
+    hole_0, hole_1 = hole[0], hole[1]
     low, high = int(min(hole_0, hole_1)), int(max(hole_0, hole_1))  # int: no int8 overflow without JIT
     key = _splitmix64(_splitmix64(np.uint64(seed)) ^ np.uint64(EQUITY_SALT))
     key = _splitmix64(key ^ np.uint64(street))
@@ -71,6 +90,9 @@ def _rule_equity(hole_0, hole_1, board, n_board, street, bounty_rank, params, se
     key = _splitmix64(key ^ np.uint64(bounty_rank + 1))
     for index in range(n_board):
         key = _splitmix64(key ^ np.uint64(int(board[index]) + 1))
+    if n_hole != 2 or extra != 0 or opponent_cards != 2:  # Auction counts: a stream of their own
+        third = int(hole[2]) + 1 if n_hole > 2 else 0
+        key = _splitmix64(key ^ np.uint64(4096 * (16 * extra + opponent_cards) + third))
     state[0] = key
     swaps = np.zeros(2)
     n_swaps = 0
@@ -82,28 +104,35 @@ def _rule_equity(hole_0, hole_1, board, n_board, street, bounty_rank, params, se
         n_swaps += 1
     size = 0
     for card in range(52):
-        known = card == hole_0 or card == hole_1
+        known = False
+        for index in range(n_hole):
+            if hole[index] == card:
+                known = True
         for index in range(n_board):
             if board[index] == card:
                 known = True
         if not known:
             pool[size] = card
             size += 1
+    my_count = n_hole + extra
     share_sum = 0.0
     weighted_sum = 0.0
     for _ in range(samples):
         taken = 0
-        mine[0] = hole_0
-        mine[1] = hole_1
-        for i in range(2):
+        for i in range(n_hole):
+            mine[i] = hole[i]
+        for i in range(n_hole, my_count):
+            mine[i] = _take(pool, size, taken, state)
+            taken += 1
+        for i in range(opponent_cards):
             theirs[i] = _take(pool, size, taken, state)
             taken += 1
         for s in range(n_swaps):
-            for i in range(2):
+            for i in range(my_count):
                 if _uniform(state) < swaps[s]:
                     mine[i] = _take(pool, size, taken, state)
                     taken += 1
-            for i in range(2):
+            for i in range(opponent_cards):
                 if _uniform(state) < swaps[s]:
                     theirs[i] = _take(pool, size, taken, state)
                     taken += 1
@@ -121,14 +150,14 @@ def _rule_equity(hole_0, hole_1, board, n_board, street, bounty_rank, params, se
                 taken += 1
                 board_count += 1
         for i in range(board_count):
-            mine[2 + i] = final_board[i]
-            theirs[2 + i] = final_board[i]
-        my_value = _evaluate(mine[: 2 + board_count])
-        their_value = _evaluate(theirs[: 2 + board_count])
+            mine[my_count + i] = final_board[i]
+            theirs[opponent_cards + i] = final_board[i]
+        my_value = _evaluate(mine[: my_count + board_count])
+        their_value = _evaluate(theirs[: opponent_cards + board_count])
         share = 1.0 if my_value > their_value else (0.5 if my_value == their_value else 0.0)
         hit = False
         if bounty_rank >= 0:
-            for i in range(2 + board_count):
+            for i in range(my_count + board_count):
                 if mine[i] >> 2 == bounty_rank:
                     hit = True
         share_sum += share
@@ -137,22 +166,28 @@ def _rule_equity(hole_0, hole_1, board, n_board, street, bounty_rank, params, se
 
 
 @njit(cache=True, nogil=True)
-def _equity_batch(hole, board, n_board, street, bounty_rank, params, seed, out):
-    """`_rule_equity` for rows of ``hole`` int8 [B, 2] on one board (tests). ``out`` float64 [B], modified in place."""
+def _equity_batch(hole, extra, opponent_cards, board, n_board, street, bounty_rank, params, seed, out):
+    """`_rule_equity` for rows of ``hole`` int8 [B, 2 or 3] on one board (tests).
+    ``out`` float64 [B], modified in place."""
     scratch = _scratch()
     for row in range(hole.shape[0]):
-        out[row] = _rule_equity(hole[row, 0], hole[row, 1], board, n_board, street, bounty_rank, params, seed, scratch)
+        out[row] = _rule_equity(hole[row], hole.shape[1], extra, opponent_cards, board, n_board, street, bounty_rank,
+                                params, seed, scratch)
 
 
 @njit(cache=True, nogil=True)
-def _cards_equity(hole, board, bounty, actor, street, cache, params, seed, scratch):
-    """Equity of ``actor`` on tree ``street`` in one deal's cards (``hole`` [4, 2, 3], ``board``, ``bounty``),
-    memoised in ``cache[street]`` (-1: not yet). Modified in place: ``cache``."""
-    if cache[street] < 0.0:
+def _cards_equity(hole, board, bounty, actor, street, slot, cache, params, seed, scratch):
+    """Equity of ``actor`` on tree ``street`` in one deal's cards (``hole`` [4, 2, 3], ``board``, ``bounty``)
+    for equity slot ``slot`` (module docstring), memoised in ``cache[street, slot]`` (-1: not yet).
+    Modified in place: ``cache``."""
+    if cache[street, slot] < 0.0:
         held = min(street, N_STREETS - 1)
-        cache[street] = _rule_equity(hole[held, actor, 0], hole[held, actor, 1], board, _board_size(street), street,
-                                     bounty[actor], params, seed, scratch)
-    return cache[street]
+        n_hole = 3 if slot == 1 or slot == 3 else 2
+        extra = 1 if slot == WITH_CARD_SLOT else 0
+        opponent_cards = 3 if slot == 2 or slot == 3 else 2
+        cache[street, slot] = _rule_equity(hole[held, actor], n_hole, extra, opponent_cards, board, _board_size(street),
+                                           street, bounty[actor], params, seed, scratch)
+    return cache[street, slot]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -160,7 +195,7 @@ def _rule_index(rule, params, node, equity):
     """EquityBot's action index at ``node`` for ``equity``: raise (nearest tree size) if equity >=
     raise_equity and the tree has a raise; else check; else call if equity * (pot + cost) >= cost;
     else fold."""
-    raise_index, check_index, call_index, fold_index, pot, cost = rule
+    raise_index, check_index, call_index, fold_index, pot, cost = rule[0], rule[1], rule[2], rule[3], rule[4], rule[5]
     if raise_index[node] >= 0 and equity >= params[0]:
         return raise_index[node]
     if check_index[node] >= 0:
@@ -170,6 +205,40 @@ def _rule_index(rule, params, node, equity):
     if fold_index[node] >= 0:
         return fold_index[node]
     return 0
+
+
+@njit(cache=True, nogil=True)
+def _bid_index(rule, child_start, n_children, node, with_card, without_card):
+    """EquityBot's bid at Auction bid ``node``: ``round((with_card - without_card) * pot)`` chips clamped
+    to ``[0, bid_high]``, mapped to the child bid nearest in chips (ties: the smaller bid)."""
+    pot, bid_high, amount = rule[4], rule[7], rule[8]
+    chips = min(bid_high[node], max(0.0, np.rint((with_card - without_card) * pot[node])))  # rint: Python's round
+    best = 0
+    best_distance = np.inf
+    best_amount = np.inf
+    start = child_start[node]
+    for k in range(n_children[node]):
+        distance = abs(amount[start + k] - chips)
+        if distance < best_distance or (distance == best_distance and amount[start + k] < best_amount):
+            best = k
+            best_distance = distance
+            best_amount = amount[start + k]
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _opponent_index(tree, rule, params, node, hole, board, bounty, cache, seed, scratch):
+    """The rule's action index at the opponent's decision ``node`` on one deal's cards (bids included)."""
+    player, street, child_start, n_children = tree[1], tree[2], tree[3], tree[4]
+    actor = player[node]
+    if rule[7][node] >= 0.0:
+        with_card = _cards_equity(hole, board, bounty, actor, street[node], WITH_CARD_SLOT, cache, params, seed,
+                                  scratch)
+        without_card = _cards_equity(hole, board, bounty, actor, street[node], WITHOUT_CARD_SLOT, cache, params, seed,
+                                     scratch)
+        return _bid_index(rule, child_start, n_children, node, with_card, without_card)
+    equity = _cards_equity(hole, board, bounty, actor, street[node], rule[6][node], cache, params, seed, scratch)
+    return _rule_index(rule, params, node, equity)
 
 
 @njit(cache=True, nogil=True)
@@ -185,9 +254,9 @@ def _rule_reach(tree, rule, params, node, cards, candidate, seat, seed, scratch)
             if child_start[current] + chance[candidate, context[current]] != child:
                 return 0.0
         elif player[current] != seat:
-            equity = _cards_equity(hole[candidate], board[candidate], bounty[candidate], player[current],
-                                   street[current], cache[candidate], params, seed, scratch)
-            if child_start[current] + _rule_index(rule, params, current, equity) != child:
+            action = _opponent_index(tree, rule, params, current, hole[candidate], board[candidate], bounty[candidate],
+                                     cache[candidate], seed, scratch)
+            if child_start[current] + action != child:
                 return 0.0
         child = current
         current = parent[current]
@@ -205,9 +274,8 @@ def _rule_response_value(tree, rule, params, node, cards, weight, candidate, sea
         current = child_start[current] + chance[candidate, context[current]]
     if kind[current] != DECISION or player[current] == seat:
         return _passive_value(tree, current, weight, chance, candidate, seat)
-    equity = _cards_equity(hole[candidate], board[candidate], bounty[candidate], player[current], street[current],
-                           cache[candidate], params, seed, scratch)
-    action = _rule_index(rule, params, current, equity)
+    action = _opponent_index(tree, rule, params, current, hole[candidate], board[candidate], bounty[candidate],
+                             cache[candidate], seed, scratch)
     return _passive_value(tree, child_start[current] + action, weight, chance, candidate, seat)
 
 
@@ -257,12 +325,13 @@ def _lbr_rule_hands(tree, rule, params, arguments, n_slots, n_columns, n_chance,
 
     Hand ``h`` is deal ``h`` of the seed, as in `solver.kernels_lbr._lbr_fresh_hands` (the same real
     deals as against a strategy table with the same seed); candidates are redrawn the same way, once
-    per street the seat acts on, from the seat's stream ``(seed, 1 + seat, h)`` (no opponent draws
+    per street the seat acts on (and once more when it holds its Auction third card, which the
+    candidates then keep), from the seat's stream ``(seed, 1 + seat, h)`` (no opponent draws
     interleave: the rule is deterministic). The real opponent plays the rule on its real cards. ``max_streets``: tree streets (4 + River of Blood runs), the equity memo's width.
     Modified in place: ``payoff`` float64 [count] (the seat's NET chips), ``unreached`` int64 [1].
     """
     kind, player, street, child_start, context, value_row = tree[0], tree[1], tree[2], tree[3], tree[6], tree[7]
-    terminal_values, context_bounds = tree[11], tree[12]
+    infoset_group, group_slot, terminal_values, context_bounds = tree[5], tree[10], tree[11], tree[12]
     variant, flop_swap, turn_swap, max_runs, lookup = arguments
     work = _workspace()
     scratch = _scratch()
@@ -270,14 +339,14 @@ def _lbr_rule_hands(tree, rule, params, arguments, n_slots, n_columns, n_chance,
     real_hole, real_board, real_bounty = _card_arrays()
     real_weight = np.zeros((1, n_columns))
     real_chance = np.zeros((1, n_chance), dtype=np.int8)
-    real_cache = np.empty(max_streets)
+    real_cache = np.empty((max_streets, EQUITY_SLOTS))
     hole = np.full((n_candidates, N_STREETS, 2, 3), -1, dtype=np.int8)
     board = np.full((n_candidates, 48), -1, dtype=np.int8)
     bounty = np.full((n_candidates, 2), -1, dtype=np.int64)
     bucket = np.zeros((2, n_slots), dtype=np.int32)  # never computed (max_street -1): the rule reads cards
     weight = np.zeros((n_candidates, n_columns))
     chance = np.zeros((n_candidates, n_chance), dtype=np.int8)
-    cache = np.empty((n_candidates, max_streets))
+    cache = np.empty((n_candidates, max_streets, EQUITY_SLOTS))
     cards = (hole, board, bounty, chance, cache)
     values = np.zeros(max(1, int(tree[8].max())))
     state = np.zeros(1, dtype=np.uint64)
@@ -289,6 +358,7 @@ def _lbr_rule_hands(tree, rule, params, arguments, n_slots, n_columns, n_chance,
         real_cache[:] = -1.0
         _seed_hand(seed, 1 + seat, hand, state)
         drawn_street = -1
+        drawn_third = False
         node = 0
         while True:
             if kind[node] == CHANCE:
@@ -299,19 +369,20 @@ def _lbr_rule_hands(tree, rule, params, arguments, n_slots, n_columns, n_chance,
                                             seat)
                 break
             if player[node] != seat:
-                equity = _cards_equity(real_hole, real_board, real_bounty, player[node], street[node], real_cache,
-                                       params, seed, scratch)
-                node = child_start[node] + _rule_index(rule, params, node, equity)
+                node = child_start[node] + _opponent_index(tree, rule, params, node, real_hole, real_board, real_bounty,
+                                                           real_cache, seed, scratch)
                 continue
-            if street[node] != drawn_street:
+            third = variant == AUCTION and group_slot[infoset_group[node]] >= N_STREETS
+            if street[node] != drawn_street or third != drawn_third:
                 drawn_street = street[node]
+                drawn_third = third
                 for candidate in range(n_candidates):
                     _resample_hidden(variant, flop_swap, turn_swap, max_runs, real_hole, real_board, real_bounty,
-                                     seat, drawn_street, False, state, pool, hole[candidate], board[candidate],
+                                     seat, drawn_street, third, state, pool, hole[candidate], board[candidate],
                                      bounty[candidate])
                     _evaluate_cards(variant, max_runs, lookup, hole[candidate], board[candidate], bounty[candidate],
                                     work, bucket, weight[candidate], chance[candidate], seat, -1)
-                    cache[candidate, :] = -1.0
+                    cache[candidate] = -1.0
             action, missed = _rule_choose_action(tree, rule, params, node, seat, cards, weight, n_candidates, seed,
                                                  scratch, values)
             if missed:

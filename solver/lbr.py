@@ -40,8 +40,10 @@ check/call, the smallest bid at an Auction bid node) and ``"equity"`` (`game.bot
 rule evaluated on the exact cards of the real deal and of every candidate, raise sizes mapped onto
 the nearest tree raise in chips; :class:`EquityRule`, kernels in `solver.kernels_lbr_rule`). The
 equity opponent is deterministic given its cards (its Monte Carlo equity is keyed by the cards),
-so a candidate's reach is 0 or 1; it needs a heads-up hold'em variant (not the Auction, whose bid
-rule is not mapped; not Kuhn/Leduc, which have no hold'em cards).
+so a candidate's reach is 0 or 1; it needs a heads-up hold'em variant (not Kuhn/Leduc, which have no
+hold'em cards). In the Auction its bid is the bot's (equity with a third card minus equity if the
+opponent gets it, times the pot) mapped to the nearest tree bid, and after the auction its equity
+counts three hole cards for each seat that won or tied it.
 
 The LBR strategy is a legal strategy of the game, so its expected winnings are at most the best
 response value; the estimate is the mean of ``hands`` hands per seat, the same deals for both
@@ -290,7 +292,12 @@ def equity_rule_arguments(game: SolverGame, sampler: FreshChance,
     and the rule then checks or calls as the bot does when it cannot raise. ``params``: the rule's
     numbers and the variant's (swap probabilities, River of Blood's board cap, Bounty's
     multiplier), read from ``sampler.config`` as `EquityBot` reads its config.
-    Raises ValueError at an Auction bid node (the bid rule is not implemented).
+
+    Auction: at a bid node ``bid_high`` is the bidder's stack (the bid bounds are ``(0, stack)``); the
+    kernel computes the bot's chip bid from two equities and maps it to the nearest tree bid
+    (`solver.kernels_lbr_rule._bid_index`). ``holders`` (the equity slot) says who holds a third
+    card at each decision (:func:`_auction_holders`), so that the rule's equity after the auction
+    counts 3 hole cards for each winner, as `EquityBot.equity` does.
     """
     tree = game.tree
     n_nodes = tree.n_nodes
@@ -298,7 +305,10 @@ def equity_rule_arguments(game: SolverGame, sampler: FreshChance,
     pot = np.zeros(n_nodes)
     cost = np.zeros(n_nodes)
     raise_kind, check_kind = int(ActionKind.RAISE), int(ActionKind.CHECK)
-    call_kind, fold_kind = int(ActionKind.CALL), int(ActionKind.FOLD)
+    call_kind, fold_kind, bid_kind = int(ActionKind.CALL), int(ActionKind.FOLD), int(ActionKind.BID)
+    config = sampler.config
+    bid_high = np.full(n_nodes, -1.0)
+    holders = _auction_holders(game)
     for node in np.flatnonzero(tree.kind == DECISION):
         actor = int(tree.player[node])
         other = 1 - actor
@@ -321,18 +331,56 @@ def equity_rule_arguments(game: SolverGame, sampler: FreshChance,
                 indices["call"][node] = k
             elif kind == fold_kind:
                 indices["fold"][node] = k
+            elif kind == bid_kind:
+                bid_high[node] = float(config.stack) - float(committed[actor])  # EquityBot's bid bounds: (0, stack)
             else:
                 raise ValueError(f"the equity rule has no action for {ActionKind(kind).name} nodes "
-                                 f"(node {node} of {game.name!r}): Auction bids are not implemented")
-    config = sampler.config
+                                 f"(node {node} of {game.name!r})")
     params = (
         float(rule.raise_equity), int(rule.samples),
         float(getattr(config, "flop_swap_probability", 0.0)), float(getattr(config, "turn_swap_probability", 0.0)),
         config.variant == "river_of_blood", int(getattr(config, "max_board_cards", 5)),
         float(getattr(config, "bounty_multiplier", 1.0)),
     )
-    arrays = (indices["raise"], indices["check"], indices["call"], indices["fold"], pot, cost)
+    decision = tree.kind == DECISION
+    actor = np.where(decision, tree.player, 0).astype(np.int64)
+    nodes = np.arange(n_nodes)
+    slot = (holders[nodes, actor] + 2 * holders[nodes, 1 - actor]) * decision
+    arrays = (indices["raise"], indices["check"], indices["call"], indices["fold"], pot, cost, slot.astype(np.int64),
+              bid_high, tree.action_amount.astype(np.float64))
     return arrays, params
+
+
+def _auction_holders(game: SolverGame) -> np.ndarray:
+    """int64 [n_nodes, 2]: 1 where the seat holds an Auction third card at the node (it won or tied the
+    auction on the path to it), else 0 (all 0 outside the Auction). The auction resolves at the edge
+    of the second bid: each seat whose bid is at least the other's gets a card."""
+    tree = game.tree
+    n_nodes = tree.n_nodes
+    holders = np.zeros((n_nodes, 2), dtype=np.int64)
+    parent = tree.parent_array().astype(np.int64)
+    bid = int(ActionKind.BID)
+    nodes = np.arange(n_nodes)
+    has_parent = parent >= 0
+    second = np.zeros(n_nodes, dtype=bool)  # the edge into the node is a second bid
+    second[has_parent] = (tree.action_kind[nodes[has_parent]] == bid) & (tree.action_kind[parent[has_parent]] == bid)
+    if not second.any():
+        return holders
+    # pointer jumping to the nearest ancestor-or-self where the auction resolves (else the root)
+    source = np.where(second | ~has_parent, nodes, np.maximum(parent, 0))
+    while True:
+        jumped = source[source]
+        if np.array_equal(jumped, source):
+            break
+        source = jumped
+    resolved = np.flatnonzero(second)
+    last_bidder = tree.player[parent[resolved]].astype(np.int64)
+    last_bid = tree.action_amount[resolved].astype(np.float64)
+    first_bid = tree.action_amount[parent[resolved]].astype(np.float64)
+    at = np.zeros((n_nodes, 2), dtype=np.int64)
+    at[resolved, last_bidder] = last_bid >= first_bid
+    at[resolved, 1 - last_bidder] = first_bid >= last_bid
+    return at[source]
 
 
 def _check_opponent(game: SolverGame, opponent: str, dealer: tuple[str, Any]) -> None:
@@ -340,13 +388,10 @@ def _check_opponent(game: SolverGame, opponent: str, dealer: tuple[str, Any]) ->
         raise ValueError(f"unknown LBR opponent {opponent!r}: known are {', '.join(OPPONENTS)}")
     if opponent != "equity":
         return
-    mode, source = dealer
+    mode, _ = dealer
     if mode == "exact":
         raise ValueError(f"the equity opponent plays EquityBot's rule on cards; {game.name!r} is an exact game "
                          "without hold'em cards (use opponent 'strategy' or 'checkcall')")
-    if source.variant == "auction":
-        raise ValueError("the equity opponent is not implemented for the Auction (its bid rule is not mapped "
-                         "onto the tree); use opponent 'strategy' or 'checkcall'")
 
 
 def _check_strategy(game: SolverGame, strategy: np.ndarray | None) -> np.ndarray:
@@ -482,8 +527,7 @@ def local_best_response(game: SolverGame, strategy: np.ndarray | None, config: L
     - ``"strategy"``: the flat table ``strategy`` at the opponent's bucket;
     - ``"checkcall"``: `game.bots.CheckCallBot`, as the table :func:`checkcall_strategy`;
     - ``"equity"``: `game.bots.EquityBot`'s rule ``rule`` (default :class:`EquityRule`, the bot's
-      defaults) on the opponent's exact cards (`solver.kernels_lbr_rule`); heads-up hold'em variants
-      but the Auction.
+      defaults) on the opponent's exact cards (`solver.kernels_lbr_rule`); heads-up hold'em variants.
 
     The game (tree, LBR's actions, sampler, buckets) and ``config`` are the same whatever the
     opponent, and so are the real deals (hand ``h`` is deal ``h`` of ``config.seed``): the three

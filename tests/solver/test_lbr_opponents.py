@@ -3,7 +3,8 @@
 
 The check/call table picks what `game.bots.CheckCallBot` plays; the equity rule's equity equals
 `game.kernels_equity._equity` (the bot's own Monte Carlo) within sampling error, and its action at
-a tree node is `game.bots.EquityBot.act` on the same cards and pot mapped onto the tree; LBR beats
+a tree node is `game.bots.EquityBot.act` on the same cards and pot mapped onto the tree (in the
+Auction: its bid mapped to the nearest tree bid, and three hole cards for each auction winner); LBR beats
 check/call by a wide margin; LBR against the rule is reproducible and independent of batches and
 threads.
 """
@@ -36,6 +37,7 @@ from solver.lbr import (
     lbr_reference_lines,
     lbr_strategy_file,
     local_best_response,
+    tree_arguments,
 )
 from solver.training import TrainingConfig, train
 from tests.solver.cli_support import invoke, one_line_error
@@ -48,9 +50,15 @@ def blanks() -> dict[str, CardAbstraction]:
     return {"plain": blank, "bounty": bounty}
 
 
+AUCTION_BIDS = " | bids=0.1p,0.25p,0.5p,1p,a"
+"""The Auction's bid sizes in `tiny_game` (pot fractions), so that the bid rule has a choice."""
+
+
 def tiny_game(name: str, blanks, bets: str = "1p,a cap=1"):
     from solver.abstract_games import AbstractGameConfig, build_abstract_game
 
+    if name == "auction" and "bids=" not in bets:
+        bets += AUCTION_BIDS
     config = AbstractGameConfig(variant=name, rules={"stack": 20}, card_abstraction="unused.h5", bets=bets)
     return build_abstract_game(config, blanks["bounty" if name == "bounty" else "plain"])
 
@@ -115,7 +123,8 @@ def rule_index(game, node: int, hole: str | list[int], board: str | list[int], b
     out = np.zeros(1)
     street = int(game.tree.street[node])
     with np.errstate(over="ignore"):
-        kernels_lbr_rule._equity_batch(cards, shown, len(board_cards), street, bounty_rank, params, np.uint64(3), out)
+        kernels_lbr_rule._equity_batch(cards, 0, 2, shown, len(board_cards), street, bounty_rank, params, np.uint64(3),
+                                       out)
     return int(kernels_lbr_rule._rule_index(arrays, params, node, out[0]))
 
 
@@ -192,7 +201,7 @@ def test_rule_equity_matches_the_bots_monte_carlo(variant, hole, board, street, 
     shown[: len(board_cards)] = board_cards
     mine = np.zeros(1)
     with np.errstate(over="ignore"):
-        kernels_lbr_rule._equity_batch(cards.reshape(1, 2), shown, len(board_cards), street, rank, params,
+        kernels_lbr_rule._equity_batch(cards.reshape(1, 2), 0, 2, shown, len(board_cards), street, rank, params,
                                        np.uint64(11), mine)
     swaps = [p for p, upto in ((params[2], 3), (params[3], 4)) if len(board_cards) < upto and p > 0]
     reference = np.zeros(2)
@@ -275,7 +284,7 @@ def test_raise_maps_to_the_nearest_tree_size(blanks) -> None:
     assert capped and all(arrays[2][n] >= 0 for n in capped)  # no raise left: the rule calls or folds
 
 
-@pytest.mark.parametrize("name", ["holdem", "swap", "bounty", "river_of_blood"])
+@pytest.mark.parametrize("name", ["holdem", "swap", "bounty", "river_of_blood", "auction"])
 def test_lbr_against_equity_is_reproducible_and_split_free(name, blanks) -> None:
     game = tiny_game(name, blanks)
     rule = EquityRule(samples=200)
@@ -292,6 +301,153 @@ def test_lbr_against_equity_is_reproducible_and_split_free(name, blanks) -> None
     json.dumps(one.to_dict())
 
 
+# ----------------------------------------------------------------------------------------- auction rule
+
+
+def kernel_opponent_index(game, node: int, round_, samples: int, seed: int = 3) -> tuple[int, np.ndarray]:
+    """The rule's action index at ``node`` on the cards of ``round_`` (kernel path: bids and equity slots
+    included) and the equity memo it filled ([street, slot])."""
+    arrays, params = equity_rule_arguments(game, lbr_game(game)[1], EquityRule(samples=samples))
+    hole = np.full((4, 2, 3), -1, dtype=np.int8)
+    for seat in range(2):
+        cards = list(round_.hole_cards[seat])
+        hole[:, seat, : len(cards)] = cards
+    board = np.full(48, -1, dtype=np.int8)
+    shown = list(round_.observation(0).board)
+    board[: len(shown)] = shown
+    cache = np.full((4, kernels_lbr_rule.EQUITY_SLOTS), -1.0)
+    with np.errstate(over="ignore"):
+        index = kernels_lbr_rule._opponent_index(tree_arguments(game), arrays, params, node, hole, board,
+                                                 np.full(2, -1, dtype=np.int64), cache, np.uint64(seed),
+                                                 kernels_lbr_rule._scratch())
+    return int(index), cache
+
+
+def bid_nodes(game) -> tuple[int, list[int]]:
+    """The first bid node after a limped preflop (``CK/``) and the second bid nodes below it."""
+    tree = game.tree
+    first = node_of(game, "CK/")
+    start, count = int(tree.child_start[first]), int(tree.n_children[first])
+    assert (tree.action_kind[start : start + count] == int(ActionKind.BID)).all() and count >= 4
+    return first, list(range(start, start + count))
+
+
+def test_auction_holders_are_the_rounds(blanks) -> None:
+    """The rule's equity slot at every decision counts the third cards the rules engine deals on that path."""
+    game = tiny_game("auction", blanks)
+    tree = game.tree
+    arrays, _ = equity_rule_arguments(game, lbr_game(game)[1], EquityRule())
+    slots, bid_high = arrays[6], arrays[7]
+    seen = set()
+    deck = "Ah Ad 7c 2d Kd Qs 3h 9c 4s 5h 6h Ts"
+    for node in np.flatnonzero(tree.kind == 0):
+        node = int(node)
+        round_ = play_to(game, node, deck)
+        actor = int(tree.player[node])
+        if bid_high[node] >= 0:
+            assert round_.observation(actor).legal_actions == {ActionKind.BID}
+            assert bid_high[node] == round_.bid_bounds()[1]  # the bidder's stack
+            continue
+        counts = [len(cards) for cards in round_.hole_cards]
+        assert slots[node] == (counts[actor] == 3) + 2 * (counts[1 - actor] == 3), tree.history(node)
+        seen.add(int(slots[node]))
+    assert seen == {0, 1, 2, 3}  # preflop; the actor won; the opponent won; a tie
+
+
+@pytest.mark.parametrize("second", [False, True])
+def test_rule_bid_is_the_equity_bots(second, blanks) -> None:
+    """At a bid node the rule bids EquityBot.act's bid mapped to the nearest tree bid, on random deals,
+    except where the bot's chip bid lies within 0.6 chips of the midpoint between two tree bids (two
+    independent 4,000-deal bids differ by about 0.2 chips, one sd, at this pot)."""
+    game = tiny_game("auction", blanks)
+    tree = game.tree
+    first, children = bid_nodes(game)
+    config = lbr_game(game)[1].config
+    rng = np.random.default_rng(11)
+    agree = 0
+    chosen = set()
+    for deal in range(40):
+        node = children[deal % len(children)] if second else first
+        round_ = play_to(game, node, rng.permutation(52)[:12].tolist())
+        actor = int(tree.player[node])
+        observation = round_.observation(actor)
+        bot = EquityBot(config, samples=4000, seed=deal)
+        value = (bot.equity(observation, extra_hole_cards=1, opponent_hole_cards=2)[1]
+                 - bot.equity(observation, opponent_hole_cards=3)[1]) * sum(observation.contributions)
+        action = EquityBot(config, samples=4000, seed=deal).act(observation)  # the same draws: bids round(value)
+        assert action.kind is ActionKind.BID and action.amount == min(round_.bid_bounds()[1], max(0, round(value)))
+        index, _ = kernel_opponent_index(game, node, round_, samples=4000)
+        chosen.add(index)
+        start, count = int(tree.child_start[node]), int(tree.n_children[node])
+        amounts = sorted(int(tree.action_amount[start + k]) for k in range(count))
+        nearest = min(range(count), key=lambda k: (abs(int(tree.action_amount[start + k]) - action.amount),
+                                                  int(tree.action_amount[start + k])))
+        if index == nearest:
+            agree += 1
+            continue
+        midpoints = [(low + high) / 2 for low, high in zip(amounts, amounts[1:])]
+        assert min(abs(value - midpoint) for midpoint in midpoints) < 0.6, (deal, value, action, index)
+    assert agree >= 34
+    assert len(chosen) >= 2  # the bid is not constant: deals bid different tree amounts
+
+
+def test_bid_maps_to_the_nearest_tree_bid(blanks) -> None:
+    """`_bid_index` on given equities: the chip bid round((with - without) * pot), clamped to (0, stack),
+    goes to the tree bid nearest in chips, ties to the smaller bid."""
+    game = tiny_game("auction", blanks)
+    tree = game.tree
+    arrays, _ = equity_rule_arguments(game, lbr_game(game)[1], EquityRule())
+    first, _ = bid_nodes(game)
+    start, count = int(tree.child_start[first]), int(tree.n_children[first])
+    amounts = [int(tree.action_amount[start + k]) for k in range(count)]
+    assert amounts == [0, 1, 2, 4, 18] and arrays[4][first] == 4.0  # pot 4: 0.1p, 0.25p, 0.5p, 1p rounded; all-in
+
+    def bid(with_card: float, without_card: float) -> int:
+        index = kernels_lbr_rule._bid_index(arrays, tree.child_start, tree.n_children, first, with_card, without_card)
+        return amounts[index]
+
+    assert bid(0.5, 0.5) == 0
+    assert bid(0.6, 0.3) == 1  # 1.2 chips rounds to 1
+    assert bid(0.75, 0.0) == 2  # 3 chips, 1 from both 2 and 4: the smaller
+    assert bid(0.4, 0.6) == 0  # negative: clamped to 0
+    assert bid(1.5, 0.0) == 4  # 6 chips: nearer 4 than 18
+    assert bid(5.0, 0.0) == 18  # 20 chips: clamped to the stack, 18
+
+
+def test_equity_after_the_auction_counts_third_cards(blanks) -> None:
+    """After the auction the rule's equity is EquityBot.equity with the observation's hole-card counts
+    (three for each seat that won or tied): within Monte Carlo error of the bot's, and far from the
+    two-against-two equity on these deals."""
+    game = tiny_game("auction", blanks)
+    tree = game.tree
+    config = lbr_game(game)[1].config
+    first, children = bid_nodes(game)
+    # Flush draw (7c 2c on Kc Qc 3h) against aces. The big blind (seat 1) bids first at CK/.
+    deck = "Ah Ad 7c 2c Kc Qc 3h 9c 4s 5h 6h Ts"
+    checked = 0
+    for child in children:
+        below = int(tree.child_start[child])  # the second bidder's bids below this first bid
+        for k in range(int(tree.n_children[child])):
+            node = below + k
+            if tree.kind[node] != 0:
+                continue
+            round_ = play_to(game, node, deck)
+            actor = int(tree.player[node])
+            counts = [len(cards) for cards in round_.hole_cards]
+            observation = round_.observation(actor)
+            _, cache = kernel_opponent_index(game, node, round_, samples=20_000)
+            street = int(tree.street[node])
+            slot = int((counts[actor] == 3) + 2 * (counts[1 - actor] == 3))
+            assert (cache[street] >= 0).sum() == 1 and cache[street, slot] >= 0
+            bot = EquityBot(config, samples=20_000, seed=1).equity(observation)[1]
+            assert cache[street, slot] == pytest.approx(bot, abs=0.02)
+            plain = EquityBot(config, samples=20_000, seed=1).equity(observation, opponent_hole_cards=2)
+            if counts != [2, 2] and counts[actor] == 2:
+                assert abs(plain[1] - bot) > 0.04  # the opponent's third card matters here
+            checked += 1
+    assert checked >= 10
+
+
 def test_rule_defaults_are_the_equity_bots() -> None:
     bot = EquityBot()
     assert (EquityRule().samples, EquityRule().raise_equity, EquityRule().raise_pot_fraction) == (
@@ -304,8 +460,6 @@ def test_refusals(blanks) -> None:
         local_best_response(kuhn, uniform_strategy(kuhn), LBRConfig(hands=10), opponent="allin")
     with pytest.raises(ValueError, match="exact game"):
         local_best_response(kuhn, None, LBRConfig(hands=10), opponent="equity")
-    with pytest.raises(ValueError, match="not implemented for the Auction"):
-        local_best_response(tiny_game("auction", blanks), None, LBRConfig(hands=10), opponent="equity")
     result = local_best_response(kuhn, None, LBRConfig(hands=2000, seed=1), opponent="checkcall")
     assert result.mbb_per_hand > 0  # Kuhn: betting every king and folding nothing else beats check/call
 
