@@ -76,6 +76,11 @@ LIMIT_LINEUPS = ("random", "checkcall")
 LBR_CANDIDATES = 100
 LBR_REFERENCES = ("equity", "checkcall")
 """Reference lines: the same LBR (game, hands, candidates, seed) against these bots (`vcfr lbr --opponent`)."""
+EQUITY_SAMPLES = {"auction": 300}
+"""Monte Carlo deals per equity of the equity-rule opponent where not the bot's own 1,000: the
+Auction's bid nodes need two equities per candidate and every post-auction street a three-card one,
+so 1,000 samples cost about 0.3 s per hand (50 min for the 10,000 hands); 300 samples gave the same
+LBR value within its interval on Bounty (+15,745 ± 2,061 against +14,919 ± 2,062 mbb/hand)."""
 LBR_SEED = 0
 DEFAULT_LBR_HANDS = 5_000
 LBR_SETTING = ("LBR: {hands:,} hands per seat (same deals in both seats), {candidates} candidate deals in the belief, "
@@ -295,15 +300,19 @@ def stage_lbr(recipe: Recipe, strategy: Path, stages: Stages, hands: int, oppone
     line, ``equity`` (the equity bot's rule on exact cards) or ``checkcall``; the same LBR settings."""
     marker = stages.work / recipe.year / ("lbr.json" if opponent == "strategy" else f"lbr_{opponent}.json")
     key = {"strategy": _file_key(strategy), "hands": hands, "candidates": LBR_CANDIDATES, "seed": LBR_SEED}
+    flags = []
     if opponent != "strategy":
         key["opponent"] = opponent
+    if opponent == "equity" and recipe.variant in EQUITY_SAMPLES:
+        key["equity_samples"] = EQUITY_SAMPLES[recipe.variant]
+        flags = ["--equity-samples", str(EQUITY_SAMPLES[recipe.variant])]
     data = stages.cached(marker, key)
     if data is not None:
         return {**data, "cached": True}
     started = time.perf_counter()
     stdout, memory = run_command(["lbr", str(strategy), "--hands", str(hands), "--candidates", str(LBR_CANDIDATES),
-                                  "--seed", str(LBR_SEED), "--workers", "2", "--opponent", opponent, "--quiet",
-                                  "--json"], marker.with_suffix(".log"))
+                                  "--seed", str(LBR_SEED), "--workers", "2", "--opponent", opponent, *flags,
+                                  "--quiet", "--json"], marker.with_suffix(".log"))
     return {**stages.save(marker, key, time.perf_counter() - started, {**last_json(stdout), "peak_memory_bytes": memory}),
             "cached": False}
 
@@ -524,6 +533,8 @@ def year_rows(year: dict[str, Any]) -> list[dict[str, str]]:
                     "reference", None)
             elif line is not None:
                 result = line["result"]
+                if opponent == "equity" and "equity_samples" in line.get("key", {}):
+                    label += f", {line['key']['equity_samples']} samples per equity"
                 row(f"LBR vs {label}, reference (mbb/hand)", _fmt(result["mbb_per_hand"], sign=True),
                     _fmt(result["ci95_mbb"]), f"{2 * result['hands']:,} ({result['hands']:,}/seat)", "reference", None)
     matches = year["matches"]["result"]
