@@ -103,18 +103,30 @@ def _equity(
                 final_board[board_count] = _draw(pool, taken)
                 taken += 1
                 board_count += 1
-        for i in range(board_count):
-            mine[my_count + i] = final_board[i]
-            theirs[opponent_hole_cards + i] = final_board[i]
-        my_value = _evaluate(mine[: my_count + board_count])
-        their_value = _evaluate(theirs[: opponent_hole_cards + board_count])
-        share = 1.0 if my_value > their_value else (0.5 if my_value == their_value else 0.0)
-        hit = False
-        if bounty_rank >= 0:
-            for i in range(my_count + board_count):
-                if mine[i] >> 2 == bounty_rank:
-                    hit = True
+        share, weighted = _showdown_shares(mine, my_count, theirs, opponent_hole_cards, final_board, board_count,
+                                           bounty_rank, bounty_multiplier)
         share_sum += share
-        weighted_sum += share * bounty_multiplier if hit else share
+        weighted_sum += weighted
     out[0] = share_sum / samples
     out[1] = weighted_sum / samples
+
+
+@njit(cache=True, nogil=True)
+def _showdown_shares(mine, my_count, theirs, opponent_hole_cards, final_board, board_count, bounty_rank,
+                     bounty_multiplier):
+    """One completed deal's showdown: ``(share, bounty-weighted share)`` of the pot for ``mine``
+    (its first ``my_count`` cards the hole cards) against ``theirs`` (``opponent_hole_cards``), both
+    completed in place with the ``board_count`` cards of ``final_board``; a win counts 1, a tie 1/2,
+    and ``bounty_multiplier`` times when ``bounty_rank`` (-1: none) is among my final cards."""
+    for i in range(board_count):
+        mine[my_count + i] = final_board[i]
+        theirs[opponent_hole_cards + i] = final_board[i]
+    my_value = _evaluate(mine[: my_count + board_count])
+    their_value = _evaluate(theirs[: opponent_hole_cards + board_count])
+    share = 1.0 if my_value > their_value else (0.5 if my_value == their_value else 0.0)
+    hit = False
+    if bounty_rank >= 0:
+        for i in range(my_count + board_count):
+            if mine[i] >> 2 == bounty_rank:
+                hit = True
+    return share, (share * bounty_multiplier if hit else share)

@@ -37,7 +37,7 @@ from numba import njit
 
 from abstraction.kernels_chance import AUCTION, N_STREETS, _board_size, _workspace
 from abstraction.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _resample_hidden
-from game.kernels import _evaluate
+from game.kernels_equity import _showdown_shares
 from game.kernels_rng import _splitmix64, _uniform
 from solver.kernels_cfr import CHANCE, DECISION, _terminal_value
 from solver.kernels_lbr import TIE_TOLERANCE, _passive_value, _seed_hand
@@ -115,7 +115,6 @@ def _rule_equity(hole, n_hole, extra, opponent_cards, board, n_board, street, bo
             pool[size] = card
             size += 1
     my_count = n_hole + extra
-    share_sum = 0.0
     weighted_sum = 0.0
     for _ in range(samples):
         taken = 0
@@ -149,19 +148,8 @@ def _rule_equity(hole, n_hole, extra, opponent_cards, board, n_board, street, bo
                 final_board[board_count] = _take(pool, size, taken, state)
                 taken += 1
                 board_count += 1
-        for i in range(board_count):
-            mine[my_count + i] = final_board[i]
-            theirs[opponent_cards + i] = final_board[i]
-        my_value = _evaluate(mine[: my_count + board_count])
-        their_value = _evaluate(theirs[: opponent_cards + board_count])
-        share = 1.0 if my_value > their_value else (0.5 if my_value == their_value else 0.0)
-        hit = False
-        if bounty_rank >= 0:
-            for i in range(my_count + board_count):
-                if mine[i] >> 2 == bounty_rank:
-                    hit = True
-        share_sum += share
-        weighted_sum += share * bounty_multiplier if hit else share
+        weighted_sum += _showdown_shares(mine, my_count, theirs, opponent_cards, final_board, board_count,
+                                         bounty_rank, bounty_multiplier)[1]
     return weighted_sum / samples
 
 
