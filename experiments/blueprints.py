@@ -578,6 +578,45 @@ def year_rows(year: dict[str, Any]) -> list[dict[str, str]]:
     return rows
 
 
+def _official_engine_results(path: Path) -> dict[str, Any] | None:
+    """``experiments/official_engines.py``'s JSON report, or None if it has not been written."""
+    try:
+        return json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+def official_rows(year: dict[str, Any], official: dict[str, Any] | None) -> list[dict[str, str]]:
+    """Rows of the year's play in its official engine, read from ``experiments/official_engines.py``'s
+    report (a separate run: the engines are test-time peers cloned by the user, see that script)."""
+    name, variant = year["year"], year["variant"]
+    if variant not in ("swap", "river_of_blood", "auction", "bounty"):
+        return []
+
+    def row(measure: str, result: str, ci: str, hands: str, target: str, ok: bool | None) -> dict[str, str]:
+        return dict(zip(COLUMNS, (name, variant, measure, result, ci, hands, target, _status(ok)), strict=True))
+
+    played = [entry for entry in (official or {}).get("rows", []) if entry.get("year") == name and "duplicate" in entry]
+    if not played:
+        return [row("official engine play", "n/a: not run (experiments/official_engines.py)", "n/a", "n/a",
+                    ">= 2,000 rounds, 0 illegal / timeouts / crashes", None)]
+    rows = []
+    for entry in played:
+        duplicate = entry["duplicate"]
+        rows.append(row(f"official {entry['year']} engine vs {entry['opponent']}, duplicate (mbb/hand)",
+                        _fmt(duplicate["mbb_per_hand"], sign=True), _fmt(duplicate["ci95_mbb"]), f"{entry['rounds']:,}",
+                        ">= 2,000 rounds", entry["rounds"] >= 2000))
+    rounds = sum(entry["rounds"] for entry in played)
+    events = sum(count for entry in played for side in ("ours", "engine") for count in entry["counts"][side].values())
+    rows.append(row("official engine: illegal actions, misformatted, timeouts, disconnects, crashes", f"{events}",
+                    "n/a", f"{rounds:,}", "0", events == 0))
+    p99 = max(entry["decision_time"]["p99_ms"] for entry in played)
+    rows.append(row("official engine: decision time p99 (ms, inside the bot)", _fmt(p99, 3), "n/a",
+                    f"{sum(entry['decision_time']['count'] for entry in played):,} decisions", "<= 2 ms",
+                    p99 <= P99_TARGET_MS))
+    return rows
+
+
 def markdown(report: dict[str, Any]) -> str:
     machine = report["machine"]
     lines = [
@@ -698,6 +737,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "blueprints",
                         help="cached stages: card files, strategies, logs, bot folders")
     parser.add_argument("--configs", type=Path, default=CONFIGS, help="folder of the blueprint_*.toml recipes")
+    parser.add_argument("--official", type=Path, default=ROOT / "results" / "official_engines.json",
+                        help="experiments/official_engines.py's JSON report, whose rows join the table")
     parser.add_argument("--force", action="store_true", help="redo every stage even if its output exists")
     parser.add_argument("--smoke", action="store_true",
                         help=f"tiny card abstractions (buckets {SMOKE_CARDS['buckets']}, {SMOKE_CARDS['flops']} flops) for tests")
@@ -718,7 +759,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     command = shlex.join([".venv/bin/python", "experiments/blueprints.py", *(sys.argv[1:] if argv is None else argv)])
     started = time.perf_counter()
     reports = {year: run_year(year, arguments, stages) for year in years}
-    rows = [row for year in reports.values() for row in year_rows(year)]
+    official = _official_engine_results(arguments.official)
+    rows = [row for year in reports.values() for row in year_rows(year) + official_rows(year, official)]
     report = {
         "command": command,
         "smoke": arguments.smoke,

@@ -168,3 +168,23 @@ def test_smoke_run_writes_markdown_and_json(tmp_path):
     assert report["years"]["2023"]["stages"]["export"]["result"]["zipped_bytes"] > 0
     again = blueprints.main(arguments)  # every stage cached
     assert all(stage["cached"] for stage in again["years"]["2023"]["stages"].values())
+
+
+def test_official_engine_rows_count_every_event_and_take_the_worst_p99():
+    year = {"year": "2024", "variant": "auction"}
+    entry = {"year": "2024", "opponent": "skeleton", "rounds": 2000,
+             "duplicate": {"mbb_per_hand": 1500.0, "ci95_mbb": 900.0},
+             "counts": {"ours": {"illegal": 0, "timeouts": 0}, "engine": {"crashes": 0}, "opponent": {"illegal": 5}},
+             "decision_time": {"p99_ms": 0.4, "count": 100}}
+    slow = {**entry, "opponent": "equity", "counts": {"ours": {"illegal": 1, "timeouts": 0}, "engine": {"crashes": 0}},
+            "decision_time": {"p99_ms": 2.5, "count": 50}}
+    rows = blueprints.official_rows(year, {"rows": [entry, slow]})
+    by_measure = {row["measure"]: row for row in rows}
+    events = by_measure["official engine: illegal actions, misformatted, timeouts, disconnects, crashes"]
+    assert events["result"] == "1" and events["status"] == "**missed**"  # ours and the engine's only
+    p99 = by_measure["official engine: decision time p99 (ms, inside the bot)"]
+    assert p99["result"] == "2.500" and p99["status"] == "**missed**" and p99["hands"] == "150 decisions"
+    assert by_measure["official 2024 engine vs skeleton, duplicate (mbb/hand)"]["result"] == "+1,500"
+    missing = blueprints.official_rows(year, None)
+    assert len(missing) == 1 and missing[0]["result"].startswith("n/a: not run")
+    assert blueprints.official_rows({"year": "limit", "variant": "limit"}, {"rows": [entry]}) == []
