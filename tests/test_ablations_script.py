@@ -3,28 +3,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.experiment_scripts import load_experiment
 
-
-def _load_script():
-    name = "experiments_ablations"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "experiments" / "ablations.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-ablations = _load_script()
+ablations = load_experiment("ablations")
 
 
 def test_chips_at_takes_the_last_measurement_not_after_the_time():

@@ -4,28 +4,13 @@ missed targets, and (slow) a smoke run of one year writes the markdown and JSON,
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.experiment_scripts import load_experiment
 
-
-def _load_script():
-    name = "experiments_blueprints"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "experiments" / "blueprints.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-blueprints = _load_script()
+blueprints = load_experiment("blueprints")
 
 
 def test_doctests():

@@ -3,27 +3,12 @@ a strategy file, and its refusals (the Dask run itself is an experiment, not a t
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.experiment_scripts import load_experiment
 
-
-def _load_script():
-    name = "experiments_dask_recipe"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "experiments" / "dask_recipe.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-dask_recipe = _load_script()
+dask_recipe = load_experiment("dask_recipe")
 
 
 def test_projection_is_compute_over_block_time():

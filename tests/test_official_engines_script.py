@@ -6,31 +6,16 @@ without a blueprint, and the CLI's errors."""
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import json
 import math
-import sys
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.experiment_scripts import load_experiment
 
-
-def _load_script():
-    name = "experiments_official_engines"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "experiments" / "official_engines.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-official = _load_script()
+official = load_experiment("official_engines")
 
 # Lines as the engines write them (engine.py of 2022-2025: Game.log, Player.query's game_log).
 GAME_LOG_2024 = """6.9630 MIT Pokerbots - blueprint vs equity
