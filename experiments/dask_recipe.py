@@ -44,7 +44,6 @@ import json
 import os
 import platform
 import shlex
-import subprocess
 import sys
 import time
 import tomllib
@@ -57,17 +56,13 @@ ROOT = Path(__file__).resolve().parents[1]
 PROJECTED_WORKERS = (2, 8, 16, 32, 64)
 
 
-def vcfr(arguments: list[str]) -> dict[str, Any]:
-    """Run ``vcfr ARGUMENTS`` (``--json``) and return its last JSON line; RuntimeError on failure."""
-    command = [sys.executable, "-m", "solver.cli", *arguments]
-    print("$ vcfr " + shlex.join(arguments), flush=True)
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"vcfr {arguments[0]} failed (exit {done.returncode}): {done.stderr.strip()[-500:]}")
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if not lines:
-        raise RuntimeError(f"vcfr {arguments[0]} printed no JSON: {done.stdout[-300:]!r}")
-    return json.loads(lines[-1])
+def vcfr(arguments: list[str], log: Path) -> dict[str, Any]:
+    """Run ``vcfr ARGUMENTS`` (``--json``; output in ``log``) as the blueprint script does and return
+    its last JSON line; RuntimeError naming the log on failure."""
+    sys.path.insert(0, str(ROOT / "experiments"))
+    from blueprints import last_json, run_command
+
+    return last_json(run_command(arguments, log)[0])
 
 
 def recipe_cards(recipe: Path) -> Path:
@@ -134,7 +129,7 @@ def solve(recipe: Path, cards: Path, out: Path, seconds: float, extra: list[str]
     for stale in out.parent.glob(out.name + "*"):
         stale.unlink()
     return vcfr(["solve", "--config", str(recipe), "--cards", str(cards), "--out", str(out),
-                 "--seconds", f"{seconds:.3f}", "--quiet", "--json", *extra])
+                 "--seconds", f"{seconds:.3f}", "--quiet", "--json", *extra], out.with_suffix(".solve.log"))
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -212,7 +207,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     load_end = os.getloadavg()[0]
     variant = tomllib.loads(recipe.read_text())["rules"]["variant"]
     match = vcfr(["match", "--variant", variant, "--a", str(work / "dask.h5"), "--b", "equity",
-                  "--rounds", str(arguments.hands), "--rules", "engine", "--json"])
+                  "--rounds", str(arguments.hands), "--rules", "engine", "--json"], work / "match.log")
     r1 = runs["1 worker"]["iterations_per_second"]
     n_bytes = table_bytes(work / "dask.h5")
     merge_rate = add_rate(n_bytes)
