@@ -260,7 +260,8 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
     ``linear_averaging``. Pruning starts at iteration ``prune_after`` (never if negative); a
     traversal then prunes with probability ``prune_probability``. When a traversal does not prune,
     the subtrees a pruning one would have skipped add the other players' strategies with weight
-    ``1 / (1 - prune_probability)``, so that the average strategy stays unbiased; a traverser node's
+    ``1 / (1 - prune_probability)`` (once, however many prunable actions lie above them: one coin
+    per traversal decides for all), so that the average strategy stays unbiased; a traverser node's
     value is normalised over the explored actions. The traversal is written inline (no call per
     traversal or per node: passing arrays to a numba function, even an inlined one, costs
     reference counting on each).
@@ -374,7 +375,9 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                             visit_child[slot + k] = -1
                             continue
                         if prunable:
-                            child_weight = node_weight * correction
+                            # below any prunable action once: a pruning traversal skips the whole
+                            # subtree, so nested prunable actions share the one coin (no compounding)
+                            child_weight = weight_t * correction
                         visit_child[slot + k] = count
                     else:
                         visit_child[slot] = count

@@ -109,6 +109,35 @@ def test_pruning_freezes_hopeless_actions(leduc) -> None:
 
 
 @needs_jit
+def test_pruning_reweights_skippable_subtrees_once(leduc) -> None:
+    """A traversal that could have pruned (actions with negative regret, probability 1/2) but did not
+    adds the other player's strategy below a prunable action with weight 2, not 2 per prunable
+    action above it: one coin per traversal skips the whole subtree, so the weights stay unbiased.
+    Checked on player 1's rows, which the first traversal of an iteration (player 0's) adds to
+    before any regret of this iteration changes."""
+    tree = leduc.tree
+    player_1 = np.zeros(tree.table_size, dtype=bool)
+    for node in np.flatnonzero((tree.infoset_group >= 0) & (tree.player == 1)):
+        group = tree.infoset_group[node]
+        player_1[tree.row_offset[group] : tree.row_offset[group] + tree.n_buckets[group] * tree.n_actions[group]] = True
+    ratios = []
+    for seed in range(30):
+        history = Solver(leduc, "es-mccfr", seed=seed, table_dtype="float64").run(300).tables()
+        before = history["strategy_sums"]
+        plain = Solver(leduc, "es-mccfr", seed=seed, table_dtype="float64").load_tables(history).run(1)
+        pruned = Solver(leduc, "es-mccfr", seed=seed, table_dtype="float64", prune_after=0, prune_probability=0.5,
+                        prune_threshold=-1e-9).load_tables(history).run(1)
+        plain_added = plain.tables()["strategy_sums"] - before
+        pruned_added = pruned.tables()["strategy_sums"] - before
+        visited = (plain_added > 0) & player_1
+        assert not (pruned_added[player_1 & ~visited] != 0).any()  # pruning never visits what the plain walk does not
+        ratios.append(pruned_added[visited] / plain_added[visited])
+    ratios = np.round(np.concatenate(ratios), 6)
+    assert set(np.unique(ratios)) <= {0.0, 1.0, 2.0}
+    assert (ratios == 2.0).sum() > 50 and (ratios == 0.0).sum() > 50  # both coins were drawn
+
+
+@needs_jit
 def test_threads_share_tables(leduc) -> None:
     """Two threads run disjoint iteration ranges on the same tables (lock-free, Pluribus style)."""
     solver = Solver(leduc, "es-mccfr", seed=5)
