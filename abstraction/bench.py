@@ -70,7 +70,9 @@ def _peer_eval7(iterations: int, repeats: int) -> dict:
     board = [eval7.Card(text) for text in format_cards(parse_cards(BENCH_FLOP)).split()]
     every_hand = eval7.HandRange(EVERY_HAND_RANGE)
     results: list[float] = []
-    wall, cpu = _best(lambda: results.append(eval7.py_hand_vs_range_monte_carlo(hand, every_hand, board, iterations)), repeats)
+    wall, cpu = _best(
+        lambda: results.append(eval7.py_hand_vs_range_monte_carlo(hand, every_hand, board, iterations)), repeats
+    )
     return {
         "peer_eval7_mc_ms_per_hand": wall * 1e3,
         "peer_eval7_mc_cpu_ms_per_hand": cpu * 1e3,
@@ -80,10 +82,14 @@ def _peer_eval7(iterations: int, repeats: int) -> dict:
     }
 
 
-def run_abstraction_benchmark(*, flops: int = 1755, repeats: int = 3, peer_iterations: int = 100_000, seed: int = 0) -> dict:
+def run_abstraction_benchmark(
+    *, flops: int = 1755, repeats: int = 3, peer_iterations: int = 100_000, seed: int = 0
+) -> dict:
     """Run every measurement; returns the JSON-able result of ``vcfr bench abstraction --json``."""
     if not 1 <= flops <= 1755 or repeats < 1 or peer_iterations < 1:
-        raise ValueError(f"flops must be 1..1755 and repeats, peer_iterations >= 1, got {flops}, {repeats}, {peer_iterations}")
+        raise ValueError(
+            f"flops must be 1..1755 and repeats, peer_iterations >= 1, got {flops}, {repeats}, {peer_iterations}"
+        )
     all_hands_features(BENCH_FLOP)  # compile or load kernels outside the timing
     features: list = []
     wall, cpu = _best(lambda: features.append(all_hands_features(BENCH_FLOP)), repeats)
@@ -121,10 +127,14 @@ def run_abstraction_benchmark(*, flops: int = 1755, repeats: int = 3, peer_itera
     abstraction = CardAbstraction.blank((169, 200, 200, 200))
     arguments = abstraction.kernel_arguments()
     generator = np.random.default_rng(seed)
-    for name, n_board, count in (("lookup_numba_ns", 3, 100_000), ("turn_lookup_numba_ns", 4, 100_000), ("river_lookup_numba_us", 5, 2_000)):
+    for name, n_board, count in (
+        ("lookup_numba_ns", 3, 100_000),
+        ("turn_lookup_numba_ns", 4, 100_000),
+        ("river_lookup_numba_us", 5, 2_000),
+    ):
         deals = np.array([generator.choice(52, 2 + n_board, replace=False) for _ in range(count)], dtype=np.int8)
         _lookup_loop(deals[:2], 2, arguments, 1)
-        wall, _ = _best(lambda: _lookup_loop(deals, 2, arguments, 1), repeats)
+        wall, _ = _best(lambda deals=deals: _lookup_loop(deals, 2, arguments, 1), repeats)
         result[name] = wall / count * (1e9 if name.endswith("_ns") else 1e6)
     hole, board = parse_cards(BENCH_HAND), parse_cards(BENCH_FLOP)
     abstraction.bucket(hole, board)

@@ -67,7 +67,9 @@ class StreetBets:
             elif _SIZE.fullmatch(token):
                 sizes.append(float(token[:-1]))
             else:
-                raise ValueError(f"bad bet size {token!r} in {text!r}: expected '<fraction>p' such as '0.5p', 'a' or 'cap=<n>'")
+                raise ValueError(
+                    f"bad bet size {token!r} in {text!r}: expected '<fraction>p' such as '0.5p', 'a' or 'cap=<n>'"
+                )
         return cls(tuple(sizes), all_in, cap)
 
     def __str__(self) -> str:
@@ -99,7 +101,9 @@ class BetAbstraction:
 
     def __post_init__(self) -> None:
         if len(self.streets) != N_BETTING_STREETS or not all(isinstance(s, StreetBets) for s in self.streets):
-            raise ValueError(f"streets must be {N_BETTING_STREETS} StreetBets (preflop, flop, turn, river), got {self.streets!r}")
+            raise ValueError(
+                f"streets must be {N_BETTING_STREETS} StreetBets (preflop, flop, turn, river), got {self.streets!r}"
+            )
 
     @classmethod
     def parse(cls, text: str, bids: str = "") -> BetAbstraction:
@@ -120,7 +124,7 @@ class BetAbstraction:
                 raise ValueError(f"bad bet abstraction suffix {suffix.strip()!r}: expected '| bids=<sizes>'")
             if bids.strip():
                 raise ValueError(f"bids given twice: in {text + '|' + suffix!r} and as bids={bids!r}")
-            bids = suffix.strip()[len("bids="):]
+            bids = suffix.strip()[len("bids=") :]
         parts = [part for part in text.split(";")]
         if len(parts) == 1:
             parts = parts * N_BETTING_STREETS

@@ -121,8 +121,9 @@ class _Node(NamedTuple):
     action: Action | None = None
 
 
-def _advance(walk: Walk, before: NoLimitRound, action: Action, outcomes: tuple[int, ...], raises: int
-             ) -> tuple[NoLimitRound, int, int]:
+def _advance(
+    walk: Walk, before: NoLimitRound, action: Action, outcomes: tuple[int, ...], raises: int
+) -> tuple[NoLimitRound, int, int]:
     """``(round, chance slot, raises on its street)`` after ``action`` in ``before`` with chance
     ``outcomes``; the chance slot (`Walk.apply`) is NO_CHANCE unless the node is a chance node."""
     round_, chance_slot = walk.apply(before, action, outcomes)
@@ -146,20 +147,40 @@ def _walk(hooks: HoldemHooks, config: NoLimitConfig, bets: BetAbstraction) -> It
         if node.chance_slot != NO_CHANCE:
             before, action = node.before, node.action
             for outcome in range(chance_size[node.chance_slot]):
-                outcomes = node.outcomes + (outcome,)
+                outcomes = (*node.outcomes, outcome)
                 round_, chance_slot, raises = _advance(walk, before, action, outcomes, node.raises)
                 step = ("chance", node.chance_slot, outcome)
-                children.append(_Node(round_, CHANCE_ACTION, outcome, raises, node.history + (step,), node.key + (step,),
-                                      outcomes, chance_slot, *_dealing(chance_slot, before, action)))
+                children.append(
+                    _Node(
+                        round_,
+                        CHANCE_ACTION,
+                        outcome,
+                        raises,
+                        (*node.history, step),
+                        (*node.key, step),
+                        outcomes,
+                        chance_slot,
+                        *_dealing(chance_slot, before, action),
+                    )
+                )
         elif not node.round.is_terminal:
             before = node.round
             for action in _actions(before, bets, node.raises):
                 round_, chance_slot, raises = _advance(walk, before, action, node.outcomes, node.raises)
                 seen = hooks.public_action(before, action, round_)
-                children.append(_Node(round_, int(action.kind), action.amount, raises,
-                                      node.history + ((before.street, str(action)),),
-                                      node.history + ((before.street, seen),), node.outcomes, chance_slot,
-                                      *_dealing(chance_slot, before, action)))
+                children.append(
+                    _Node(
+                        round_,
+                        int(action.kind),
+                        action.amount,
+                        raises,
+                        (*node.history, (before.street, str(action))),
+                        (*node.history, (before.street, seen)),
+                        node.outcomes,
+                        chance_slot,
+                        *_dealing(chance_slot, before, action),
+                    )
+                )
         yield node, len(children)
         queue.extend(children)
 
@@ -175,8 +196,9 @@ def _kind_and_player(node: _Node) -> tuple[int, int]:
     return (SHOWDOWN, -1) if seat is None else (FOLD, seat)
 
 
-def _prepare(config: NoLimitConfig, buckets_per_slot: Sequence[int], max_runs: int | None
-             ) -> tuple[HoldemHooks, NoLimitConfig, np.ndarray]:
+def _prepare(
+    config: NoLimitConfig, buckets_per_slot: Sequence[int], max_runs: int | None
+) -> tuple[HoldemHooks, NoLimitConfig, np.ndarray]:
     """The variant's hooks, the rules config of the tree and the bucket counts, checked."""
     if not isinstance(config, NoLimitConfig):
         raise TypeError(f"config must be a heads-up variant config (NoLimitConfig), got {config!r}")
@@ -185,13 +207,16 @@ def _prepare(config: NoLimitConfig, buckets_per_slot: Sequence[int], max_runs: i
     names = hooks.slot_names(config)
     buckets = np.asarray(buckets_per_slot, dtype=np.int64)
     if buckets.shape != (len(names),) or (buckets < 1).any():
-        raise ValueError(f"buckets_per_slot must be {len(names)} counts >= 1 for {config.variant}'s slots "
-                         f"({', '.join(names)}), got {list(buckets_per_slot)!r}")
+        raise ValueError(
+            f"buckets_per_slot must be {len(names)} counts >= 1 for {config.variant}'s slots "
+            f"({', '.join(names)}), got {list(buckets_per_slot)!r}"
+        )
     return hooks, config, buckets
 
 
-def measure_betting_tree(config: NoLimitConfig, bets: BetAbstraction, buckets_per_slot: Sequence[int], *,
-                         max_runs: int | None = None) -> TreeSize:
+def measure_betting_tree(
+    config: NoLimitConfig, bets: BetAbstraction, buckets_per_slot: Sequence[int], *, max_runs: int | None = None
+) -> TreeSize:
     """Count nodes, groups, information sets and memory of the tree `build_betting_tree` would build
     (same arguments), storing nothing per node."""
     hooks, config, buckets = _prepare(config, buckets_per_slot, max_runs)
@@ -208,13 +233,23 @@ def measure_betting_tree(config: NoLimitConfig, bets: BetAbstraction, buckets_pe
             n_rows += 1 if context < 0 else context_size[context]
     n_infosets = sum(int(buckets[slot]) for slot, _ in groups.values())
     entries = sum(int(buckets[slot]) * count for slot, count in groups.values())
-    tree_bytes = (n_nodes * _BYTES_PER_NODE + len(groups) * _BYTES_PER_GROUP + n_rows * _BYTES_PER_VALUE_ROW
-                  + 4 * (len(context_size) + len(hooks.chance_size(config))))
+    tree_bytes = (
+        n_nodes * _BYTES_PER_NODE
+        + len(groups) * _BYTES_PER_GROUP
+        + n_rows * _BYTES_PER_VALUE_ROW
+        + 4 * (len(context_size) + len(hooks.chance_size(config)))
+    )
     return TreeSize(n_nodes, len(groups), n_infosets, entries, tree_bytes)
 
 
-def build_betting_tree(config: NoLimitConfig, bets: BetAbstraction, buckets_per_slot: Sequence[int], *,
-                       max_nodes: int | None = None, max_runs: int | None = None) -> FlatTree:
+def build_betting_tree(
+    config: NoLimitConfig,
+    bets: BetAbstraction,
+    buckets_per_slot: Sequence[int],
+    *,
+    max_nodes: int | None = None,
+    max_runs: int | None = None,
+) -> FlatTree:
     """The flat abstract betting tree of ``config``'s variant under ``bets``.
 
     ``buckets_per_slot``: buckets of each bucket slot of the variant, in slot order (Hold'em, Swap,
@@ -242,8 +277,10 @@ def build_betting_tree(config: NoLimitConfig, bets: BetAbstraction, buckets_per_
             if group == len(group_facts):
                 group_facts.append((slot, street, player, n_children))
             elif group_facts[group][0] != slot:
-                raise ValueError(f"{config.variant} tree hooks give slots {group_facts[group][0]} and {slot} "
-                                 f"to one information-set group (history {node.key})")
+                raise ValueError(
+                    f"{config.variant} tree hooks give slots {group_facts[group][0]} and {slot} "
+                    f"to one information-set group (history {node.key})"
+                )
         elif kind == CHANCE:
             context = node.chance_slot
         else:
@@ -251,8 +288,10 @@ def build_betting_tree(config: NoLimitConfig, bets: BetAbstraction, buckets_per_
             values = hooks.terminal_values(round_)
             expected = 1 if context < 0 else context_size[context]
             if values.shape != (expected, _N_PLAYERS):
-                raise ValueError(f"{config.variant} tree hooks give {values.shape[0]} payoff rows to a terminal "
-                                 f"of context {context}, which has {expected} outcomes")
+                raise ValueError(
+                    f"{config.variant} tree hooks give {values.shape[0]} payoff rows to a terminal "
+                    f"of context {context}, which has {expected} outcomes"
+                )
             value_row = len(rows)
             rows.extend(values)
         kinds.append(kind)
@@ -269,8 +308,9 @@ def build_betting_tree(config: NoLimitConfig, bets: BetAbstraction, buckets_per_
             raise ValueError(f"the betting tree exceeds max_nodes={max_nodes}: use fewer sizes or a lower cap")
     n_children = np.array(counts, dtype=np.int32)
     child_start = np.where(n_children > 0, 1 + np.concatenate([[0], np.cumsum(n_children)[:-1]]), 0)
-    group_slot, group_street, group_player, n_actions = (np.array(column, dtype=np.int64).reshape(-1)
-                                                         for column in zip(*group_facts, strict=True))
+    group_slot, group_street, group_player, n_actions = (
+        np.array(column, dtype=np.int64).reshape(-1) for column in zip(*group_facts, strict=True)
+    )
     n_buckets = buckets[group_slot]
     sizes = n_buckets * n_actions
     tree = FlatTree(

@@ -140,7 +140,9 @@ class BucketLookup:
                 f"bounty_rank is for a Bounty card abstraction; this one is for {self.variant!r}, got bounty_rank={bounty_rank!r}"
             )
         if self.bounty and (
-            isinstance(bounty_rank, bool) or not isinstance(bounty_rank, (int, np.integer)) or not 0 <= bounty_rank < N_RANKS
+            isinstance(bounty_rank, bool)
+            or not isinstance(bounty_rank, (int, np.integer))
+            or not 0 <= bounty_rank < N_RANKS
         ):
             raise ValueError(f"a Bounty card abstraction needs bounty_rank 0..12 (deuce..ace), got {bounty_rank!r}")
         return self.bucket_unchecked(cards.astype(np.int8), n_hole, -1 if bounty_rank is None else int(bounty_rank))

@@ -122,13 +122,21 @@ class CardAbstractionConfig:
     def __post_init__(self) -> None:
         buckets = tuple(self.buckets)
         if len(buckets) != 4 or any(not isinstance(b, (int, np.integer)) or not 1 <= b <= MAX_BUCKETS for b in buckets):
-            raise ValueError(f"buckets must be 4 counts in 1..{MAX_BUCKETS} (preflop, flop, turn, river), got {self.buckets!r}")
+            raise ValueError(
+                f"buckets must be 4 counts in 1..{MAX_BUCKETS} (preflop, flop, turn, river), got {self.buckets!r}"
+            )
         object.__setattr__(self, "buckets", tuple(int(b) for b in buckets))
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {sorted(METHODS)}, got {self.method!r}")
         if self.variant not in VARIANTS:
             raise ValueError(f"variant must be one of {VARIANTS}, got {self.variant!r}")
-        for name in ("training_flops", "turn_training_points", "river_training_points", "flop_training_points", "iterations"):
+        for name in (
+            "training_flops",
+            "turn_training_points",
+            "river_training_points",
+            "flop_training_points",
+            "iterations",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
         from game.swap import SwapConfig
@@ -137,7 +145,9 @@ class CardAbstractionConfig:
             value = getattr(self, name)
             if self.variant != "swap":
                 if value not in (None, 0, 0.0) or isinstance(value, bool):
-                    raise ValueError(f"{name} is a rule of the 'swap' variant; variant {self.variant!r} takes none, got {value!r}")
+                    raise ValueError(
+                        f"{name} is a rule of the 'swap' variant; variant {self.variant!r} takes none, got {value!r}"
+                    )
                 object.__setattr__(self, name, 0.0)
                 continue
             if value is None:
@@ -153,7 +163,9 @@ class CardAbstractionConfig:
         >>> CardAbstractionConfig(variant="swap", turn_swap_probability=0.2).future
         FutureModel(swap_flop=0.1, swap_turn=0.2, run_cards=False, extra_hole_cards=0, opponent_cards=2)
         """
-        return FutureModel(swap_flop=float(self.flop_swap_probability or 0.0), swap_turn=float(self.turn_swap_probability or 0.0))
+        return FutureModel(
+            swap_flop=float(self.flop_swap_probability or 0.0), swap_turn=float(self.turn_swap_probability or 0.0)
+        )
 
 
 def canonical_flops() -> np.ndarray:
@@ -215,7 +227,12 @@ class CardAbstraction:
             self.river_centroids,
         )
 
-    def bucket(self, hole: str | list[int] | np.ndarray, board: str | list[int] | np.ndarray = (), bounty_rank: int | None = None) -> int:
+    def bucket(
+        self,
+        hole: str | list[int] | np.ndarray,
+        board: str | list[int] | np.ndarray = (),
+        bounty_rank: int | None = None,
+    ) -> int:
         """Bucket of 2 hole cards (3 after winning the Auction, from the flop on) on a board of 0, 3,
         4 or >= 5 cards (Bounty: pass ``bounty_rank`` 0..12).
 
@@ -224,16 +241,28 @@ class CardAbstraction:
         (True, 3, 0)
         """
         hole_cards = parse_cards(hole) if isinstance(hole, str) else parse_cards(np.asarray(hole).tolist())
-        board_cards = parse_cards(board) if isinstance(board, str) else parse_cards(np.asarray(board, dtype=np.int64).tolist())
+        board_cards = (
+            parse_cards(board) if isinstance(board, str) else parse_cards(np.asarray(board, dtype=np.int64).tolist())
+        )
         cards = np.concatenate([hole_cards, board_cards])
         three_ok = hole_cards.shape[0] == 3 and board_cards.shape[0] >= 3
-        if (hole_cards.shape[0] != 2 and not three_ok) or board_cards.shape[0] in (1, 2) or len(set(cards.tolist())) != cards.shape[0]:
+        if (
+            (hole_cards.shape[0] != 2 and not three_ok)
+            or board_cards.shape[0] in (1, 2)
+            or len(set(cards.tolist())) != cards.shape[0]
+        ):
             raise ValueError(
                 f"bucket needs 2 hole cards (3 from the flop on) and a board of 0, 3, 4 or >= 5 distinct cards, "
                 f"got {format_cards(hole_cards)!r} on {format_cards(board_cards)!r}"
             )
         value = int(
-            _bucket(cards, hole_cards.shape[0], *self.kernel_arguments(), np.zeros((5, 4), np.int64), np.empty(cards.shape[0] + 1, np.int8))
+            _bucket(
+                cards,
+                hole_cards.shape[0],
+                *self.kernel_arguments(),
+                np.zeros((5, 4), np.int64),
+                np.empty(cards.shape[0] + 1, np.int8),
+            )
         )
         if self.config.variant != "bounty":
             return value
@@ -247,7 +276,9 @@ class CardAbstraction:
         buckets) and river centroids spread evenly over [0, 1]: for speed tests and examples."""
         sizes = holdem_indexer().sizes
         if buckets[0] != sizes[0]:
-            raise ValueError(f"a blank abstraction has the identity preflop table: buckets[0] must be {sizes[0]}, got {buckets!r}")
+            raise ValueError(
+                f"a blank abstraction has the identity preflop table: buckets[0] must be {sizes[0]}, got {buckets!r}"
+            )
         return cls(
             CardAbstractionConfig(buckets=buckets),
             np.arange(sizes[0], dtype=np.uint16),
@@ -300,7 +331,17 @@ class CardAbstraction:
             raw["buckets"] = tuple(raw["buckets"])
             for name in ("flop_swap_probability", "turn_swap_probability"):
                 raw.setdefault(name, 0.0)  # files written before Swap futures were built: plain tables
-            arrays = {name: file[name][...] for name in ("preflop_table", "flop_table", "turn_table", "river_centroids", "flop_centroids", "turn_centroids")}
+            arrays = {
+                name: file[name][...]
+                for name in (
+                    "preflop_table",
+                    "flop_table",
+                    "turn_table",
+                    "river_centroids",
+                    "flop_centroids",
+                    "turn_centroids",
+                )
+            }
         return cls(CardAbstractionConfig(**raw), **arrays)
 
 
@@ -313,7 +354,12 @@ def _preflop(config: CardAbstractionConfig) -> tuple[np.ndarray, np.ndarray]:
     _, first = np.unique(classes, return_index=True)
     future = config.future
     features = np.array(
-        [[f.ehs, f.ehs2] for f in (hand_features(HAND_CARDS[i], future=future, n_samples=400, seed=config.seed + int(i)) for i in first)]
+        [
+            [f.ehs, f.ehs2]
+            for f in (
+                hand_features(HAND_CARDS[i], future=future, n_samples=400, seed=config.seed + int(i)) for i in first
+            )
+        ]
     )
     result = fit_kmeans(features, n_buckets, "l2", seed=config.seed, iterations=config.iterations)
     order = np.argsort(np.argsort(result.centroids[:, 0]))  # number buckets by increasing E[HS]
@@ -338,11 +384,23 @@ def _training_samples(config: CardAbstractionConfig, method: int) -> tuple[np.nd
     for number, flop in enumerate(chosen):
         _flop_strength_table(flop, pairs, strengths, row_of_pair)
         flop_bits = sum(1 << int(card) for card in flop)
-        live = [h for h in range(N_HANDS) if not (flop_bits >> int(HAND_CARDS[h, 0])) & 1 and not (flop_bits >> int(HAND_CARDS[h, 1])) & 1]
+        live = [
+            h
+            for h in range(N_HANDS)
+            if not (flop_bits >> int(HAND_CARDS[h, 0])) & 1 and not (flop_bits >> int(HAND_CARDS[h, 1])) & 1
+        ]
         for sample, hand in enumerate(generator.choice(live, per_flop_turn)):
             dead = flop_bits | (1 << int(HAND_CARDS[hand, 0])) | (1 << int(HAND_CARDS[hand, 1]))
             turn = int(generator.choice([c for c in range(52) if not (dead >> c) & 1]))
-            _turn_feature(strengths[hand], row_of_pair, np.int64(dead), turn, method, atoms, turn_features[number * per_flop_turn + sample])
+            _turn_feature(
+                strengths[hand],
+                row_of_pair,
+                np.int64(dead),
+                turn,
+                method,
+                atoms,
+                turn_features[number * per_flop_turn + sample],
+            )
         values = strengths[live].ravel()
         river_strengths.append(generator.choice(values[values >= 0], per_flop_river))
     return turn_features, np.concatenate(river_strengths)
@@ -357,7 +415,9 @@ def _ordered(result_centroids: np.ndarray, labels: np.ndarray, method: int) -> t
     return result_centroids[order], rank[labels]
 
 
-def build_card_abstraction(config: CardAbstractionConfig, progress: ProgressCallback | None = None, *, flops: np.ndarray | None = None) -> CardAbstraction:
+def build_card_abstraction(
+    config: CardAbstractionConfig, progress: ProgressCallback | None = None, *, flops: np.ndarray | None = None
+) -> CardAbstraction:
     """Build every street's buckets (see the module docstring). ``flops`` restricts the table pass
     to some flops (tests); classes never reached keep `UNSET`. Reports progress by stage."""
     report = progress or (lambda stage, done, total: None)
@@ -376,7 +436,9 @@ def build_card_abstraction(config: CardAbstractionConfig, progress: ProgressCall
     turn_fit = fit_kmeans(turn_samples, config.buckets[2], metric, seed=config.seed + 1, iterations=config.iterations)
     turn_centroids, _ = _ordered(turn_fit.centroids, turn_fit.labels, method)
     turn_keys = turn_centroids.mean(axis=1) if method == METHOD_EMD else turn_centroids[:, 0].copy()
-    river_fit = fit_kmeans(river_samples[:, None], config.buckets[3], "l2", seed=config.seed + 2, iterations=config.iterations)
+    river_fit = fit_kmeans(
+        river_samples[:, None], config.buckets[3], "l2", seed=config.seed + 2, iterations=config.iterations
+    )
     river_centroids = np.sort(river_fit.centroids[:, 0])
 
     turn_table = np.full(indexer.sizes[2], UNSET, dtype=np.uint16)
@@ -397,7 +459,9 @@ def build_card_abstraction(config: CardAbstractionConfig, progress: ProgressCall
 
     reached = np.flatnonzero(~np.isnan(flop_features[:, 0]))
     generator = as_generator(config.seed + 3)
-    sample = flop_features[np.sort(generator.choice(reached, min(reached.size, config.flop_training_points), replace=False))]
+    sample = flop_features[
+        np.sort(generator.choice(reached, min(reached.size, config.flop_training_points), replace=False))
+    ]
     report("flop clustering", 0, reached.size)
     flop_fit = fit_kmeans(sample, config.buckets[1], metric, seed=config.seed + 4, iterations=config.iterations)
     flop_centroids, _ = _ordered(flop_fit.centroids, flop_fit.labels, method)
@@ -407,4 +471,6 @@ def build_card_abstraction(config: CardAbstractionConfig, progress: ProgressCall
         labels, _ = assign(flop_features[rows], flop_centroids, metric)
         flop_table[rows] = labels
         report("flop clustering", min(start + ASSIGN_BLOCK, reached.size), reached.size)
-    return CardAbstraction(config, preflop_table, flop_table, turn_table, river_centroids, flop_centroids, turn_centroids)
+    return CardAbstraction(
+        config, preflop_table, flop_table, turn_table, river_centroids, flop_centroids, turn_centroids
+    )

@@ -23,12 +23,16 @@ from abstraction.hooks import HOOKED_VARIANTS
 from game.variants import get_variant
 
 
-def run_chance_benchmark(*, deals: int = 20_000, repeats: int = 3, max_runs: tuple[int, ...] = (1, 3), seed: int = 0) -> dict:
+def run_chance_benchmark(
+    *, deals: int = 20_000, repeats: int = 3, max_runs: tuple[int, ...] = (1, 3), seed: int = 0
+) -> dict:
     """Run every measurement; returns the JSON-able result of ``vcfr bench chance --json``:
     ``deals_per_second`` maps ``holdem``, ``swap``, ``bounty``, ``auction`` and
     ``river_of_blood_R<cap>`` to ``{"one_thread": ..., "all_threads": ...}``."""
     if deals < 1 or repeats < 1 or not max_runs or min(max_runs) < 0:
-        raise ValueError(f"deals and repeats must be >= 1 and max_runs run caps >= 0, got {deals}, {repeats}, {max_runs}")
+        raise ValueError(
+            f"deals and repeats must be >= 1 and max_runs run caps >= 0, got {deals}, {repeats}, {max_runs}"
+        )
     blank = CardAbstraction.blank((169, 200, 200, 200))
     bounty = dataclasses.replace(blank, config=dataclasses.replace(blank.config, variant="bounty"))
     samplers: dict[str, FreshChance] = {}

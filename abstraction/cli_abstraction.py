@@ -14,7 +14,9 @@ def _parse_buckets(text: str) -> tuple[int, int, int, int]:
     except ValueError:
         raise typer.BadParameter(f"--buckets must be 4 comma-separated integers, got {text!r}") from None
     if len(counts) != 4:
-        raise typer.BadParameter(f"--buckets must be 4 comma-separated integers (preflop,flop,turn,river), got {text!r}")
+        raise typer.BadParameter(
+            f"--buckets must be 4 comma-separated integers (preflop,flop,turn,river), got {text!r}"
+        )
     return counts  # type: ignore[return-value]
 
 
@@ -33,9 +35,12 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             None, help="Swap only: chance each hole card is replaced on the turn (default: the rules' 0.05)."
         ),
         flops: int = typer.Option(
-            None, min=1, max=1755,
-            help="Tables on the first N of the 1,755 canonical flops only (tests, timing); unreached classes fall back to their strength.",
-        ),  # fmt: skip
+            None,
+            min=1,
+            max=1755,
+            help="Tables on the first N of the 1,755 canonical flops only (tests, timing); "
+            "unreached classes fall back to their strength.",
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print a JSON summary only."),
     ) -> None:
         """Build a card abstraction (bucket tables and centroids) and write it to an HDF5 file.
@@ -45,11 +50,15 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """
         import time
 
+        from numba import get_num_threads
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-        from numba import get_num_threads
-
-        from abstraction.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops, estimate_build_memory
+        from abstraction.buckets import (
+            CardAbstractionConfig,
+            build_card_abstraction,
+            canonical_flops,
+            estimate_build_memory,
+        )
 
         try:
             config = CardAbstractionConfig(
@@ -59,14 +68,24 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         except ValueError as error:
             raise typer.BadParameter(str(error)) from None
         memory = estimate_build_memory(config, get_num_threads())
-        swaps = f" (swap probabilities {config.flop_swap_probability} flop, {config.turn_swap_probability} turn)" if config.variant == "swap" else ""
+        swaps = (
+            f" (swap probabilities {config.flop_swap_probability} flop, {config.turn_swap_probability} turn)"
+            if config.variant == "swap"
+            else ""
+        )
         if not as_json:
             typer.echo(
                 f"building {config.method} abstraction {config.buckets} for {config.variant}{swaps}: "
                 f"about {memory / 2**30:.2f} GiB of arrays (plus about 0.4 GiB for Python and the kernels)"
             )
         started = time.perf_counter()
-        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(), disable=as_json) as bar:
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed}/{task.total}"),
+            TimeElapsedColumn(),
+            disable=as_json,
+        ) as bar:
             tasks: dict[str, int] = {}
 
             def progress(stage: str, done: int, total: int) -> None:
@@ -74,11 +93,23 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
                     tasks[stage] = bar.add_task(stage, total=total)
                 bar.update(tasks[stage], completed=done)
 
-            abstraction = build_card_abstraction(config, progress, flops=None if flops is None else canonical_flops()[:flops])
+            abstraction = build_card_abstraction(
+                config, progress, flops=None if flops is None else canonical_flops()[:flops]
+            )
         abstraction.save(out)
-        summary = {"out": str(out), "seconds": time.perf_counter() - started, "estimated_bytes": memory, "buckets": list(config.buckets), "method": config.method, "variant": config.variant, "flops": 1755 if flops is None else flops}
+        summary = {
+            "out": str(out),
+            "seconds": time.perf_counter() - started,
+            "estimated_bytes": memory,
+            "buckets": list(config.buckets),
+            "method": config.method,
+            "variant": config.variant,
+            "flops": 1755 if flops is None else flops,
+        }
         if config.variant == "swap":
-            summary.update(flop_swap_probability=config.flop_swap_probability, turn_swap_probability=config.turn_swap_probability)
+            summary.update(
+                flop_swap_probability=config.flop_swap_probability, turn_swap_probability=config.turn_swap_probability
+            )
         typer.echo(json.dumps(summary) if as_json else f"wrote {out} in {summary['seconds']:.0f} s")
 
     @bench.command("abstraction")
@@ -104,7 +135,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
                 f"eval7 Monte Carlo, one hand, {result['peer_iterations']:,} samples: {result['peer_eval7_mc_ms_per_hand']:.1f} ms "
                 f"(error {result['peer_eval7_error']:.4f}); all hands projected {result['peer_eval7_all_hands_projected_ms'] / 1e3:.1f} s"
             )
-        typer.echo(f"all 1,755 flops: {result['all_flops_s']:.1f} s on {result['threads']} threads (measured {result['all_flops_measured']} flops)")
+        typer.echo(
+            f"all 1,755 flops: {result['all_flops_s']:.1f} s on {result['threads']} threads (measured {result['all_flops_measured']} flops)"
+        )
         typer.echo(
             f"bucket lookup: flop {result['lookup_numba_ns']:.0f} ns, turn {result['turn_lookup_numba_ns']:.0f} ns, "
             f"river {result['river_lookup_numba_us']:.1f} µs in numba; {result['lookup_python_us']:.1f} µs from Python"

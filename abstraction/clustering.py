@@ -96,7 +96,7 @@ def fit_kmeans(points: np.ndarray, k: int, metric: Metric, *, seed: SeedLike = 0
     Fewer distinct points than ``k`` gives centroids on the points themselves (some repeated).
     """
     array = _check(points, metric)
-    if not 1 <= k:
+    if not k >= 1:
         raise ValueError(f"k must be >= 1, got {k!r}")
     if iterations < 1:
         raise ValueError(f"iterations must be >= 1, got {iterations!r}")

@@ -81,8 +81,12 @@ def showdown_shares(game: SolverGame) -> np.ndarray:
         raise ValueError(f"game {game.name!r} has no showdown among all {n_players} players")
     context = contexts.index(everyone)
     first = int(tree.context_offset[context])
-    outcome_share = np.array([[1.0 / len(winners) if p in winners else 0.0 for p in everyone]
-                              for winners in showdown_outcomes(everyone, n_players)])
+    outcome_share = np.array(
+        [
+            [1.0 / len(winners) if p in winners else 0.0 for p in everyone]
+            for winners in showdown_outcomes(everyone, n_players)
+        ]
+    )
     return game.deals.weight[:, first : first + len(outcome_share)] @ outcome_share
 
 
@@ -93,8 +97,13 @@ def _pooled(game: SolverGame, street: int) -> tuple[np.ndarray, np.ndarray, np.n
     last = len(deals.n_buckets) - 1
     share = showdown_shares(game)
     weight = np.repeat(deals.probability[:, None] / 2, 2, axis=1)
-    return (deals.bucket[:, :, street].reshape(-1), deals.bucket[:, :, last].reshape(-1),
-            weight.reshape(-1), share.reshape(-1), deals.bucket[:, ::-1, 0].reshape(-1))
+    return (
+        deals.bucket[:, :, street].reshape(-1),
+        deals.bucket[:, :, last].reshape(-1),
+        weight.reshape(-1),
+        share.reshape(-1),
+        deals.bucket[:, ::-1, 0].reshape(-1),
+    )
 
 
 def _weighted_mean(index: np.ndarray, weight: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
@@ -111,8 +120,9 @@ def bucket_features(game: SolverGame, n_atoms: int = DEFAULT_ATOMS) -> list[Stre
     if not isinstance(game, SolverGame):
         raise TypeError(f"game must be a SolverGame, got {game!r}")
     if game.tree.n_players != 2:
-        raise ValueError(f"bucket features pool the two seats of a heads-up game; {game.name!r} has "
-                         f"{game.tree.n_players} players")
+        raise ValueError(
+            f"bucket features pool the two seats of a heads-up game; {game.name!r} has {game.tree.n_players} players"
+        )
     if n_atoms < 1:
         raise ValueError(f"n_atoms must be >= 1, got {n_atoms!r}")
     n_buckets = game.deals.n_buckets
@@ -143,8 +153,15 @@ def bucket_features(game: SolverGame, n_atoms: int = DEFAULT_ATOMS) -> list[Stre
         pair_mass = np.bincount(pair, weights=weight, minlength=count * classes).reshape(count, classes)
         pair_share = np.bincount(pair, weights=weight * share, minlength=count * classes).reshape(count, classes)
         ochs = np.where(pair_mass > 0, pair_share / np.where(pair_mass > 0, pair_mass, 1.0), ehs[:, None])
-        features.append(StreetFeatures(ehs=ehs.round(DECIMALS), ehs2=ehs2.round(DECIMALS), atoms=atoms.round(DECIMALS),
-                                       ochs=ochs.round(DECIMALS), probability=mass))
+        features.append(
+            StreetFeatures(
+                ehs=ehs.round(DECIMALS),
+                ehs2=ehs2.round(DECIMALS),
+                atoms=atoms.round(DECIMALS),
+                ochs=ochs.round(DECIMALS),
+                probability=mass,
+            )
+        )
     return features
 
 
@@ -170,8 +187,13 @@ def cluster_street(features: StreetFeatures, k: int, method: str, seed: int = 0)
     return np.unique(labels, return_inverse=True)[1].reshape(-1).astype(np.int32)
 
 
-def build_abstraction(game: SolverGame, method: str | Sequence[str], bucket_counts: Sequence[int], seed: int = 0,
-                      features: list[StreetFeatures] | None = None) -> CardAbstraction:
+def build_abstraction(
+    game: SolverGame,
+    method: str | Sequence[str],
+    bucket_counts: Sequence[int],
+    seed: int = 0,
+    features: list[StreetFeatures] | None = None,
+) -> CardAbstraction:
     """Cluster every street of ``game`` into ``bucket_counts[s]`` buckets by ``method`` (see :data:`METHODS`).
 
     ``method`` is one name for every street or one per street. ``features`` (from

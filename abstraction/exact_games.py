@@ -77,16 +77,23 @@ def build_game(name: str, rules: Mapping[str, Any] | None = None) -> SolverGame:
     index = _bucket_index(keys, config.n_streets)
     n_buckets = np.array([len(street) for street in index], dtype=np.int32)
     tree = walk_betting(LeducRound(config, deal_cards[0]), n_buckets)
-    bucket = np.array([[[index[s][deal[p][s]] for s in range(config.n_streets)] for p in range(config.players)]
-                       for deal in keys], dtype=np.int32)
+    bucket = np.array(
+        [[[index[s][deal[p][s]] for s in range(config.n_streets)] for p in range(config.players)] for deal in keys],
+        dtype=np.int32,
+    )
     weight = np.zeros((len(deal_cards), tree.weight_columns))
     offset = tree.context_offset
     for c, alive in enumerate(showdown_contexts(tree)):
         outcome = outcome_table(alive, config.players)
         for d, final in enumerate(finals):
             weight[d, offset[c] + outcome[winner_mask(final.showdown_winners(alive))]] = 1.0
-    deals = DealTable(probability=np.full(len(deal_cards), 1.0 / len(deal_cards)), bucket=bucket, weight=weight,
-                      chance=np.zeros((len(deal_cards), 0), dtype=np.int8), n_buckets=n_buckets)
+    deals = DealTable(
+        probability=np.full(len(deal_cards), 1.0 / len(deal_cards)),
+        bucket=bucket,
+        weight=weight,
+        chance=np.zeros((len(deal_cards), 0), dtype=np.int8),
+        n_buckets=n_buckets,
+    )
     return SolverGame(name=name, tree=tree, deals=deals, config={"name": name, "rules": config.to_dict()})
 
 
@@ -132,8 +139,9 @@ def showdown_contexts(tree: FlatTree) -> list[tuple[int, ...]]:
     alive_of: dict[int, tuple[int, ...]] = {}
     for node in range(1, tree.n_nodes):
         up = int(parent[node])
-        folded[node] = folded[up] | ((1 << int(tree.player[up])) if tree.action_kind[node] == int(ActionKind.FOLD)
-                                     else 0)
+        folded[node] = folded[up] | (
+            (1 << int(tree.player[up])) if tree.action_kind[node] == int(ActionKind.FOLD) else 0
+        )
         if tree.kind[node] != SHOWDOWN or tree.context[node] < 0:
             continue
         alive = tuple(p for p in range(tree.n_players) if not folded[node] >> p & 1)
@@ -204,8 +212,9 @@ def _checked_down(config: LeducConfig, cards: tuple[int, ...]) -> list[LeducRoun
     return snapshots
 
 
-def _deal_views(config: LeducConfig, deal_cards: list[tuple[int, ...]]
-                ) -> tuple[list[list[list[tuple[int, ...]]]], list[LeducRound]]:
+def _deal_views(
+    config: LeducConfig, deal_cards: list[tuple[int, ...]]
+) -> tuple[list[list[list[tuple[int, ...]]]], list[LeducRound]]:
     """``keys[d][player][street]``: the cards ``player`` sees on ``street`` in deal ``d``; and each deal's
     round checked down to the end (every card revealed)."""
     keys, finals = [], []
@@ -218,8 +227,7 @@ def _deal_views(config: LeducConfig, deal_cards: list[tuple[int, ...]]
 
 def _bucket_index(keys: list[list[list[tuple[int, ...]]]], n_streets: int) -> list[dict[tuple[int, ...], int]]:
     return [
-        {tuple(int(c) for c in key): i
-         for i, key in enumerate(sorted({view[s] for deal in keys for view in deal}))}
+        {tuple(int(c) for c in key): i for i, key in enumerate(sorted({view[s] for deal in keys for view in deal}))}
         for s in range(n_streets)
     ]
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from abstraction.kernels_buckets import _flop_strength_table, _swap_flop_moments
 from abstraction.kernels_features import (
     HAND_CARDS,
     HAND_OF_PAIR,
@@ -41,7 +42,6 @@ from abstraction.kernels_features import (
     _strength_vs_range,
     _summarize_runouts,
 )
-from abstraction.kernels_buckets import _flop_strength_table, _swap_flop_moments
 from game.cards import format_cards, parse_cards
 from game.rng import SeedLike, as_generator, kernel_seed
 
@@ -162,7 +162,9 @@ def _hole_and_board(hole: CardsLike, board: CardsLike) -> tuple[np.ndarray, np.n
         raise ValueError(f"a hand holds 2 or 3 hole cards, got {format_cards(hole_cards)!r}")
     shared = set(hole_cards.tolist()) & set(board_cards.tolist())
     if shared:
-        raise ValueError(f"hole {format_cards(hole_cards)!r} and board {format_cards(board_cards)!r} share {format_cards(sorted(shared))!r}")
+        raise ValueError(
+            f"hole {format_cards(hole_cards)!r} and board {format_cards(board_cards)!r} share {format_cards(sorted(shared))!r}"
+        )
     if board_cards.shape[0] in (1, 2):
         raise ValueError(f"a board holds 0 or >= 3 cards, got {format_cards(board_cards)!r}")
     return hole_cards, board_cards
@@ -373,7 +375,9 @@ class AuctionFeatures:
     value_of_winning: float
 
 
-def auction_features(hole: CardsLike, board: CardsLike, *, n_samples: int = DEFAULT_SAMPLES, seed: SeedLike = 0) -> AuctionFeatures:
+def auction_features(
+    hole: CardsLike, board: CardsLike, *, n_samples: int = DEFAULT_SAMPLES, seed: SeedLike = 0
+) -> AuctionFeatures:
     """Bid features of a 2-card hand on the flop (Monte Carlo, ``n_samples`` futures each side)."""
     generator = as_generator(seed)
     lose = hand_features(hole, board, FutureModel(opponent_cards=3), n_samples=n_samples, seed=generator)

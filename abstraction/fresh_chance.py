@@ -64,9 +64,9 @@ import numpy as np
 from numba import get_num_threads
 
 from abstraction.bucket_lookup import BucketLookup
-from abstraction.tree import DealTable, OutcomeColumns
 from abstraction.hooks import HoldemHooks, tree_hooks
 from abstraction.kernels_chance import _sample_batch, _sample_batch_cards, _sample_batch_parallel, _table_rows
+from abstraction.tree import DealTable, OutcomeColumns
 from game.nolimit import NoLimitConfig
 
 CHUNKS_PER_THREAD = 4
@@ -117,7 +117,11 @@ class FreshChance(OutcomeColumns):
                 f"got one of variant {lookup.variant!r}"
             )
         cards = lookup.abstraction.config
-        if cards.variant == "swap" and variant != "swap" and (getattr(cards, "flop_swap_probability", 0.0) or getattr(cards, "turn_swap_probability", 0.0)):
+        if (
+            cards.variant == "swap"
+            and variant != "swap"
+            and (getattr(cards, "flop_swap_probability", 0.0) or getattr(cards, "turn_swap_probability", 0.0))
+        ):
             raise ValueError(
                 f"a {variant!r} game cannot use a card abstraction of variant 'swap': its buckets price in hole-card swaps "
                 f"that {variant!r} never deals; build one with `vcfr abstract --variant {variant}`"
@@ -210,7 +214,9 @@ class FreshChance(OutcomeColumns):
         cards = np.empty((int(count), 52), dtype=np.int8)
         bounty_rank = np.empty((int(count), 2), dtype=np.int64)
         with np.errstate(over="ignore"):
-            _sample_batch_cards(np.uint64(seed), np.int64(first), self._arguments, bucket, weight, chance, cards, bounty_rank)
+            _sample_batch_cards(
+                np.uint64(seed), np.int64(first), self._arguments, bucket, weight, chance, cards, bounty_rank
+            )
         return self._table(bucket, weight, chance), cards, bounty_rank
 
 
@@ -242,5 +248,10 @@ class TableChance:
     def sample_rows(self, rows: np.ndarray) -> DealTable:
         """The table's ``rows`` (repeats allowed) as a uniform `DealTable` of ``len(rows)`` deals."""
         deals = self.deals
-        return DealTable(np.full(len(rows), 1.0 / len(rows)), deals.bucket[rows], deals.weight[rows],
-                         deals.chance[rows], deals.n_buckets)
+        return DealTable(
+            np.full(len(rows), 1.0 / len(rows)),
+            deals.bucket[rows],
+            deals.weight[rows],
+            deals.chance[rows],
+            deals.n_buckets,
+        )

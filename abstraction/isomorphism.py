@@ -97,7 +97,9 @@ class HandIndexer:
         try:
             self.n_rounds_for(len(array))
         except ValueError as error:
-            raise ValueError(str(error).replace(f"{len(array)} cards", f"{len(array)} cards {format_cards(array)!r}")) from None
+            raise ValueError(
+                str(error).replace(f"{len(array)} cards", f"{len(array)} cards {format_cards(array)!r}")
+            ) from None
         return int(self.index_batch(array[None, :])[0])
 
 
@@ -135,7 +137,7 @@ def _multisets(n_values: int, size: int) -> int:
     return math.comb(n_values + size - 1, size)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def holdem_indexer() -> HandIndexer:
     """The shared Texas Hold'em indexer: rounds (2, 3, 1, 1)."""
     return HandIndexer((2, 3, 1, 1))

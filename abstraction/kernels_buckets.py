@@ -55,7 +55,9 @@ N_TURNS = 47
 
 
 @njit(cache=True, nogil=True)
-def _flop_strength_table(flop: np.ndarray, pair_positions: np.ndarray, strengths: np.ndarray, row_of_pair: np.ndarray) -> None:
+def _flop_strength_table(
+    flop: np.ndarray, pair_positions: np.ndarray, strengths: np.ndarray, row_of_pair: np.ndarray
+) -> None:
     """Final strengths of all hands on every turn/river runout of ``flop``, hand-major.
 
     Modified in place: ``strengths`` float64 (1326, 1176) (``[hand, runout]``, -1 = dead) and
@@ -83,7 +85,13 @@ def _flop_strength_table(flop: np.ndarray, pair_positions: np.ndarray, strengths
 
 @njit(cache=True, nogil=True)
 def _turn_feature(
-    hand_strengths: np.ndarray, row_of_pair: np.ndarray, dead: np.int64, turn: int, method: int, atoms: np.ndarray, feature: np.ndarray
+    hand_strengths: np.ndarray,
+    row_of_pair: np.ndarray,
+    dead: np.int64,
+    turn: int,
+    method: int,
+    atoms: np.ndarray,
+    feature: np.ndarray,
 ) -> float:
     """Feature of one hand after ``turn`` from its 46 river strengths; returns its key (E[HS]).
 
@@ -120,7 +128,12 @@ N_PAIRS_LEFT = 1035
 
 @njit(cache=True, nogil=True)
 def _swap_flop_moments(
-    flop_bits: np.int64, strengths: np.ndarray, row_of_pair: np.ndarray, swap_turn: float, ehs: np.ndarray, ehs2: np.ndarray
+    flop_bits: np.int64,
+    strengths: np.ndarray,
+    row_of_pair: np.ndarray,
+    swap_turn: float,
+    ehs: np.ndarray,
+    ehs2: np.ndarray,
 ) -> None:
     """E[HS] and E[HS²] of every hand on a flop under the turn swap, exact (module docstring).
 
@@ -212,7 +225,9 @@ def _swap_flop_moments(
             with_b = row_of_pair[turn, b]
             own = turn_sums[hand, turn]
             kept += own
-            single += card_turn[turn, b] - own - card_runout[b, with_a] + card_turn[turn, a] - own - card_runout[a, with_b]
+            single += (
+                card_turn[turn, b] - own - card_runout[b, with_a] + card_turn[turn, a] - own - card_runout[a, with_b]
+            )
             double += (
                 all_turn[turn] - card_turn[turn, a] - card_turn[turn, b] + own
                 - (all_runout[with_a] - card_runout[b, with_a]) - (all_runout[with_b] - card_runout[a, with_b])
@@ -233,7 +248,9 @@ def _swap_flop_moments(
 
 
 @njit(cache=True, nogil=True)
-def _swap_flop_atoms(flop_bits: np.int64, labels: np.ndarray, label_keys: np.ndarray, swap_turn: float, atoms: np.ndarray) -> None:
+def _swap_flop_atoms(
+    flop_bits: np.int64, labels: np.ndarray, label_keys: np.ndarray, swap_turn: float, atoms: np.ndarray
+) -> None:
     """Potential-aware flop feature of every hand on a flop under the turn swap (module docstring).
 
     The next-street state of hand (a, b) is the hand held after the turn swap on flop + turn: (a, b)
@@ -490,8 +507,6 @@ def _bucket(
     return best
 
 
-
-
 @njit(cache=True, nogil=True)
 def _table_bucket(
     cards: np.ndarray,
@@ -519,6 +534,7 @@ def _table_bucket(
         value = _nearest_sorted(strength, fallback_keys)
     return value
 
+
 @njit(cache=True, nogil=True)
 def _river_buckets(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray, tables: tuple) -> tuple[int, int]:
     """`_bucket` of two two-card hands on one five-card board (a deal's two river hands), both at
@@ -527,6 +543,7 @@ def _river_buckets(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray, ta
     strength_0, strength_1 = _river_strengths(board, hole_0, hole_1)
     river_centroids = tables[10]
     return _nearest_sorted(strength_0, river_centroids), _nearest_sorted(strength_1, river_centroids)
+
 
 @njit(cache=True, nogil=True)
 def _bounty_bucket(base_bucket: int, cards: np.ndarray, bounty_rank: int) -> int:

@@ -205,14 +205,17 @@ def _deal_holdem(flop_swap_probability, turn_swap_probability, lookup, work, buc
             # instead of the whole lookup tuple halves the cost of a lookup.
             cards = _gather(work, seat, 2, _board_size(street))
             if street == 0:
-                value = _table_bucket(cards, 1, tables[0], tables[1], tables[2], tables[7], fallback_turn, scratch,
-                                      card_scratch)
+                value = _table_bucket(
+                    cards, 1, tables[0], tables[1], tables[2], tables[7], fallback_turn, scratch, card_scratch
+                )
             elif street == 1:
-                value = _table_bucket(cards, 2, tables[0], tables[3], tables[4], tables[8], fallback_flop, scratch,
-                                      card_scratch)
+                value = _table_bucket(
+                    cards, 2, tables[0], tables[3], tables[4], tables[8], fallback_flop, scratch, card_scratch
+                )
             else:
-                value = _table_bucket(cards, 3, tables[0], tables[5], tables[6], tables[9], fallback_turn, scratch,
-                                      card_scratch)
+                value = _table_bucket(
+                    cards, 3, tables[0], tables[5], tables[6], tables[9], fallback_turn, scratch, card_scratch
+                )
             bucket[seat, street] = value
     weight[:] = 0.0
     weight[_outcome(_seat_value(work, 0, 2, 5), _seat_value(work, 1, 2, 5))] = 1.0
@@ -342,8 +345,8 @@ def _sample_batch(seed, first, arguments, bucket, weight, chance):
 
 @njit(cache=True, nogil=True, parallel=True)
 def _sample_batch_parallel(
-    seed, first, n_chunks, variant, flop_swap_probability, turn_swap_probability, max_runs, tables, flop_keys, turn_keys,
-    bucket, weight, chance,
+    seed, first, n_chunks, variant, flop_swap_probability, turn_swap_probability, max_runs, tables, flop_keys,
+    turn_keys, bucket, weight, chance,
 ):  # fmt: skip
     """`_sample_batch` split into ``n_chunks`` contiguous chunks run in parallel (same rows). Takes
     the fields of ``arguments`` one by one (numba's parallel loops cannot receive the nested tuple)."""

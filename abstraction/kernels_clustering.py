@@ -28,7 +28,9 @@ def _distance(point: np.ndarray, centroid: np.ndarray, use_l1: bool) -> float:
 
 
 @njit(cache=True, nogil=True)
-def _nearest(point: np.ndarray, key: float, centroids: np.ndarray, sorted_keys: np.ndarray, order: np.ndarray, use_l1: bool) -> tuple[int, float]:
+def _nearest(
+    point: np.ndarray, key: float, centroids: np.ndarray, sorted_keys: np.ndarray, order: np.ndarray, use_l1: bool
+) -> tuple[int, float]:
     """Nearest centroid of ``point``: ``(label, distance)``. ``order`` lists centroid labels by
     increasing key and ``sorted_keys`` their keys."""
     n = sorted_keys.shape[0]

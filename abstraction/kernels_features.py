@@ -58,7 +58,11 @@ RANK_PAIR_HANDS = np.full((N_RANK_PAIRS, 16), -1, dtype=np.int64)
 """``(91, 16)`` the hands (by index) of each rank pair: 16 suit combinations, 6 for a pocket pair."""
 RANK_PAIR_SIZE = np.zeros(N_RANK_PAIRS, dtype=np.int64)
 for _hand, (_a, _b) in enumerate(HAND_CARDS.tolist()):
-    _pair = [i for i in range(N_RANK_PAIRS) if (RANK_PAIR_FIRST[i], RANK_PAIR_SECOND[i]) == (min(_a >> 2, _b >> 2), max(_a >> 2, _b >> 2))][0]
+    _pair = next(
+        i
+        for i in range(N_RANK_PAIRS)
+        if (RANK_PAIR_FIRST[i], RANK_PAIR_SECOND[i]) == (min(_a >> 2, _b >> 2), max(_a >> 2, _b >> 2))
+    )
     RANK_PAIR_HANDS[_pair, RANK_PAIR_SIZE[_pair]] = _hand
     RANK_PAIR_SIZE[_pair] += 1
 FLUSH_UNIT = 128
@@ -86,7 +90,8 @@ def _choose2(n: int) -> int:
 
 @njit(cache=True, nogil=True, inline="always")
 def _live_cards(dead: np.int64, deck: np.ndarray) -> int:
-    """Write the cards not in the bit set ``dead`` into ``deck`` (int8, modified) in increasing order; return their count."""
+    """Write the cards not in the bit set ``dead`` into ``deck`` (int8, modified) in increasing order;
+    return their count."""
     n_live = 0
     for card in range(N_CARDS):
         if not (dead >> card) & 1:
@@ -117,7 +122,13 @@ def _radix_sort(keys: np.ndarray, buffer: np.ndarray, n: int, digit_counts: np.n
 
 @njit(cache=True, nogil=True)
 def _sort_by_rank_pairs(
-    board: np.ndarray, board_bits: np.int64, board_key: np.int64, board_mask: np.int64, keys: np.ndarray, buffer: np.ndarray, digit_counts: np.ndarray
+    board: np.ndarray,
+    board_bits: np.int64,
+    board_key: np.int64,
+    board_mask: np.int64,
+    keys: np.ndarray,
+    buffer: np.ndarray,
+    digit_counts: np.ndarray,
 ) -> int:
     """Live hands on a board of <= 5 cards as ``value << HAND_BITS | hand`` in ``keys``, sorted by value.
 
@@ -154,7 +165,9 @@ def _sort_by_rank_pairs(
             if (board_bits >> a) & 1 or (board_bits >> b) & 1:
                 continue
             if ((a & 3) == flush_suit) + ((b & 3) == flush_suit) >= flush_need:
-                value = _value_from_state(board_key + CARD_KEY[a] + CARD_KEY[b], board_mask | CARD_MASK[a] | CARD_MASK[b])
+                value = _value_from_state(
+                    board_key + CARD_KEY[a] + CARD_KEY[b], board_mask | CARD_MASK[a] | CARD_MASK[b]
+                )
                 keys[n_units] = (np.int64(value) << HAND_BITS) | (FLUSH_UNIT + hand)
                 n_units += 1
     _radix_sort(keys, buffer, n_units, digit_counts)
@@ -285,7 +298,9 @@ def _runout_strengths(board: np.ndarray, runouts: np.ndarray, out: np.ndarray) -
 
 
 @njit(cache=True, nogil=True)
-def _summarize_runouts(strengths: np.ndarray, n_bins: int, ehs: np.ndarray, ehs2: np.ndarray, histogram: np.ndarray) -> None:
+def _summarize_runouts(
+    strengths: np.ndarray, n_bins: int, ehs: np.ndarray, ehs2: np.ndarray, histogram: np.ndarray
+) -> None:
     """Per hand: mean strength (E[HS]), mean squared strength (E[HS²]) and a histogram over
     ``n_bins`` equal-width strength bins (fractions summing to 1), over the runouts where the hand
     is live. Dead hands get -1 and a zero histogram. Modified in place: ``ehs``, ``ehs2`` (1326,),
@@ -489,7 +504,8 @@ def _rank_pair_count(live: np.int64, first: np.int64, second: np.int64) -> np.in
 
 @njit(cache=True, nogil=True, inline="always")
 def _half_points(value: np.int64, own: np.int64) -> np.int64:
-    """Half points of a hand of class ``own`` against a holding of class ``value`` (lower wins): 2 win, 1 tie, 0 loss."""
+    """Half points of a hand of class ``own`` against a holding of class ``value`` (lower wins): 2 win,
+    1 tie, 0 loss."""
     return 2 if value < own else (1 if value == own else 0)
 
 
@@ -684,5 +700,7 @@ def _hand_outcomes(
                         card, n_deck = _draw_card(deck, n_deck)
                         final_hole[i] = card
                         dead |= np.int64(1) << card
-        out[sample] = _strength_vs_range(final_hole, final_board[:size], dead, opponent_cards, n_opponent_samples, cards)
+        out[sample] = _strength_vs_range(
+            final_hole, final_board[:size], dead, opponent_cards, n_opponent_samples, cards
+        )
     return n_samples

@@ -136,14 +136,34 @@ def _sample_limit_batch(seed, first, arguments, bucket, weight, cards):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _sample_limit_batch_parallel(seed, first, n_chunks, n_players, must_use_hole_card, context_mask, context_offset,
-                                 outcome_table, tables, flop_keys, turn_keys, bucket, weight):
+def _sample_limit_batch_parallel(
+    seed,
+    first,
+    n_chunks,
+    n_players,
+    must_use_hole_card,
+    context_mask,
+    context_offset,
+    outcome_table,
+    tables,
+    flop_keys,
+    turn_keys,
+    bucket,
+    weight,
+):
     """`_sample_limit_batch` split into ``n_chunks`` contiguous chunks over numba's threads (same rows)."""
     n_deals = bucket.shape[0]
     for chunk in prange(n_chunks):
         start = chunk * n_deals // n_chunks
         stop = (chunk + 1) * n_deals // n_chunks
-        arguments = (n_players, must_use_hole_card, context_mask, context_offset, outcome_table,
-                     (tables, flop_keys, turn_keys))
-        _sample_limit_batch(seed, first + start, arguments, bucket[start:stop], weight[start:stop],
-                            np.empty((0, 0), dtype=np.int8))
+        arguments = (
+            n_players,
+            must_use_hole_card,
+            context_mask,
+            context_offset,
+            outcome_table,
+            (tables, flop_keys, turn_keys),
+        )
+        _sample_limit_batch(
+            seed, first + start, arguments, bucket[start:stop], weight[start:stop], np.empty((0, 0), dtype=np.int8)
+        )

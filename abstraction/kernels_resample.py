@@ -117,7 +117,7 @@ def _draw_cards(seed, deal, variant, flop_swap_probability, turn_swap_probabilit
         _keep_hole(work, hole, 2)
         _deal_board(work, 4, 5)
         _keep_hole(work, hole, 3)
-    if variant == BOUNTY or variant == AUCTION or variant == RIVER_OF_BLOOD:
+    if variant in (BOUNTY, AUCTION, RIVER_OF_BLOOD):
         for street in range(N_STREETS):
             _keep_hole(work, hole, street)
     total = _board_cards(variant, max_runs)
@@ -138,8 +138,9 @@ def _load(work, hole, board, street, n_board):
 
 
 @njit(cache=True, nogil=True)
-def _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat=-1,
-                    max_street=1 << 30):
+def _evaluate_cards(
+    variant, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat=-1, max_street=1 << 30
+):
     """The deal rows of cards ``hole``, ``board``, ``bounty`` as the variant's ``_deal_*`` computes them.
 
     ``work`` is a `abstraction.kernels_chance._workspace` (scratch); ``bucket`` int32 (2, n_slots),
@@ -156,8 +157,11 @@ def _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket
         for street in range(N_STREETS):
             n_board = _board_size(street)
             for seat in range(2):
-                bucket[seat, street] = 0 if seat == skip_seat or street > max_street else _seat_bucket(work, seat, 2, n_board, bounty[seat],
-                                                                                 lookup)
+                bucket[seat, street] = (
+                    0
+                    if seat == skip_seat or street > max_street
+                    else _seat_bucket(work, seat, 2, n_board, bounty[seat], lookup)
+                )
             hits = _hit(work, 0, n_board, bounty[0]) + 2 * _hit(work, 1, n_board, bounty[1])
             weight[HIT_OUTCOMES * street + hits] = 1.0
         outcome = _outcome(_seat_value(work, 0, 2, 5), _seat_value(work, 1, 2, 5))
@@ -189,7 +193,11 @@ def _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket
                 reached = run + 1
         for street in range(N_STREETS + max_runs):
             for seat in range(2):
-                if seat != skip_seat and street <= max_street and (street < N_STREETS or street - (N_STREETS - 1) <= reached):
+                if (
+                    seat != skip_seat
+                    and street <= max_street
+                    and (street < N_STREETS or street - (N_STREETS - 1) <= reached)
+                ):
                     bucket[seat, street] = _seat_bucket(work, seat, 2, _board_size(street), -1, lookup)
                 else:
                     bucket[seat, street] = 0
@@ -219,8 +227,23 @@ def _take(pool, left, state):
 
 
 @njit(cache=True, nogil=True)
-def _resample_hidden(variant, flop_swap_probability, turn_swap_probability, max_runs, real_hole, real_board,
-                     real_bounty, seat, street, keep_third, state, pool, hole, board, bounty):
+def _resample_hidden(
+    variant,
+    flop_swap_probability,
+    turn_swap_probability,
+    max_runs,
+    real_hole,
+    real_board,
+    real_bounty,
+    seat,
+    street,
+    keep_third,
+    state,
+    pool,
+    hole,
+    board,
+    bounty,
+):
     """Cards agreeing with what ``seat`` has seen on ``street`` of the real deal, the rest redrawn.
 
     ``real_hole``/``real_board``/``real_bounty``: the real deal's cards (layout in the module
@@ -280,15 +303,49 @@ def _resample_hidden(variant, flop_swap_probability, turn_swap_probability, max_
 
 
 @njit(cache=True, nogil=True)
-def _resample_batch(variant, flop_swap_probability, turn_swap_probability, max_runs, lookup, real_hole, real_board,
-                    real_bounty, seat, street, keep_third, state, hole, board, bounty, bucket, weight, chance):
+def _resample_batch(
+    variant,
+    flop_swap_probability,
+    turn_swap_probability,
+    max_runs,
+    lookup,
+    real_hole,
+    real_board,
+    real_bounty,
+    seat,
+    street,
+    keep_third,
+    state,
+    hole,
+    board,
+    bounty,
+    bucket,
+    weight,
+    chance,
+):
     """`_resample_hidden` then `_evaluate_cards` for ``len(hole)`` candidates (tests and inspection):
     ``hole`` [B, 4, 2, 3], ``board`` [B, 48], ``bounty`` [B, 2], ``bucket`` [B, 2, S], ``weight``
     [B, W], ``chance`` [B, K], all modified in place."""
     work = _workspace()
     pool = np.empty(N_CARDS, dtype=np.int8)
     for row in range(hole.shape[0]):
-        _resample_hidden(variant, flop_swap_probability, turn_swap_probability, max_runs, real_hole, real_board,
-                         real_bounty, seat, street, keep_third, state, pool, hole[row], board[row], bounty[row])
-        _evaluate_cards(variant, max_runs, lookup, hole[row], board[row], bounty[row], work, bucket[row], weight[row],
-                        chance[row])
+        _resample_hidden(
+            variant,
+            flop_swap_probability,
+            turn_swap_probability,
+            max_runs,
+            real_hole,
+            real_board,
+            real_bounty,
+            seat,
+            street,
+            keep_third,
+            state,
+            pool,
+            hole[row],
+            board[row],
+            bounty[row],
+        )
+        _evaluate_cards(
+            variant, max_runs, lookup, hole[row], board[row], bounty[row], work, bucket[row], weight[row], chance[row]
+        )

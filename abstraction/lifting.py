@@ -77,8 +77,9 @@ class CardAbstraction:
         exact = game.deals.n_buckets.tolist()
         sizes = [len(m) for m in self.bucket_map]
         if sizes != exact:
-            raise ValueError(f"abstraction {self.name!r} maps {sizes} exact buckets per slot, "
-                             f"game {game.name!r} has {exact}")
+            raise ValueError(
+                f"abstraction {self.name!r} maps {sizes} exact buckets per slot, game {game.name!r} has {exact}"
+            )
 
 
 def merge_deals(deals: DealTable) -> DealTable:
@@ -105,11 +106,13 @@ def merge_deals(deals: DealTable) -> DealTable:
     mass = np.zeros((n_merged, deals.weight.shape[1]))
     np.add.at(mass, inverse, deals.probability[:, None] * deals.weight)
     weight = mass / np.where(probability > 0, probability, 1.0)[:, None]  # all 0 for a deal of probability 0
-    return DealTable(probability=probability / probability.sum(),
-                     bucket=unique[:, :n_bucket_columns].reshape(n_merged, *deals.bucket.shape[1:]),
-                     weight=np.clip(weight, 0.0, 1.0),
-                     chance=unique[:, n_bucket_columns:],
-                     n_buckets=deals.n_buckets)
+    return DealTable(
+        probability=probability / probability.sum(),
+        bucket=unique[:, :n_bucket_columns].reshape(n_merged, *deals.bucket.shape[1:]),
+        weight=np.clip(weight, 0.0, 1.0),
+        chance=unique[:, n_bucket_columns:],
+        n_buckets=deals.n_buckets,
+    )
 
 
 def _regrouped_tree(tree: FlatTree, buckets_per_slot: np.ndarray) -> FlatTree:
@@ -127,14 +130,16 @@ def abstract_game(game: SolverGame, abstraction: CardAbstraction) -> SolverGame:
     ``config`` is the exact game's plus ``"abstraction": abstraction.name``.
     """
     abstraction.check_fits(game)
-    buckets = np.stack([abstraction.bucket_map[s][game.deals.bucket[:, :, s]]
-                        for s in range(len(abstraction.bucket_map))], axis=2)
-    relabelled = DealTable(game.deals.probability, buckets, game.deals.weight, game.deals.chance,
-                           abstraction.n_buckets)
-    return SolverGame(name=f"{game.name}/{abstraction.name}",
-                      tree=_regrouped_tree(game.tree, abstraction.n_buckets),
-                      deals=merge_deals(relabelled),
-                      config={**game.config, "abstraction": abstraction.name})
+    buckets = np.stack(
+        [abstraction.bucket_map[s][game.deals.bucket[:, :, s]] for s in range(len(abstraction.bucket_map))], axis=2
+    )
+    relabelled = DealTable(game.deals.probability, buckets, game.deals.weight, game.deals.chance, abstraction.n_buckets)
+    return SolverGame(
+        name=f"{game.name}/{abstraction.name}",
+        tree=_regrouped_tree(game.tree, abstraction.n_buckets),
+        deals=merge_deals(relabelled),
+        config={**game.config, "abstraction": abstraction.name},
+    )
 
 
 def lift_strategy(game: SolverGame, abstraction: CardAbstraction, abstract_strategy: np.ndarray) -> np.ndarray:
@@ -147,8 +152,10 @@ def lift_strategy(game: SolverGame, abstraction: CardAbstraction, abstract_strat
     abstract_tree = _regrouped_tree(exact_tree, abstraction.n_buckets)
     strategy = np.asarray(abstract_strategy, dtype=np.float64)
     if strategy.shape != (abstract_tree.table_size,):
-        raise ValueError(f"abstract_strategy must have shape ({abstract_tree.table_size},) (the abstract game's "
-                         f"table size), got {strategy.shape}")
+        raise ValueError(
+            f"abstract_strategy must have shape ({abstract_tree.table_size},) (the abstract game's "
+            f"table size), got {strategy.shape}"
+        )
     lifted = np.empty(exact_tree.table_size)
     for group in range(exact_tree.n_groups):
         actions = int(exact_tree.n_actions[group])

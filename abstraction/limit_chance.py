@@ -53,8 +53,12 @@ def all_contexts(n_players: int) -> list[tuple[int, ...]]:
 
 
 def _check_int(name: str, value: object, minimum: int, maximum: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum or (
-            maximum is not None and value > maximum):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, np.integer))
+        or value < minimum
+        or (maximum is not None and value > maximum)
+    ):
         bound = f"in {minimum}..{maximum}" if maximum is not None else f">= {minimum}"
         raise ValueError(f"{name} must be an int {bound}, got {value!r}")
     return int(value)
@@ -86,17 +90,30 @@ class LimitChance(OutcomeColumns):
         object.__setattr__(self, "lookup", lookup)
         if lookup.bounty:
             raise ValueError("the limit game needs a plain (holdem) card abstraction, got a Bounty one")
-        contexts = all_contexts(n_players) if self.contexts is None else [tuple(int(p) for p in c) for c in self.contexts]
+        contexts = (
+            all_contexts(n_players) if self.contexts is None else [tuple(int(p) for p in c) for c in self.contexts]
+        )
         for alive in contexts:
             showdown_outcomes(alive, n_players)  # ValueError for a bad seat set
         object.__setattr__(self, "contexts", contexts)
         masks = np.array([winner_mask(alive) for alive in contexts], dtype=np.int64)
-        table = np.stack([outcome_table(alive, n_players) for alive in contexts]) if contexts else np.zeros(
-            (0, 2**n_players), dtype=np.int64)
-        object.__setattr__(self, "_arguments", (
-            np.int64(n_players), bool(self.config.must_use_hole_card), masks, self.context_offset,
-            np.ascontiguousarray(table, dtype=np.int64), lookup.kernel_arguments(),
-        ))
+        table = (
+            np.stack([outcome_table(alive, n_players) for alive in contexts])
+            if contexts
+            else np.zeros((0, 2**n_players), dtype=np.int64)
+        )
+        object.__setattr__(
+            self,
+            "_arguments",
+            (
+                np.int64(n_players),
+                bool(self.config.must_use_hole_card),
+                masks,
+                self.context_offset,
+                np.ascontiguousarray(table, dtype=np.int64),
+                lookup.kernel_arguments(),
+            ),
+        )
 
     @property
     def n_players(self) -> int:
@@ -120,12 +137,16 @@ class LimitChance(OutcomeColumns):
         _check_int("first", first, 0)
         _check_int("count", count, 1)
         _check_int("seed", seed, 0, MAX_SEED)
-        return (np.empty((int(count), self.n_players, 4), dtype=np.int32),
-                np.empty((int(count), self.weight_columns), dtype=np.float64))
+        return (
+            np.empty((int(count), self.n_players, 4), dtype=np.int32),
+            np.empty((int(count), self.weight_columns), dtype=np.float64),
+        )
 
     def _table(self, bucket: np.ndarray, weight: np.ndarray) -> DealTable:
         count = bucket.shape[0]
-        return DealTable(np.full(count, 1.0 / count), bucket, weight, np.zeros((count, 0), dtype=np.int8), self.n_buckets)
+        return DealTable(
+            np.full(count, 1.0 / count), bucket, weight, np.zeros((count, 0), dtype=np.int8), self.n_buckets
+        )
 
     def sample(self, first: int, count: int, seed: int, parallel: bool = False) -> DealTable:
         """Deals ``first .. first + count - 1`` of the solve keyed by ``seed`` (0..2**64-1) as a uniform
@@ -136,11 +157,25 @@ class LimitChance(OutcomeColumns):
             if parallel:
                 n_chunks = max(1, min(int(count), CHUNKS_PER_THREAD * get_num_threads()))
                 n, must, masks, offsets, table, (tables, flop_keys, turn_keys) = self._arguments
-                _sample_limit_batch_parallel(np.uint64(seed), np.int64(first), n_chunks, n, must, masks, offsets, table,
-                                             tables, flop_keys, turn_keys, bucket, weight)
+                _sample_limit_batch_parallel(
+                    np.uint64(seed),
+                    np.int64(first),
+                    n_chunks,
+                    n,
+                    must,
+                    masks,
+                    offsets,
+                    table,
+                    tables,
+                    flop_keys,
+                    turn_keys,
+                    bucket,
+                    weight,
+                )
             else:
-                _sample_limit_batch(np.uint64(seed), np.int64(first), self._arguments, bucket, weight,
-                                    np.empty((0, 0), dtype=np.int8))
+                _sample_limit_batch(
+                    np.uint64(seed), np.int64(first), self._arguments, bucket, weight, np.empty((0, 0), dtype=np.int8)
+                )
         return self._table(bucket, weight)
 
     def sample_with_cards(self, first: int, count: int, seed: int) -> tuple[DealTable, np.ndarray]:

@@ -128,7 +128,9 @@ def count_nodes(config: LimitConfig) -> int:
     return walk(_root(config), True)
 
 
-def build_limit_tree(config: LimitConfig, buckets_per_street: Sequence[int], *, max_nodes: int | None = None) -> FlatTree:
+def build_limit_tree(
+    config: LimitConfig, buckets_per_street: Sequence[int], *, max_nodes: int | None = None
+) -> FlatTree:
     """The :class:`FlatTree` of limit hold'em with ``config`` (2..6 players; see the module docstring).
 
     ``buckets_per_street``: buckets of slots 0..3 (preflop, flop, turn, river). ``max_nodes``: refuse
@@ -138,7 +140,9 @@ def build_limit_tree(config: LimitConfig, buckets_per_street: Sequence[int], *, 
     """
     buckets = np.asarray(buckets_per_street, dtype=np.int32).reshape(-1)
     if buckets.shape != (4,) or (buckets < 1).any():
-        raise ValueError(f"buckets_per_street must be 4 counts >= 1 (preflop, flop, turn, river), got {buckets_per_street!r}")
+        raise ValueError(
+            f"buckets_per_street must be 4 counts >= 1 (preflop, flop, turn, river), got {buckets_per_street!r}"
+        )
     root = _root(config)
     if max_nodes is not None:
         size = count_nodes(config)
@@ -207,8 +211,22 @@ def build_limit_tree(config: LimitConfig, buckets_per_street: Sequence[int], *, 
         visit(root, -1, 0, 0, -1, -1)
     finally:
         sys.setrecursionlimit(limit)
-    return _flat_tree(parent, rank, depth, kind, player, street, action_kind, action_amount, committed, n_children,
-                      alive_of, rows_of, buckets, n_players)
+    return _flat_tree(
+        parent,
+        rank,
+        depth,
+        kind,
+        player,
+        street,
+        action_kind,
+        action_amount,
+        committed,
+        n_children,
+        alive_of,
+        rows_of,
+        buckets,
+        n_players,
+    )
 
 
 def _breadth_first(parent: np.ndarray, rank: np.ndarray, depth: np.ndarray) -> np.ndarray:
@@ -228,10 +246,25 @@ def _breadth_first(parent: np.ndarray, rank: np.ndarray, depth: np.ndarray) -> n
     return np.concatenate(order_parts)
 
 
-def _flat_tree(parent, rank, depth, kind, player, street, action_kind, action_amount, committed, n_children,
-               alive_of, rows_of, buckets, n_players) -> FlatTree:
-    order = _breadth_first(np.asarray(parent, dtype=np.int64), np.asarray(rank, dtype=np.int64),
-                           np.asarray(depth, dtype=np.int64))
+def _flat_tree(
+    parent,
+    rank,
+    depth,
+    kind,
+    player,
+    street,
+    action_kind,
+    action_amount,
+    committed,
+    n_children,
+    alive_of,
+    rows_of,
+    buckets,
+    n_players,
+) -> FlatTree:
+    order = _breadth_first(
+        np.asarray(parent, dtype=np.int64), np.asarray(rank, dtype=np.int64), np.asarray(depth, dtype=np.int64)
+    )
     n_nodes = len(order)
     kind_array = np.asarray(kind, dtype=np.int8)[order]
     children = np.asarray(n_children, dtype=np.int32)[order]

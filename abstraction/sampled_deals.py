@@ -38,7 +38,6 @@ from game.nolimit import NoLimitConfig
 from game.rng import SeedLike, as_generator
 
 
-
 def sample_deal_table(
     config: NoLimitConfig,
     abstraction: CardAbstraction | BucketLookup,

@@ -83,8 +83,10 @@ class SmallDeckGame:
         deck = list(config.deck())
         expected = config.hole_cards + sum(config.board_cards[: street + 1])
         if len(card_ints) != expected or len(set(card_ints)) != expected or not set(card_ints) <= set(deck):
-            raise ValueError(f"cards {format_cards(card_ints)!r} are not a view of street {street} on the deck "
-                             f"{config.deck_text()!r} ({expected} distinct deck cards)")
+            raise ValueError(
+                f"cards {format_cards(card_ints)!r} are not a view of street {street} on the deck "
+                f"{config.deck_text()!r} ({expected} distinct deck cards)"
+            )
         row = np.array([[deck.index(c) for c in card_ints]], dtype=np.int8)
         hole = config.hole_cards
         board = [row[:, columns - hole] for columns in _board_groups(config, street)]
@@ -97,8 +99,9 @@ class SmallDeckGame:
     def describe(self, street: int, bucket: int) -> str:
         """Text of the view of ``bucket`` on ``street`` (hole cards, then public cards)."""
         if not 0 <= street < len(self.views) or not 0 <= bucket < len(self.views[street]):
-            raise ValueError(f"no bucket {bucket!r} on street {street!r}; buckets per street "
-                             f"{[len(v) for v in self.views]}")
+            raise ValueError(
+                f"no bucket {bucket!r} on street {street!r}; buckets per street {[len(v) for v in self.views]}"
+            )
         return format_cards(self.views[street][bucket].tolist())
 
 
@@ -112,8 +115,9 @@ def small_holdem_rules(rules: Mapping[str, Any] | SmallHoldemConfig | None = Non
     return SmallHoldemConfig.from_dict(merged)  # type: ignore[return-value]
 
 
-def build_small_deck_game(rules: Mapping[str, Any] | SmallHoldemConfig | None = None, *,
-                          suit_isomorphism: bool = True) -> SmallDeckGame:
+def build_small_deck_game(
+    rules: Mapping[str, Any] | SmallHoldemConfig | None = None, *, suit_isomorphism: bool = True
+) -> SmallDeckGame:
     """The exact small-deck hold'em game; ``game.config`` rebuilds it via ``build_small_deck_game(**config)``.
 
     Memory: the raw deals (``C(n, h) * C(n - h, h) * ...`` rows of ``cards_per_deal`` int8 plus
@@ -123,21 +127,37 @@ def build_small_deck_game(rules: Mapping[str, Any] | SmallHoldemConfig | None = 
     n_cards = config.deck_size
     groups = [config.hole_cards, config.hole_cards, *[count for count in config.board_cards if count]]
     if n_cards * (len(groups) - 1) > MAX_CODE_BITS:
-        raise ValueError(f"a deck of {n_cards} cards with {len(groups) - 1} card groups per view is too large "
-                         f"for this exact builder (views are coded in {MAX_CODE_BITS} bits)")
+        raise ValueError(
+            f"a deck of {n_cards} cards with {len(groups) - 1} card groups per view is too large "
+            f"for this exact builder (views are coded in {MAX_CODE_BITS} bits)"
+        )
     positions = _enumerate_deals(n_cards, groups)
     deck = np.array(config.deck(), dtype=np.int8)
     bucket, codes, views = _view_buckets(config, positions, deck, suit_isomorphism)
     n_buckets = np.array([len(v) for v in views], dtype=np.int32)
     tree = walk_betting(SmallHoldemRound(config, deck[positions[0]]), n_buckets)
-    raw = DealTable(probability=np.full(len(positions), 1.0 / len(positions)), bucket=bucket,
-                    weight=_showdown_weight(tree, deck[positions], config.hole_cards),
-                    chance=np.zeros((len(positions), 0), dtype=np.int8), n_buckets=n_buckets)
+    raw = DealTable(
+        probability=np.full(len(positions), 1.0 / len(positions)),
+        bucket=bucket,
+        weight=_showdown_weight(tree, deck[positions], config.hole_cards),
+        chance=np.zeros((len(positions), 0), dtype=np.int8),
+        n_buckets=n_buckets,
+    )
     deals = merge_deals(raw)
-    game = SolverGame(name="small_holdem", tree=tree, deals=deals,
-                      config={"rules": config.to_dict(), "suit_isomorphism": bool(suit_isomorphism)})
-    return SmallDeckGame(game=game, rules=config, views=tuple(views), view_codes=tuple(codes),
-                         suit_isomorphism=bool(suit_isomorphism), raw_deals=len(positions))
+    game = SolverGame(
+        name="small_holdem",
+        tree=tree,
+        deals=deals,
+        config={"rules": config.to_dict(), "suit_isomorphism": bool(suit_isomorphism)},
+    )
+    return SmallDeckGame(
+        game=game,
+        rules=config,
+        views=tuple(views),
+        view_codes=tuple(codes),
+        suit_isomorphism=bool(suit_isomorphism),
+        raw_deals=len(positions),
+    )
 
 
 def _enumerate_deals(n_cards: int, groups: list[int]) -> np.ndarray:
@@ -177,18 +197,22 @@ def _view_codes(groups: list[np.ndarray], n_cards: int, n_suits: int, suit_isomo
     return best  # type: ignore[return-value]
 
 
-def _view_buckets(config: SmallHoldemConfig, positions: np.ndarray, deck: np.ndarray, suit_isomorphism: bool
-                  ) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
+def _view_buckets(
+    config: SmallHoldemConfig, positions: np.ndarray, deck: np.ndarray, suit_isomorphism: bool
+) -> tuple[np.ndarray, list[np.ndarray], list[np.ndarray]]:
     """Per deal, player and street the bucket (int32); per street the sorted view codes and one view per bucket."""
     n_cards, n_suits, hole = config.deck_size, len(config.suits), config.hole_cards
     bucket = np.empty((len(positions), 2, config.n_streets), dtype=np.int32)
     codes, views = [], []
     for street in range(config.n_streets):
         board = [positions[:, columns] for columns in _board_groups(config, street)]
-        per_player = [_view_codes([positions[:, p * hole:(p + 1) * hole], *board], n_cards, n_suits, suit_isomorphism)
-                      for p in range(2)]
-        unique, first, inverse = np.unique(np.stack(per_player, axis=1).reshape(-1), return_index=True,
-                                           return_inverse=True)
+        per_player = [
+            _view_codes([positions[:, p * hole : (p + 1) * hole], *board], n_cards, n_suits, suit_isomorphism)
+            for p in range(2)
+        ]
+        unique, first, inverse = np.unique(
+            np.stack(per_player, axis=1).reshape(-1), return_index=True, return_inverse=True
+        )
         bucket[:, :, street] = inverse.reshape(-1, 2)
         deal, player = np.divmod(first, 2)
         hole_columns = player[:, None] * hole + np.arange(hole)[None, :]
@@ -201,9 +225,16 @@ def _view_buckets(config: SmallHoldemConfig, positions: np.ndarray, deck: np.nda
 def _showdown_weight(tree: FlatTree, cards: np.ndarray, hole_cards: int) -> np.ndarray:
     """float64 ``[n_deals, W]``: per showdown context of ``tree``, one-hot on the deal's winners among the players
     left (equal hands split); ``cards`` are card ints, each player's hole cards then the board."""
-    board = cards[:, 2 * hole_cards:]
-    strength = np.stack([evaluate_batch(np.concatenate([cards[:, p * hole_cards:(p + 1) * hole_cards], board], axis=1),
-                                        check=False) for p in range(2)], axis=1)
+    board = cards[:, 2 * hole_cards :]
+    strength = np.stack(
+        [
+            evaluate_batch(
+                np.concatenate([cards[:, p * hole_cards : (p + 1) * hole_cards], board], axis=1), check=False
+            )
+            for p in range(2)
+        ],
+        axis=1,
+    )
     weight = np.zeros((len(cards), tree.weight_columns))
     deals = np.arange(len(cards))
     for c, alive in enumerate(showdown_contexts(tree)):

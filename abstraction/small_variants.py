@@ -81,7 +81,7 @@ from game.cards import N_RANKS, format_cards, parse_cards
 from game.chance import ScriptedChance
 from game.evaluator import evaluate_batch
 from game.nolimit import NoLimitConfig, NoLimitRound
-from game.variants import get_variant, start_round
+from game.variants import get_variant
 
 __all__ = ["DEFAULT_DECKS", "SmallDeal", "SmallVariant", "build_small_variant", "build_small_variant_game"]
 
@@ -131,7 +131,9 @@ def _types(deck: Sequence[int], variant: str, merge: bool | None) -> tuple[_Type
     if merge is None:
         merge = lossless
     if merge and not lossless:
-        raise ValueError(f"merge_types needs a deck with no flush (at most 4 cards per suit), got suit counts {suits.tolist()}")
+        raise ValueError(
+            f"merge_types needs a deck with no flush (at most 4 cards per suit), got suit counts {suits.tolist()}"
+        )
 
     def key(card: int) -> tuple[int, ...]:
         if not merge:
@@ -192,7 +194,11 @@ class _Enumeration:
         yes = self.cols[flag] == 1
         avail = self.count[None, :] - self.used
         left = self.total - self.used.sum(axis=1)
-        rows, types, factors = [np.flatnonzero(~yes)], [np.full(int((~yes).sum()), ABSENT)], [np.ones(int((~yes).sum()))]
+        rows, types, factors = (
+            [np.flatnonzero(~yes)],
+            [np.full(int((~yes).sum()), ABSENT)],
+            [np.ones(int((~yes).sum()))],
+        )
         for t in range(self.types.n):
             ok = np.flatnonzero(yes & (avail[:, t] > 0))
             rows.append(ok)
@@ -339,8 +345,15 @@ def _outcome(hand_a: np.ndarray, hand_b: np.ndarray, board: np.ndarray) -> np.nd
     return np.where(a > b, 0, np.where(a == b, 1, 2))
 
 
-def _weights_and_chance(variant: str, cards: Mapping[str, np.ndarray], cols: Mapping[str, np.ndarray],
-                        types: _Types, classes: np.ndarray, runs: int, tree: FlatTree) -> tuple[np.ndarray, np.ndarray]:
+def _weights_and_chance(
+    variant: str,
+    cards: Mapping[str, np.ndarray],
+    cols: Mapping[str, np.ndarray],
+    types: _Types,
+    classes: np.ndarray,
+    runs: int,
+    tree: FlatTree,
+) -> tuple[np.ndarray, np.ndarray]:
     """Outcome weights [n, W] (one-hot per context) and chance children [n, K] of each row."""
     n = len(cards["h0"])
     stack = lambda *names: np.stack([cards[name] for name in names], axis=1)  # noqa: E731
@@ -350,8 +363,10 @@ def _weights_and_chance(variant: str, cards: Mapping[str, np.ndarray], cols: Map
     rows = np.arange(n)
     chance = np.zeros((n, tree.n_chance_slots), dtype=np.int8)
     if variant == "swap":
-        final = [np.where(cols[f"y{i}"] == 1, cards[f"s{i}"], np.where(cols[f"x{i}"] == 1, cards[f"r{i}"], cards[f"h{i}"]))
-                 for i in range(4)]
+        final = [
+            np.where(cols[f"y{i}"] == 1, cards[f"s{i}"], np.where(cols[f"x{i}"] == 1, cards[f"r{i}"], cards[f"h{i}"]))
+            for i in range(4)
+        ]
         weight[rows, _outcome(np.stack(final[:2], 1), np.stack(final[2:], 1), board)] = 1.0
         return weight, chance
     holes = [stack("h0", "h1"), stack("h2", "h3")]
@@ -359,8 +374,9 @@ def _weights_and_chance(variant: str, cards: Mapping[str, np.ndarray], cols: Map
         weight[rows, _outcome(holes[0], holes[1], board)] = 1.0
     elif variant == "auction":
         three = [np.concatenate([holes[s], cards[f"a{s}"][:, None]], axis=1) for s in (0, 1)]
-        for context, (a, b) in enumerate([(three[0], holes[1]), (holes[0], three[1]), (three[0], three[1]),
-                                          (holes[0], holes[1])]):
+        for context, (a, b) in enumerate(
+            [(three[0], holes[1]), (holes[0], three[1]), (three[0], three[1]), (holes[0], holes[1])]
+        ):
             weight[rows, offset[context] + _outcome(a, b, board)] = 1.0
     elif variant == "river_of_blood":
         for c in range(runs + 1):
@@ -453,8 +469,11 @@ class SmallVariant:
         swaps: tuple[bool, ...] = ()
         if self.variant == "swap":
             config = self.config
-            swaps = tuple(bool(rng.random() < p) for p in [config.flop_swap_probability] * 4  # type: ignore[attr-defined]
-                          + [config.turn_swap_probability] * 4)  # type: ignore[attr-defined]
+            swaps = tuple(
+                bool(rng.random() < p)
+                for p in [config.flop_swap_probability] * 4  # type: ignore[attr-defined]
+                + [config.turn_swap_probability] * 4
+            )  # type: ignore[attr-defined]
         replacements = tuple(rest[: sum(swaps)])
         thirds = tuple(rest[:2]) if self.variant == "auction" else ()
         ranks = tuple(int(r) for r in rng.integers(0, N_RANKS, size=2)) if self.variant == "bounty" else (0, 0)
@@ -495,11 +514,14 @@ class SmallVariant:
         """The `DealTable` row of a concrete deal (KeyError if the deal is not of this game)."""
         cols = self._columns(deal)
         views = _views(self.variant, cols, self._types.n, self.runs)
-        bucket = np.array([[self._view_index[slot][views[slot][seat][0].tobytes()] for slot in range(len(views))]
-                           for seat in (0, 1)], dtype=np.int32)
+        bucket = np.array(
+            [[self._view_index[slot][views[slot][seat][0].tobytes()] for slot in range(len(views))] for seat in (0, 1)],
+            dtype=np.int32,
+        )
         cards = _representatives(self._types, cols, _order(self.variant, self.runs))
-        weight, chance = _weights_and_chance(self.variant, cards, cols, self._types, self._classes, self.runs,
-                                             self.game.tree)
+        weight, chance = _weights_and_chance(
+            self.variant, cards, cols, self._types, self._classes, self.runs, self.game.tree
+        )
         return self._row_index[_row_matrix(bucket[None], weight, chance)[0].tobytes()]
 
 
@@ -539,12 +561,26 @@ def _dense_ids(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _row_matrix(bucket: np.ndarray, weight: np.ndarray, chance: np.ndarray) -> np.ndarray:
     """int64 [n, F]: a deal row's buckets, outcome (one-hot) and chance children side by side (the merge key)."""
-    return np.ascontiguousarray(np.concatenate([bucket.reshape(len(bucket), -1).astype(np.int64),
-                                                (weight > 0.5).astype(np.int64), chance.astype(np.int64)], axis=1))
+    return np.ascontiguousarray(
+        np.concatenate(
+            [
+                bucket.reshape(len(bucket), -1).astype(np.int64),
+                (weight > 0.5).astype(np.int64),
+                chance.astype(np.int64),
+            ],
+            axis=1,
+        )
+    )
 
 
-def small_config(variant: str, rules: str | None = None, *, stack: int = DEFAULT_STACK, max_runs: int = DEFAULT_MAX_RUNS,
-                 **fields: Any) -> NoLimitConfig:
+def small_config(
+    variant: str,
+    rules: str | None = None,
+    *,
+    stack: int = DEFAULT_STACK,
+    max_runs: int = DEFAULT_MAX_RUNS,
+    **fields: Any,
+) -> NoLimitConfig:
     """The real rules config of the small version (module docstring): stack, blinds 1/2, ``rules``,
     River of Blood's board capped at 5 + ``max_runs``, Swap's turn swap probability 0; ``fields`` override."""
     extra: dict[str, Any] = dict(SMALL_RULES.get(variant, {}))
@@ -554,10 +590,19 @@ def small_config(variant: str, rules: str | None = None, *, stack: int = DEFAULT
     return get_variant(variant).config_class(stack=stack, rules=rules or "document", **extra)
 
 
-def build_small_variant(variant: str, *, deck: str | None = None, rules: str | None = None, bets: str = DEFAULT_BETS,
-                        bids: str = DEFAULT_BIDS, stack: int = DEFAULT_STACK, max_runs: int = DEFAULT_MAX_RUNS,
-                        merge_types: bool | None = None, max_nodes: int | None = 100_000,
-                        config_fields: Mapping[str, Any] | None = None) -> SmallVariant:
+def build_small_variant(
+    variant: str,
+    *,
+    deck: str | None = None,
+    rules: str | None = None,
+    bets: str = DEFAULT_BETS,
+    bids: str = DEFAULT_BIDS,
+    stack: int = DEFAULT_STACK,
+    max_runs: int = DEFAULT_MAX_RUNS,
+    merge_types: bool | None = None,
+    max_nodes: int | None = 100_000,
+    config_fields: Mapping[str, Any] | None = None,
+) -> SmallVariant:
     """The exact small game of ``variant`` (see the module docstring) with its helpers."""
     config = small_config(variant, rules, stack=stack, max_runs=max_runs, **dict(config_fields or {}))
     runs = max_runs if variant == "river_of_blood" else 0
@@ -591,8 +636,9 @@ def build_small_variant(variant: str, *, deck: str | None = None, rules: str | N
         view_index.append({row.tobytes(): i for i, row in enumerate(unique)})
     n_buckets = np.array([len(v) for v in view_index], dtype=np.int32)
     bet_abstraction = BetAbstraction.parse(bets, bids=bids if variant == "auction" else "")
-    tree = build_betting_tree(config, bet_abstraction, n_buckets, max_nodes=max_nodes,
-                              max_runs=runs if variant == "river_of_blood" else None)
+    tree = build_betting_tree(
+        config, bet_abstraction, n_buckets, max_nodes=max_nodes, max_runs=runs if variant == "river_of_blood" else None
+    )
     _check_actions(tree, config, bet_abstraction, runs)
     cards = _representatives(types, cols, _order(variant, runs))
     weight, chance = _weights_and_chance(variant, cards, cols, types, classes, runs, tree)
@@ -603,16 +649,35 @@ def build_small_variant(variant: str, *, deck: str | None = None, rules: str | N
     deals = DealTable(prob / prob.sum(), bucket[first_rows], weight[first_rows], chance[first_rows], n_buckets)
     if abs(prob.sum() - 1.0) > 1e-9:
         raise AssertionError(f"deal probabilities sum to {prob.sum()!r}")
-    game_config = {"variant": variant, "deck": format_cards(deck_cards), "rules": dataclasses.asdict(config)
-                   | {"variant": variant}, "bets": bets, "bids": bids, "max_runs": runs or None,
-                   "merge_types": merged}
+    game_config = {
+        "variant": variant,
+        "deck": format_cards(deck_cards),
+        "rules": dataclasses.asdict(config) | {"variant": variant},
+        "bets": bets,
+        "bids": bids,
+        "max_runs": runs or None,
+        "merge_types": merged,
+    }
     game = SolverGame(name=f"small_{variant}", tree=tree, deals=deals, config=game_config)
-    return SmallVariant(variant, game, config, deck_cards, bets, runs or None, n_rows, merged, types, classes,
-                        tuple(view_index), row_index)
+    return SmallVariant(
+        variant,
+        game,
+        config,
+        deck_cards,
+        bets,
+        runs or None,
+        n_rows,
+        merged,
+        types,
+        classes,
+        tuple(view_index),
+        row_index,
+    )
 
 
-def build_small_variant_game(variant: str, *, deck: str | None = None, rules: str | None = None,
-                             bets: str = DEFAULT_BETS, **options: Any) -> SolverGame:
+def build_small_variant_game(
+    variant: str, *, deck: str | None = None, rules: str | None = None, bets: str = DEFAULT_BETS, **options: Any
+) -> SolverGame:
     """The `SolverGame` of `build_small_variant` (same arguments)."""
     return build_small_variant(variant, deck=deck, rules=rules, bets=bets, **options).game
 
@@ -645,22 +710,25 @@ def _check_actions(tree: FlatTree, config: NoLimitConfig, bets: BetAbstraction, 
         start, count = int(tree.child_start[node]), int(tree.n_children[node])
         if tree.kind[node] == CHANCE:
             for k in range(count):
-                after, _ = walk.apply(before, dealing, outcomes + (k,))
-                stack.append((start + k, after, outcomes + (k,), before, dealing))
+                after, _ = walk.apply(before, dealing, (*outcomes, k))
+                stack.append((start + k, after, (*outcomes, k), before, dealing))
             continue
         if tree.kind[node] != DECISION:
             if not round_.is_terminal:
                 raise AssertionError(f"tree terminal {node} ({tree.history(node)}) is no terminal of the engine")
             continue
         if round_.to_act != tree.player[node]:
-            raise AssertionError(f"tree node {node} ({tree.history(node)}) has actor {tree.player[node]}, "
-                                 f"the engine {round_.to_act}")
+            raise AssertionError(
+                f"tree node {node} ({tree.history(node)}) has actor {tree.player[node]}, the engine {round_.to_act}"
+            )
         children = {(int(tree.action_kind[c]), int(tree.action_amount[c])): c for c in range(start, start + count)}
         missing = _legal_actions(round_) - set(children)
         if missing:
             shown = ", ".join(str(Action(ActionKind(k), a)) for k, a in sorted(missing))
-            raise ValueError(f"the bet abstraction {bets} leaves out legal actions at {tree.history(node)!r}: "
-                             f"{shown}; use a smaller stack or more sizes")
+            raise ValueError(
+                f"the bet abstraction {bets} leaves out legal actions at {tree.history(node)!r}: "
+                f"{shown}; use a smaller stack or more sizes"
+            )
         for key, child in children.items():
             action = Action(ActionKind(key[0]), key[1])
             after, _ = walk.apply(round_, action, outcomes)

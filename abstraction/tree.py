@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, fields
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -49,8 +49,19 @@ CHANCE_ACTION = -2
 """``action_kind`` of a chance node's child (``action_amount`` is the outcome index)."""
 MAX_PLAYERS = 6
 
-_NODE_FIELDS = ("kind", "player", "street", "child_start", "n_children", "committed", "infoset_group",
-                "action_kind", "action_amount", "context", "value_row")
+_NODE_FIELDS = (
+    "kind",
+    "player",
+    "street",
+    "child_start",
+    "n_children",
+    "committed",
+    "infoset_group",
+    "action_kind",
+    "action_amount",
+    "context",
+    "value_row",
+)
 _GROUP_FIELDS = ("n_actions", "row_offset", "n_buckets", "group_player", "group_street", "group_slot")
 _GAME_FIELDS = ("terminal_values", "context_size", "chance_size")
 
@@ -123,13 +134,27 @@ class FlatTree(OutcomeColumns):
     context_size: np.ndarray
     chance_size: np.ndarray
 
-    _DTYPES = {
-        "kind": np.int8, "player": np.int8, "street": np.int8, "child_start": np.int32,
-        "n_children": np.int32, "committed": np.float64, "infoset_group": np.int32,
-        "action_kind": np.int8, "action_amount": np.int32, "context": np.int32, "value_row": np.int64,
-        "n_actions": np.int32, "row_offset": np.int64, "n_buckets": np.int32, "group_player": np.int8,
-        "group_street": np.int8, "group_slot": np.int8, "terminal_values": np.float64,
-        "context_size": np.int32, "chance_size": np.int32,
+    _DTYPES: ClassVar[dict[str, type]] = {
+        "kind": np.int8,
+        "player": np.int8,
+        "street": np.int8,
+        "child_start": np.int32,
+        "n_children": np.int32,
+        "committed": np.float64,
+        "infoset_group": np.int32,
+        "action_kind": np.int8,
+        "action_amount": np.int32,
+        "context": np.int32,
+        "value_row": np.int64,
+        "n_actions": np.int32,
+        "row_offset": np.int64,
+        "n_buckets": np.int32,
+        "group_player": np.int8,
+        "group_street": np.int8,
+        "group_slot": np.int8,
+        "terminal_values": np.float64,
+        "context_size": np.int32,
+        "chance_size": np.int32,
     }
 
     def __post_init__(self) -> None:
@@ -262,16 +287,22 @@ def _validate_tree(tree: FlatTree) -> None:
     n = tree.n_nodes
     n_players = tree.n_players
     if tree.committed.ndim != 2 or not 2 <= n_players <= MAX_PLAYERS:
-        raise broken("2..6 players", f"committed has shape {tree.committed.shape}, expected (n_nodes, 2..{MAX_PLAYERS})")
+        raise broken(
+            "2..6 players", f"committed has shape {tree.committed.shape}, expected (n_nodes, 2..{MAX_PLAYERS})"
+        )
     for name in _NODE_FIELDS:
         expected = (n, n_players) if name == "committed" else (n,)
         if getattr(tree, name).shape != expected:
             raise broken("node array shapes", f"{name} has shape {getattr(tree, name).shape}, expected {expected}")
     for name in _GROUP_FIELDS:
         if getattr(tree, name).shape != (tree.n_groups,):
-            raise broken("group array shapes", f"{name} has shape {getattr(tree, name).shape}, expected ({tree.n_groups},)")
+            raise broken(
+                "group array shapes", f"{name} has shape {getattr(tree, name).shape}, expected ({tree.n_groups},)"
+            )
     if tree.terminal_values.ndim != 2 or tree.terminal_values.shape[1] != n_players:
-        raise broken("payoff rows", f"terminal_values has shape {tree.terminal_values.shape}, expected (rows, {n_players})")
+        raise broken(
+            "payoff rows", f"terminal_values has shape {tree.terminal_values.shape}, expected (rows, {n_players})"
+        )
     if n == 0:
         raise broken("non-empty", "the tree has no nodes")
     unknown = sorted(set(tree.kind.tolist()) - set(KIND_NAMES))
@@ -293,8 +324,9 @@ def _validate_tree(tree: FlatTree) -> None:
         if start <= node:
             raise broken("children in range", f"{children}, not after it")
         if (parents[start : start + count] >= 0).any():
-            raise broken("one parent per node", f"a child of node {node} in {start}..{start + count - 1} "
-                         "already has a parent")
+            raise broken(
+                "one parent per node", f"a child of node {node} in {start}..{start + count - 1} already has a parent"
+            )
         parents[start : start + count] = node
     orphans = np.flatnonzero(parents[1:] < 0) + 1
     if len(orphans):
@@ -304,14 +336,21 @@ def _validate_tree(tree: FlatTree) -> None:
         parent = parents[node]
         depth[node] = depth[parent] + 1
         if depth[node] < depth[node - 1]:
-            raise broken("breadth-first order", f"node {node} at depth {depth[node]} follows node {node - 1} "
-                         f"at depth {depth[node - 1]}")
+            raise broken(
+                "breadth-first order",
+                f"node {node} at depth {depth[node]} follows node {node - 1} at depth {depth[node - 1]}",
+            )
         if tree.street[node] < tree.street[parent]:
-            raise broken("streets never decrease", f"node {node} is on street {tree.street[node]}, "
-                         f"its parent {parent} on {tree.street[parent]}")
+            raise broken(
+                "streets never decrease",
+                f"node {node} is on street {tree.street[node]}, its parent {parent} on {tree.street[parent]}",
+            )
         if (tree.committed[node] < tree.committed[parent]).any():
-            raise broken("commitments never decrease", f"node {node} has {tree.committed[node].tolist()} chips "
-                         f"committed, its parent {parent} {tree.committed[parent].tolist()}")
+            raise broken(
+                "commitments never decrease",
+                f"node {node} has {tree.committed[node].tolist()} chips "
+                f"committed, its parent {parent} {tree.committed[parent].tolist()}",
+            )
     if (tree.committed < 0).any():
         raise broken("commitments non-negative", f"node {int(np.flatnonzero((tree.committed < 0).any(axis=1))[0])}")
     _validate_chance_and_payoffs(tree, broken)
@@ -320,23 +359,31 @@ def _validate_tree(tree: FlatTree) -> None:
         group = int(tree.infoset_group[node])
         if tree.kind[node] != DECISION:
             if group != -1:
-                raise broken("only decisions have groups", f"node {node} ({KIND_NAMES[int(tree.kind[node])]}) "
-                             f"has group {group}")
+                raise broken(
+                    "only decisions have groups", f"node {node} ({KIND_NAMES[int(tree.kind[node])]}) has group {group}"
+                )
             continue
         if not 0 <= group < tree.n_groups:
             raise broken("groups in range", f"node {node} has group {group}, the tree has {tree.n_groups}")
         if not 0 <= tree.player[node] < n_players:
             raise broken("actors are players", f"node {node} has player {tree.player[node]} of {n_players}")
         if tree.n_actions[group] != tree.n_children[node]:
-            raise broken("group action counts agree", f"node {node} has {tree.n_children[node]} children "
-                         f"but its group {group} has {tree.n_actions[group]} actions")
+            raise broken(
+                "group action counts agree",
+                f"node {node} has {tree.n_children[node]} children "
+                f"but its group {group} has {tree.n_actions[group]} actions",
+            )
         if tree.group_player[group] != tree.player[node] or tree.group_street[group] != tree.street[node]:
-            raise broken("group player and street agree", f"node {node} (player {tree.player[node]}, street "
-                         f"{tree.street[node]}) in group {group} (player {tree.group_player[group]}, street "
-                         f"{tree.group_street[group]})")
+            raise broken(
+                "group player and street agree",
+                f"node {node} (player {tree.player[node]}, street "
+                f"{tree.street[node]}) in group {group} (player {tree.group_player[group]}, street "
+                f"{tree.group_street[group]})",
+            )
         if group_depth[group] not in (-1, depth[node]):
-            raise broken("group nodes at one depth", f"group {group} has nodes at depths "
-                         f"{group_depth[group]} and {depth[node]}")
+            raise broken(
+                "group nodes at one depth", f"group {group} has nodes at depths {group_depth[group]} and {depth[node]}"
+            )
         group_depth[group] = depth[node]
     unused = np.flatnonzero(group_depth < 0)
     if len(unused):
@@ -347,8 +394,9 @@ def _validate_tree(tree: FlatTree) -> None:
     expected_offsets = _exclusive_cumsum(sizes)
     if not np.array_equal(tree.row_offset, expected_offsets):
         bad = int(np.flatnonzero(tree.row_offset != expected_offsets)[0])
-        raise broken("rows contiguous", f"group {bad} starts at row {tree.row_offset[bad]}, "
-                     f"expected {expected_offsets[bad]}")
+        raise broken(
+            "rows contiguous", f"group {bad} starts at row {tree.row_offset[bad]}, expected {expected_offsets[bad]}"
+        )
 
 
 def _validate_chance_and_payoffs(tree: FlatTree, broken: Any) -> None:
@@ -362,8 +410,11 @@ def _validate_chance_and_payoffs(tree: FlatTree, broken: Any) -> None:
             if not 0 <= context < tree.n_chance_slots:
                 raise broken("chance slots in range", f"chance node {node} has slot {context} of {tree.n_chance_slots}")
             if tree.n_children[node] != tree.chance_size[context]:
-                raise broken("chance sizes agree", f"chance node {node} has {tree.n_children[node]} children, its "
-                             f"slot {context} {tree.chance_size[context]}")
+                raise broken(
+                    "chance sizes agree",
+                    f"chance node {node} has {tree.n_children[node]} children, its "
+                    f"slot {context} {tree.chance_size[context]}",
+                )
         elif kind == DECISION:
             if context != -1 or row != -1:
                 raise broken("decisions own no payoffs", f"decision {node} has context {context}, value row {row}")
@@ -372,8 +423,7 @@ def _validate_chance_and_payoffs(tree: FlatTree, broken: Any) -> None:
                 raise broken("contexts in range", f"terminal {node} has context {context} of {tree.n_contexts}")
             rows = 1 if context < 0 else int(tree.context_size[context])
             if not 0 <= row <= n_rows - rows:
-                raise broken("payoff rows in range", f"terminal {node} needs rows {row}..{row + rows - 1} "
-                             f"of {n_rows}")
+                raise broken("payoff rows in range", f"terminal {node} needs rows {row}..{row + rows - 1} of {n_rows}")
     if not np.isfinite(tree.terminal_values).all():
         raise broken("finite payoffs", "terminal_values holds a NaN or infinity")
 
@@ -395,8 +445,13 @@ class DealTable:
     chance: np.ndarray
     n_buckets: np.ndarray
 
-    _DTYPES = {"probability": np.float64, "bucket": np.int32, "weight": np.float64, "chance": np.int8,
-               "n_buckets": np.int32}
+    _DTYPES: ClassVar[dict[str, type]] = {
+        "probability": np.float64,
+        "bucket": np.int32,
+        "weight": np.float64,
+        "chance": np.int8,
+        "n_buckets": np.int32,
+    }
 
     def __post_init__(self) -> None:
         for name, dtype in self._DTYPES.items():
@@ -446,8 +501,9 @@ def check_compatible(tree: FlatTree, deals: DealTable) -> None:
     if not np.array_equal(tree.n_buckets, deals.n_buckets[tree.group_slot]):
         raise ValueError("the tree's n_buckets per group disagree with the deals' buckets per slot")
     if deals.weight.shape[1] != tree.weight_columns:
-        raise ValueError(f"the deals carry {deals.weight.shape[1]} outcome columns, the tree's contexts need "
-                         f"{tree.weight_columns}")
+        raise ValueError(
+            f"the deals carry {deals.weight.shape[1]} outcome columns, the tree's contexts need {tree.weight_columns}"
+        )
     if deals.chance.shape[1] != tree.n_chance_slots:
         raise ValueError(f"the deals decide {deals.chance.shape[1]} chance slots, the tree has {tree.n_chance_slots}")
     if tree.n_chance_slots and deals.n_deals and (deals.chance >= tree.chance_size).any():

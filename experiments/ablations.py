@@ -69,16 +69,21 @@ def machine() -> str:
 
 
 # ----------------------------------------------------------------------------------------- solver
-def solver_curve(game: Any, setting: SolverSetting, seed: int, seconds: float, block: int,
-                 prune_after: int) -> list[tuple[float, int, float]]:
+def solver_curve(
+    game: Any, setting: SolverSetting, seed: int, seconds: float, block: int, prune_after: int
+) -> list[tuple[float, int, float]]:
     """One thread, ``seconds`` of timed blocks of ``block`` iterations; (solve s, iterations,
     exploitability chips) after every block (measuring is not timed)."""
     from solver.cfr import SolverConfig, allocate_tables, normalized_strategy, table_dtype
     from solver.exploitability import exploitability
     from solver.parallel import iteration_runner
 
-    config = SolverConfig(algorithm="es-mccfr", seed=seed, linear_averaging=setting.linear_averaging,
-                          prune_after=prune_after if setting.prune else -1)
+    config = SolverConfig(
+        algorithm="es-mccfr",
+        seed=seed,
+        linear_averaging=setting.linear_averaging,
+        prune_after=prune_after if setting.prune else -1,
+    )
     tables = allocate_tables(game, table_dtype(config))
     tables["iteration"] = np.zeros(1, dtype=np.int64)
     curve, solving = [], 0.0
@@ -88,8 +93,9 @@ def solver_curve(game: Any, setting: SolverSetting, seed: int, seconds: float, b
             runner(tables, block)
             solving += time.perf_counter() - started
             strategy = normalized_strategy(game, tables["strategy_sums"])
-            curve.append((solving, int(tables["iteration"][0]),
-                          float(exploitability(game, strategy).exploitability_chips)))
+            curve.append(
+                (solving, int(tables["iteration"][0]), float(exploitability(game, strategy).exploitability_chips))
+            )
     return curve
 
 
@@ -107,18 +113,28 @@ def run_solver_ablation(arguments: argparse.Namespace) -> dict[str, Any]:
     from parallel_scaling_holdem import card_abstraction  # the same cached card file as that experiment
 
     abstraction, cards = card_abstraction(arguments.work / "holdem_pipeline", 0)
-    game = build_abstract_game(AbstractGameConfig.for_variant(
-        HoldemConfig(), cards, bets="1p,a cap=2", chance="fixed", n_deals=arguments.deals, deal_seed=0), abstraction)
-    print(f"abstract game: {game.tree.n_nodes} nodes, {game.tree.n_infosets} information sets, "
-          f"{game.deals.n_deals} deals", flush=True)
+    game = build_abstract_game(
+        AbstractGameConfig.for_variant(
+            HoldemConfig(), cards, bets="1p,a cap=2", chance="fixed", n_deals=arguments.deals, deal_seed=0
+        ),
+        abstraction,
+    )
+    print(
+        f"abstract game: {game.tree.n_nodes} nodes, {game.tree.n_infosets} information sets, "
+        f"{game.deals.n_deals} deals",
+        flush=True,
+    )
     load_start = os.getloadavg()[0]
     curves: dict[str, list[list[tuple[float, int, float]]]] = {setting.name: [] for setting in SOLVER_SETTINGS}
     for repeat in range(arguments.repeats):
         for setting in SOLVER_SETTINGS:
             curve = solver_curve(game, setting, repeat, arguments.seconds, arguments.block, arguments.prune_after)
             curves[setting.name].append(curve)
-            print(f"{setting.name} seed {repeat}: {curve[-1][1] / curve[-1][0]:,.0f} it/s, "
-                  f"{curve[-1][2]:.4f} chips after {curve[-1][0]:.0f} s", flush=True)
+            print(
+                f"{setting.name} seed {repeat}: {curve[-1][1] / curve[-1][0]:,.0f} it/s, "
+                f"{curve[-1][2]:.4f} chips after {curve[-1][0]:.0f} s",
+                flush=True,
+            )
     checkpoints = [arguments.seconds / 4, arguments.seconds / 2, arguments.seconds]
     summary = {}
     for name, runs in curves.items():
@@ -128,12 +144,23 @@ def run_solver_ablation(arguments: argparse.Namespace) -> dict[str, Any]:
         }
     return {
         "command": shlex.join([".venv/bin/python", "experiments/ablations.py", *arguments.argv]),
-        "machine": machine(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "machine": machine(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "load": [load_start, os.getloadavg()[0]],
-        "game": {"n_nodes": int(game.tree.n_nodes), "n_infosets": int(game.tree.n_infosets),
-                 "n_deals": int(game.deals.n_deals), "cards": "ehs2 16/16/16/16, 120 flops", "bets": "1p,a cap=2"},
-        "settings": {"seconds": arguments.seconds, "repeats": arguments.repeats, "block": arguments.block,
-                     "prune_after": arguments.prune_after, "checkpoints_s": checkpoints},
+        "game": {
+            "n_nodes": int(game.tree.n_nodes),
+            "n_infosets": int(game.tree.n_infosets),
+            "n_deals": int(game.deals.n_deals),
+            "cards": "ehs2 16/16/16/16, 120 flops",
+            "bets": "1p,a cap=2",
+        },
+        "settings": {
+            "seconds": arguments.seconds,
+            "repeats": arguments.repeats,
+            "block": arguments.block,
+            "prune_after": arguments.prune_after,
+            "checkpoints_s": checkpoints,
+        },
         "summary": summary,
         "curves": {name: [[list(point) for point in run] for run in runs] for name, runs in curves.items()},
     }
@@ -143,22 +170,28 @@ def solver_markdown(report: dict[str, Any]) -> str:
     checkpoints = report["settings"]["checkpoints_s"]
     game = report["game"]
     lines = [
-        "# Ablation: ES-MCCFR settings, exploitability measured exactly", "",
-        f"Command: `{report['command']}`", "",
+        "# Ablation: ES-MCCFR settings, exploitability measured exactly",
+        "",
+        f"Command: `{report['command']}`",
+        "",
         f"Machine: {report['machine']}, one solver thread. Date: {report['date']}. Load average (1 min) at "
-        f"start / end: {report['load'][0]:.2f} / {report['load'][1]:.2f}.", "",
+        f"start / end: {report['load'][0]:.2f} / {report['load'][1]:.2f}.",
+        "",
         f"Game: abstract heads-up no-limit hold'em, cards {game['cards']}, bets `{game['bets']}`, "
         f"{game['n_deals']:,} fixed deals, {game['n_infosets']:,} information sets; exploitability is the exact "
         f"best response in that game, chips per hand (big blind 2). Pruning starts at iteration "
         f"{report['settings']['prune_after']:,}. Each cell: the median over {report['settings']['repeats']} seeds "
-        "(every seed's value in the JSON).", "",
+        "(every seed's value in the JSON).",
+        "",
         "| setting | iterations/s | " + " | ".join(f"chips after {at:g} s" for at in checkpoints) + " |",
         "|---|---|" + "---|" * len(checkpoints),
     ]
     for name, row in report["summary"].items():
         cells = [f"{np.median(row['chips_at'][f'{at:g}']):.4f}" for at in checkpoints]
         lines.append(f"| {name} | {row['iterations_per_second']:,.0f} | " + " | ".join(cells) + " |")
-    best = min(report["summary"], key=lambda name: np.median(report["summary"][name]["chips_at"][f"{checkpoints[-1]:g}"]))
+    best = min(
+        report["summary"], key=lambda name: np.median(report["summary"][name]["chips_at"][f"{checkpoints[-1]:g}"])
+    )
     lines += ["", f"Lowest exploitability at {checkpoints[-1]:g} s: **{best}**.", ""]
     return "\n".join(lines)
 
@@ -185,33 +218,101 @@ def run_abstraction_ablation(arguments: argparse.Namespace) -> dict[str, Any]:
             out = work / f"{name}.h5"
             for stale in out.parent.glob(out.name + "*"):
                 stale.unlink()
-            solve_flags = ["solve", "--variant", variant, "--rule", "rules=engine", "--cards", str(cards),
-                           "--bets", bets, "--minutes", str(arguments.minutes), "--workers", str(arguments.workers),
-                           "--seed", "0", "--out", str(out), "--quiet", "--json"]
+            solve_flags = [
+                "solve",
+                "--variant",
+                variant,
+                "--rule",
+                "rules=engine",
+                "--cards",
+                str(cards),
+                "--bets",
+                bets,
+                "--minutes",
+                str(arguments.minutes),
+                "--workers",
+                str(arguments.workers),
+                "--seed",
+                "0",
+                "--out",
+                str(out),
+                "--quiet",
+                "--json",
+            ]
             if variant == "auction":
                 solve_flags[-2:-2] = ["--bids", arguments.bids]
             if variant == "river_of_blood":
                 solve_flags[-2:-2] = ["--max-runs", "1"]
             solved = last_json(run_command(solve_flags, out.with_suffix(".solve.log"))[0])
-            match = last_json(run_command(["match", "--variant", variant, "--a", str(out), "--b", "equity",
-                                           "--rounds", str(arguments.hands), "--rules", "engine", "--seed", "0",
-                                           "--json"], out.with_suffix(".match.log"))[0])
-            lbr = last_json(run_command(["lbr", str(out), "--hands", str(arguments.lbr_hands), "--candidates",
-                                         str(LBR_CANDIDATES), "--seed", "0", "--workers", str(arguments.workers),
-                                         "--quiet", "--json"], out.with_suffix(".lbr.log"))[0])
-            cell = {"buckets": buckets, "bets": bets, "iterations": solved["iterations"],
-                    "iterations_per_second": solved["iterations_per_second"],
-                    "vs_equity_mbb": match["mbb_per_hand"], "vs_equity_ci": match["ci95_mbb_per_hand"],
-                    "hands": match["rounds"], "lbr_mbb": lbr["mbb_per_hand"], "lbr_ci": lbr["ci95_mbb"],
-                    "lbr_hands": arguments.lbr_hands}
+            match = last_json(
+                run_command(
+                    [
+                        "match",
+                        "--variant",
+                        variant,
+                        "--a",
+                        str(out),
+                        "--b",
+                        "equity",
+                        "--rounds",
+                        str(arguments.hands),
+                        "--rules",
+                        "engine",
+                        "--seed",
+                        "0",
+                        "--json",
+                    ],
+                    out.with_suffix(".match.log"),
+                )[0]
+            )
+            lbr = last_json(
+                run_command(
+                    [
+                        "lbr",
+                        str(out),
+                        "--hands",
+                        str(arguments.lbr_hands),
+                        "--candidates",
+                        str(LBR_CANDIDATES),
+                        "--seed",
+                        "0",
+                        "--workers",
+                        str(arguments.workers),
+                        "--quiet",
+                        "--json",
+                    ],
+                    out.with_suffix(".lbr.log"),
+                )[0]
+            )
+            cell = {
+                "buckets": buckets,
+                "bets": bets,
+                "iterations": solved["iterations"],
+                "iterations_per_second": solved["iterations_per_second"],
+                "vs_equity_mbb": match["mbb_per_hand"],
+                "vs_equity_ci": match["ci95_mbb_per_hand"],
+                "hands": match["rounds"],
+                "lbr_mbb": lbr["mbb_per_hand"],
+                "lbr_ci": lbr["ci95_mbb"],
+                "lbr_hands": arguments.lbr_hands,
+            }
             cells.append(cell)
             print(json.dumps(cell), flush=True)
     return {
         "command": shlex.join([".venv/bin/python", "experiments/ablations.py", *arguments.argv]),
-        "machine": machine(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "load": [load_start, os.getloadavg()[0]], "variant": variant, "engine_year": engine_rules(variant).year,
-        "settings": {"minutes": arguments.minutes, "workers": arguments.workers, "hands": arguments.hands,
-                     "lbr_hands": arguments.lbr_hands, "flops": arguments.flops, "bids": arguments.bids},
+        "machine": machine(),
+        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "load": [load_start, os.getloadavg()[0]],
+        "variant": variant,
+        "engine_year": engine_rules(variant).year,
+        "settings": {
+            "minutes": arguments.minutes,
+            "workers": arguments.workers,
+            "hands": arguments.hands,
+            "lbr_hands": arguments.lbr_hands,
+            "flops": arguments.flops,
+            "bids": arguments.bids,
+        },
         "cells": cells,
     }
 
@@ -219,21 +320,27 @@ def run_abstraction_ablation(arguments: argparse.Namespace) -> dict[str, Any]:
 def abstraction_markdown(report: dict[str, Any]) -> str:
     settings = report["settings"]
     lines = [
-        f"# Ablation: bucket counts and bet sizes, {report['variant']} ({report['engine_year']} engine rules)", "",
-        f"Command: `{report['command']}`", "",
+        f"# Ablation: bucket counts and bet sizes, {report['variant']} ({report['engine_year']} engine rules)",
+        "",
+        f"Command: `{report['command']}`",
+        "",
         f"Machine: {report['machine']}. Date: {report['date']}. Load average (1 min) at start / end: "
-        f"{report['load'][0]:.2f} / {report['load'][1]:.2f}.", "",
+        f"{report['load'][0]:.2f} / {report['load'][1]:.2f}.",
+        "",
         f"Every cell: card abstraction ehs2 `169,B,B,B` on {settings['flops']} flops, {settings['minutes']} min of "
         f"ES-MCCFR (fresh chance, engine rules, {settings['workers']} threads), then a duplicate match against the "
         f"equity bot ({settings['hands']:,} hands, engine rules) and LBR ({settings['lbr_hands']:,} hands per seat, "
-        f"{LBR_CANDIDATES} candidates, seed 0). mbb/hand with the 95% interval.", "",
+        f"{LBR_CANDIDATES} candidates, seed 0). mbb/hand with the 95% interval.",
+        "",
         "| buckets | bets | iterations | vs equity | LBR vs it |",
         "|---|---|---|---|---|",
     ]
     for cell in report["cells"]:
         lbr = f"{cell['lbr_mbb']:+,.0f} ± {cell['lbr_ci']:,.0f}"
-        lines.append(f"| {cell['buckets']} | `{cell['bets']}` | {cell['iterations']:,} | "
-                     f"{cell['vs_equity_mbb']:+,.0f} ± {cell['vs_equity_ci']:,.0f} | {lbr} |")
+        lines.append(
+            f"| {cell['buckets']} | `{cell['bets']}` | {cell['iterations']:,} | "
+            f"{cell['vs_equity_mbb']:+,.0f} ± {cell['vs_equity_ci']:,.0f} | {lbr} |"
+        )
     best = max(report["cells"], key=lambda cell: cell["vs_equity_mbb"])
     lines += ["", f"Best against the equity bot: buckets {best['buckets']}, bets `{best['bets']}`.", ""]
     return "\n".join(lines)

@@ -52,8 +52,9 @@ PREFLOP_COUNTS = (2, 4, 8)
 FLOP_COUNTS = (8, 32, 128)
 
 
-def measure(game: SolverGame, abstraction: CardAbstraction, series: str, method: str, asked: tuple[int, ...],
-            iterations: int) -> dict[str, Any]:
+def measure(
+    game: SolverGame, abstraction: CardAbstraction, series: str, method: str, asked: tuple[int, ...], iterations: int
+) -> dict[str, Any]:
     """Solve the abstract game with CFR+ and score the lifted strategy in ``game`` at half and all ``iterations``."""
     started = time.perf_counter()
     abstract = abstract_game(game, abstraction)
@@ -97,13 +98,20 @@ def finer_verdicts(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
     out = []
     for series in ("joint", "preflop", "flop"):
         for method in dict.fromkeys(r["method"] for r in rows if r["series"] == series):
-            chain = sorted((r for r in rows if r["series"] == series and r["method"] == method),
-                           key=lambda r: (r["buckets_preflop"], r["buckets_flop"]))
+            chain = sorted(
+                (r for r in rows if r["series"] == series and r["method"] == method),
+                key=lambda r: (r["buckets_preflop"], r["buckets_flop"]),
+            )
             values = [r["exploitability_mbb"] for r in chain]
             sizes = [f"{r['buckets_preflop']}/{r['buckets_flop']}" for r in chain]
-            answer = "yes" if all(b <= a for a, b in zip(values, values[1:])) else "no"
-            out.append((answer, f"{series} series, {method} ({' -> '.join(f'{v:g}' for v in values)} mbb/hand "
-                                f"with {' -> '.join(sizes)} preflop/flop buckets)"))
+            answer = "yes" if all(b <= a for a, b in itertools.pairwise(values)) else "no"
+            out.append(
+                (
+                    answer,
+                    f"{series} series, {method} ({' -> '.join(f'{v:g}' for v in values)} mbb/hand "
+                    f"with {' -> '.join(sizes)} preflop/flop buckets)",
+                )
+            )
     return out
 
 
@@ -138,9 +146,14 @@ def ochs_verdicts(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
         if set(pair) == {"ehs", "ochs"}:
             ochs, ehs = pair["ochs"], pair["ehs"]
             answer = "yes" if ochs["exploitability_mbb"] <= ehs["exploitability_mbb"] else "no"
-            out.append((answer, f"asking for {asked} buckets (ochs {ochs['exploitability_mbb']:g} with "
-                                f"{ochs['buckets_flop']} flop buckets, ehs {ehs['exploitability_mbb']:g} with "
-                                f"{ehs['buckets_flop']})"))
+            out.append(
+                (
+                    answer,
+                    f"asking for {asked} buckets (ochs {ochs['exploitability_mbb']:g} with "
+                    f"{ochs['buckets_flop']} flop buckets, ehs {ehs['exploitability_mbb']:g} with "
+                    f"{ehs['buckets_flop']})",
+                )
+            )
     return out
 
 
@@ -148,16 +161,24 @@ def verdicts(rows: list[dict[str, Any]]) -> list[str]:
     """Plain statements, with a tally per question, of whether finer, potential-aware and OCHS did better."""
     questions = [
         ("Finer is better (exploitability never rises as the clustered streets get more buckets)", finer_verdicts),
-        ("Potential-aware is better (emd, on the distribution of final strength, beats ehs and ehs2; the preflop "
-         "series varies only the street where they differ)", potential_verdicts),
-        ("OCHS is better than E[HS] on the flop (the last street, where E[HS] is all ehs, ehs2 and emd see)",
-         ochs_verdicts),
+        (
+            "Potential-aware is better (emd, on the distribution of final strength, beats ehs and ehs2; the preflop "
+            "series varies only the street where they differ)",
+            potential_verdicts,
+        ),
+        (
+            "OCHS is better than E[HS] on the flop (the last street, where E[HS] is all ehs, ehs2 and emd see)",
+            ochs_verdicts,
+        ),
     ]
     lines = []
     for title, judge in questions:
         answers = judge(rows)
-        tally = ", ".join(f"{sum(a == kind for a, _ in answers)} {kind}" for kind in ("yes", "no", "tie")
-                          if any(a == kind for a, _ in answers))
+        tally = ", ".join(
+            f"{sum(a == kind for a, _ in answers)} {kind}"
+            for kind in ("yes", "no", "tie")
+            if any(a == kind for a, _ in answers)
+        )
         lines += [f"{title}: {tally}.", ""]
         lines += [f"- **{answer}**: {text}." for answer, text in answers]
         lines.append("")
@@ -226,13 +247,15 @@ COVERAGE = [
 def solve_all(arguments: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Build the game, measure every abstraction; returns the run's summary and the rows."""
     started = time.perf_counter()
-    small = build_small_deck_game({"ranks": arguments.ranks, "suits": arguments.suits,
-                                   "max_raises": arguments.max_raises})
+    small = build_small_deck_game(
+        {"ranks": arguments.ranks, "suits": arguments.suits, "max_raises": arguments.max_raises}
+    )
     game = small.game
     features = bucket_features(game)
     exact_counts = game.deals.n_buckets.tolist()
-    rows = [measure(game, CardAbstraction.identity(game), "reference", "exact", tuple(exact_counts),
-                    arguments.iterations)]
+    rows = [
+        measure(game, CardAbstraction.identity(game), "reference", "exact", tuple(exact_counts), arguments.iterations)
+    ]
     print(rows[-1], flush=True)
     for series, method, counts in plans(exact_counts):
         if method == "none":
@@ -242,13 +265,22 @@ def solve_all(arguments: argparse.Namespace) -> tuple[dict[str, Any], list[dict[
         rows.append(measure(game, abstraction, series, method_label(method), counts, arguments.iterations))
         print(rows[-1], flush=True)
     summary = {
-        "command": (f"python experiments/abstraction_quality.py --ranks {arguments.ranks} --suits {arguments.suits} "
-                    f"--max-raises {arguments.max_raises} --iterations {arguments.iterations} --seed {arguments.seed} "
-                    f"--stem {arguments.stem}"),
-        "game": {"name": game.name, "rules": small.rules.to_dict(), "deck": small.rules.deck_text(),
-                 "deck_size": small.rules.deck_size, "raw_deals": small.raw_deals, "deals": game.deals.n_deals,
-                 "exact_buckets": exact_counts, "infosets": game.tree.n_infosets,
-                 "categories": hand_categories(small.rules.deck())},
+        "command": (
+            f"python experiments/abstraction_quality.py --ranks {arguments.ranks} --suits {arguments.suits} "
+            f"--max-raises {arguments.max_raises} --iterations {arguments.iterations} --seed {arguments.seed} "
+            f"--stem {arguments.stem}"
+        ),
+        "game": {
+            "name": game.name,
+            "rules": small.rules.to_dict(),
+            "deck": small.rules.deck_text(),
+            "deck_size": small.rules.deck_size,
+            "raw_deals": small.raw_deals,
+            "deals": game.deals.n_deals,
+            "exact_buckets": exact_counts,
+            "infosets": game.tree.n_infosets,
+            "categories": hand_categories(small.rules.deck()),
+        },
         "iterations": arguments.iterations,
         "seed": arguments.seed,
         "machine": platform.processor() or platform.machine(),
@@ -280,8 +312,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="k-means seed (street s uses seed + s)")
     parser.add_argument("--results", type=Path, default=RESULTS, help="directory for the outputs")
     parser.add_argument("--stem", default="abstraction_quality", help="output file name without extension")
-    parser.add_argument("--render-only", action="store_true",
-                        help="solve nothing: rewrite the .csv/.md from the rows of an existing <stem>.json")
+    parser.add_argument(
+        "--render-only",
+        action="store_true",
+        help="solve nothing: rewrite the .csv/.md from the rows of an existing <stem>.json",
+    )
     arguments = parser.parse_args()
     if arguments.render_only:
         stored = json.loads((arguments.results / f"{arguments.stem}.json").read_text())

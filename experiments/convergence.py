@@ -31,7 +31,7 @@ PEER_SAMPLING = ("es-mccfr", "os-mccfr")
 
 def iteration_marks(last: int) -> list[int]:
     """About 4 log-spaced marks per decade from 1 to ``last``."""
-    return sorted({int(round(x)) for x in np.logspace(0, np.log10(last), 4 * int(np.log10(last)) + 1)})
+    return sorted({round(x) for x in np.logspace(0, np.log10(last), 4 * int(np.log10(last)) + 1)})
 
 
 def second_marks(last: float) -> list[float]:
@@ -56,10 +56,22 @@ def main() -> None:
         else:
             log = measure_convergence(run, evaluate, second_marks=second_marks(arguments.seconds))
         for iteration, seconds, value in zip(log.iteration, log.seconds, log.exploitability, strict=True):
-            rows.append({"side": side, "algorithm": algorithm, "iteration": int(iteration),
-                         "seconds": float(seconds), "exploitability_chips": float(value)})
-        final = {"side": side, "algorithm": algorithm, "iterations": int(log.iteration[-1]),
-                 "seconds": round(float(log.seconds[-1]), 4), "exploitability_chips": float(log.exploitability[-1])}
+            rows.append(
+                {
+                    "side": side,
+                    "algorithm": algorithm,
+                    "iteration": int(iteration),
+                    "seconds": float(seconds),
+                    "exploitability_chips": float(value),
+                }
+            )
+        final = {
+            "side": side,
+            "algorithm": algorithm,
+            "iterations": int(log.iteration[-1]),
+            "seconds": round(float(log.seconds[-1]), 4),
+            "exploitability_chips": float(log.exploitability[-1]),
+        }
         finals.append(final)
         print(json.dumps(final))
 
@@ -69,13 +81,19 @@ def main() -> None:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    Path(f"{stem}.json").write_text(json.dumps({
-        "command": f"python experiments/convergence.py --game {arguments.game} --iterations {arguments.iterations} "
-                   f"--seconds {arguments.seconds} --seed {arguments.seed}",
-        "unit": "exploitability in chips, (BR_0 + BR_1) / 2; seconds of solving, measurement excluded",
-        "machine": f"{platform.platform()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the end",
-        "final": finals,
-    }, indent=2) + "\n")
+    Path(f"{stem}.json").write_text(
+        json.dumps(
+            {
+                "command": f"python experiments/convergence.py --game {arguments.game} --iterations {arguments.iterations} "
+                f"--seconds {arguments.seconds} --seed {arguments.seed}",
+                "unit": "exploitability in chips, (BR_0 + BR_1) / 2; seconds of solving, measurement excluded",
+                "machine": f"{platform.platform()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the end",
+                "final": finals,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     plot(rows, arguments.game, stem)
     print(f"wrote {stem}.csv, {stem}.json and two PNG plots")
 
@@ -92,9 +110,13 @@ def plot(rows: list[dict], game: str, stem: Path) -> None:
     for axis_name, label in (("iteration", "iterations"), ("seconds", "solve time (s)")):
         figure, axes = plt.subplots(figsize=(7, 4.5))
         for (side, algorithm), points in curves.items():
-            axes.loglog([p[axis_name] for p in points], [p["exploitability_chips"] for p in points],
-                        linestyle="-" if side == "ours" else "--", marker="." if side == "ours" else "x",
-                        label=f"{'ours' if side == 'ours' else 'OpenSpiel'} {algorithm}")
+            axes.loglog(
+                [p[axis_name] for p in points],
+                [p["exploitability_chips"] for p in points],
+                linestyle="-" if side == "ours" else "--",
+                marker="." if side == "ours" else "x",
+                label=f"{'ours' if side == 'ours' else 'OpenSpiel'} {algorithm}",
+            )
         axes.set_xlabel(label)
         axes.set_ylabel("exploitability (chips)")
         axes.set_title(f"{game.capitalize()}: exploitability vs {label}")

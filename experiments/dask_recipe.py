@@ -107,8 +107,9 @@ def add_rate(n_bytes: int, repeats: int = 20) -> float:
     return repeats * n_bytes / (time.perf_counter() - started)
 
 
-def projection(r1: float, overhead: float, n_bytes: int, merge_rate: float, network: float,
-               share: float) -> list[dict[str, float]]:
+def projection(
+    r1: float, overhead: float, n_bytes: int, merge_rate: float, network: float, share: float
+) -> list[dict[str, float]]:
     """Projected iterations/s and parallel efficiency for each of :data:`PROJECTED_WORKERS`, every
     worker running ``share`` iterations per block (``r1`` iterations/s per core, ``overhead`` s per
     block, tables of ``n_bytes``, ``merge_rate`` and ``network`` in bytes/s)."""
@@ -120,55 +121,96 @@ def projection(r1: float, overhead: float, n_bytes: int, merge_rate: float, netw
         merge = workers * n_bytes / merge_rate
         seconds = compute + overhead + transfer + merge
         rate = block / seconds
-        rows.append({"workers": workers, "compute_s": compute, "transfer_s": transfer, "merge_s": merge,
-                     "overhead_s": overhead, "iterations_per_second": rate, "efficiency": rate / (workers * r1)})
+        rows.append(
+            {
+                "workers": workers,
+                "compute_s": compute,
+                "transfer_s": transfer,
+                "merge_s": merge,
+                "overhead_s": overhead,
+                "iterations_per_second": rate,
+                "efficiency": rate / (workers * r1),
+            }
+        )
     return rows
 
 
 def solve(recipe: Path, cards: Path, out: Path, seconds: float, extra: list[str]) -> dict[str, Any]:
     for stale in out.parent.glob(out.name + "*"):
         stale.unlink()
-    return vcfr(["solve", "--config", str(recipe), "--cards", str(cards), "--out", str(out),
-                 "--seconds", f"{seconds:.3f}", "--quiet", "--json", *extra], out.with_suffix(".solve.log"))
+    return vcfr(
+        [
+            "solve",
+            "--config",
+            str(recipe),
+            "--cards",
+            str(cards),
+            "--out",
+            str(out),
+            "--seconds",
+            f"{seconds:.3f}",
+            "--quiet",
+            "--json",
+            *extra,
+        ],
+        out.with_suffix(".solve.log"),
+    )
 
 
 def markdown(report: dict[str, Any]) -> str:
     runs = report["runs"]
     lines = [
-        "# A blueprint recipe on a Dask LocalCluster, and a 64-core projection", "",
-        f"Command: `{report['command']}`", "",
+        "# A blueprint recipe on a Dask LocalCluster, and a 64-core projection",
+        "",
+        f"Command: `{report['command']}`",
+        "",
         f"Machine: {report['machine']}. Date: {report['date']}. Load average (1 min) at start / end: "
-        f"{report['load'][0]:.2f} / {report['load'][1]:.2f}.", "",
+        f"{report['load'][0]:.2f} / {report['load'][1]:.2f}.",
+        "",
         f"Recipe: `{report['recipe']}`, card file `{report['cards']}`; {report['minutes']} min per solve; "
         f"Dask blocks of {report['block']:,} iterations (the projection keeps each worker's share, "
-        f"{report['block'] // 2:,}).", "",
+        f"{report['block'] // 2:,}).",
+        "",
         "| run | iterations | seconds | iterations/s | vs 1 worker |",
         "|---|---|---|---|---|",
     ]
     base = runs["1 worker"]["iterations_per_second"]
     for name, run in runs.items():
-        lines.append(f"| {name} | {run['iterations']:,} | {run['seconds']:.1f} | {run['iterations_per_second']:,.0f} "
-                     f"| {run['iterations_per_second'] / base:.2f}x |")
+        lines.append(
+            f"| {name} | {run['iterations']:,} | {run['seconds']:.1f} | {run['iterations_per_second']:,.0f} "
+            f"| {run['iterations_per_second'] / base:.2f}x |"
+        )
     match = report["match"]
     lines += [
-        "", f"The Dask strategy file, played: {match['mean']:+,.0f} ± {match['ci']:,.0f} mbb/hand against the equity bot "
-        f"({match['hands']:,} duplicate hands, engine rules).", "",
-        "## Measured constants", "",
+        "",
+        f"The Dask strategy file, played: {match['mean']:+,.0f} ± {match['ci']:,.0f} mbb/hand against the equity bot "
+        f"({match['hands']:,} duplicate hands, engine rules).",
+        "",
+        "## Measured constants",
+        "",
         f"- per-core rate r1: {report['r1']:,.0f} iterations/s (the 1-worker run);",
         f"- tables T (regrets + strategy sums): {report['table_bytes'] / 1e6:.2f} MB per copy;",
         f"- client add rate m: {report['merge_rate'] / 1e9:.2f} GB/s (`table += delta`, float32);",
         f"- LocalCluster overhead o per block: {report['overhead_s']:.3f} s (block time minus compute, "
         "in-memory transfer and add);",
-        f"- network assumed for a cluster: {report['network_gbps']} Gbit/s.", "",
-        "## Projection", "",
+        f"- network assumed for a cluster: {report['network_gbps']} Gbit/s.",
+        "",
+        "## Projection",
+        "",
         "| workers | compute s | transfer s | merge s | overhead s | iterations/s | efficiency |",
         "|---|---|---|---|---|---|---|",
     ]
     for row in report["projection"]:
-        lines.append(f"| {row['workers']} | {row['compute_s']:.2f} | {row['transfer_s']:.3f} | {row['merge_s']:.3f} "
-                     f"| {row['overhead_s']:.3f} | {row['iterations_per_second']:,.0f} | {row['efficiency']:.0%} |")
-    lines += ["", "Iterations/s is an upper bound on useful speed: each block's regrets are stale until it is "
-              "merged (see the module docstring of `experiments/dask_recipe.py`).", ""]
+        lines.append(
+            f"| {row['workers']} | {row['compute_s']:.2f} | {row['transfer_s']:.3f} | {row['merge_s']:.3f} "
+            f"| {row['overhead_s']:.3f} | {row['iterations_per_second']:,.0f} | {row['efficiency']:.0%} |"
+        )
+    lines += [
+        "",
+        "Iterations/s is an upper bound on useful speed: each block's regrets are stale until it is "
+        "merged (see the module docstring of `experiments/dask_recipe.py`).",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -188,8 +230,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     recipe = arguments.recipe.resolve()
     cards = (arguments.cards or recipe_cards(recipe)).resolve()
     if not cards.is_file():
-        parser.error(f"card file {cards} does not exist: build it first (experiments/blueprints.py builds the "
-                     "recipe's, or pass --cards)")
+        parser.error(
+            f"card file {cards} does not exist: build it first (experiments/blueprints.py builds the "
+            "recipe's, or pass --cards)"
+        )
     from distributed import LocalCluster
 
     work = arguments.work.resolve()
@@ -201,13 +245,40 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     runs["2 threads"] = solve(recipe, cards, work / "threads.h5", seconds, ["--workers", "2", "--backend", "threads"])
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         runs["Dask LocalCluster, 2 workers"] = solve(
-            recipe, cards, work / "dask.h5", seconds,
-            ["--workers", "2", "--backend", "dask", "--scheduler", cluster.scheduler_address,
-             "--evaluate-every", str(arguments.block)])
+            recipe,
+            cards,
+            work / "dask.h5",
+            seconds,
+            [
+                "--workers",
+                "2",
+                "--backend",
+                "dask",
+                "--scheduler",
+                cluster.scheduler_address,
+                "--evaluate-every",
+                str(arguments.block),
+            ],
+        )
     load_end = os.getloadavg()[0]
     variant = tomllib.loads(recipe.read_text())["rules"]["variant"]
-    match = vcfr(["match", "--variant", variant, "--a", str(work / "dask.h5"), "--b", "equity",
-                  "--rounds", str(arguments.hands), "--rules", "engine", "--json"], work / "match.log")
+    match = vcfr(
+        [
+            "match",
+            "--variant",
+            variant,
+            "--a",
+            str(work / "dask.h5"),
+            "--b",
+            "equity",
+            "--rounds",
+            str(arguments.hands),
+            "--rules",
+            "engine",
+            "--json",
+        ],
+        work / "match.log",
+    )
     r1 = runs["1 worker"]["iterations_per_second"]
     n_bytes = table_bytes(work / "dask.h5")
     merge_rate = add_rate(n_bytes)
@@ -216,21 +287,29 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     block_seconds = dask["seconds"] / blocks
     # On one machine the tables travel through local memory: transfer (2 workers x 2 copies) and add
     # (2 deltas) are both counted at the add rate m; the rest of the block time is fixed overhead.
-    overhead = max(0.0, block_seconds - arguments.block / (2 * r1) - 2 * 2 * n_bytes / merge_rate
-                   - 2 * n_bytes / merge_rate)
+    overhead = max(
+        0.0, block_seconds - arguments.block / (2 * r1) - 2 * 2 * n_bytes / merge_rate - 2 * n_bytes / merge_rate
+    )
     network = arguments.network_gbps * 1e9 / 8
     report = {
-        "command": shlex.join([".venv/bin/python", "experiments/dask_recipe.py",
-                               *(sys.argv[1:] if argv is None else argv)]),
+        "command": shlex.join(
+            [".venv/bin/python", "experiments/dask_recipe.py", *(sys.argv[1:] if argv is None else argv)]
+        ),
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}",
         "load": [load_start, load_end],
         "recipe": str(recipe.relative_to(ROOT)) if recipe.is_relative_to(ROOT) else str(recipe),
-        "cards": cards.name, "minutes": arguments.minutes, "block": arguments.block,
+        "cards": cards.name,
+        "minutes": arguments.minutes,
+        "block": arguments.block,
         "runs": runs,
         "match": {"mean": match["mbb_per_hand"], "ci": match["ci95_mbb_per_hand"], "hands": match["rounds"]},
-        "r1": r1, "table_bytes": n_bytes, "merge_rate": merge_rate, "block_seconds": block_seconds,
-        "overhead_s": overhead, "network_gbps": arguments.network_gbps,
+        "r1": r1,
+        "table_bytes": n_bytes,
+        "merge_rate": merge_rate,
+        "block_seconds": block_seconds,
+        "overhead_s": overhead,
+        "network_gbps": arguments.network_gbps,
         "projection": projection(r1, overhead, n_bytes, merge_rate, network, arguments.block / 2),
     }
     out = arguments.out

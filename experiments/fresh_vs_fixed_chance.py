@@ -30,11 +30,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from abstraction.fresh_chance import TableChance  # noqa: E402
-from abstraction.small_deck import build_small_deck_game  # noqa: E402
-from abstraction.tree import SolverGame  # noqa: E402
-from solver.cfr import Solver  # noqa: E402
-from solver.exploitability import exploitability  # noqa: E402
+from abstraction.fresh_chance import TableChance
+from abstraction.small_deck import build_small_deck_game
+from abstraction.tree import SolverGame
+from solver.cfr import Solver
+from solver.exploitability import exploitability
 
 
 def solve_in(training: SolverGame, exact: SolverGame, iterations: int, seed: int) -> float:
@@ -54,36 +54,67 @@ def main() -> None:
     small = build_small_deck_game({"ranks": arguments.ranks})
     exact = small.game
     chance = TableChance(exact.deals)
-    print(f"small-deck hold'em {arguments.ranks}: {small.raw_deals:,} deals ({exact.deals.n_deals:,} suit classes), "
-          f"{exact.tree.n_infosets:,} information sets", flush=True)
+    print(
+        f"small-deck hold'em {arguments.ranks}: {small.raw_deals:,} deals ({exact.deals.n_deals:,} suit classes), "
+        f"{exact.tree.n_infosets:,} information sets",
+        flush=True,
+    )
     rows = []
     sizes = [int(n) for n in arguments.samples.split(",")]
     for repeat in range(arguments.repeats):
         started = time.perf_counter()
         fresh = SolverGame(name="fresh", tree=exact.tree, deals=None, config={}, sampler=chance)
         value = solve_in(fresh, exact, arguments.iterations, seed=repeat)
-        rows.append({"chance": "fresh", "n_deals": None, "repeat": repeat, "exploitability_chips": value,
-                     "seconds": time.perf_counter() - started})
+        rows.append(
+            {
+                "chance": "fresh",
+                "n_deals": None,
+                "repeat": repeat,
+                "exploitability_chips": value,
+                "seconds": time.perf_counter() - started,
+            }
+        )
         print(f"repeat {repeat}: fresh {value:.4f} chips", flush=True)
         for size in sizes:
             started = time.perf_counter()
             sample = chance.sample(0, size, seed=1000 + repeat)
             fixed = SolverGame(name=f"fixed {size}", tree=exact.tree, deals=sample, config={})
             value = solve_in(fixed, exact, arguments.iterations, seed=repeat)
-            rows.append({"chance": "fixed", "n_deals": size, "repeat": repeat, "exploitability_chips": value,
-                         "seconds": time.perf_counter() - started})
+            rows.append(
+                {
+                    "chance": "fixed",
+                    "n_deals": size,
+                    "repeat": repeat,
+                    "exploitability_chips": value,
+                    "seconds": time.perf_counter() - started,
+                }
+            )
             print(f"repeat {repeat}: fixed {size:>6} {value:.4f} chips", flush=True)
     summary = []
     for label, size in [("fresh", None)] + [("fixed", n) for n in sizes]:
         values = [r["exploitability_chips"] for r in rows if r["chance"] == label and r["n_deals"] == size]
-        summary.append({"chance": label, "n_deals": size, "mean": float(np.mean(values)),
-                        "min": float(np.min(values)), "max": float(np.max(values))})
+        summary.append(
+            {
+                "chance": label,
+                "n_deals": size,
+                "mean": float(np.mean(values)),
+                "min": float(np.min(values)),
+                "max": float(np.max(values)),
+            }
+        )
     machine = f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}"
-    result = {"game": f"small-deck hold'em {arguments.ranks}", "deals": small.raw_deals,
-              "suit_classes": int(exact.deals.n_deals), "infosets": exact.tree.n_infosets,
-              "iterations": arguments.iterations, "repeats": arguments.repeats, "machine": machine,
-              "command": "python experiments/fresh_vs_fixed_chance.py " + " ".join(sys.argv[1:]),
-              "rows": rows, "summary": summary}
+    result = {
+        "game": f"small-deck hold'em {arguments.ranks}",
+        "deals": small.raw_deals,
+        "suit_classes": int(exact.deals.n_deals),
+        "infosets": exact.tree.n_infosets,
+        "iterations": arguments.iterations,
+        "repeats": arguments.repeats,
+        "machine": machine,
+        "command": "python experiments/fresh_vs_fixed_chance.py " + " ".join(sys.argv[1:]),
+        "rows": rows,
+        "summary": summary,
+    }
     arguments.out.mkdir(parents=True, exist_ok=True)
     (arguments.out / "fresh_vs_fixed_chance.json").write_text(json.dumps(result, indent=2) + "\n")
     lines = [

@@ -83,8 +83,10 @@ def card_abstraction(arguments: argparse.Namespace, work: Path) -> tuple[CardAbs
 def markdown(report: dict[str, Any]) -> str:
     settings = report["settings"]
     if settings["flops"]:
-        tables = (f"flop/turn tables from the first {settings['flops']} canonical flops (other flops: the "
-                  "current-strength fallback of abstraction.bucket_lookup)")
+        tables = (
+            f"flop/turn tables from the first {settings['flops']} canonical flops (other flops: the "
+            "current-strength fallback of abstraction.bucket_lookup)"
+        )
     else:
         tables = "flop/turn tables from all 1,755 canonical flops"
     lines = [
@@ -141,13 +143,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     started = time.perf_counter()
     game_config = AbstractGameConfig.for_variant(
-        HoldemConfig(), cards_path, bets=arguments.bets, chance="fixed", n_deals=arguments.deals,
-        deal_seed=arguments.seed
+        HoldemConfig(),
+        cards_path,
+        bets=arguments.bets,
+        chance="fixed",
+        n_deals=arguments.deals,
+        deal_seed=arguments.seed,
     )
     game = build_abstract_game(game_config, abstraction)
     seconds["abstract_game"] = time.perf_counter() - started
-    print(f"abstract game: {game.tree.n_nodes} nodes, {game.tree.n_infosets} information sets, "
-          f"{seconds['abstract_game']:.1f} s", flush=True)
+    print(
+        f"abstract game: {game.tree.n_nodes} nodes, {game.tree.n_infosets} information sets, "
+        f"{seconds['abstract_game']:.1f} s",
+        flush=True,
+    )
 
     started = time.perf_counter()
     solver = Solver(game, "es-mccfr", seed=arguments.seed)
@@ -182,8 +191,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "microseconds_per_decision": 1e6 * timed.seconds / max(timed.calls, 1),
         }
         matches.append(row)
-        print(f"vs {opponent}: {mean:.0f} +- {half_width:.0f} mbb/hand, off-tree {lookup.off_tree}/{lookup.decisions}, "
-              f"errors {lookup.errors}, {row['microseconds_per_decision']:.0f} µs/decision", flush=True)
+        print(
+            f"vs {opponent}: {mean:.0f} +- {half_width:.0f} mbb/hand, off-tree {lookup.off_tree}/{lookup.decisions}, "
+            f"errors {lookup.errors}, {row['microseconds_per_decision']:.0f} µs/decision",
+            flush=True,
+        )
     seconds["matches"] = time.perf_counter() - started
 
     report = {

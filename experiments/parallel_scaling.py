@@ -36,8 +36,11 @@ import numpy as np
 from solver.training import TrainingConfig, TrainingProgress, train
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
-RUNS = {"1 worker": (1, "threads"), "2 threads (shared tables)": (2, "threads"),
-        "2 processes (merged deltas)": (2, "processes")}
+RUNS = {
+    "1 worker": (1, "threads"),
+    "2 threads (shared tables)": (2, "threads"),
+    "2 processes (merged deltas)": (2, "processes"),
+}
 
 
 def target_index(exploitability: np.ndarray, target: float) -> int | None:
@@ -59,18 +62,36 @@ def _autogroup() -> str:
 def one_run(name: str, seed: int, arguments: argparse.Namespace, folder: Path) -> tuple[list[dict], dict]:
     """Solve once with the settings of run ``name``; return its curve rows and its summary."""
     workers, backend = RUNS[name]
-    config = TrainingConfig(game="leduc", algorithm="es-mccfr", seconds=arguments.seconds, seed=seed,
-                            workers=workers, backend=backend, evaluate_every=arguments.evaluate_every)
+    config = TrainingConfig(
+        game="leduc",
+        algorithm="es-mccfr",
+        seconds=arguments.seconds,
+        seed=seed,
+        workers=workers,
+        backend=backend,
+        evaluate_every=arguments.evaluate_every,
+    )
     events: list[TrainingProgress] = []
     train(config, folder / "scaling.h5", on_progress=events.append)
     reached = target_index(np.array([event.exploitability for event in events]), arguments.target)
     at_target = None if reached is None else events[reached]
     last = events[-1]
-    rows = [{"run": name, "seed": seed, "iteration": event.iteration, "seconds": event.seconds,
-             "cpu_seconds": event.cpu_seconds, "exploitability_chips": event.exploitability} for event in events]
+    rows = [
+        {
+            "run": name,
+            "seed": seed,
+            "iteration": event.iteration,
+            "seconds": event.seconds,
+            "cpu_seconds": event.cpu_seconds,
+            "exploitability_chips": event.exploitability,
+        }
+        for event in events
+    ]
     threads = backend == "threads"  # worker processes' CPU time is not visible here
     return rows, {
-        "seed": seed, "iterations": last.iteration, "iterations_per_s": last.iteration / last.seconds,
+        "seed": seed,
+        "iterations": last.iteration,
+        "iterations_per_s": last.iteration / last.seconds,
         "final_exploitability_chips": last.exploitability,
         "seconds_to_target": None if at_target is None else at_target.seconds,
         "iterations_to_target": None if at_target is None else at_target.iteration,
@@ -107,26 +128,43 @@ def main() -> None:
                 print(name, json.dumps(result))
     summary = {}
     for name, results in runs.items():
-        summary[name] = {key: median([result[key] for result in results])
-                         for key in ("seconds_to_target", "iterations_to_target", "cpu_seconds_to_target",
-                                     "cpu_microseconds_per_iteration", "cpu_share", "iterations_per_s",
-                                     "final_exploitability_chips")}
+        summary[name] = {
+            key: median([result[key] for result in results])
+            for key in (
+                "seconds_to_target",
+                "iterations_to_target",
+                "cpu_seconds_to_target",
+                "cpu_microseconds_per_iteration",
+                "cpu_share",
+                "iterations_per_s",
+                "final_exploitability_chips",
+            )
+        }
     serial = summary["1 worker"]
     for name in list(RUNS)[1:]:
         parallel = summary[name]
         workers = RUNS[name][0]
-        parallel["speedup_to_target"] = (serial["seconds_to_target"] / parallel["seconds_to_target"]
-                                         if serial["seconds_to_target"] and parallel["seconds_to_target"] else None)
+        parallel["speedup_to_target"] = (
+            serial["seconds_to_target"] / parallel["seconds_to_target"]
+            if serial["seconds_to_target"] and parallel["seconds_to_target"]
+            else None
+        )
         parallel["projected_speedup_on_free_cores"] = (
             workers * serial["cpu_seconds_to_target"] / parallel["cpu_seconds_to_target"]
-            if serial["cpu_seconds_to_target"] and parallel["cpu_seconds_to_target"] else None)
+            if serial["cpu_seconds_to_target"] and parallel["cpu_seconds_to_target"]
+            else None
+        )
         parallel["cpu_cost_per_iteration_vs_1_worker"] = (
             parallel["cpu_microseconds_per_iteration"] / serial["cpu_microseconds_per_iteration"]
-            if parallel["cpu_microseconds_per_iteration"] and serial["cpu_microseconds_per_iteration"] else None)
-        print(f"{name}: median wall-clock speedup to {arguments.target} chips = {parallel['speedup_to_target']}, "
-              f"projected on free cores = {parallel['projected_speedup_on_free_cores']}, "
-              f"CPU cost per iteration vs 1 worker = {parallel['cpu_cost_per_iteration_vs_1_worker']}, "
-              f"CPU share = {parallel['cpu_share']}")
+            if parallel["cpu_microseconds_per_iteration"] and serial["cpu_microseconds_per_iteration"]
+            else None
+        )
+        print(
+            f"{name}: median wall-clock speedup to {arguments.target} chips = {parallel['speedup_to_target']}, "
+            f"projected on free cores = {parallel['projected_speedup_on_free_cores']}, "
+            f"CPU cost per iteration vs 1 worker = {parallel['cpu_cost_per_iteration_vs_1_worker']}, "
+            f"CPU share = {parallel['cpu_share']}"
+        )
 
     RESULTS.mkdir(exist_ok=True)
     stem = RESULTS / "parallel_scaling_leduc"
@@ -134,14 +172,22 @@ def main() -> None:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    Path(f"{stem}.json").write_text(json.dumps({
-        "command": f"python experiments/parallel_scaling.py --seconds {arguments.seconds} --target {arguments.target} "
-                   f"--repeats {arguments.repeats} --evaluate-every {arguments.evaluate_every} --seed {arguments.seed}",
-        "game": "leduc", "algorithm": "es-mccfr", "target_chips": arguments.target,
-        "machine": f"{platform.platform()}, {os.cpu_count()} CPUs, sched_autogroup_enabled {_autogroup()}",
-        "median": summary,
-        "runs": runs,
-    }, indent=2) + "\n")
+    Path(f"{stem}.json").write_text(
+        json.dumps(
+            {
+                "command": f"python experiments/parallel_scaling.py --seconds {arguments.seconds} --target {arguments.target} "
+                f"--repeats {arguments.repeats} --evaluate-every {arguments.evaluate_every} --seed {arguments.seed}",
+                "game": "leduc",
+                "algorithm": "es-mccfr",
+                "target_chips": arguments.target,
+                "machine": f"{platform.platform()}, {os.cpu_count()} CPUs, sched_autogroup_enabled {_autogroup()}",
+                "median": summary,
+                "runs": runs,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     plot(rows, arguments.target, stem)
     print(f"wrote {stem}.csv, {stem}.json, {stem}.png")
 
@@ -157,8 +203,14 @@ def plot(rows: list[dict], target: float, stem: Path) -> None:
     for name in RUNS:
         for seed in sorted({row["seed"] for row in rows if row["run"] == name}):
             points = [row for row in rows if row["run"] == name and row["seed"] == seed]
-            axes.loglog([p["seconds"] for p in points], [p["exploitability_chips"] for p in points],
-                        color=colors[name], linewidth=1, alpha=0.8, label=name if seed == rows[0]["seed"] else None)
+            axes.loglog(
+                [p["seconds"] for p in points],
+                [p["exploitability_chips"] for p in points],
+                color=colors[name],
+                linewidth=1,
+                alpha=0.8,
+                label=name if seed == rows[0]["seed"] else None,
+            )
     axes.axhline(target, color="grey", linestyle=":", label=f"target {target} chips")
     axes.set_xlabel("solve time (s)")
     axes.set_ylabel("exploitability (chips)")

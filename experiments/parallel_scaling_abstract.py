@@ -58,19 +58,23 @@ from pathlib import Path
 
 import numpy as np
 from numba import njit
+from parallel_scaling import median, target_index
+from parallel_scaling_holdem import run
 
 from game.kernels_rng import _splitmix64
 from solver.abstract_bench import DEFAULT_BETS, default_game, iterations_per_second, random_abstraction
 from solver.abstract_games import AbstractGameConfig, build_abstract_game
 
-from parallel_scaling import median, target_index  # noqa: E402  (the experiments beside this script)
-from parallel_scaling_holdem import run  # noqa: E402
-
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
 VARIANTS = ("holdem", "swap", "bounty", "river_of_blood", "auction")
-RATE_SETTINGS = {"1 worker": (1, "sums"), "2 threads": (2, "sums"), "2 threads, sharing rows": (2, "rows"),
-                 "2 threads, sharing buffers": (2, "buffers"), "2 independent solves": (2, None)}
+RATE_SETTINGS = {
+    "1 worker": (1, "sums"),
+    "2 threads": (2, "sums"),
+    "2 threads, sharing rows": (2, "rows"),
+    "2 threads, sharing buffers": (2, "buffers"),
+    "2 independent solves": (2, None),
+}
 """Name: (workers, ``solver.parallel`` sharing; None: one worker per thread on separate tables)."""
 TARGET_SETTINGS = {"1 worker": (1, "sums"), "2 threads": (2, "sums"), "2 threads, sharing buffers": (2, "buffers")}
 MIN_DEALS, MAX_DEALS = 20, 20_000
@@ -120,8 +124,10 @@ def machine_ceiling(repeats: int) -> dict:
     order = np.random.default_rng(0).permutation(size)
     successor = np.empty(size, dtype=np.int64)
     successor[order] = np.roll(order, -1)  # one cycle through every entry
-    loops = {"compute-bound": (lambda k, n: _compute_bound(k + 1, n), 200_000_000),
-             "memory-latency-bound": (lambda k, n: _latency_bound(successor, k * (size // 2), n), 10_000_000)}
+    loops = {
+        "compute-bound": (lambda k, n: _compute_bound(k + 1, n), 200_000_000),
+        "memory-latency-bound": (lambda k, n: _latency_bound(successor, k * (size // 2), n), 10_000_000),
+    }
     result = {}
     for name, (loop, n) in loops.items():
         loop(0, 1000)  # compile or load
@@ -130,7 +136,7 @@ def machine_ceiling(repeats: int) -> dict:
             started = time.perf_counter()
             loop(0, n)
             one = time.perf_counter() - started
-            ratios.append(2 * one / _two_threads(lambda k: loop(k, n)))
+            ratios.append(2 * one / _two_threads(lambda k, loop=loop, n=n: loop(k, n)))
         result[name] = float(np.median(ratios))
         print(f"  machine, {name}: 2 threads {result[name]:.2f}x one (load {os.getloadavg()[0]:.2f})", flush=True)
     return result
@@ -150,8 +156,9 @@ def independent_solves(game, seconds: float) -> float:
 def fixed_game(variant: str, abstraction, memory: int, n_nodes: int):
     """The default tree (``n_nodes`` nodes) and cards of ``variant`` with a fixed deal table sized to ``memory``."""
     deals = int(min(MAX_DEALS, max(MIN_DEALS, memory // (16 * n_nodes))))
-    config = AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=DEFAULT_BETS[variant],
-                                chance="fixed", n_deals=deals)
+    config = AbstractGameConfig(
+        variant=variant, card_abstraction="random-tables", bets=DEFAULT_BETS[variant], chance="fixed", n_deals=deals
+    )
     return build_abstract_game(config, abstraction)
 
 
@@ -165,9 +172,12 @@ def rates(variant: str, game, arguments: argparse.Namespace) -> dict:
                 runs[name].append(iterations_per_second(game, arguments.rate_seconds, workers, sharing))
             print(f"  {variant} {name}: {runs[name][-1]:,.0f} it/s (load {os.getloadavg()[0]:.2f})", flush=True)
     medians = {name: float(np.median(values)) for name, values in runs.items()}
-    return {"runs": runs, "median": medians,
-            "speedup": medians["2 threads"] / medians["1 worker"],
-            "speedups": {name: medians[name] / medians["1 worker"] for name in RATE_SETTINGS}}
+    return {
+        "runs": runs,
+        "median": medians,
+        "speedup": medians["2 threads"] / medians["1 worker"],
+        "speedups": {name: medians[name] / medians["1 worker"] for name in RATE_SETTINGS},
+    }
 
 
 def at_target(curve: list[tuple[float, int, float]], target: float) -> tuple[float, int, float] | None:
@@ -184,24 +194,36 @@ def targets(variant: str, game, arguments: argparse.Namespace) -> dict:
         for name, (workers, sharing) in TARGET_SETTINGS.items():
             curve = run(game, workers, arguments.seed + repeat, arguments.target_seconds, block, sharing)
             curves[name].append(curve)
-            print(f"  {variant} fixed {game.deals.n_deals} deals, {name}: {curve[-1][1] / curve[-1][0]:,.0f} it/s, "
-                  f"final exploitability {curve[-1][2]:.4f} chips (load {os.getloadavg()[0]:.2f})", flush=True)
+            print(
+                f"  {variant} fixed {game.deals.n_deals} deals, {name}: {curve[-1][1] / curve[-1][0]:,.0f} it/s, "
+                f"final exploitability {curve[-1][2]:.4f} chips (load {os.getloadavg()[0]:.2f})",
+                flush=True,
+            )
     target = arguments.target_factor * float(np.median([curve[-1][2] for curve in curves["1 worker"]]))
     summary = {}
     for name, runs in curves.items():
         points = [at_target(curve, target) for curve in runs]
         seconds = [None if point is None else point[0] for point in points]
         iterations = [None if point is None else point[1] for point in points]
-        summary[name] = {"seconds_to_target": seconds, "median_seconds_to_target": median(seconds),
-                         "iterations_to_target": iterations, "median_iterations_to_target": median(iterations),
-                         "median_iterations_per_s": float(np.median([c[-1][1] / c[-1][0] for c in runs]))}
+        summary[name] = {
+            "seconds_to_target": seconds,
+            "median_seconds_to_target": median(seconds),
+            "iterations_to_target": iterations,
+            "median_iterations_to_target": median(iterations),
+            "median_iterations_per_s": float(np.median([c[-1][1] / c[-1][0] for c in runs])),
+        }
     one = summary["1 worker"]["median_seconds_to_target"]
     for name in summary:
         mine = summary[name]["median_seconds_to_target"]
         summary[name]["speedup"] = one / mine if one and mine else None
-    return {"n_deals": int(game.deals.n_deals), "block": block, "target_chips": target, "summary": summary,
-            "speedup": summary["2 threads"]["speedup"],
-            "curves": {name: [[list(point) for point in curve] for curve in runs] for name, runs in curves.items()}}
+    return {
+        "n_deals": int(game.deals.n_deals),
+        "block": block,
+        "target_chips": target,
+        "summary": summary,
+        "speedup": summary["2 threads"]["speedup"],
+        "curves": {name: [[list(point) for point in curve] for curve in runs] for name, runs in curves.items()},
+    }
 
 
 def _times(value: float | None, digits: int = 2) -> str:
@@ -229,11 +251,18 @@ def markdown(report: dict) -> str:
         f"{report['load_average_1min_end']:.2f} at end (this script's own threads included); "
         f"{report['minutes']:.0f} minutes.",
         "",
-        *([] if report["load_average_1min_start"] < report["settings"]["idle_load"] else [
-            f"**NOT IDLE at start (load >= {report['settings']['idle_load']}): these figures measure the scheduler's "
-            "share of a busy machine, not the solver's scaling.**", ""]),
+        *(
+            []
+            if report["load_average_1min_start"] < report["settings"]["idle_load"]
+            else [
+                f"**NOT IDLE at start (load >= {report['settings']['idle_load']}): these figures measure the scheduler's "
+                "share of a busy machine, not the solver's scaling.**",
+                "",
+            ]
+        ),
         "Machine ceiling, 2 threads over 1 on separate data: "
-        + ", ".join(f"{name} {ratio:.2f}x" for name, ratio in report["machine_ceiling"].items()) + ".",
+        + ", ".join(f"{name} {ratio:.2f}x" for name, ratio in report["machine_ceiling"].items())
+        + ".",
         "",
         f"Bar (issue 11): 2 threads {IT_PER_S_BAR}x the iterations/s of 1 and {TIME_BAR}x less time to target. "
         "`2 threads` is the default sharing (`sums`, `solver.parallel`); `buffers` the scheme before.",
@@ -245,8 +274,10 @@ def markdown(report: dict) -> str:
     ]
     for variant, result in report["variants"].items():
         speed = result["rates"]["median"]
-        cells = [f"{speed[name]:,.0f}" + ("" if name == "1 worker" else f" ({speed[name] / speed['1 worker']:.2f}x)")
-                 for name in rate_names]
+        cells = [
+            f"{speed[name]:,.0f}" + ("" if name == "1 worker" else f" ({speed[name] / speed['1 worker']:.2f}x)")
+            for name in rate_names
+        ]
         lines.append(f"| {variant} | " + " | ".join(cells) + " |")
     lines += [
         "",
@@ -264,11 +295,17 @@ def markdown(report: dict) -> str:
         for name in target_names:
             summary = target["summary"][name]
             seconds, iterations = summary["median_seconds_to_target"], summary["median_iterations_to_target"]
-            cells.append("not reached" if seconds is None else
-                         f"{seconds:.2f} s ({_times(summary['speedup'])}), {iterations:,.0f} it")
+            cells.append(
+                "not reached"
+                if seconds is None
+                else f"{seconds:.2f} s ({_times(summary['speedup'])}), {iterations:,.0f} it"
+            )
         met = result["rates"]["speedup"] >= IT_PER_S_BAR and (target["speedup"] or 0.0) >= TIME_BAR
-        lines.append(f"| {variant} | {target['n_deals']:,} | {target['target_chips']:.4f} | " + " | ".join(cells)
-                     + f" | {'met' if met else 'missed'} |")
+        lines.append(
+            f"| {variant} | {target['n_deals']:,} | {target['target_chips']:.4f} | "
+            + " | ".join(cells)
+            + f" | {'met' if met else 'missed'} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -280,26 +317,39 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--checks", type=int, default=30, help="exploitability checks per 1-worker target run")
     parser.add_argument("--target-factor", type=float, default=2.0)
-    parser.add_argument("--br-memory", type=int, default=2**28,
-                        help="bytes the exact best response of a fixed-table game may take (sets its deals)")
+    parser.add_argument(
+        "--br-memory",
+        type=int,
+        default=2**28,
+        help="bytes the exact best response of a fixed-table game may take (sets its deals)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS / "parallel_scaling_abstract")
     parser.add_argument("--idle-load", type=float, default=0.3, help="1-minute load average that counts as idle")
-    parser.add_argument("--wait-idle", type=float, default=0.0,
-                        help="minutes to wait for the load to fall below --idle-load before starting (0: start now)")
+    parser.add_argument(
+        "--wait-idle",
+        type=float,
+        default=0.0,
+        help="minutes to wait for the load to fall below --idle-load before starting (0: start now)",
+    )
     arguments = parser.parse_args()
 
     if not wait_until_idle(arguments.idle_load, arguments.wait_idle):
-        raise SystemExit(f"the 1-minute load average stayed at or above {arguments.idle_load} for "
-                         f"{arguments.wait_idle} minutes: not measuring")
+        raise SystemExit(
+            f"the 1-minute load average stayed at or above {arguments.idle_load} for "
+            f"{arguments.wait_idle} minutes: not measuring"
+        )
     started, load_start = time.perf_counter(), os.getloadavg()[0]
     if load_start >= arguments.idle_load:
-        print(f"WARNING: load average {load_start:.2f} >= {arguments.idle_load}: the figures will not show the "
-              "solver's scaling (the report says so)", flush=True)
+        print(
+            f"WARNING: load average {load_start:.2f} >= {arguments.idle_load}: the figures will not show the "
+            "solver's scaling (the report says so)",
+            flush=True,
+        )
     report = {
         "command": "python experiments/parallel_scaling_abstract.py " + " ".join(sys.argv[1:]),
         "machine": f"{cpu_model()}, {os.cpu_count()} cores, {platform.machine()}, "
-                   f"{platform.python_implementation()} {platform.python_version()}",
+        f"{platform.python_implementation()} {platform.python_version()}",
         "load_average_1min_start": load_start,
         "settings": {key: (str(value) if isinstance(value, Path) else value) for key, value in vars(arguments).items()},
         "machine_ceiling": machine_ceiling(arguments.repeats),
@@ -308,16 +358,25 @@ def main() -> None:
     for variant in arguments.variants:
         abstraction = random_abstraction(variant)
         game, bets = default_game(variant, abstraction)
-        print(f"{variant}: {game.tree.n_nodes:,} nodes, {game.tree.n_infosets:,} information sets, bets {bets}",
-              flush=True)
-        result = {"bets": bets, "nodes": int(game.tree.n_nodes), "infosets": int(game.tree.n_infosets),
-                  "rates": rates(variant, game, arguments)}
+        print(
+            f"{variant}: {game.tree.n_nodes:,} nodes, {game.tree.n_infosets:,} information sets, bets {bets}",
+            flush=True,
+        )
+        result = {
+            "bets": bets,
+            "nodes": int(game.tree.n_nodes),
+            "infosets": int(game.tree.n_infosets),
+            "rates": rates(variant, game, arguments),
+        }
         del game
         fixed = fixed_game(variant, abstraction, arguments.br_memory, result["nodes"])
         result["target"] = targets(variant, fixed, arguments)
         report["variants"][variant] = result
-        print(f"{variant}: it/s speedup {result['rates']['speedup']:.2f}x, time-to-target speedup "
-              f"{result['target']['speedup']}", flush=True)
+        print(
+            f"{variant}: it/s speedup {result['rates']['speedup']:.2f}x, time-to-target speedup "
+            f"{result['target']['speedup']}",
+            flush=True,
+        )
     report["load_average_1min_end"] = os.getloadavg()[0]
     report["minutes"] = (time.perf_counter() - started) / 60
     arguments.out.parent.mkdir(parents=True, exist_ok=True)

@@ -34,17 +34,16 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+from parallel_scaling import median, target_index
 
-from abstraction.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops  # noqa: E402
-from game.holdem import HoldemConfig  # noqa: E402
-from solver.abstract_games import AbstractGameConfig, build_abstract_game  # noqa: E402
-from solver.cfr import SolverConfig, allocate_tables, normalized_strategy, table_dtype  # noqa: E402
-from solver.exploitability import exploitability  # noqa: E402
-from solver.parallel import iteration_runner  # noqa: E402
-
-from parallel_scaling import median, target_index  # noqa: E402  (the Leduc experiment beside this script)
+from abstraction.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops
+from game.holdem import HoldemConfig
+from solver.abstract_games import AbstractGameConfig, build_abstract_game
+from solver.cfr import SolverConfig, allocate_tables, normalized_strategy, table_dtype
+from solver.exploitability import exploitability
+from solver.parallel import iteration_runner
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -63,8 +62,9 @@ def card_abstraction(work: Path, seed: int) -> tuple[CardAbstraction, Path]:
     return abstraction, path
 
 
-def run(game, workers: int, seed: int, seconds: float, block: int,
-        sharing: str = "sums") -> list[tuple[float, int, float]]:
+def run(
+    game, workers: int, seed: int, seconds: float, block: int, sharing: str = "sums"
+) -> list[tuple[float, int, float]]:
     """Solve for ``seconds`` of timed blocks (``sharing``: ``solver.parallel``'s, for threads);
     returns (solve seconds, iterations, exploitability)."""
     config = SolverConfig(algorithm="es-mccfr", seed=seed)
@@ -95,18 +95,26 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--deals", type=int, default=20_000)
     parser.add_argument("--block", type=int, default=200_000, help="iterations between exploitability checks")
-    parser.add_argument("--target", type=float, default=None,
-                        help="exploitability target in chips (default: 1.5x the best final value of the 1-worker runs)")
+    parser.add_argument(
+        "--target",
+        type=float,
+        default=None,
+        help="exploitability target in chips (default: 1.5x the best final value of the 1-worker runs)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--work-dir", type=Path, default=ROOT / "build" / "holdem_pipeline")
     arguments = parser.parse_args()
 
     abstraction, cards_path = card_abstraction(arguments.work_dir, arguments.seed)
-    game_config = AbstractGameConfig.for_variant(HoldemConfig(), cards_path, bets="1p,a cap=2",
-                                                 chance="fixed", n_deals=arguments.deals, deal_seed=arguments.seed)
+    game_config = AbstractGameConfig.for_variant(
+        HoldemConfig(), cards_path, bets="1p,a cap=2", chance="fixed", n_deals=arguments.deals, deal_seed=arguments.seed
+    )
     game = build_abstract_game(game_config, abstraction)
-    print(f"abstract game: {game.tree.n_nodes} nodes, {game.tree.n_infosets} information sets, "
-          f"{game.deals.n_deals} deals", flush=True)
+    print(
+        f"abstract game: {game.tree.n_nodes} nodes, {game.tree.n_infosets} information sets, "
+        f"{game.deals.n_deals} deals",
+        flush=True,
+    )
 
     runs: dict[str, list[list[tuple[float, int, float]]]] = {name: [] for name in SETTINGS}
     for repeat in range(arguments.repeats):
@@ -114,8 +122,11 @@ def main() -> None:
             curve = run(game, workers, arguments.seed + repeat, arguments.seconds, arguments.block)
             runs[name].append(curve)
             rate = curve[-1][1] / curve[-1][0]
-            print(f"{name} seed {arguments.seed + repeat}: {rate:,.0f} iterations/s, "
-                  f"final exploitability {curve[-1][2]:.4f} chips", flush=True)
+            print(
+                f"{name} seed {arguments.seed + repeat}: {rate:,.0f} iterations/s, "
+                f"final exploitability {curve[-1][2]:.4f} chips",
+                flush=True,
+            )
 
     target = arguments.target
     if target is None:
@@ -131,13 +142,16 @@ def main() -> None:
     one, two = (summary[name]["median_seconds_to_target"] for name in SETTINGS)
     speedup = one / two if one and two else None
     report = {
-        "command": "python experiments/parallel_scaling_holdem.py " + " ".join(
-            f"--{key.replace('_', '-')} {value}" for key, value in vars(arguments).items() if key != "work_dir"),
+        "command": "python experiments/parallel_scaling_holdem.py "
+        + " ".join(f"--{key.replace('_', '-')} {value}" for key, value in vars(arguments).items() if key != "work_dir"),
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
-                   f"{platform.python_version()}",
+        f"{platform.python_version()}",
         "load_average_1min_after": os.getloadavg()[0],
-        "game": {"n_nodes": int(game.tree.n_nodes), "n_infosets": int(game.tree.n_infosets),
-                 "n_deals": int(game.deals.n_deals)},
+        "game": {
+            "n_nodes": int(game.tree.n_nodes),
+            "n_infosets": int(game.tree.n_infosets),
+            "n_deals": int(game.deals.n_deals),
+        },
         "target_chips": target,
         "speedup_2_threads": speedup,
         "summary": summary,
@@ -146,10 +160,11 @@ def main() -> None:
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "parallel_scaling_holdem.json").write_text(json.dumps(report, indent=1) + "\n")
     figure, axis = plt.subplots(figsize=(7, 4.5))
-    for (name, curves), color in zip(runs.items(), ("tab:blue", "tab:orange")):
+    for (name, curves), color in zip(runs.items(), ("tab:blue", "tab:orange"), strict=True):
         for index, curve in enumerate(curves):
-            axis.plot([p[0] for p in curve], [p[2] for p in curve], color=color, alpha=0.8,
-                      label=name if index == 0 else None)
+            axis.plot(
+                [p[0] for p in curve], [p[2] for p in curve], color=color, alpha=0.8, label=name if index == 0 else None
+            )
     axis.axhline(target, color="grey", linestyle=":", label=f"target {target:.3f} chips")
     axis.set_yscale("log")
     axis.set_xlabel("solve seconds (wall clock)")

@@ -40,16 +40,35 @@ def run(variant: str, rules: str, checkpoints: list[int]) -> dict:
         solve_seconds += time.perf_counter() - start
         start = time.perf_counter()
         result = exploitability(game, solver.average_strategy())
-        rows.append({"iterations": iterations, "exploitability_chips": result.exploitability_chips,
-                     "exploitability_pct_pot": 100 * result.exploitability_chips / pot,
-                     "game_value": result.game_value, "solve_seconds": solve_seconds,
-                     "best_response_seconds": time.perf_counter() - start})
+        rows.append(
+            {
+                "iterations": iterations,
+                "exploitability_chips": result.exploitability_chips,
+                "exploitability_pct_pot": 100 * result.exploitability_chips / pot,
+                "game_value": result.game_value,
+                "solve_seconds": solve_seconds,
+                "best_response_seconds": time.perf_counter() - start,
+            }
+        )
         print(variant, rules, rows[-1], flush=True)
     config = {k: v for k, v in game.config["rules"].items() if k not in ("rounds",)}
-    return {"variant": variant, "rules": rules, "deck": game.config["deck"], "deck_cards": len(small.deck),
-            "config": config, "bets": small.bets, "max_runs": small.max_runs, "raw_deals": small.raw_deals,
-            "deals": game.deals.n_deals, "nodes": game.tree.n_nodes, "infosets": game.tree.n_infosets,
-            "table_entries": game.tree.table_size, "build_seconds": build, "start_pot": pot, "checkpoints": rows}
+    return {
+        "variant": variant,
+        "rules": rules,
+        "deck": game.config["deck"],
+        "deck_cards": len(small.deck),
+        "config": config,
+        "bets": small.bets,
+        "max_runs": small.max_runs,
+        "raw_deals": small.raw_deals,
+        "deals": game.deals.n_deals,
+        "nodes": game.tree.n_nodes,
+        "infosets": game.tree.n_infosets,
+        "table_entries": game.tree.table_size,
+        "build_seconds": build,
+        "start_pot": pot,
+        "checkpoints": rows,
+    }
 
 
 def markdown(results: list[dict], seconds: float) -> str:
@@ -76,10 +95,18 @@ def markdown(results: list[dict], seconds: float) -> str:
     ]
     for r in results:
         for i, c in enumerate(r["checkpoints"]):
-            head = (f"| {r['variant']} | {r['rules']} | {r['deck']} ({r['deck_cards']}) | {r['deals']:,} ({r['raw_deals']:,}) "
-                    f"| {r['nodes']:,} | {r['infosets']:,} |") if i == 0 else "| | | | | | |"
-            lines.append(f"{head} {c['iterations']:,} | {c['exploitability_chips']:.6f} | {c['exploitability_pct_pot']:.4f} "
-                         f"| {c['solve_seconds']:.1f} | {c['best_response_seconds']:.1f} |")
+            head = (
+                (
+                    f"| {r['variant']} | {r['rules']} | {r['deck']} ({r['deck_cards']}) | {r['deals']:,} ({r['raw_deals']:,}) "
+                    f"| {r['nodes']:,} | {r['infosets']:,} |"
+                )
+                if i == 0
+                else "| | | | | | |"
+            )
+            lines.append(
+                f"{head} {c['iterations']:,} | {c['exploitability_chips']:.6f} | {c['exploitability_pct_pot']:.4f} "
+                f"| {c['solve_seconds']:.1f} | {c['best_response_seconds']:.1f} |"
+            )
     lines.append("")
     return "\n".join(lines)
 
@@ -98,8 +125,13 @@ def main() -> None:
     seconds = time.perf_counter() - begin
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    payload = {"command": COMMAND, "cores": os.cpu_count(), "seconds": seconds, "default_decks": DEFAULT_DECKS,
-               "results": results}
+    payload = {
+        "command": COMMAND,
+        "cores": os.cpu_count(),
+        "seconds": seconds,
+        "default_decks": DEFAULT_DECKS,
+        "results": results,
+    }
     out.with_suffix(".json").write_text(json.dumps(payload, indent=1) + "\n")
     out.with_suffix(".md").write_text(markdown(results, seconds))
 

@@ -168,7 +168,9 @@ class EquityBot:
         if not raise_pot_fraction > 0.0:
             raise ValueError(f"raise_pot_fraction must be > 0, got {raise_pot_fraction!r}")
         if config is not None and not isinstance(config, NoLimitConfig):
-            raise TypeError(f"EquityBot plays the heads-up no-limit variants; config must be a NoLimitConfig, got {config!r}")
+            raise TypeError(
+                f"EquityBot plays the heads-up no-limit variants; config must be a NoLimitConfig, got {config!r}"
+            )
         self.name = name
         self.samples = samples
         self.raise_equity = raise_equity
@@ -186,7 +188,9 @@ class EquityBot:
         self._config = get_variant(variant).config_class()
         return self._config
 
-    def equity(self, observation: Any, *, extra_hole_cards: int = 0, opponent_hole_cards: int | None = None) -> tuple[float, float]:
+    def equity(
+        self, observation: Any, *, extra_hole_cards: int = 0, opponent_hole_cards: int | None = None
+    ) -> tuple[float, float]:
         """``(equity, bounty-weighted equity)`` of the observing seat, by ``samples`` Monte Carlo deals."""
         config = self._config_for(observation.variant)
         if opponent_hole_cards is None:

@@ -62,9 +62,7 @@ def parse_card(text: str) -> int:
     if len(cleaned) == 2:
         cleaned = cleaned[0].upper() + cleaned[1].lower()
     if not _CARD_TEXT.fullmatch(cleaned):
-        raise ValueError(
-            f"malformed card {text!r}: expected a rank in {RANKS!r} and a suit in {SUITS!r}, e.g. 'Ah'"
-        )
+        raise ValueError(f"malformed card {text!r}: expected a rank in {RANKS!r} and a suit in {SUITS!r}, e.g. 'Ah'")
     return 4 * RANKS.index(cleaned[0]) + SUITS.index(cleaned[1])
 
 

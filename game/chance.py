@@ -71,7 +71,7 @@ class RandomChance:
     PREDRAWN_EVENTS = 8
     """Event draws fixed in advance: Swap's 4 hole cards on the flop and 4 on the turn."""
 
-    __slots__ = ("_rng", "_cards", "_next", "_uniforms", "_next_uniform")
+    __slots__ = ("_cards", "_next", "_next_uniform", "_rng", "_uniforms")
 
     def __init__(self, seed: SeedLike = None) -> None:
         self._rng = as_generator(seed)
@@ -120,7 +120,7 @@ class ScriptedChance:
     ValueError: duplicate card '2s' in scripted deck [3, 3]
     """
 
-    __slots__ = ("_deck", "_next", "_events", "_event_next")
+    __slots__ = ("_deck", "_event_next", "_events", "_next")
 
     def __init__(
         self,

@@ -12,9 +12,12 @@ import json
 from collections.abc import Callable
 from dataclasses import MISSING, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
+
+if TYPE_CHECKING:
+    from game.limit import LimitConfig
 
 PlayerLoader = Callable[[str, Any, Any], Any]
 """``loader(path, config, seed) -> bot``: builds a match player from a file for the variant config
@@ -74,18 +77,23 @@ def variant_parameters() -> list[dict[str, Any]]:
         {
             "name": v.name,
             "description": v.description,
-            "parameters": {field.name: None if field.default is MISSING else field.default
-                           for field in fields(v.config_class)},
+            "parameters": {
+                field.name: None if field.default is MISSING else field.default for field in fields(v.config_class)
+            },
         }
         for v in VARIANTS.values()
     ]
     for name, description in EXACT_GAME_DESCRIPTIONS.items():
         entries.append({"name": name, "description": description, "parameters": rules_config(name).to_dict()})
-    entries.append({
-        "name": "limit",
-        "description": "N-player limit Texas Hold'em (URCS rules document), played as a freeze-out.",
-        "parameters": {field.name: None if field.default is MISSING else field.default for field in fields(LimitConfig)},
-    })
+    entries.append(
+        {
+            "name": "limit",
+            "description": "N-player limit Texas Hold'em (URCS rules document), played as a freeze-out.",
+            "parameters": {
+                field.name: None if field.default is MISSING else field.default for field in fields(LimitConfig)
+            },
+        }
+    )
     return entries
 
 
@@ -113,13 +121,20 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
     def match(
         variant: str = typer.Option("holdem", help="Variant (see `vcfr variants`)."),
-        a: str = typer.Option("equity", "--a", help="Player A: random, checkcall, equity (Monte Carlo equity, 1000 "
-                              "samples per decision) or a strategy file (.h5) of the variant."),
+        a: str = typer.Option(
+            "equity",
+            "--a",
+            help="Player A: random, checkcall, equity (Monte Carlo equity, 1000 "
+            "samples per decision) or a strategy file (.h5) of the variant.",
+        ),
         b: str = typer.Option("random", "--b", help="Player B: random, checkcall, equity or a strategy file (.h5)."),
         rounds: int = typer.Option(1000, help="Rounds to play (even when duplicate)."),
         seed: int = typer.Option(0, help="Seed of the deals (bots get seeds derived from it)."),
-        duplicate: bool = typer.Option(True, "--duplicate/--no-duplicate",
-                                       help="Play each deal twice with seats swapped (the 95% CI is over deal pairs)."),
+        duplicate: bool = typer.Option(
+            True,
+            "--duplicate/--no-duplicate",
+            help="Play each deal twice with seats swapped (the 95% CI is over deal pairs).",
+        ),
         rules: str = typer.Option("document", help="document (the rules documents) or engine (the official engines)."),
         history: Path | None = typer.Option(None, help="Write the JSON-lines hand history here."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
@@ -157,7 +172,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
     @app.command()
     def freezeout(
-        bots: str = typer.Option("checkcall,random,random", help="One bot per seat, comma-separated: random or checkcall."),
+        bots: str = typer.Option(
+            "checkcall,random,random", help="One bot per seat, comma-separated: random or checkcall."
+        ),
         seed: int = typer.Option(0, help="Seed of the deals (bots get seeds derived from it)."),
         max_games: int = typer.Option(1000, help="Stop after this many games if nobody holds every chip."),
         cards_speak: bool = typer.Option(True, "--cards-speak/--announced", help="Showdown mode of the limit game."),
@@ -176,7 +193,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             typer.echo(json.dumps(result))
             return
         outcome = f"{result['winner']} holds every chip" if result["winner"] is not None else "no winner yet"
-        typer.echo(f"limit freeze-out, {result['players']} players, seed {seed}: {outcome} after {result['games']} games")
+        typer.echo(
+            f"limit freeze-out, {result['players']} players, seed {seed}: {outcome} after {result['games']} games"
+        )
         for name, chips in result["stacks"].items():
             typer.echo(f"  {name}: {chips:,} chips")
 
@@ -243,8 +262,12 @@ def baseline_match_lines(rounds: int = 200, seed: int = 0) -> list[str]:
     for name, variant in VARIANTS.items():
         config = variant.config_class()
         result = play_match(
-            config, make_bot("equity", config=config, seed=seed_a), make_bot("random", seed=seed_b),
-            rounds=rounds, seed=seed, duplicate=True,
+            config,
+            make_bot("equity", config=config, seed=seed_a),
+            make_bot("random", seed=seed_b),
+            rounds=rounds,
+            seed=seed,
+            duplicate=True,
         )
         mean, half_width = result.win_rate()
         interval = "" if half_width is None else f" +- {half_width:,.0f}"
@@ -283,7 +306,7 @@ def play_freeze_out(config: LimitConfig, bot_names: list[str], *, seed: int, max
     if len(bot_names) != config.n_players:
         raise ValueError(f"need one bot per seat: {config.n_players} players, got {len(bot_names)} bots {bot_names!r}")
     labels = [
-        f"{name}-{bot_names[:index + 1].count(name)}" if bot_names.count(name) > 1 else name
+        f"{name}-{bot_names[: index + 1].count(name)}" if bot_names.count(name) > 1 else name
         for index, name in enumerate(bot_names)
     ]
     seeds = np.random.SeedSequence(seed).generate_state(len(bot_names))

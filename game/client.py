@@ -136,12 +136,27 @@ class WireRound:
     """
 
     __slots__ = (
-        "rules", "seat", "hole_cards", "board", "button", "pips", "stacks", "bids",
-        "auction_pending", "bounty_rank", "history", "opponent_cards", "delta", "bounty_hits",
-        "folded", "replay",
+        "auction_pending",
+        "bids",
+        "board",
+        "bounty_hits",
+        "bounty_rank",
+        "button",
+        "delta",
+        "folded",
+        "history",
+        "hole_cards",
+        "opponent_cards",
+        "pips",
+        "replay",
+        "rules",
+        "seat",
+        "stacks",
     )
 
-    def __init__(self, rules: EngineRules, seat: int, hole_cards: tuple[int, ...], bounty_rank: int | None = None) -> None:
+    def __init__(
+        self, rules: EngineRules, seat: int, hole_cards: tuple[int, ...], bounty_rank: int | None = None
+    ) -> None:
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, got {seat!r}")
         self.rules = rules
@@ -190,8 +205,10 @@ class WireRound:
         if kind is ActionKind.BID and action.amount > self.stacks[actor]:
             raise ValueError(f"bid {action.amount} exceeds seat {actor}'s stack of {self.stacks[actor]} chips")
         if kind is ActionKind.RAISE and not 0 <= action.amount - self.pips[actor] <= self.stacks[actor]:
-            raise ValueError(f"raise to {action.amount} is impossible for seat {actor} "
-                             f"(pip {self.pips[actor]}, stack {self.stacks[actor]} chips)")
+            raise ValueError(
+                f"raise to {action.amount} is impossible for seat {actor} "
+                f"(pip {self.pips[actor]}, stack {self.stacks[actor]} chips)"
+            )
         self.history.append(Move(actor, self.street, action))
         if kind is ActionKind.BID:
             self.bids[actor] = action.amount
@@ -343,7 +360,7 @@ class RulesReplay:
     cards; Auction: the third card(s)), then the line's actions are applied.
     """
 
-    __slots__ = ("seat", "round", "_chance", "_board_dealt", "_hole_cards", "_variant")
+    __slots__ = ("_board_dealt", "_chance", "_hole_cards", "_variant", "round", "seat")
 
     def __init__(self, rules: EngineRules, seat: int, hole_cards: tuple[int, ...], bounty_rank: int | None) -> None:
         from game.chance import UNKNOWN_CARD, ScriptedChance
@@ -469,8 +486,9 @@ class ClientSession:
                 return "K"
             if current.actor != current.seat:
                 self.errors += 1
-                self.logger.warning("engine asks seat %d but the round says seat %d acts; line %r",
-                                    current.seat, current.actor, line)
+                self.logger.warning(
+                    "engine asks seat %d but the round says seat %d acts; line %r", current.seat, current.actor, line
+                )
             reply = format_answer(self._decision(current))
             self.decision_seconds.append(time.perf_counter() - start)
             return reply
@@ -620,8 +638,9 @@ def run_client(
     return play_session(ClientSession(rules, decide), port, host=host, transcript=transcript)
 
 
-def play_session(session: ClientSession, port: int, *, host: str = "127.0.0.1",
-                 transcript: TextIO | None = None) -> ClientSession:
+def play_session(
+    session: ClientSession, port: int, *, host: str = "127.0.0.1", transcript: TextIO | None = None
+) -> ClientSession:
     """`run_client` with a session built beforehand (e.g. for a bot wrapper that reads its
     bankroll, `game.lock_in.LockIn`): connect, answer every line until the match ends.
 

@@ -111,5 +111,5 @@ def hand_census(n_cards: int) -> dict:
         "cards": n_cards,
         "hands": int(counts.sum()),
         "distinct_values": int(seen.sum()),
-        "categories": {name: int(c) for name, c in zip(CATEGORY_NAMES, counts)},
+        "categories": {name: int(c) for name, c in zip(CATEGORY_NAMES, counts, strict=True)},
     }

@@ -123,7 +123,9 @@ class HistoryHeader:
         if not isinstance(data, dict) or data.get("format") != HISTORY_FORMAT:
             raise ValueError(f"not a {HISTORY_FORMAT} header: {line.strip()[:120]!r}")
         if data.get("version") != HISTORY_VERSION:
-            raise ValueError(f"history format version {data.get('version')!r} is not supported (expected {HISTORY_VERSION})")
+            raise ValueError(
+                f"history format version {data.get('version')!r} is not supported (expected {HISTORY_VERSION})"
+            )
         variant = get_variant(data["variant"])
         return cls(
             variant=variant.name,

@@ -95,10 +95,7 @@ def _strength_key(counts: np.ndarray, suit_masks: np.ndarray) -> int:
         mask = suit_masks[suit]
         if _popcount13(mask) >= 5:
             high = _straight_high(mask)
-            if high >= 0:
-                key = (STRAIGHT_FLUSH << 20) | (high << 16)
-            else:
-                key = (FLUSH << 20) | _top_ranks_key(mask, 5, 0)
+            key = (STRAIGHT_FLUSH << 20) | (high << 16) if high >= 0 else (FLUSH << 20) | _top_ranks_key(mask, 5, 0)
             if key > best:
                 best = key
     if best >= STRAIGHT_FLUSH << 20:

@@ -103,8 +103,9 @@ def _equity(
                 final_board[board_count] = _draw(pool, taken)
                 taken += 1
                 board_count += 1
-        share, weighted = _showdown_shares(mine, my_count, theirs, opponent_hole_cards, final_board, board_count,
-                                           bounty_rank, bounty_multiplier)
+        share, weighted = _showdown_shares(
+            mine, my_count, theirs, opponent_hole_cards, final_board, board_count, bounty_rank, bounty_multiplier
+        )
         share_sum += share
         weighted_sum += weighted
     out[0] = share_sum / samples
@@ -112,8 +113,9 @@ def _equity(
 
 
 @njit(cache=True, nogil=True)
-def _showdown_shares(mine, my_count, theirs, opponent_hole_cards, final_board, board_count, bounty_rank,
-                     bounty_multiplier):
+def _showdown_shares(
+    mine, my_count, theirs, opponent_hole_cards, final_board, board_count, bounty_rank, bounty_multiplier
+):
     """One completed deal's showdown: ``(share, bounty-weighted share)`` of the pot for ``mine``
     (its first ``my_count`` cards the hole cards) against ``theirs`` (``opponent_hole_cards``), both
     completed in place with the ``board_count`` cards of ``final_board``; a win counts 1, a tie 1/2,

@@ -9,6 +9,7 @@ N + 1 cards (J Q K A for three); seats check in turn until one bets, then every 
 folds once, and the highest card among those left wins.
 
 >>> from game.actions import Action
+>>> from game.cards import parse_cards
 >>> game = kuhn_round(cards=parse_cards("Ks Js"))
 >>> [str(a) for a in game.legal_actions()]
 ['K', 'R1']
@@ -25,7 +26,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from game.cards import parse_cards
 from game.leduc import LeducConfig, LeducRound, standard_ranks
 from game.rng import SeedLike
 
@@ -46,8 +46,15 @@ def kuhn_config(ante: int = 1, bet: int = 1, players: int = 2) -> LeducConfig:
     ...
     ValueError: raise_sizes must be positive chips, one per round, got (0,)
     """
-    return LeducConfig(ranks=standard_ranks(players), suits="s", ante=ante, raise_sizes=(bet,), max_raises=1,
-                       board_cards=(0,), players=players)
+    return LeducConfig(
+        ranks=standard_ranks(players),
+        suits="s",
+        ante=ante,
+        raise_sizes=(bet,),
+        max_raises=1,
+        board_cards=(0,),
+        players=players,
+    )
 
 
 KUHN = kuhn_config()

@@ -21,6 +21,7 @@ has acted since the last raise (checking, or matching it); the hand ends when on
 equally.
 
 >>> from game.actions import Action
+>>> from game.cards import parse_cards
 >>> game = LeducRound(LeducConfig(), cards=parse_cards("Kh Qs Qh"))
 >>> [str(a) for a in game.legal_actions()]
 ['K', 'R2']
@@ -43,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from game.actions import Action, ActionKind, IllegalActionError
-from game.cards import RANKS, SUITS, format_cards, make_card, parse_cards, rank_of
+from game.cards import RANKS, SUITS, format_cards, make_card, rank_of
 from game.rng import SeedLike, as_generator
 
 __all__ = ["MAX_PLAYERS", "LeducConfig", "LeducRound", "leduc_config", "standard_ranks"]
@@ -307,6 +308,7 @@ class LeducRound:
     def award(self, winners: Sequence[int]) -> tuple[float, ...]:
         """Chips each player wins (+) or loses (-) when ``winners`` split the pot equally.
 
+        >>> from game.cards import parse_cards
         >>> hand = LeducRound(LeducConfig(), parse_cards("Kh Qs Qh"))
         >>> hand.award([0]), hand.award([0, 1])
         ((1.0, -1.0), (0.0, 0.0))

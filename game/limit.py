@@ -465,8 +465,12 @@ class LimitRound(RoundBase):
         chosen = {int(seat) for seat in winners}
         contenders = {seat for seat in range(self.n_players) if not self._folded[seat]}
         if not chosen or not chosen <= contenders:
-            raise ValueError(f"winners must be a non-empty set of seats still in the hand {sorted(contenders)}, got {winners!r}")
-        strengths: list[int | None] = [None if seat not in contenders else int(seat in chosen) for seat in range(self.n_players)]
+            raise ValueError(
+                f"winners must be a non-empty set of seats still in the hand {sorted(contenders)}, got {winners!r}"
+            )
+        strengths: list[int | None] = [
+            None if seat not in contenders else int(seat in chosen) for seat in range(self.n_players)
+        ]
         won = divide_pot(self._contributions, strengths, self._seats_from(self.button))
         return tuple(int(chips - paid) for chips, paid in zip(won, self._contributions, strict=True))
 
@@ -622,7 +626,7 @@ class LimitRound(RoundBase):
         strengths: list[int | None] = [None] * self.n_players
         announced = [(other, cards) for other, cards in self._shown.items() if cards is not None]
         values = evaluate_batch(np.array([cards for _, cards in announced], dtype=np.int8))
-        for (other, _), value in zip(announced, values.tolist()):
+        for (other, _), value in zip(announced, values.tolist(), strict=True):
             strengths[other] = value
         self._divide(strengths)
 

@@ -54,7 +54,7 @@ from game.nolimit import NoLimitConfig
 
 LOGGER = logging.getLogger("vcfr.lock_in")
 
-__all__ = ["LockIn", "MatchProgress", "locked_action", "lock_in_threshold", "round_loss_bound"]
+__all__ = ["LockIn", "MatchProgress", "lock_in_threshold", "locked_action", "round_loss_bound"]
 
 
 class MatchProgress(Protocol):
@@ -193,5 +193,10 @@ class LockIn:
             self.locked_round, self.locked_bankroll, self.locked_threshold = played, bankroll, threshold
             self.logger.info(
                 "locked in at round %d of %d: bankroll %+d chips exceeds %d, the most the %d rounds left can "
-                "lose; checking or folding to the end", played + 1, self.rounds, bankroll, threshold, rounds_left,
+                "lose; checking or folding to the end",
+                played + 1,
+                self.rounds,
+                bankroll,
+                threshold,
+                rounds_left,
             )

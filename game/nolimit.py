@@ -228,24 +228,24 @@ class NoLimitRound(RoundBase):
     """
 
     __slots__ = (
-        "config",
-        "match_state",
+        "_board",
         "_chance",
+        "_deck_log",
         "_engine",
-        "_street",
-        "_to_act",
+        "_event_log",
+        "_folder",
+        "_history",
+        "_hole_cards",
+        "_last_actor",
+        "_payoffs",
         "_phase",
         "_pips",
         "_stacks",
+        "_street",
         "_street_actions",
-        "_hole_cards",
-        "_board",
-        "_history",
-        "_deck_log",
-        "_event_log",
-        "_folder",
-        "_last_actor",
-        "_payoffs",
+        "_to_act",
+        "config",
+        "match_state",
     )
 
     _FOLD_ALWAYS_LEGAL_IN_ENGINE: ClassVar[bool] = False

@@ -130,8 +130,18 @@ class GameOver:
 
 
 Clause = (
-    Clock | Seat | HoleCards | UpdatedHoleCards | Board | OpponentCards | HistoryAction | Delta
-    | AuctionResult | Bounty | BountyHits | GameOver
+    Clock
+    | Seat
+    | HoleCards
+    | UpdatedHoleCards
+    | Board
+    | OpponentCards
+    | HistoryAction
+    | Delta
+    | AuctionResult
+    | Bounty
+    | BountyHits
+    | GameOver
 )
 
 _CARD_CLAUSES = {"H": HoleCards, "U": UpdatedHoleCards, "B": Board, "O": OpponentCards}

@@ -34,13 +34,13 @@ class Variant:
     round_class: type[NoLimitRound]
     description: str
 
-    def start_round(self, config: NoLimitConfig | None = None, chance: ChanceSource | None = None, *,
-                    match_state: object = None) -> NoLimitRound:
+    def start_round(
+        self, config: NoLimitConfig | None = None, chance: ChanceSource | None = None, *, match_state: object = None
+    ) -> NoLimitRound:
         """A new round (default config; ``chance`` is required)."""
         if chance is None:
             raise ValueError(f"start_round of {self.name!r} needs a chance source (RandomChance or ScriptedChance)")
-        return self.round_class(config if config is not None else self.config_class(), chance,
-                                match_state=match_state)
+        return self.round_class(config if config is not None else self.config_class(), chance, match_state=match_state)
 
 
 VARIANTS: dict[str, Variant] = {

@@ -49,7 +49,9 @@ FIXED_DEALS = 200_000
 """Deals of the fixed-sample peer."""
 
 
-def random_abstraction(variant: str, buckets: tuple[int, int, int, int] = DEFAULT_BUCKETS, seed: int = 0) -> CardAbstraction:
+def random_abstraction(
+    variant: str, buckets: tuple[int, int, int, int] = DEFAULT_BUCKETS, seed: int = 0
+) -> CardAbstraction:
     """A full-size card abstraction of ``variant`` with random flop and turn tables (module docstring)."""
     rng = np.random.default_rng(seed)
     sizes = holdem_indexer().sizes
@@ -76,8 +78,9 @@ def _iterations_per_second(game: SolverGame, seconds: float) -> float:
     return done / (time.perf_counter() - started)
 
 
-def iterations_per_second(game: SolverGame, seconds: float, workers: int = 1, sharing: str = "sums",
-                          block_seconds: float = 0.5, seed: int = 1) -> float:
+def iterations_per_second(
+    game: SolverGame, seconds: float, workers: int = 1, sharing: str = "sums", block_seconds: float = 0.5, seed: int = 1
+) -> float:
     """ES-MCCFR iterations per second of wall clock on ``game`` with ``workers`` threads.
 
     The solve loop of ``solver.parallel`` (backend ``threads``; ``sharing`` as there) from zeroed
@@ -128,8 +131,9 @@ def default_game(variant: str, abstraction: CardAbstraction) -> tuple[SolverGame
     return build_abstract_game(config, abstraction), config.bets
 
 
-def run_abstract_benchmark(variants: tuple[str, ...] = BENCHMARK_GAMES, seconds: float = 5.0,
-                           fixed_deals: int = FIXED_DEALS) -> dict[str, Any]:
+def run_abstract_benchmark(
+    variants: tuple[str, ...] = BENCHMARK_GAMES, seconds: float = 5.0, fixed_deals: int = FIXED_DEALS
+) -> dict[str, Any]:
     """ES-MCCFR iterations/s (one thread) and table memory per game, plus the fixed-sample peer on Hold'em."""
     rows = []
     for variant in variants:
@@ -137,33 +141,60 @@ def run_abstract_benchmark(variants: tuple[str, ...] = BENCHMARK_GAMES, seconds:
         started = time.perf_counter()
         game, bets = default_game(variant, abstraction)
         build_seconds = time.perf_counter() - started
-        row = {"variant": variant, "bets": bets, "chance": "fresh", "build_seconds": build_seconds,
-               **_game_facts(game), "iterations_per_second": _iterations_per_second(game, seconds)}
+        row = {
+            "variant": variant,
+            "bets": bets,
+            "chance": "fresh",
+            "build_seconds": build_seconds,
+            **_game_facts(game),
+            "iterations_per_second": _iterations_per_second(game, seconds),
+        }
         rows.append(row)
         if variant == "holdem":
-            fixed_config = AbstractGameConfig(variant=variant, card_abstraction="random-tables", bets=bets,
-                                              chance="fixed", n_deals=fixed_deals)
+            fixed_config = AbstractGameConfig(
+                variant=variant, card_abstraction="random-tables", bets=bets, chance="fixed", n_deals=fixed_deals
+            )
             fixed = build_abstract_game(fixed_config, abstraction)
-            rows.append({"variant": variant, "bets": bets, "chance": f"fixed {fixed_deals}",
-                         "build_seconds": None, **_game_facts(fixed),
-                         "iterations_per_second": _iterations_per_second(fixed, seconds)})
+            rows.append(
+                {
+                    "variant": variant,
+                    "bets": bets,
+                    "chance": f"fixed {fixed_deals}",
+                    "build_seconds": None,
+                    **_game_facts(fixed),
+                    "iterations_per_second": _iterations_per_second(fixed, seconds),
+                }
+            )
     fresh = next((r for r in rows if r["variant"] == "holdem" and r["chance"] == "fresh"), None)
     fixed_row = next((r for r in rows if r["variant"] == "holdem" and r["chance"] != "fresh"), None)
     ratio = fixed_row["iterations_per_second"] / fresh["iterations_per_second"] if fresh and fixed_row else None
-    return {"benchmark": "abstract", "seconds_per_measurement": seconds, "buckets": list(DEFAULT_BUCKETS),
-            "threads": 1, "rows": rows, "fixed_over_fresh_holdem": ratio}
+    return {
+        "benchmark": "abstract",
+        "seconds_per_measurement": seconds,
+        "buckets": list(DEFAULT_BUCKETS),
+        "threads": 1,
+        "rows": rows,
+        "fixed_over_fresh_holdem": ratio,
+    }
 
 
 def format_table(result: dict[str, Any]) -> str:
     """The benchmark as a Markdown table."""
-    lines = ["| variant | bets | chance | nodes | information sets | table bytes / infoset | bytes / infoset action "
-             "| iterations/s |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| variant | bets | chance | nodes | information sets | table bytes / infoset | bytes / infoset action "
+        "| iterations/s |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for row in result["rows"]:
         bets = row["bets"].replace("|", "\\|")  # a pipe inside a Markdown table cell must be escaped
-        lines.append(f"| {row['variant']} | `{bets}` | {row['chance']} | {row['nodes']:,} | {row['infosets']:,} "
-                     f"| {row['bytes_per_infoset']:.1f} | {row['bytes_per_infoset_action']:.1f} "
-                     f"| {row['iterations_per_second']:,.0f} |")
+        lines.append(
+            f"| {row['variant']} | `{bets}` | {row['chance']} | {row['nodes']:,} | {row['infosets']:,} "
+            f"| {row['bytes_per_infoset']:.1f} | {row['bytes_per_infoset_action']:.1f} "
+            f"| {row['iterations_per_second']:,.0f} |"
+        )
     if result["fixed_over_fresh_holdem"] is not None:
         lines.append("")
-        lines.append(f"Fixed-sample / fresh-chance iterations per second on Hold'em: {result['fixed_over_fresh_holdem']:.2f}x")
+        lines.append(
+            f"Fixed-sample / fresh-chance iterations per second on Hold'em: {result['fixed_over_fresh_holdem']:.2f}x"
+        )
     return "\n".join(lines)

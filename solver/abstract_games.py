@@ -128,17 +128,22 @@ class AbstractGameConfig(KindConfig):
             if isinstance(self.max_runs, bool) or not isinstance(self.max_runs, int) or self.max_runs < 0:
                 raise ValueError(f"max_runs must be an int >= 0 (run streets), got {self.max_runs!r}")
         elif self.max_runs is not None:
-            raise ValueError(f"max_runs is River of Blood's run cap; {self.variant!r} takes none, got {self.max_runs!r}")
+            raise ValueError(
+                f"max_runs is River of Blood's run cap; {self.variant!r} takes none, got {self.max_runs!r}"
+            )
         for name in ("n_deals", "max_nodes"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be an int >= 1, got {value!r}")
         if isinstance(self.deal_seed, bool) or not isinstance(self.deal_seed, int) or self.deal_seed < 0:
             raise ValueError(f"deal_seed must be an int >= 0, got {self.deal_seed!r}")
-        if not isinstance(self.card_hash, str) or self.card_hash and (
-                len(self.card_hash) != 64 or set(self.card_hash) - set("0123456789abcdef")):
-            raise ValueError(f"card_hash must be the sha256 hex digest of the card file (64 hex digits) or '', "
-                             f"got {self.card_hash!r}")
+        if not isinstance(self.card_hash, str) or (
+            self.card_hash and (len(self.card_hash) != 64 or set(self.card_hash) - set("0123456789abcdef"))
+        ):
+            raise ValueError(
+                f"card_hash must be the sha256 hex digest of the card file (64 hex digits) or '', "
+                f"got {self.card_hash!r}"
+            )
         self.variant_config()  # bad rules fail here, naming the bad value
 
     def variant_config(self) -> NoLimitConfig:
@@ -157,8 +162,11 @@ class AbstractGameConfig(KindConfig):
     def for_variant(cls, config: NoLimitConfig, card_abstraction: str | Path, **settings: Any) -> AbstractGameConfig:
         """From a variant config object: ``rules`` keeps the fields that differ from the defaults."""
         defaults = type(config)()
-        rules = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)
-                 if getattr(config, f.name) != getattr(defaults, f.name)}
+        rules = {
+            f.name: getattr(config, f.name)
+            for f in dataclasses.fields(config)
+            if getattr(config, f.name) != getattr(defaults, f.name)
+        }
         return cls(variant=config.variant, rules=rules, card_abstraction=str(card_abstraction), **settings)
 
 
@@ -184,8 +192,10 @@ def check_card_hash(path: str | Path, expected: str, solved: str = "the game") -
     the path) when ``expected`` is set and differs. ``solved`` names what was solved with ``expected``."""
     actual = card_file_hash(path)
     if expected and actual != expected:
-        raise CardHashMismatch(f"card abstraction {str(path)!r} has sha256 {actual}, but {solved} was solved with "
-                               f"card sha256 {expected}: use the card file it was solved with")
+        raise CardHashMismatch(
+            f"card abstraction {str(path)!r} has sha256 {actual}, but {solved} was solved with "
+            f"card sha256 {expected}: use the card file it was solved with"
+        )
     return actual
 
 
@@ -201,7 +211,9 @@ def load_card_abstraction(config: Any, abstraction: CardAbstraction | None = Non
     if abstraction is None:
         if not path.is_file():
             raise ValueError(f"card abstraction file {str(path)!r} does not exist")
-        return dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash)), CardAbstraction.load(path)
+        return dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash)), CardAbstraction.load(
+            path
+        )
     if path.is_file():
         config = dataclasses.replace(config, card_hash=check_card_hash(path, config.card_hash))
     return config, abstraction
@@ -220,12 +232,18 @@ def build_abstract_game(config: AbstractGameConfig, abstraction: CardAbstraction
     config, abstraction = load_card_abstraction(config, abstraction)
     variant_config = config.variant_config()
     chance = FreshChance(variant_config, BucketLookup(abstraction), max_runs=config.max_runs)
-    tree = build_betting_tree(variant_config, config.bet_abstraction(), chance.n_buckets.tolist(),
-                              max_nodes=config.max_nodes, max_runs=config.max_runs)
+    tree = build_betting_tree(
+        variant_config,
+        config.bet_abstraction(),
+        chance.n_buckets.tolist(),
+        max_nodes=config.max_nodes,
+        max_runs=config.max_runs,
+    )
     name = f"{config.variant} {config.bets}"
     if config.chance == "fixed":
-        deals: DealTable = sample_deal_table(variant_config, chance.lookup, config.n_deals, seed=config.deal_seed,
-                                             max_runs=config.max_runs)
+        deals: DealTable = sample_deal_table(
+            variant_config, chance.lookup, config.n_deals, seed=config.deal_seed, max_runs=config.max_runs
+        )
         return SolverGame(name=name, tree=tree, deals=deals, config=config.to_dict())
     return SolverGame(name=name, tree=tree, deals=None, config=config.to_dict(), sampler=chance)
 
@@ -244,8 +262,9 @@ def write_abstract_strategy(path: str | Path, game: SolverGame, solver: Any, *, 
     from solver.strategy_file import StrategyRecord, write_strategy_file
 
     if game.config.get("kind") not in (GAME_KIND, LIMIT_KIND):
-        raise ValueError(f"game {game.name!r} is not an abstract game over a card file (config kind "
-                         f"{game.config.get('kind')!r})")
+        raise ValueError(
+            f"game {game.name!r} is not an abstract game over a card file (config kind {game.config.get('kind')!r})"
+        )
     game_config = dict(game.config)
     cards = Path(str(game_config.get("card_abstraction", "")))
     if not game_config.get("card_hash") and cards.is_file():  # a game built without its file at hand

@@ -20,9 +20,14 @@ CFR_PLUS_MARKS = (100, 1000)
 _TARGET_BLOCK_SECONDS = 0.05
 
 
-def measure_convergence(run: Callable[[int], None], evaluate: Callable[[], float], *,
-                        iteration_marks: Sequence[int] = (), second_marks: Sequence[float] = (),
-                        first_block: int = 1000) -> ConvergenceLog:
+def measure_convergence(
+    run: Callable[[int], None],
+    evaluate: Callable[[], float],
+    *,
+    iteration_marks: Sequence[int] = (),
+    second_marks: Sequence[float] = (),
+    first_block: int = 1000,
+) -> ConvergenceLog:
     """Exploitability at given iteration counts or solve seconds, with the solve time to each point.
 
     ``run(n)`` advances the solver by ``n`` iterations; ``evaluate()`` returns the exploitability
@@ -73,7 +78,9 @@ def ours_driver(game_name: str, algorithm: str, seed: int = 0) -> tuple[Callable
     return solver.run, lambda: exploitability(game, solver.average_strategy()).exploitability_chips
 
 
-def openspiel_driver(game_name: str, algorithm: str, seed: int = 0) -> tuple[Callable[[int], None], Callable[[], float]]:
+def openspiel_driver(
+    game_name: str, algorithm: str, seed: int = 0
+) -> tuple[Callable[[int], None], Callable[[], float]]:
     """``(run, evaluate)`` for OpenSpiel's C++ solver (see :func:`measure_convergence`)."""
     from solver.openspiel_peer import OpenSpielSolver
 
@@ -91,11 +98,17 @@ def run_solver_benchmark(game: str = "leduc", quick: bool = False, seed: int = 0
 
     load_pyspiel()
     budgets = QUICK_BUDGET_SECONDS if quick else FULL_BUDGET_SECONDS
-    cfr_plus = {side: measure_convergence(*make(game, "cfr+", seed), iteration_marks=CFR_PLUS_MARKS)
-                for side, make in (("ours", ours_driver), ("openspiel", openspiel_driver))}
-    sampling = {side: measure_convergence(*make(game, "es-mccfr", seed), second_marks=budgets)
-                for side, make in (("ours", ours_driver), ("openspiel", openspiel_driver))}
-    ms_per_iteration = {side: 1000.0 * float(log.seconds[-1]) / int(log.iteration[-1]) for side, log in cfr_plus.items()}
+    cfr_plus = {
+        side: measure_convergence(*make(game, "cfr+", seed), iteration_marks=CFR_PLUS_MARKS)
+        for side, make in (("ours", ours_driver), ("openspiel", openspiel_driver))
+    }
+    sampling = {
+        side: measure_convergence(*make(game, "es-mccfr", seed), second_marks=budgets)
+        for side, make in (("ours", ours_driver), ("openspiel", openspiel_driver))
+    }
+    ms_per_iteration = {
+        side: 1000.0 * float(log.seconds[-1]) / int(log.iteration[-1]) for side, log in cfr_plus.items()
+    }
     rate = {side: int(log.iteration[-1]) / float(log.seconds[-1]) for side, log in sampling.items()}
     result: dict[str, Any] = {
         "game": game,

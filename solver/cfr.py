@@ -122,8 +122,10 @@ def check_supported(game: SolverGame, algorithm: str | None = None) -> None:
     if not isinstance(game, SolverGame):
         raise TypeError(f"game must be a SolverGame (e.g. abstraction.exact_games.build_game), got {game!r}")
     if algorithm in FULL_TRAVERSAL and game.fresh_chance:
-        raise ValueError(f"{algorithm!r} traverses every deal; game {game.name!r} draws fresh chance "
-                         f"(use one of {list(SAMPLING)}, or build it with a deal table)")
+        raise ValueError(
+            f"{algorithm!r} traverses every deal; game {game.name!r} draws fresh chance "
+            f"(use one of {list(SAMPLING)}, or build it with a deal table)"
+        )
 
 
 def table_dtype(config: SolverConfig) -> type:
@@ -155,14 +157,18 @@ class PrivateRows:
     """Iterations of this thread between merges of private regrets (:func:`merge_interval`)."""
 
     @classmethod
-    def allocate(cls, game: SolverGame, dtype: Any, regrets: bool = False,
-                 merge_every: int | None = None) -> PrivateRows:
+    def allocate(
+        cls, game: SolverGame, dtype: Any, regrets: bool = False, merge_every: int | None = None
+    ) -> PrivateRows:
         """Zeroed buffers for the strategy sums (and, if ``regrets``, the regrets) of ``game``'s
         first betting round (:func:`first_round_end`); private regrets merged every ``merge_every``
         iterations (default :func:`merge_interval` of their size)."""
         size = first_round_end(game.tree)
-        return cls(np.zeros(size, dtype=dtype), np.zeros(size if regrets else 0, dtype=dtype),
-                   merge_interval(size) if merge_every is None else merge_every)
+        return cls(
+            np.zeros(size, dtype=dtype),
+            np.zeros(size if regrets else 0, dtype=dtype),
+            merge_interval(size) if merge_every is None else merge_every,
+        )
 
 
 MAX_MERGE_EVERY = 64
@@ -202,8 +208,15 @@ def first_round_end(tree: FlatTree) -> int:
     return int((tree.row_offset[first] + tree.n_buckets[first].astype(np.int64) * tree.n_actions[first]).max())
 
 
-def run_iterations(game: SolverGame, config: SolverConfig, regrets: np.ndarray, strategy_sums: np.ndarray,
-                   first_iteration: int, n_iterations: int, private: PrivateRows | None = None) -> None:
+def run_iterations(
+    game: SolverGame,
+    config: SolverConfig,
+    regrets: np.ndarray,
+    strategy_sums: np.ndarray,
+    first_iteration: int,
+    n_iterations: int,
+    private: PrivateRows | None = None,
+) -> None:
     """Run iterations ``first_iteration .. first_iteration + n_iterations - 1`` on the given tables.
 
     ``regrets`` and ``strategy_sums`` (of ``config.table_dtype``) are modified in place. The kernels
@@ -219,8 +232,10 @@ def run_iterations(game: SolverGame, config: SolverConfig, regrets: np.ndarray, 
         _check_private_rows(game, config, private)
     for name, table in (("regrets", regrets), ("strategy_sums", strategy_sums)):
         if not isinstance(table, np.ndarray) or table.dtype != dtype or table.shape != (game.tree.table_size,):
-            raise ValueError(f"{name} must be a {np.dtype(dtype).name} array of shape ({game.tree.table_size},), "
-                             f"got {getattr(table, 'dtype', type(table))} {getattr(table, 'shape', '')}")
+            raise ValueError(
+                f"{name} must be a {np.dtype(dtype).name} array of shape ({game.tree.table_size},), "
+                f"got {getattr(table, 'dtype', type(table))} {getattr(table, 'shape', '')}"
+            )
         if not table.flags.c_contiguous or not table.flags.writeable:
             raise ValueError(f"{name} must be a writeable C-contiguous array")
     if first_iteration < 0 or n_iterations < 0:
@@ -244,34 +259,84 @@ def _check_private_rows(game: SolverGame, config: SolverConfig, private: Private
     ends = np.concatenate([[0], tree.row_offset + tree.n_buckets.astype(np.int64) * tree.n_actions])
     for name in ("strategy_sums", "regrets"):
         buffer = getattr(private, name)
-        if not isinstance(buffer, np.ndarray) or buffer.dtype != dtype or buffer.ndim != 1 \
-                or not buffer.flags.c_contiguous or not buffer.flags.writeable:
-            raise ValueError(f"private {name} must be a writeable C-contiguous {np.dtype(dtype).name} vector, "
-                             f"got {getattr(buffer, 'dtype', type(buffer))} {getattr(buffer, 'shape', '')}")
+        if (
+            not isinstance(buffer, np.ndarray)
+            or buffer.dtype != dtype
+            or buffer.ndim != 1
+            or not buffer.flags.c_contiguous
+            or not buffer.flags.writeable
+        ):
+            raise ValueError(
+                f"private {name} must be a writeable C-contiguous {np.dtype(dtype).name} vector, "
+                f"got {getattr(buffer, 'dtype', type(buffer))} {getattr(buffer, 'shape', '')}"
+            )
         if len(buffer) not in ends:
-            raise ValueError(f"private {name} must end at a group boundary of the table (e.g. first_round_end(tree) "
-                             f"= {first_round_end(tree)}), got {len(buffer)} entries")
-    if isinstance(private.merge_every, bool) or not isinstance(private.merge_every, (int, np.integer)) \
-            or private.merge_every < 1:
+            raise ValueError(
+                f"private {name} must end at a group boundary of the table (e.g. first_round_end(tree) "
+                f"= {first_round_end(tree)}), got {len(buffer)} entries"
+            )
+    if (
+        isinstance(private.merge_every, bool)
+        or not isinstance(private.merge_every, (int, np.integer))
+        or private.merge_every < 1
+    ):
         raise ValueError(f"merge_every must be an int >= 1, got {private.merge_every!r}")
 
 
-def _run_full_traversal(game: SolverGame, config: SolverConfig, regrets: np.ndarray, strategy_sums: np.ndarray,
-                        first_iteration: int, n_iterations: int) -> None:
+def _run_full_traversal(
+    game: SolverGame,
+    config: SolverConfig,
+    regrets: np.ndarray,
+    strategy_sums: np.ndarray,
+    first_iteration: int,
+    n_iterations: int,
+) -> None:
     tree = game.tree
-    alpha, beta, gamma = {"cfr": (0.0, 0.0, 0.0), "cfr+": (0.0, 0.0, 1.0), "linear": (1.0, 1.0, 1.0),
-                          "dcfr": (config.alpha, config.beta, config.gamma)}[config.algorithm]
-    kernels_cfr._cfr_iterations(tree.kind, tree.player, tree.child_start, tree.n_children, tree.infoset_group,
-                                tree.context, tree.value_row, tree.n_actions, tree.row_offset, tree.n_buckets,
-                                tree.group_player, tree.group_slot, tree.terminal_values, context_bounds(tree),
-                                game.deals.probability, *deal_arrays(game.deals),
-                                regrets, strategy_sums, np.empty_like(regrets),
-                                first_iteration, n_iterations, config.algorithm == "cfr+", gamma,
-                                config.algorithm in ("linear", "dcfr"), alpha, beta)
+    alpha, beta, gamma = {
+        "cfr": (0.0, 0.0, 0.0),
+        "cfr+": (0.0, 0.0, 1.0),
+        "linear": (1.0, 1.0, 1.0),
+        "dcfr": (config.alpha, config.beta, config.gamma),
+    }[config.algorithm]
+    kernels_cfr._cfr_iterations(
+        tree.kind,
+        tree.player,
+        tree.child_start,
+        tree.n_children,
+        tree.infoset_group,
+        tree.context,
+        tree.value_row,
+        tree.n_actions,
+        tree.row_offset,
+        tree.n_buckets,
+        tree.group_player,
+        tree.group_slot,
+        tree.terminal_values,
+        context_bounds(tree),
+        game.deals.probability,
+        *deal_arrays(game.deals),
+        regrets,
+        strategy_sums,
+        np.empty_like(regrets),
+        first_iteration,
+        n_iterations,
+        config.algorithm == "cfr+",
+        gamma,
+        config.algorithm in ("linear", "dcfr"),
+        alpha,
+        beta,
+    )
 
 
-def _run_sampling(game: SolverGame, config: SolverConfig, regrets: np.ndarray, strategy_sums: np.ndarray,
-                  first_iteration: int, n_iterations: int, private: PrivateRows | None = None) -> None:
+def _run_sampling(
+    game: SolverGame,
+    config: SolverConfig,
+    regrets: np.ndarray,
+    strategy_sums: np.ndarray,
+    first_iteration: int,
+    n_iterations: int,
+    private: PrivateRows | None = None,
+) -> None:
     """One batch: fresh deals ``first_iteration ..`` from the sampler, or stratified table rows."""
     tree = game.tree
     if game.deals is None:
@@ -280,32 +345,72 @@ def _run_sampling(game: SolverGame, config: SolverConfig, regrets: np.ndarray, s
     else:
         deals = game.deals
         deal_of_iteration = np.empty(n_iterations, dtype=np.int64)
-        kernels_mccfr._table_deals(game.deals.cumulative_probability(), config.seed, first_iteration, n_iterations,
-                                   deal_of_iteration)
+        kernels_mccfr._table_deals(
+            game.deals.cumulative_probability(), config.seed, first_iteration, n_iterations, deal_of_iteration
+        )
     if config.algorithm == "es-mccfr":
         if private is None:
             private = PrivateRows(strategy_sums[:0], regrets[:0], 1)
         kernels_mccfr._es_mccfr_iterations(
-            tree.kind, tree.player, tree.street, tree.child_start, tree.n_children, tree.infoset_group,
-            tree.context, tree.value_row, tree.n_actions, tree.row_offset, tree.group_slot, tree.terminal_values,
-            context_bounds(tree), *deal_arrays(deals), deal_of_iteration, int(tree.street.max()),
-            regrets, strategy_sums, first_iteration, n_iterations, config.seed, config.linear_averaging,
-            config.prune_after, config.prune_probability, config.prune_threshold,
-            private.regrets, private.strategy_sums, private.merge_every)
+            tree.kind,
+            tree.player,
+            tree.street,
+            tree.child_start,
+            tree.n_children,
+            tree.infoset_group,
+            tree.context,
+            tree.value_row,
+            tree.n_actions,
+            tree.row_offset,
+            tree.group_slot,
+            tree.terminal_values,
+            context_bounds(tree),
+            *deal_arrays(deals),
+            deal_of_iteration,
+            int(tree.street.max()),
+            regrets,
+            strategy_sums,
+            first_iteration,
+            n_iterations,
+            config.seed,
+            config.linear_averaging,
+            config.prune_after,
+            config.prune_probability,
+            config.prune_threshold,
+            private.regrets,
+            private.strategy_sums,
+            private.merge_every,
+        )
     else:
         kernels_mccfr._os_mccfr_iterations(
-            tree.kind, tree.player, tree.child_start, tree.infoset_group, tree.context, tree.value_row,
-            tree.n_actions, tree.row_offset, tree.group_slot, tree.terminal_values, context_bounds(tree),
-            *deal_arrays(deals), deal_of_iteration, regrets, strategy_sums, first_iteration, n_iterations,
-            config.seed, config.linear_averaging, config.epsilon)
+            tree.kind,
+            tree.player,
+            tree.child_start,
+            tree.infoset_group,
+            tree.context,
+            tree.value_row,
+            tree.n_actions,
+            tree.row_offset,
+            tree.group_slot,
+            tree.terminal_values,
+            context_bounds(tree),
+            *deal_arrays(deals),
+            deal_of_iteration,
+            regrets,
+            strategy_sums,
+            first_iteration,
+            n_iterations,
+            config.seed,
+            config.linear_averaging,
+            config.epsilon,
+        )
 
 
 def normalized_strategy(game: SolverGame, sums: np.ndarray) -> np.ndarray:
     """Rows of ``sums`` scaled to probabilities; uniform where a row is all zero."""
     tree = game.tree
     out = np.empty(tree.table_size)
-    kernels_cfr._normalize_rows(np.ascontiguousarray(sums), tree.n_actions, tree.row_offset,
-                                tree.n_buckets, out)
+    kernels_cfr._normalize_rows(np.ascontiguousarray(sums), tree.n_actions, tree.row_offset, tree.n_buckets, out)
     return out
 
 
@@ -347,8 +452,11 @@ class Solver:
 
     def tables(self) -> dict[str, np.ndarray]:
         """Copies of everything a resume needs: ``regrets``, ``strategy_sums``, ``iteration`` (int64[1])."""
-        return {"regrets": self._regrets.copy(), "strategy_sums": self._strategy_sums.copy(),
-                "iteration": np.array([self.iteration], dtype=np.int64)}
+        return {
+            "regrets": self._regrets.copy(),
+            "strategy_sums": self._strategy_sums.copy(),
+            "iteration": np.array([self.iteration], dtype=np.int64),
+        }
 
     def load_tables(self, tables: dict[str, np.ndarray]) -> Solver:
         """Restore :meth:`tables` output (from this game); returns ``self``."""

@@ -95,11 +95,15 @@ def preflop_points(tree: FlatTree, limit: int | None = None) -> list[int]:
 def preflop_grid(tree: FlatTree, average_strategy: np.ndarray, cards: CardAbstraction, node: int) -> PreflopGrid:
     """The 13x13 grid of ``average_strategy`` (flat, as in the strategy file) at the preflop decision ``node``."""
     if tree.kind[node] != DECISION or tree.street[node] != 0:
-        raise ValueError(f"node {node} is not a preflop decision (kind {int(tree.kind[node])}, street {int(tree.street[node])})")
+        raise ValueError(
+            f"node {node} is not a preflop decision (kind {int(tree.kind[node])}, street {int(tree.street[node])})"
+        )
     group = int(tree.infoset_group[node])
     n_actions = int(tree.n_actions[group])
     if cards.n_buckets(0) != int(tree.n_buckets[group]):
-        raise ValueError(f"the card abstraction has {cards.n_buckets(0)} preflop buckets, the tree {int(tree.n_buckets[group])}")
+        raise ValueError(
+            f"the card abstraction has {cards.n_buckets(0)} preflop buckets, the tree {int(tree.n_buckets[group])}"
+        )
     bounty = cards.config.variant == "bounty"
     frequencies = np.empty((13, 13, n_actions))
     for row in range(13):
@@ -111,9 +115,15 @@ def preflop_grid(tree: FlatTree, average_strategy: np.ndarray, cards: CardAbstra
             frequencies[row, column] = average_strategy[offset : offset + n_actions]
     first = int(tree.child_start[node])
     stack = max(float(tree.committed[:, 0].max()), float(tree.committed[:, 1].max()))
-    actions = tuple(tree.action_label(child) + (" (all-in)" if tree.action_kind[child] == ActionKind.RAISE
-                                                and tree.committed[child, tree.player[node]] >= stack else "")
-                    for child in range(first, first + n_actions))
+    actions = tuple(
+        tree.action_label(child)
+        + (
+            " (all-in)"
+            if tree.action_kind[child] == ActionKind.RAISE and tree.committed[child, tree.player[node]] >= stack
+            else ""
+        )
+        for child in range(first, first + n_actions)
+    )
     return PreflopGrid(node, tree.history(node), int(tree.player[node]), actions, frequencies)
 
 
@@ -129,7 +139,11 @@ def action_colours(tree: FlatTree, node: int) -> list[str]:
             colours.append(FOLD_COLOUR)
         elif kind == ActionKind.RAISE:
             rank = raises.index(child)
-            step = len(RAISE_COLOURS) - len(raises) + rank if len(raises) <= len(RAISE_COLOURS) else rank * len(RAISE_COLOURS) // len(raises)
+            step = (
+                len(RAISE_COLOURS) - len(raises) + rank
+                if len(raises) <= len(RAISE_COLOURS)
+                else rank * len(RAISE_COLOURS) // len(raises)
+            )
             colours.append(RAISE_COLOURS[max(step, 0)])
         else:
             colours.append(CALL_COLOUR)
@@ -152,18 +166,34 @@ def _plot_grid(grid: PreflopGrid, colours: Sequence[str], title: str, path: Path
                     axes.add_patch(Rectangle((left, row), share, 1.0, facecolor=colour, edgecolor="none"))
                     left += share
             axes.add_patch(Rectangle((column, row), 1.0, 1.0, fill=False, edgecolor="white", linewidth=1.2))
-            axes.text(column + 0.5, row + 0.5, hand_class(row, column), ha="center", va="center", fontsize=8.5,
-                      color="black", fontweight="bold" if row == column else "normal",
-                      bbox={"facecolor": "white", "alpha": 0.65, "edgecolor": "none", "pad": 1.0})
+            axes.text(
+                column + 0.5,
+                row + 0.5,
+                hand_class(row, column),
+                ha="center",
+                va="center",
+                fontsize=8.5,
+                color="black",
+                fontweight="bold" if row == column else "normal",
+                bbox={"facecolor": "white", "alpha": 0.65, "edgecolor": "none", "pad": 1.0},
+            )
     axes.set_xlim(0, 13)
     axes.set_ylim(13, 0)
     axes.set_aspect("equal")
     axes.axis("off")
     average = np.tensordot(COMBOS, grid.frequencies, axes=([0, 1], [0, 1])) / COMBOS.sum()
-    handles = [Patch(facecolor=colour, label=f"{label} ({share:.0%} of hands)")
-               for label, colour, share in zip(grid.actions, colours, average, strict=True)]
-    axes.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=min(4, len(handles)),
-                frameon=False, fontsize=9)
+    handles = [
+        Patch(facecolor=colour, label=f"{label} ({share:.0%} of hands)")
+        for label, colour, share in zip(grid.actions, colours, average, strict=True)
+    ]
+    axes.legend(
+        handles=handles,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.01),
+        ncol=min(4, len(handles)),
+        frameon=False,
+        fontsize=9,
+    )
     axes.set_title(title, fontsize=11)
     figure.tight_layout()
     figure.savefig(path, dpi=110)
@@ -198,7 +228,9 @@ def _slug(history: str) -> str:
     return "".join(character if character.isalnum() else "_" for character in history) or "root"
 
 
-def write_charts(record: StrategyRecord, cards: CardAbstraction | None, out: str | Path, *, points: int = 4) -> list[Path]:
+def write_charts(
+    record: StrategyRecord, cards: CardAbstraction | None, out: str | Path, *, points: int = 4
+) -> list[Path]:
     """Write ``out/preflop_<k>_<history>.png`` for the first ``points`` preflop decision points
     (none without a card abstraction, e.g. Kuhn and Leduc) and ``out/convergence.png`` when the
     file has a convergence log. Returns the paths written."""

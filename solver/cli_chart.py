@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -13,9 +12,15 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
     def chart(
         strategy: Path = typer.Argument(..., help="Strategy file (HDF5) written by vcfr solve."),
-        out: Optional[Path] = typer.Option(None, help="Folder for the PNG files (default: <strategy>_charts next to the file)."),
-        points: int = typer.Option(4, min=0, help="Preflop decision points to chart, breadth-first from the first decision."),
-        cards: Optional[Path] = typer.Option(None, help="Card abstraction file (default: the one the strategy file names)."),
+        out: Path | None = typer.Option(
+            None, help="Folder for the PNG files (default: <strategy>_charts next to the file)."
+        ),
+        points: int = typer.Option(
+            4, min=0, help="Preflop decision points to chart, breadth-first from the first decision."
+        ),
+        cards: Path | None = typer.Option(
+            None, help="Card abstraction file (default: the one the strategy file names)."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Write the 13x13 preflop grid of action frequencies per decision point and the convergence curve."""
@@ -31,7 +36,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             abstraction = None
             if record.game_config.get("kind") == GAME_KIND:
                 config = AbstractGameConfig.from_dict(dict(record.game_config))
-                abstraction = CardAbstraction.load(cards if cards is not None else find_card_abstraction(config, strategy))
+                abstraction = CardAbstraction.load(
+                    cards if cards is not None else find_card_abstraction(config, strategy)
+                )
             written = write_charts(record, abstraction, folder, points=points)
         except (ValueError, OSError) as error:
             typer.echo(f"error: {error}", err=True)

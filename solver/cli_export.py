@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -40,19 +40,32 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
     @app.command("export-bot", cls=OneLineErrors)
     def export_bot_command(
-        variant: str = typer.Option(..., help="Engine variant or year: swap (2022), river_of_blood (2023), auction (2024), bounty (2025)."),
-        bot: str = typer.Option(..., help="A game.bots name (random, checkcall, equity), lookup (plays --strategy), "
-                                "module:attribute, or file.py:attribute."),
+        variant: str = typer.Option(
+            ..., help="Engine variant or year: swap (2022), river_of_blood (2023), auction (2024), bounty (2025)."
+        ),
+        bot: str = typer.Option(
+            ...,
+            help="A game.bots name (random, checkcall, equity), lookup (plays --strategy), "
+            "module:attribute, or file.py:attribute.",
+        ),
         out: Path = typer.Option(..., help="Folder to write (must be empty or absent)."),
-        strategy: Optional[Path] = typer.Option(None, help="Strategy file (.h5) of the variant, copied into the folder "
-                                                "with its card abstraction (checked by hash)."),
+        strategy: Path | None = typer.Option(
+            None,
+            help="Strategy file (.h5) of the variant, copied into the folder "
+            "with its card abstraction (checked by hash).",
+        ),
         seed: int = typer.Option(0, help="Seed passed to the bot."),
-        python: str = typer.Option(sys.executable, help="Interpreter the engine starts (needs Python >= 3.11, numpy, numba)."),
+        python: str = typer.Option(
+            sys.executable, help="Interpreter the engine starts (needs Python >= 3.11, numpy, numba)."
+        ),
         force: bool = typer.Option(False, help="Replace an earlier export in OUT."),
         transcript: bool = typer.Option(False, help="Record each match in OUT/transcript.txt.gz."),
-        lock_in: bool = typer.Option(True, "--lock-in/--no-lock-in",
-                                     help="Check or fold to the end of a match once the bankroll lead exceeds the "
-                                     "most the rounds left can lose (recorded in bot.json)."),
+        lock_in: bool = typer.Option(
+            True,
+            "--lock-in/--no-lock-in",
+            help="Check or fold to the end of a match once the bankroll lead exceeds the "
+            "most the rounds left can lose (recorded in bot.json).",
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Write a ready bot folder (commands.json, player.py, the needed package files) for an engine;
@@ -60,21 +73,38 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         from solver.export_bot import export_bot
 
         try:
-            summary = export_bot(variant, bot, out, strategy=strategy, seed=seed, python=python, force=force,
-                                 transcript=transcript, lock_in=lock_in)
+            summary = export_bot(
+                variant,
+                bot,
+                out,
+                strategy=strategy,
+                seed=seed,
+                python=python,
+                force=force,
+                transcript=transcript,
+                lock_in=lock_in,
+            )
         except ValueError as error:
             raise _fail(str(error), 2) from None
         except RuntimeError as error:  # the bot failed its warm-up round
             typer.echo(f"export failed: {error}", err=True)
             raise typer.Exit(1) from None
-        result = {"folder": str(summary.folder), "files": len(summary.files), "bytes": summary.total_bytes,
-                  "zipped_bytes": summary.zipped_bytes, "peak_memory_bytes": summary.peak_memory_bytes,
-                  "modules": list(summary.modules), "lock_in": lock_in}
+        result = {
+            "folder": str(summary.folder),
+            "files": len(summary.files),
+            "bytes": summary.total_bytes,
+            "zipped_bytes": summary.zipped_bytes,
+            "peak_memory_bytes": summary.peak_memory_bytes,
+            "modules": list(summary.modules),
+            "lock_in": lock_in,
+        }
         if as_json:
             typer.echo(json.dumps(result))
             return
-        typer.echo(f"wrote {summary.folder}: {len(summary.files)} files, {summary.total_bytes / 1e6:.2f} MB "
-                   f"({summary.zipped_bytes / 1e6:.2f} MB zipped)")
+        typer.echo(
+            f"wrote {summary.folder}: {len(summary.files)} files, {summary.total_bytes / 1e6:.2f} MB "
+            f"({summary.zipped_bytes / 1e6:.2f} MB zipped)"
+        )
         peak = "n/a" if summary.peak_memory_bytes is None else f"{summary.peak_memory_bytes / 1e6:.0f} MB"
         typer.echo(f"peak memory of the warm-up round (max RSS): {peak}")
         typer.echo(f"project modules: {', '.join(summary.modules)}")
@@ -83,7 +113,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
     @bench.command("client")
     def bench_client(
-        transcript: Optional[Path] = typer.Option(None, help="Recorded engine transcript (default: the 2024 one in tests/data)."),
+        transcript: Path | None = typer.Option(
+            None, help="Recorded engine transcript (default: the 2024 one in tests/data)."
+        ),
         bot: str = typer.Option("random", help="Baseline bot from game.bots (random, checkcall, equity)."),
         repeats: int = typer.Option(3, help="Timed passes over the transcript; the best is reported."),
         seed: int = typer.Option(0, help="Seed of the bot."),
@@ -96,7 +128,11 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         if as_json:
             typer.echo(json.dumps(result))
             return
-        typer.echo(f"{result['variant']}, bot {result['bot']}: {result['decisions']} decisions, "
-                   f"mean {result['mean_ms']:.3f} ms, p99 {result['p99_ms']:.3f} ms, max {result['max_ms']:.1f} ms")
-        typer.echo(f"client alone: mean {result['client_only_mean_ms']:.3f} ms per decision; "
-                   f"acks {result['ack_mean_ms']:.3f} ms")
+        typer.echo(
+            f"{result['variant']}, bot {result['bot']}: {result['decisions']} decisions, "
+            f"mean {result['mean_ms']:.3f} ms, p99 {result['p99_ms']:.3f} ms, max {result['max_ms']:.1f} ms"
+        )
+        typer.echo(
+            f"client alone: mean {result['client_only_mean_ms']:.3f} ms per decision; "
+            f"acks {result['ack_mean_ms']:.3f} ms"
+        )

@@ -19,8 +19,17 @@ DEFAULT_HANDS = 10_000
 DEFAULT_CANDIDATES = 100
 
 
-def run_lbr(path: Path, hands: int, candidates: int, seed: int, as_json: bool, workers: int = 1,
-            quiet: bool = False, opponent: str = "strategy", equity_samples: int | None = None) -> None:
+def run_lbr(
+    path: Path,
+    hands: int,
+    candidates: int,
+    seed: int,
+    as_json: bool,
+    workers: int = 1,
+    quiet: bool = False,
+    opponent: str = "strategy",
+    equity_samples: int | None = None,
+) -> None:
     """Run LBR on ``path`` against ``opponent`` and print the result (JSON, or a few lines); raise typer
     exits on errors. ``equity_samples``: Monte Carlo deals per equity of the equity opponent (None:
     `game.bots.EquityBot`'s default)."""
@@ -45,15 +54,15 @@ def run_lbr(path: Path, hands: int, candidates: int, seed: int, as_json: bool, w
         raise _fail(f"--workers must be >= 1, got {workers}", 2)
     if not 0 <= seed <= 2**64 - 1:
         raise _fail(f"--seed must be in 0..2**64-1, got {seed}", 2)
-    config = LBRConfig(hands=hands, candidates=candidates, seed=seed, workers=workers,
-                       batch=max(1, min(2_000, hands)))
+    config = LBRConfig(hands=hands, candidates=candidates, seed=seed, workers=workers, batch=max(1, min(2_000, hands)))
     progress = None
     report = None
     if not (as_json or quiet):
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        progress = Progress(TextColumn("[bold]lbr"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                            transient=True)
+        progress = Progress(
+            TextColumn("[bold]lbr"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
+        )
         task = progress.add_task("lbr", total=2 * hands)
 
         def report(done: int, total: int) -> None:
@@ -72,19 +81,27 @@ def run_lbr(path: Path, hands: int, candidates: int, seed: int, as_json: bool, w
         typer.echo(json.dumps(result))
         return
     typer.echo(f"{path}: {result['game']} {result['algorithm']}, {result['iterations']:,} iterations")
-    belief = ("every consistent deal of the table" if result["chance"] == "exact"
-              else f"{result['candidates']} redrawn deals")
-    against = {"strategy": "the average strategy", "checkcall": "check/call (CheckCallBot)",
-               "equity": "the equity bot's rule on exact cards ({samples} Monte Carlo deals per equity)"}[opponent]
+    belief = (
+        "every consistent deal of the table" if result["chance"] == "exact" else f"{result['candidates']} redrawn deals"
+    )
+    against = {
+        "strategy": "the average strategy",
+        "checkcall": "check/call (CheckCallBot)",
+        "equity": "the equity bot's rule on exact cards ({samples} Monte Carlo deals per equity)",
+    }[opponent]
     typer.echo(f"local best response against {against.format(**(result['equity_rule'] or {}))}")
     typer.echo(f"over {result['hands']:,} hands per seat (belief: {belief}, seed {seed})")
-    typer.echo(f"LBR wins {result['mbb_per_hand']:.4g} +- {result['ci95_mbb']:.3g} mbb/hand (95%; "
-               f"{result['chips_per_hand']:.6g} chips, big blind {result['big_blind']:g} chips)")
+    typer.echo(
+        f"LBR wins {result['mbb_per_hand']:.4g} +- {result['ci95_mbb']:.3g} mbb/hand (95%; "
+        f"{result['chips_per_hand']:.6g} chips, big blind {result['big_blind']:g} chips)"
+    )
     seat_0, seat_1 = result["seat_chips"]
     typer.echo(f"per seat: {seat_0:.6g} / {seat_1:.6g} chips; {result['seconds']:.1f} s")
     if result["unreached_decisions"]:
-        typer.echo(f"note: {result['unreached_decisions']:,} decisions had no candidate the opponent could reach "
-                   "(raise --candidates)")
+        typer.echo(
+            f"note: {result['unreached_decisions']:,} decisions had no candidate the opponent could reach "
+            "(raise --candidates)"
+        )
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
@@ -92,19 +109,34 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     def lbr(
         path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
         hands: int = typer.Option(DEFAULT_HANDS, help="Hands per seat."),
-        candidates: int = typer.Option(DEFAULT_CANDIDATES, help="Deals in LBR's belief (fresh-chance games; "
-                                       "exact games use every consistent deal)."),
+        candidates: int = typer.Option(
+            DEFAULT_CANDIDATES,
+            help="Deals in LBR's belief (fresh-chance games; exact games use every consistent deal).",
+        ),
         seed: int = typer.Option(0, help="Seed of the deals, the opponent's actions and the candidates."),
         workers: int = typer.Option(1, help="Threads (results do not depend on it)."),
-        opponent: str = typer.Option("strategy", help="Who LBR plays in the file's game: strategy (the file's "
-                                     "average strategy), equity (the equity bot's rule on exact cards) or checkcall."),
-        equity_samples: int = typer.Option(None, help="Monte Carlo deals per equity of --opponent equity "
-                                           "(default: the equity bot's)."),
+        opponent: str = typer.Option(
+            "strategy",
+            help="Who LBR plays in the file's game: strategy (the file's "
+            "average strategy), equity (the equity bot's rule on exact cards) or checkcall.",
+        ),
+        equity_samples: int = typer.Option(
+            None, help="Monte Carlo deals per equity of --opponent equity (default: the equity bot's)."
+        ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Local best response (Lisý & Bowling 2017): a lower bound on the exploitability of a strategy
         file's average strategy, in mbb/hand with a 95% interval; works on full-size heads-up games.
         --opponent equity/checkcall: the same LBR against the equity bot or check/call (reference lines)."""
-        run_lbr(path, hands, candidates, seed, as_json, workers=workers, quiet=quiet, opponent=opponent,
-                equity_samples=equity_samples)
+        run_lbr(
+            path,
+            hands,
+            candidates,
+            seed,
+            as_json,
+            workers=workers,
+            quiet=quiet,
+            opponent=opponent,
+            equity_samples=equity_samples,
+        )

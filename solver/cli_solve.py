@@ -56,7 +56,7 @@ def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
 def _clock(seconds: float) -> str:
     if not math.isfinite(seconds) or seconds < 0:
         return "-:--:--"
-    seconds = int(round(seconds))
+    seconds = round(seconds)
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
@@ -81,7 +81,11 @@ def _progress_reporter(total: float, by_seconds: bool, console: Any = None) -> A
     state: dict[str, Any] = {"rate": 0.0, "noted": False}
 
     def report(event: Any) -> None:
-        rate = event.iterations_per_second if state["rate"] <= 0 else 0.7 * state["rate"] + 0.3 * event.iterations_per_second
+        rate = (
+            event.iterations_per_second
+            if state["rate"] <= 0
+            else 0.7 * state["rate"] + 0.3 * event.iterations_per_second
+        )
         state["rate"] = rate
         if by_seconds:
             eta = max(total - event.seconds, 0.0)
@@ -94,8 +98,14 @@ def _progress_reporter(total: float, by_seconds: bool, console: Any = None) -> A
             if event.note and not state["noted"]:
                 progress.console.print(f"exploitability: {event.note}")
                 state["noted"] = True
-        progress.update(task, completed=event.seconds if by_seconds else event.iteration, iteration=event.iteration,
-                        rate=rate, eta=_clock(eta), exploitability=shown)
+        progress.update(
+            task,
+            completed=event.seconds if by_seconds else event.iteration,
+            iteration=event.iteration,
+            rate=rate,
+            eta=_clock(eta),
+            exploitability=shown,
+        )
 
     return progress, report
 
@@ -115,23 +125,33 @@ def _summary_line(summary: dict[str, Any]) -> str:
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command(cls=OneLineErrors)
     def solve(
-        config: Path | None = typer.Option(None, "--config", help="TOML run file: \\[rules], \\[cards], \\[bets], \\[solver] "
-                                           "(see solver/run_config.py); flags override its values."),
+        config: Path | None = typer.Option(
+            None,
+            "--config",
+            help="TOML run file: \\[rules], \\[cards], \\[bets], \\[solver] "
+            "(see solver/run_config.py); flags override its values.",
+        ),
         out: Path | None = typer.Option(None, "--out", help="Strategy file to write (HDF5); or \\[solver] out."),
         game: str | None = typer.Option(None, help=f"Exact game: {', '.join(GAMES)} (default leduc)."),
         variant: str | None = typer.Option(None, help=f"Game: {', '.join(VARIANT_NAMES)} (= \\[rules] variant)."),
-        rule: list[str] | None = typer.Option(None, "--rule", help="Rules field KEY=VALUE, repeatable (e.g. stack=200)."),
+        rule: list[str] | None = typer.Option(
+            None, "--rule", help="Rules field KEY=VALUE, repeatable (e.g. stack=200)."
+        ),
         cards: Path | None = typer.Option(None, help="Card-abstraction file (vcfr abstract) of an abstract game."),
         bets: str | None = typer.Option(None, help='Bet abstraction text, e.g. "0.5p,1p,a cap=2".'),
         bids: str | None = typer.Option(None, help='Auction bid sizes, e.g. "0.25p,1p".'),
         max_runs: int | None = typer.Option(None, help="River of Blood run streets in the abstract game."),
         max_nodes: int | None = typer.Option(None, help="Refuse abstract trees with more nodes."),
-        algorithm: str | None = typer.Option(None, help=f"Algorithm: {', '.join(ALGORITHMS)} "
-                                             "(default cfr+ on exact games, es-mccfr on abstract ones)."),
+        algorithm: str | None = typer.Option(
+            None, help=f"Algorithm: {', '.join(ALGORITHMS)} (default cfr+ on exact games, es-mccfr on abstract ones)."
+        ),
         iterations: int | None = typer.Option(None, help="Total iterations to reach."),
         minutes: float | None = typer.Option(None, help="Total solve minutes."),
-        seconds: float | None = typer.Option(None, help="Total solve seconds (exact games: exploitability checks "
-                                             "excluded; abstract games: wall clock, checkpoints included)."),
+        seconds: float | None = typer.Option(
+            None,
+            help="Total solve seconds (exact games: exploitability checks "
+            "excluded; abstract games: wall clock, checkpoints included).",
+        ),
         workers: int | None = typer.Option(None, help="Parallel workers (sampling algorithms only)."),
         backend: str | None = typer.Option(None, help="threads (shared tables), processes (merged deltas) or dask."),
         scheduler: str | None = typer.Option(None, help="Dask scheduler address, with --backend dask."),
@@ -169,11 +189,24 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
                 "rules": rules,
                 "cards": {"path": None if cards is None else os.path.abspath(cards)},
                 "bets": {"text": bets, "bids": bids, "max_runs": max_runs, "max_nodes": max_nodes},
-                "solver": {"algorithm": algorithm, "iterations": iterations, "minutes": minutes, "seconds": seconds,
-                           "workers": workers, "backend": backend, "scheduler": scheduler, "seed": seed,
-                           "chance": chance, "deals": deals, "deal_seed": deal_seed, "table_dtype": table_dtype,
-                           "checkpoint_every": checkpoint_every, "checkpoint_minutes": checkpoint_minutes,
-                           "evaluate_every": evaluate_every, "out": None if out is None else str(out)},
+                "solver": {
+                    "algorithm": algorithm,
+                    "iterations": iterations,
+                    "minutes": minutes,
+                    "seconds": seconds,
+                    "workers": workers,
+                    "backend": backend,
+                    "scheduler": scheduler,
+                    "seed": seed,
+                    "chance": chance,
+                    "deals": deals,
+                    "deal_seed": deal_seed,
+                    "table_dtype": table_dtype,
+                    "checkpoint_every": checkpoint_every,
+                    "checkpoint_minutes": checkpoint_minutes,
+                    "evaluate_every": evaluate_every,
+                    "out": None if out is None else str(out),
+                },
             }
             run = load_run_config(config, overrides)
             run.check_solver_params()
@@ -234,11 +267,17 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command(cls=OneLineErrors)
     def exploit(
         path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
-        deals: int | None = typer.Option(None, help="Fresh-chance abstract games: measure over this many deals "
-                                         "drawn once (the best response fits that sample: an overestimate)."),
+        deals: int | None = typer.Option(
+            None,
+            help="Fresh-chance abstract games: measure over this many deals "
+            "drawn once (the best response fits that sample: an overestimate).",
+        ),
         deal_seed: int = typer.Option(0, help="Seed of the --deals sample."),
-        lbr: bool = typer.Option(False, "--lbr", help="Local best response instead (a lower bound that works on "
-                                 "full-size games; see vcfr lbr)."),
+        lbr: bool = typer.Option(
+            False,
+            "--lbr",
+            help="Local best response instead (a lower bound that works on full-size games; see vcfr lbr).",
+        ),
         hands: int = typer.Option(10_000, help="With --lbr: hands per seat."),
         candidates: int = typer.Option(100, help="With --lbr: deals in LBR's belief."),
         seed: int = typer.Option(0, help="With --lbr: seed."),
@@ -267,12 +306,16 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             return
         typer.echo(f"{path}: {result['game']} {result['algorithm']}, {result['iterations']:,} iterations")
         if result["chance"] == "sampled":
-            typer.echo(f"over {result['deals']:,} deals sampled with seed {deal_seed} (the game draws fresh chance; "
-                       "the best response fits the sample, so this overstates the exploitability)")
+            typer.echo(
+                f"over {result['deals']:,} deals sampled with seed {deal_seed} (the game draws fresh chance; "
+                "the best response fits the sample, so this overstates the exploitability)"
+            )
         elif result["chance"] == "fixed":
             typer.echo(f"over the game's fixed table of {result['deals']:,} deals, within the abstraction")
-        typer.echo(f"exploitability: {result['exploitability_chips']:.6g} chips "
-                   f"({result['exploitability_mbb']:.4g} mbb/hand, big blind {result['big_blind']:g} chips)")
+        typer.echo(
+            f"exploitability: {result['exploitability_chips']:.6g} chips "
+            f"({result['exploitability_mbb']:.4g} mbb/hand, big blind {result['big_blind']:g} chips)"
+        )
         typer.echo(f"game value (player 0): {result['game_value']:.6g} chips")
 
     @bench.command("solver")
@@ -296,21 +339,30 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             return
         cfr_plus, sampling = result["cfr+"], result["es-mccfr"]
         short, long = result["budgets_seconds"]
-        typer.echo(f"{game} CFR+: ours {cfr_plus['ours_ms_per_iter']:.3f} ms/iter, OpenSpiel "
-                   f"{cfr_plus['openspiel_ms_per_iter']:.3f} ms/iter ({cfr_plus['speedup']:.1f}x)")
+        typer.echo(
+            f"{game} CFR+: ours {cfr_plus['ours_ms_per_iter']:.3f} ms/iter, OpenSpiel "
+            f"{cfr_plus['openspiel_ms_per_iter']:.3f} ms/iter ({cfr_plus['speedup']:.1f}x)"
+        )
         for mark in (100, 1000):
-            typer.echo(f"  exploitability after {mark:,}: ours {cfr_plus[f'ours_expl_{mark}']:.3g}, "
-                       f"OpenSpiel {cfr_plus[f'openspiel_expl_{mark}']:.3g} chips")
-        typer.echo(f"{game} ES-MCCFR: ours {sampling['ours_iters_per_s']:,.0f} it/s, OpenSpiel "
-                   f"{sampling['openspiel_iters_per_s']:,.0f} it/s ({sampling['speedup']:.1f}x)")
+            typer.echo(
+                f"  exploitability after {mark:,}: ours {cfr_plus[f'ours_expl_{mark}']:.3g}, "
+                f"OpenSpiel {cfr_plus[f'openspiel_expl_{mark}']:.3g} chips"
+            )
+        typer.echo(
+            f"{game} ES-MCCFR: ours {sampling['ours_iters_per_s']:,.0f} it/s, OpenSpiel "
+            f"{sampling['openspiel_iters_per_s']:,.0f} it/s ({sampling['speedup']:.1f}x)"
+        )
         for label, budget in (("10s", short), ("60s", long)):
-            typer.echo(f"  exploitability after {budget:g} s: ours {sampling[f'ours_expl_{label}']:.3g}, "
-                       f"OpenSpiel {sampling[f'openspiel_expl_{label}']:.3g} chips")
+            typer.echo(
+                f"  exploitability after {budget:g} s: ours {sampling[f'ours_expl_{label}']:.3g}, "
+                f"OpenSpiel {sampling[f'openspiel_expl_{label}']:.3g} chips"
+            )
 
     @bench.command("abstract")
     def bench_abstract(
-        variants: str = typer.Option(",".join((*VARIANTS, "limit")),
-                                     help="Comma-separated heads-up variants and limit (3-player limit hold'em)."),
+        variants: str = typer.Option(
+            ",".join((*VARIANTS, "limit")), help="Comma-separated heads-up variants and limit (3-player limit hold'em)."
+        ),
         seconds: float = typer.Option(5.0, help="Seconds of ES-MCCFR per measurement (after a warm-up)."),
         fixed_deals: int = typer.Option(200_000, help="Deals of the fixed-sample peer on Hold'em."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),

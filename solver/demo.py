@@ -51,25 +51,92 @@ class DemoConfig:
         out, variant = self.out, self.variant
         cards, strategy = out / "cards.h5", out / f"{variant}.h5"
         return [
-            ("Solve Leduc hold'em exactly (CFR+; exploitability goes to zero)",
-             ["solve", "--game", "leduc", "--algorithm", "cfr+", "--iterations", "1000", "--out", str(out / "leduc.h5")]),
-            (f"Card abstraction for {variant} ({self.buckets} buckets, tables on {self.flops} flops)",
-             ["abstract", "--variant", variant, "--buckets", self.buckets, "--method", "ehs2", "--flops", str(self.flops),
-              "--out", str(cards)]),
-            (f"Solve abstract {variant} (engine rules) with ES-MCCFR on fresh chance for {self.solve_seconds} s",
-             ["solve", "--variant", variant, "--rule", "rules=engine", "--cards", str(cards), "--bets", self.bets,
-              "--seconds", str(self.solve_seconds),
-              "--checkpoint-minutes", "1", "--out", str(strategy)]),
-            ("Local best response against the strategy file",
-             ["lbr", str(strategy), "--hands", str(self.lbr_hands), "--quiet"]),
-            ("Duplicate match against the equity bot",
-             ["match", "--variant", variant, "--a", str(strategy), "--b", "equity", "--rounds", str(self.match_rounds),
-              "--rules", "engine"]),
-            ("Charts: preflop grids and the convergence curve",
-             ["chart", str(strategy), "--out", str(out / "charts")]),
-            ("Export a bot folder for the official engine",
-             ["export-bot", "--variant", variant, "--bot", "lookup", "--strategy", str(strategy), "--out", str(out / "bot"),
-              "--force"]),
+            (
+                "Solve Leduc hold'em exactly (CFR+; exploitability goes to zero)",
+                [
+                    "solve",
+                    "--game",
+                    "leduc",
+                    "--algorithm",
+                    "cfr+",
+                    "--iterations",
+                    "1000",
+                    "--out",
+                    str(out / "leduc.h5"),
+                ],
+            ),
+            (
+                f"Card abstraction for {variant} ({self.buckets} buckets, tables on {self.flops} flops)",
+                [
+                    "abstract",
+                    "--variant",
+                    variant,
+                    "--buckets",
+                    self.buckets,
+                    "--method",
+                    "ehs2",
+                    "--flops",
+                    str(self.flops),
+                    "--out",
+                    str(cards),
+                ],
+            ),
+            (
+                f"Solve abstract {variant} (engine rules) with ES-MCCFR on fresh chance for {self.solve_seconds} s",
+                [
+                    "solve",
+                    "--variant",
+                    variant,
+                    "--rule",
+                    "rules=engine",
+                    "--cards",
+                    str(cards),
+                    "--bets",
+                    self.bets,
+                    "--seconds",
+                    str(self.solve_seconds),
+                    "--checkpoint-minutes",
+                    "1",
+                    "--out",
+                    str(strategy),
+                ],
+            ),
+            (
+                "Local best response against the strategy file",
+                ["lbr", str(strategy), "--hands", str(self.lbr_hands), "--quiet"],
+            ),
+            (
+                "Duplicate match against the equity bot",
+                [
+                    "match",
+                    "--variant",
+                    variant,
+                    "--a",
+                    str(strategy),
+                    "--b",
+                    "equity",
+                    "--rounds",
+                    str(self.match_rounds),
+                    "--rules",
+                    "engine",
+                ],
+            ),
+            ("Charts: preflop grids and the convergence curve", ["chart", str(strategy), "--out", str(out / "charts")]),
+            (
+                "Export a bot folder for the official engine",
+                [
+                    "export-bot",
+                    "--variant",
+                    variant,
+                    "--bot",
+                    "lookup",
+                    "--strategy",
+                    str(strategy),
+                    "--out",
+                    str(out / "bot"),
+                    "--force",
+                ],
+            ),
         ]
 
 
@@ -90,7 +157,11 @@ def run_demo(config: DemoConfig | None = None) -> None:
         typer.echo(f"({time.perf_counter() - step_started:.0f} s)\n")
     out = config.out
     typer.secho(f"demo done in {time.perf_counter() - started:.0f} s. Outputs:", bold=True)
-    for what, path in [("Leduc strategy", out / "leduc.h5"), ("card abstraction", out / "cards.h5"),
-                       (f"{config.variant} strategy (with checkpoints beside it)", out / f"{config.variant}.h5"),
-                       ("charts", out / "charts"), ("bot folder for the engine", out / "bot")]:
+    for what, path in [
+        ("Leduc strategy", out / "leduc.h5"),
+        ("card abstraction", out / "cards.h5"),
+        (f"{config.variant} strategy (with checkpoints beside it)", out / f"{config.variant}.h5"),
+        ("charts", out / "charts"),
+        ("bot folder for the engine", out / "bot"),
+    ]:
         typer.echo(f"  {what}: {path}")

@@ -68,17 +68,45 @@ USER_BOT_DIRECTORY = "bots"
 
 WARM_UP_ROUNDS: dict[str, tuple[str, ...]] = {
     # One recorded round per engine (tests/data/transcripts), seen from one seat, ending with its delta.
-    "swap": ("T29.985 P0 H6c,Tc", "T29.984 C R125", "T29.984 C B8d,4s,Kc U6c,Qh K",
-             "T29.984 K B8d,4s,Kc,9d U6c,Qh K", "T29.984 R2 R75", "T29.984 C B8d,4s,Kc,9d,Qd K",
-             "T29.984 K O7c,7d D200"),
-    "river_of_blood": ("T29.965 P1 H6d,6c C", "T29.964 K B9c,8d,6h", "T29.964 K K B9c,8d,6h,Jd",
-                       "T29.964 K K B9c,8d,6h,Jd,Qd", "T29.964 R2 R4", "T29.963 C B9c,8d,6h,Jd,Qd,5d",
-                       "T29.963 R394 C B9c,8d,6h,Jd,Qd,5d,Qh", "T29.963 K K O5s,9d D400"),
-    "auction": ("T29.965 P1 H5h,As C", "T29.965 K BKh,9h,3d", "T29.964 A12 A12 P1 N386,386_12,12_5h,As,3s BKh,9h,3d",
-                "T29.964 K K BKh,9h,3d,Ks", "T29.964 K R2", "T29.964 R4 R6", "T29.964 C BKh,9h,3d,Ks,2c",
-                "T29.963 K R236", "T29.963 C O3h,6s,8d D256"),
-    "bounty": ("T59.998 P1 HTd,Ac G3 C", "T59.998 R368 C B4s,Ks,2d", "T59.997 R2 R4", "T59.997 C B4s,Ks,2d,4h",
-               "T59.997 K K B4s,Ks,2d,4h,Th", "T59.997 K R2", "T59.997 R28 C O4c,2h D-400 Y#0"),
+    "swap": (
+        "T29.985 P0 H6c,Tc",
+        "T29.984 C R125",
+        "T29.984 C B8d,4s,Kc U6c,Qh K",
+        "T29.984 K B8d,4s,Kc,9d U6c,Qh K",
+        "T29.984 R2 R75",
+        "T29.984 C B8d,4s,Kc,9d,Qd K",
+        "T29.984 K O7c,7d D200",
+    ),
+    "river_of_blood": (
+        "T29.965 P1 H6d,6c C",
+        "T29.964 K B9c,8d,6h",
+        "T29.964 K K B9c,8d,6h,Jd",
+        "T29.964 K K B9c,8d,6h,Jd,Qd",
+        "T29.964 R2 R4",
+        "T29.963 C B9c,8d,6h,Jd,Qd,5d",
+        "T29.963 R394 C B9c,8d,6h,Jd,Qd,5d,Qh",
+        "T29.963 K K O5s,9d D400",
+    ),
+    "auction": (
+        "T29.965 P1 H5h,As C",
+        "T29.965 K BKh,9h,3d",
+        "T29.964 A12 A12 P1 N386,386_12,12_5h,As,3s BKh,9h,3d",
+        "T29.964 K K BKh,9h,3d,Ks",
+        "T29.964 K R2",
+        "T29.964 R4 R6",
+        "T29.964 C BKh,9h,3d,Ks,2c",
+        "T29.963 K R236",
+        "T29.963 C O3h,6s,8d D256",
+    ),
+    "bounty": (
+        "T59.998 P1 HTd,Ac G3 C",
+        "T59.998 R368 C B4s,Ks,2d",
+        "T59.997 R2 R4",
+        "T59.997 C B4s,Ks,2d,4h",
+        "T59.997 K K B4s,Ks,2d,4h,Th",
+        "T59.997 K R2",
+        "T59.997 R28 C O4c,2h D-400 Y#0",
+    ),
 }
 
 LAUNCHER = '''"""Pokerbot launcher written by `vcfr export-bot`. The engine runs: python player.py PORT."""
@@ -112,20 +140,39 @@ class BotSpec:
     lock_in: bool = True
 
     def to_json(self) -> str:
-        return json.dumps({"format": FORMAT_VERSION, "variant": self.variant, "bot": self.bot,
-                           "strategy": self.strategy, "seed": self.seed, "transcript": self.transcript,
-                           "cards": self.cards, "lock_in": self.lock_in}, indent=2)
+        return json.dumps(
+            {
+                "format": FORMAT_VERSION,
+                "variant": self.variant,
+                "bot": self.bot,
+                "strategy": self.strategy,
+                "seed": self.seed,
+                "transcript": self.transcript,
+                "cards": self.cards,
+                "lock_in": self.lock_in,
+            },
+            indent=2,
+        )
 
     @classmethod
     def read(cls, folder: str | Path) -> BotSpec:
         data = json.loads((Path(folder) / "bot.json").read_text())
         if data.get("format") != FORMAT_VERSION:
-            raise ValueError(f"bot.json format {data.get('format')!r} in {str(folder)!r}; this code reads {FORMAT_VERSION}")
+            raise ValueError(
+                f"bot.json format {data.get('format')!r} in {str(folder)!r}; this code reads {FORMAT_VERSION}"
+            )
         lock_in = data.get("lock_in", True)
         if not isinstance(lock_in, bool):
             raise ValueError(f"bot.json lock_in must be true or false, got {lock_in!r} in {str(folder)!r}")
-        return cls(data["variant"], data["bot"], data["strategy"], int(data["seed"]), data.get("transcript"),
-                   data.get("cards"), lock_in)
+        return cls(
+            data["variant"],
+            data["bot"],
+            data["strategy"],
+            int(data["seed"]),
+            data.get("transcript"),
+            data.get("cards"),
+            lock_in,
+        )
 
 
 @dataclass(frozen=True)
@@ -159,8 +206,12 @@ def make_bot(spec: BotSpec, folder: str | Path | None = None) -> Any:
         factory = getattr(importlib.import_module(target), attribute)
     strategy = None if spec.strategy is None else str(Path(folder or ".") / spec.strategy)
     cards = None if spec.cards is None else str(Path(folder or ".") / spec.cards)
-    offered: dict[str, Any] = {"variant": spec.variant, "strategy": strategy, "card_abstraction": cards,
-                               "seed": spec.seed}
+    offered: dict[str, Any] = {
+        "variant": spec.variant,
+        "strategy": strategy,
+        "card_abstraction": cards,
+        "seed": spec.seed,
+    }
     parameters = inspect.signature(factory).parameters
     if "config" in parameters:
         from game.variants import get_variant
@@ -229,10 +280,15 @@ def launch(folder: str, arguments: list[str]) -> int:
     if arguments == ["--warm-up"]:
         play_warm_up(spec, folder)
         loaded = sorted(
-            name for name, module in sys.modules.items()
+            name
+            for name, module in sys.modules.items()
             if name.split(".")[0] in PROJECT_PACKAGES and getattr(module, "__file__", None)
         )
-        outside = [name for name in loaded if not Path(sys.modules[name].__file__).resolve().is_relative_to(Path(folder).resolve())]
+        outside = [
+            name
+            for name in loaded
+            if not Path(sys.modules[name].__file__).resolve().is_relative_to(Path(folder).resolve())
+        ]
         print(json.dumps({"modules": loaded, "outside": outside, "peak_memory_bytes": peak_memory_bytes()}))
         return 0
     if len(arguments) != 1 or not arguments[0].isdigit():
@@ -251,14 +307,29 @@ def launch(folder: str, arguments: list[str]) -> int:
         except OSError as error:
             LOGGER.error("could not connect to the engine on port %s: %s", arguments[0], error)
             return 1
-    counters = {name: value for name in ("decisions", "off_tree", "errors")
-                if isinstance(value := getattr(bot, name, None), int)}  # the lookup bot keeps these
+    counters = {
+        name: value
+        for name in ("decisions", "off_tree", "errors")
+        if isinstance(value := getattr(bot, name, None), int)
+    }  # the lookup bot keeps these
     shown = ", ".join(f"{value} {name.replace('_', '-')}" for name, value in counters.items())
-    locked = "" if getattr(bot, "locked_round", None) is None else (
-        f", locked in at round {bot.locked_round + 1} (bankroll {bot.locked_bankroll:+d} > {bot.locked_threshold})")
-    LOGGER.warning("match over: %d rounds, bankroll %d, %d repairs, %d errors, game clock left %.3f s%s%s",
-                   session.rounds_played, session.bankroll, session.repairs, session.errors, session.clock_seconds,
-                   locked, f"; bot: {shown}" if shown else "")
+    locked = (
+        ""
+        if getattr(bot, "locked_round", None) is None
+        else (
+            f", locked in at round {bot.locked_round + 1} (bankroll {bot.locked_bankroll:+d} > {bot.locked_threshold})"
+        )
+    )
+    LOGGER.warning(
+        "match over: %d rounds, bankroll %d, %d repairs, %d errors, game clock left %.3f s%s%s",
+        session.rounds_played,
+        session.bankroll,
+        session.repairs,
+        session.errors,
+        session.clock_seconds,
+        locked,
+        f"; bot: {shown}" if shown else "",
+    )
     return 0
 
 
@@ -313,31 +384,50 @@ def export_bot(
     rules = engine_rules(variant)
     folder = Path(out)
     cards = None if strategy is None else check_strategy(strategy, rules.variant)
-    target, _, attribute = BOT_ALIASES.get(bot, bot).rpartition(":")
+    target, _, _attribute = BOT_ALIASES.get(bot, bot).rpartition(":")
     if target.endswith(".py") and not Path(target).is_file():
         raise ValueError(f"bot file {target!r} does not exist")
     if folder.exists() and any(folder.iterdir()) and not (force and (folder / "bot.json").exists()):
         raise ValueError(f"output folder {str(folder)!r} is not empty (use force to replace an earlier export)")
     try:
-        make_bot(BotSpec(rules.variant, bot, None if strategy is None else str(strategy), seed,
-                         cards=None if cards is None else str(cards[0])))
+        make_bot(
+            BotSpec(
+                rules.variant,
+                bot,
+                None if strategy is None else str(strategy),
+                seed,
+                cards=None if cards is None else str(cards[0]),
+            )
+        )
     except (ImportError, AttributeError) as error:
         raise ValueError(f"cannot build bot {bot!r}: {error}") from None
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     try:
-        spec = BotSpec(rules.variant, bot, None if strategy is None else STRATEGY_FILE_NAME, seed,
-                       TRANSCRIPT_FILE_NAME if transcript else None, None if cards is None else CARDS_FILE_NAME,
-                       bool(lock_in))
+        spec = BotSpec(
+            rules.variant,
+            bot,
+            None if strategy is None else STRATEGY_FILE_NAME,
+            seed,
+            TRANSCRIPT_FILE_NAME if transcript else None,
+            None if cards is None else CARDS_FILE_NAME,
+            bool(lock_in),
+        )
         modules, report = _write_folder(spec, folder, strategy, cards, python)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
     files = tuple(sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()))
     total = sum((folder / name).stat().st_size for name in files)
-    return ExportSummary(folder, files, total, tuple(str(p.relative_to(PROJECT_ROOT)) for p in modules),
-                         zipped_size(folder), report.get("peak_memory_bytes"))
+    return ExportSummary(
+        folder,
+        files,
+        total,
+        tuple(str(p.relative_to(PROJECT_ROOT)) for p in modules),
+        zipped_size(folder),
+        report.get("peak_memory_bytes"),
+    )
 
 
 def check_strategy(strategy: str | Path, variant: str) -> tuple[Path, str]:
@@ -354,8 +444,10 @@ def check_strategy(strategy: str | Path, variant: str) -> tuple[Path, str]:
     record = read_strategy_file(path)  # StrategyFileError (a ValueError): not HDF5, not ours, corrupt, truncated
     kind = record.game_config.get("kind")
     if kind != GAME_KIND:
-        raise ValueError(f"{path}: a strategy of a {kind or record.game_config.get('name')!r} game; "
-                         f"export-bot plays strategies of abstract heads-up games ({GAME_KIND!r})")
+        raise ValueError(
+            f"{path}: a strategy of a {kind or record.game_config.get('name')!r} game; "
+            f"export-bot plays strategies of abstract heads-up games ({GAME_KIND!r})"
+        )
     try:
         game_config = AbstractGameConfig.from_dict(dict(record.game_config))
     except (TypeError, ValueError) as error:
@@ -378,8 +470,9 @@ def zipped_size(folder: str | Path) -> int:
         return archive.stat().st_size
 
 
-def _write_folder(spec: BotSpec, folder: Path, strategy: str | Path | None, cards: tuple[Path, str] | None,
-                  python: str) -> tuple[list[Path], dict[str, Any]]:
+def _write_folder(
+    spec: BotSpec, folder: Path, strategy: str | Path | None, cards: tuple[Path, str] | None, python: str
+) -> tuple[list[Path], dict[str, Any]]:
     """Write the folder's files, copy the modules the bot needs, check it; returns the modules
     and the warm-up report."""
     from solver.abstract_games import check_card_hash
@@ -420,8 +513,14 @@ def _modules_needed(python: str, folder: Path) -> dict[Path, list[str]]:
     """Project module files the bot loads in its warm-up round (with their packages' ``__init__``),
     each with the numba kernels the round compiled or loaded, as ``qualname-line`` (the stem of
     numba's cache file names)."""
-    result = subprocess.run([python, "-c", _PROBE, str(PROJECT_ROOT), str(folder.resolve())], capture_output=True,
-                            text=True, check=False, cwd=folder, env=_clean_environment())
+    result = subprocess.run(
+        [python, "-c", _PROBE, str(PROJECT_ROOT), str(folder.resolve())],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=folder,
+        env=_clean_environment(),
+    )
     if result.returncode != 0:
         raise RuntimeError(f"the bot failed its warm-up round in the project:\n{result.stderr[-3000:]}")
     kernels = {Path(name): names for name, names in json.loads(result.stdout.strip().splitlines()[-1]).items()}
@@ -433,8 +532,14 @@ def _modules_needed(python: str, folder: Path) -> dict[Path, list[str]]:
 
 
 def _check_folder(python: str, folder: Path) -> dict[str, Any]:
-    result = subprocess.run([python, "player.py", "--warm-up"], capture_output=True, text=True, check=False,
-                            cwd=folder, env=_clean_environment())
+    result = subprocess.run(
+        [python, "player.py", "--warm-up"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=folder,
+        env=_clean_environment(),
+    )
     if result.returncode != 0:
         raise RuntimeError(f"the exported folder failed its warm-up round:\n{result.stderr[-3000:]}")
     report = json.loads(result.stdout.strip().splitlines()[-1])

@@ -22,11 +22,30 @@ from solver.kernels_cfr import CHANCE, DECISION, FOLD, SHOWDOWN, _terminal_value
 
 
 @njit(cache=True, nogil=True)
-def _best_response_value(kind, player, child_start, n_children, infoset_group, context, value_row,
-                         n_actions, row_offset, group_slot, terminal_values, context_bounds,
-                         probability, bucket, weight, chance,
-                         group_first_node, group_nodes_start, group_nodes,
-                         strategy, responder, best_action):
+def _best_response_value(
+    kind,
+    player,
+    child_start,
+    n_children,
+    infoset_group,
+    context,
+    value_row,
+    n_actions,
+    row_offset,
+    group_slot,
+    terminal_values,
+    context_bounds,
+    probability,
+    bucket,
+    weight,
+    chance,
+    group_first_node,
+    group_nodes_start,
+    group_nodes,
+    strategy,
+    responder,
+    best_action,
+):
     """Expected chips of ``responder`` best-responding to ``strategy``; the choice per row goes to ``best_action``.
 
     ``best_action[row_offset[g] + b * n_actions[g]]`` receives the chosen action index of the
@@ -60,8 +79,9 @@ def _best_response_value(kind, player, child_start, n_children, infoset_group, c
         start = child_start[node]
         if kind[node] == FOLD or kind[node] == SHOWDOWN:
             for deal in range(n_deals):
-                value[node, deal] = _terminal_value(terminal_values, context_bounds, context, value_row, weight,
-                                                    deal, node, responder)
+                value[node, deal] = _terminal_value(
+                    terminal_values, context_bounds, context, value_row, weight, deal, node, responder
+                )
             continue
         if kind[node] == CHANCE:
             for deal in range(n_deals):
@@ -79,7 +99,7 @@ def _best_response_value(kind, player, child_start, n_children, infoset_group, c
             continue
         if group_first_node[group] != node:
             continue  # resolved with the whole group at its first node
-        members = group_nodes[group_nodes_start[group]:group_nodes_start[group + 1]]
+        members = group_nodes[group_nodes_start[group] : group_nodes_start[group + 1]]
         for member in members:
             member_start = child_start[member]
             for deal in range(n_deals):
@@ -103,9 +123,25 @@ def _best_response_value(kind, player, child_start, n_children, infoset_group, c
 
 
 @njit(cache=True, nogil=True)
-def _profile_values(kind, player, child_start, n_children, infoset_group, context, value_row,
-                    n_actions, row_offset, group_slot, terminal_values, context_bounds,
-                    probability, bucket, weight, chance, strategy):
+def _profile_values(
+    kind,
+    player,
+    child_start,
+    n_children,
+    infoset_group,
+    context,
+    value_row,
+    n_actions,
+    row_offset,
+    group_slot,
+    terminal_values,
+    context_bounds,
+    probability,
+    bucket,
+    weight,
+    chance,
+    strategy,
+):
     """Expected chips of every player (float64 ``[n_players]``) when all follow ``strategy``."""
     n_nodes = len(kind)
     n_players = bucket.shape[1]
@@ -123,8 +159,9 @@ def _profile_values(kind, player, child_start, n_children, infoset_group, contex
             if kind[node] != DECISION:
                 if reach[node] > 0.0:
                     for p in range(n_players):
-                        totals[p] += reach[node] * _terminal_value(terminal_values, context_bounds, context,
-                                                                   value_row, weight, deal, node, p)
+                        totals[p] += reach[node] * _terminal_value(
+                            terminal_values, context_bounds, context, value_row, weight, deal, node, p
+                        )
                 continue
             group = infoset_group[node]
             row = row_offset[group] + bucket[deal, player[node], group_slot[group]] * n_actions[group]

@@ -101,12 +101,36 @@ def _deal_rows(kind, player, infoset_group, n_actions, row_offset, group_slot, b
 
 
 @njit(cache=True, nogil=True)
-def _cfr_iterations(kind, player, child_start, n_children, infoset_group, context, value_row,
-                    n_actions, row_offset, n_buckets, group_player, group_slot, terminal_values, context_bounds,
-                    probability, bucket, weight, chance,
-                    regrets, strategy_sums, strategy,
-                    first_iteration, n_iterations,
-                    regret_matching_plus, gamma, discount, alpha, beta):
+def _cfr_iterations(
+    kind,
+    player,
+    child_start,
+    n_children,
+    infoset_group,
+    context,
+    value_row,
+    n_actions,
+    row_offset,
+    n_buckets,
+    group_player,
+    group_slot,
+    terminal_values,
+    context_bounds,
+    probability,
+    bucket,
+    weight,
+    chance,
+    regrets,
+    strategy_sums,
+    strategy,
+    first_iteration,
+    n_iterations,
+    regret_matching_plus,
+    gamma,
+    discount,
+    alpha,
+    beta,
+):
     """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based, as OpenSpiel).
 
     ``regrets``, ``strategy_sums`` and the scratch ``strategy`` are modified in place. Returns nothing.
@@ -153,8 +177,9 @@ def _cfr_iterations(kind, player, child_start, n_children, infoset_group, contex
                         for k in range(count):
                             strategy_sums[row + k] += scale * strategy[row + k]
                 for node in terminals:
-                    value[node] = _terminal_value(terminal_values, context_bounds, context, value_row, weight,
-                                                  deal, node, traverser)
+                    value[node] = _terminal_value(
+                        terminal_values, context_bounds, context, value_row, weight, deal, node, traverser
+                    )
                 for j in range(len(inner) - 1, -1, -1):
                     node = inner[j]
                     others = 1.0

@@ -54,7 +54,9 @@ def _passive_value(tree, node, weight, chance, candidate, seat):
         elif kind[current] == DECISION:
             current = passive_child[current]
         else:
-            return _terminal_value(terminal_values, context_bounds, context, value_row, weight, candidate, current, seat)
+            return _terminal_value(
+                terminal_values, context_bounds, context, value_row, weight, candidate, current, seat
+            )
 
 
 @njit(cache=True, nogil=True)
@@ -130,8 +132,9 @@ def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, va
                 continue
             total += w
             for k in range(count):
-                values[k] += w * _response_value(tree, child_start[member] + k, bucket, weight, chance, candidate,
-                                                 seat, strategy)
+                values[k] += w * _response_value(
+                    tree, child_start[member] + k, bucket, weight, chance, candidate, seat, strategy
+                )
     unreached = total <= 0.0
     if unreached:
         for candidate in range(len(prior)):
@@ -140,8 +143,9 @@ def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, va
                 continue
             total += w
             for k in range(count):
-                values[k] += w * _response_value(tree, child_start[node] + k, bucket, weight, chance, candidate,
-                                                 seat, strategy)
+                values[k] += w * _response_value(
+                    tree, child_start[node] + k, bucket, weight, chance, candidate, seat, strategy
+                )
     if total <= 0.0:
         return preference[child_start[node]], unreached
     for k in range(count):
@@ -164,8 +168,22 @@ def _opponent_action(tree, node, bucket, deal, strategy, state):
 
 
 @njit(cache=True, nogil=True)
-def _lbr_table_hands(tree, probability, cumulative, bucket, weight, chance, slot_street, strategy, seat, seed,
-                     first, count, payoff, unreached):
+def _lbr_table_hands(
+    tree,
+    probability,
+    cumulative,
+    bucket,
+    weight,
+    chance,
+    slot_street,
+    strategy,
+    seat,
+    seed,
+    first,
+    count,
+    payoff,
+    unreached,
+):
     """LBR hands on an exact game's deal table (the whole distribution).
 
     The real deal of hand ``h`` is a row drawn by its probability; at each LBR decision the
@@ -192,8 +210,9 @@ def _lbr_table_hands(tree, probability, cumulative, bucket, weight, chance, slot
                 node = child_start[node] + chance[real, context[node]]
                 continue
             if kind[node] != DECISION:
-                payoff[h] = _terminal_value(terminal_values, context_bounds, context, value_row, weight, real, node,
-                                            seat)
+                payoff[h] = _terminal_value(
+                    terminal_values, context_bounds, context, value_row, weight, real, node, seat
+                )
                 break
             if player[node] != seat:
                 node = child_start[node] + _opponent_action(tree, node, bucket, real, strategy, state)
@@ -213,8 +232,9 @@ def _lbr_table_hands(tree, probability, cumulative, bucket, weight, chance, slot
 
 
 @njit(cache=True, nogil=True)
-def _lbr_fresh_hands(tree, arguments, n_slots, n_columns, n_chance, strategy, seat, seed, first, count, n_candidates,
-                     payoff, unreached):
+def _lbr_fresh_hands(
+    tree, arguments, n_slots, n_columns, n_chance, strategy, seat, seed, first, count, n_candidates, payoff, unreached
+):
     """LBR hands on a heads-up variant with fresh chance (``arguments`` =
     `abstraction.fresh_chance.FreshChance.kernel_arguments`).
 
@@ -246,8 +266,19 @@ def _lbr_fresh_hands(tree, arguments, n_slots, n_columns, n_chance, strategy, se
     for h in range(count):
         hand = first + h
         _draw_cards(seed, hand, variant, flop_swap, turn_swap, max_runs, work, real_hole, real_board, real_bounty)
-        _evaluate_cards(variant, max_runs, lookup, real_hole, real_board, real_bounty, work, real_bucket[0],
-                        real_weight[0], real_chance[0], seat)
+        _evaluate_cards(
+            variant,
+            max_runs,
+            lookup,
+            real_hole,
+            real_board,
+            real_bounty,
+            work,
+            real_bucket[0],
+            real_weight[0],
+            real_chance[0],
+            seat,
+        )
         _seed_hand(seed, 1 + seat, hand, state)
         drawn_street = -1
         drawn_third = False
@@ -257,8 +288,9 @@ def _lbr_fresh_hands(tree, arguments, n_slots, n_columns, n_chance, strategy, se
                 node = child_start[node] + real_chance[0, context[node]]
                 continue
             if kind[node] != DECISION:
-                payoff[h] = _terminal_value(terminal_values, context_bounds, context, value_row, real_weight, 0, node,
-                                            seat)
+                payoff[h] = _terminal_value(
+                    terminal_values, context_bounds, context, value_row, real_weight, 0, node, seat
+                )
                 break
             if player[node] != seat:
                 node = child_start[node] + _opponent_action(tree, node, real_bucket, 0, strategy, state)
@@ -268,10 +300,37 @@ def _lbr_fresh_hands(tree, arguments, n_slots, n_columns, n_chance, strategy, se
                 drawn_street = street[node]
                 drawn_third = third
                 for candidate in range(n_candidates):
-                    _resample_hidden(variant, flop_swap, turn_swap, max_runs, real_hole, real_board, real_bounty,
-                                     seat, drawn_street, third, state, pool, hole, board, bounty)
-                    _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket[candidate],
-                                    weight[candidate], chance[candidate], seat, drawn_street + 1)
+                    _resample_hidden(
+                        variant,
+                        flop_swap,
+                        turn_swap,
+                        max_runs,
+                        real_hole,
+                        real_board,
+                        real_bounty,
+                        seat,
+                        drawn_street,
+                        third,
+                        state,
+                        pool,
+                        hole,
+                        board,
+                        bounty,
+                    )
+                    _evaluate_cards(
+                        variant,
+                        max_runs,
+                        lookup,
+                        hole,
+                        board,
+                        bounty,
+                        work,
+                        bucket[candidate],
+                        weight[candidate],
+                        chance[candidate],
+                        seat,
+                        drawn_street + 1,
+                    )
             action, missed = _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, values)
             if missed:
                 unreached[0] += 1

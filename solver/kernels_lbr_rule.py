@@ -56,8 +56,13 @@ _RED_HEARTS = 2
 @njit(cache=True, nogil=True)
 def _scratch():
     """Per-thread scratch of `_rule_equity`: ``state`` uint64[1], ``pool``/``mine``/``theirs``/``final_board`` int8[52]."""
-    return (np.zeros(1, dtype=np.uint64), np.empty(52, dtype=np.int8), np.empty(52, dtype=np.int8),
-            np.empty(52, dtype=np.int8), np.empty(52, dtype=np.int8))
+    return (
+        np.zeros(1, dtype=np.uint64),
+        np.empty(52, dtype=np.int8),
+        np.empty(52, dtype=np.int8),
+        np.empty(52, dtype=np.int8),
+        np.empty(52, dtype=np.int8),
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -143,13 +148,15 @@ def _rule_equity(hole, n_hole, extra, opponent_cards, board, n_board, street, bo
             taken += 1
             board_count += 1
         if run_while_red:
-            while board_count < max_board_cards and (final_board[board_count - 1] & 3 == _RED_DIAMONDS
-                                                     or final_board[board_count - 1] & 3 == _RED_HEARTS):
+            while board_count < max_board_cards and (
+                final_board[board_count - 1] & 3 == _RED_DIAMONDS or final_board[board_count - 1] & 3 == _RED_HEARTS
+            ):
                 final_board[board_count] = _take(pool, size, taken, state)
                 taken += 1
                 board_count += 1
-        weighted_sum += _showdown_shares(mine, my_count, theirs, opponent_cards, final_board, board_count,
-                                         bounty_rank, bounty_multiplier)[1]
+        weighted_sum += _showdown_shares(
+            mine, my_count, theirs, opponent_cards, final_board, board_count, bounty_rank, bounty_multiplier
+        )[1]
     return weighted_sum / samples
 
 
@@ -159,8 +166,9 @@ def _equity_batch(hole, extra, opponent_cards, board, n_board, street, bounty_ra
     ``out`` float64 [B], modified in place."""
     scratch = _scratch()
     for row in range(hole.shape[0]):
-        out[row] = _rule_equity(hole[row], hole.shape[1], extra, opponent_cards, board, n_board, street, bounty_rank,
-                                params, seed, scratch)
+        out[row] = _rule_equity(
+            hole[row], hole.shape[1], extra, opponent_cards, board, n_board, street, bounty_rank, params, seed, scratch
+        )
 
 
 @njit(cache=True, nogil=True)
@@ -173,8 +181,19 @@ def _cards_equity(hole, board, bounty, actor, street, slot, cache, params, seed,
         n_hole = 3 if slot == 1 or slot == 3 else 2
         extra = 1 if slot == WITH_CARD_SLOT else 0
         opponent_cards = 3 if slot == 2 or slot == 3 else 2
-        cache[street, slot] = _rule_equity(hole[held, actor], n_hole, extra, opponent_cards, board, _board_size(street),
-                                           street, bounty[actor], params, seed, scratch)
+        cache[street, slot] = _rule_equity(
+            hole[held, actor],
+            n_hole,
+            extra,
+            opponent_cards,
+            board,
+            _board_size(street),
+            street,
+            bounty[actor],
+            params,
+            seed,
+            scratch,
+        )
     return cache[street, slot]
 
 
@@ -220,10 +239,12 @@ def _opponent_index(tree, rule, params, node, hole, board, bounty, cache, seed, 
     player, street, child_start, n_children = tree[1], tree[2], tree[3], tree[4]
     actor = player[node]
     if rule[7][node] >= 0.0:
-        with_card = _cards_equity(hole, board, bounty, actor, street[node], WITH_CARD_SLOT, cache, params, seed,
-                                  scratch)
-        without_card = _cards_equity(hole, board, bounty, actor, street[node], WITHOUT_CARD_SLOT, cache, params, seed,
-                                     scratch)
+        with_card = _cards_equity(
+            hole, board, bounty, actor, street[node], WITH_CARD_SLOT, cache, params, seed, scratch
+        )
+        without_card = _cards_equity(
+            hole, board, bounty, actor, street[node], WITHOUT_CARD_SLOT, cache, params, seed, scratch
+        )
         return _bid_index(rule, child_start, n_children, node, with_card, without_card)
     equity = _cards_equity(hole, board, bounty, actor, street[node], rule[6][node], cache, params, seed, scratch)
     return _rule_index(rule, params, node, equity)
@@ -233,7 +254,7 @@ def _opponent_index(tree, rule, params, node, hole, board, bounty, cache, seed, 
 def _rule_reach(tree, rule, params, node, cards, candidate, seat, seed, scratch):
     """1.0 if the candidate's chance and the rule on the candidate's opponent cards lead to ``node``
     (the seat's own actions count 1), else 0.0."""
-    kind, player, street, child_start, context, parent = tree[0], tree[1], tree[2], tree[3], tree[6], tree[13]
+    kind, player, _street, child_start, context, parent = tree[0], tree[1], tree[2], tree[3], tree[6], tree[13]
     hole, board, bounty, chance, cache = cards
     child = node
     current = parent[node]
@@ -242,8 +263,18 @@ def _rule_reach(tree, rule, params, node, cards, candidate, seat, seed, scratch)
             if child_start[current] + chance[candidate, context[current]] != child:
                 return 0.0
         elif player[current] != seat:
-            action = _opponent_index(tree, rule, params, current, hole[candidate], board[candidate], bounty[candidate],
-                                     cache[candidate], seed, scratch)
+            action = _opponent_index(
+                tree,
+                rule,
+                params,
+                current,
+                hole[candidate],
+                board[candidate],
+                bounty[candidate],
+                cache[candidate],
+                seed,
+                scratch,
+            )
             if child_start[current] + action != child:
                 return 0.0
         child = current
@@ -255,15 +286,25 @@ def _rule_reach(tree, rule, params, node, cards, candidate, seat, seed, scratch)
 def _rule_response_value(tree, rule, params, node, cards, weight, candidate, seat, seed, scratch):
     """Seat's chips from ``node`` (just after its action): the opponent's next decision by the rule on
     the candidate's cards, everything after it (or everything, if the seat acts next) passive."""
-    kind, player, street, child_start, context = tree[0], tree[1], tree[2], tree[3], tree[6]
+    kind, player, _street, child_start, context = tree[0], tree[1], tree[2], tree[3], tree[6]
     hole, board, bounty, chance, cache = cards
     current = node
     while kind[current] == CHANCE:
         current = child_start[current] + chance[candidate, context[current]]
     if kind[current] != DECISION or player[current] == seat:
         return _passive_value(tree, current, weight, chance, candidate, seat)
-    action = _opponent_index(tree, rule, params, current, hole[candidate], board[candidate], bounty[candidate],
-                             cache[candidate], seed, scratch)
+    action = _opponent_index(
+        tree,
+        rule,
+        params,
+        current,
+        hole[candidate],
+        board[candidate],
+        bounty[candidate],
+        cache[candidate],
+        seed,
+        scratch,
+    )
     return _passive_value(tree, child_start[current] + action, weight, chance, candidate, seat)
 
 
@@ -286,15 +327,17 @@ def _rule_choose_action(tree, rule, params, node, seat, cards, weight, n_candida
                 continue
             total += 1.0
             for k in range(count):
-                values[k] += _rule_response_value(tree, rule, params, child_start[member] + k, cards, weight, candidate,
-                                                  seat, seed, scratch)
+                values[k] += _rule_response_value(
+                    tree, rule, params, child_start[member] + k, cards, weight, candidate, seat, seed, scratch
+                )
     unreached = total <= 0.0
     if unreached:
         for candidate in range(n_candidates):
             total += 1.0
             for k in range(count):
-                values[k] += _rule_response_value(tree, rule, params, child_start[node] + k, cards, weight, candidate,
-                                                  seat, seed, scratch)
+                values[k] += _rule_response_value(
+                    tree, rule, params, child_start[node] + k, cards, weight, candidate, seat, seed, scratch
+                )
     for k in range(count):
         values[k] /= total
     best = preference[child_start[node]]
@@ -306,8 +349,23 @@ def _rule_choose_action(tree, rule, params, node, seat, cards, weight, n_candida
 
 
 @njit(cache=True, nogil=True)
-def _lbr_rule_hands(tree, rule, params, arguments, n_slots, n_columns, n_chance, max_streets, seat, seed, first,
-                    count, n_candidates, payoff, unreached):
+def _lbr_rule_hands(
+    tree,
+    rule,
+    params,
+    arguments,
+    n_slots,
+    n_columns,
+    n_chance,
+    max_streets,
+    seat,
+    seed,
+    first,
+    count,
+    n_candidates,
+    payoff,
+    unreached,
+):
     """LBR hands ``first .. first + count - 1`` of seat ``seat`` against the equity rule (heads-up
     variant with fresh chance; ``arguments`` = `abstraction.fresh_chance.FreshChance.kernel_arguments`).
 
@@ -341,8 +399,20 @@ def _lbr_rule_hands(tree, rule, params, arguments, n_slots, n_columns, n_chance,
     for h in range(count):
         hand = first + h
         _draw_cards(seed, hand, variant, flop_swap, turn_swap, max_runs, work, real_hole, real_board, real_bounty)
-        _evaluate_cards(variant, max_runs, lookup, real_hole, real_board, real_bounty, work, bucket, real_weight[0],
-                        real_chance[0], seat, -1)
+        _evaluate_cards(
+            variant,
+            max_runs,
+            lookup,
+            real_hole,
+            real_board,
+            real_bounty,
+            work,
+            bucket,
+            real_weight[0],
+            real_chance[0],
+            seat,
+            -1,
+        )
         real_cache[:] = -1.0
         _seed_hand(seed, 1 + seat, hand, state)
         drawn_street = -1
@@ -353,26 +423,55 @@ def _lbr_rule_hands(tree, rule, params, arguments, n_slots, n_columns, n_chance,
                 node = child_start[node] + real_chance[0, context[node]]
                 continue
             if kind[node] != DECISION:
-                payoff[h] = _terminal_value(terminal_values, context_bounds, context, value_row, real_weight, 0, node,
-                                            seat)
+                payoff[h] = _terminal_value(
+                    terminal_values, context_bounds, context, value_row, real_weight, 0, node, seat
+                )
                 break
             if player[node] != seat:
-                node = child_start[node] + _opponent_index(tree, rule, params, node, real_hole, real_board, real_bounty,
-                                                           real_cache, seed, scratch)
+                node = child_start[node] + _opponent_index(
+                    tree, rule, params, node, real_hole, real_board, real_bounty, real_cache, seed, scratch
+                )
                 continue
             third = variant == AUCTION and group_slot[infoset_group[node]] >= N_STREETS
             if street[node] != drawn_street or third != drawn_third:
                 drawn_street = street[node]
                 drawn_third = third
                 for candidate in range(n_candidates):
-                    _resample_hidden(variant, flop_swap, turn_swap, max_runs, real_hole, real_board, real_bounty,
-                                     seat, drawn_street, third, state, pool, hole[candidate], board[candidate],
-                                     bounty[candidate])
-                    _evaluate_cards(variant, max_runs, lookup, hole[candidate], board[candidate], bounty[candidate],
-                                    work, bucket, weight[candidate], chance[candidate], seat, -1)
+                    _resample_hidden(
+                        variant,
+                        flop_swap,
+                        turn_swap,
+                        max_runs,
+                        real_hole,
+                        real_board,
+                        real_bounty,
+                        seat,
+                        drawn_street,
+                        third,
+                        state,
+                        pool,
+                        hole[candidate],
+                        board[candidate],
+                        bounty[candidate],
+                    )
+                    _evaluate_cards(
+                        variant,
+                        max_runs,
+                        lookup,
+                        hole[candidate],
+                        board[candidate],
+                        bounty[candidate],
+                        work,
+                        bucket,
+                        weight[candidate],
+                        chance[candidate],
+                        seat,
+                        -1,
+                    )
                     cache[candidate] = -1.0
-            action, missed = _rule_choose_action(tree, rule, params, node, seat, cards, weight, n_candidates, seed,
-                                                 scratch, values)
+            action, missed = _rule_choose_action(
+                tree, rule, params, node, seat, cards, weight, n_candidates, seed, scratch, values
+            )
             if missed:
                 unreached[0] += 1
             node = child_start[node] + action

@@ -56,8 +56,10 @@ else:
             data = context.make_array(signature.args[0])(context, builder, args[0]).data
             pointer = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(8).as_pointer())
             function = cgutils.get_or_insert_function(
-                builder.module, ir.FunctionType(ir.VoidType(), [ir.IntType(8).as_pointer()] + [ir.IntType(32)] * 3),
-                "llvm.prefetch.p0")
+                builder.module,
+                ir.FunctionType(ir.VoidType(), [ir.IntType(8).as_pointer()] + [ir.IntType(32)] * 3),
+                "llvm.prefetch.p0",
+            )
             write, locality, data_cache = (ir.Constant(ir.IntType(32), value) for value in (1, 3, 1))
             builder.call(function, [pointer, write, locality, data_cache])
             return context.get_dummy_value()
@@ -205,8 +207,9 @@ _LOW_56 = (1 << 56) - 1
 
 
 @njit(cache=True, nogil=True)
-def _node_records(kind, player, street, child_start, n_children, infoset_group, context, value_row, row_offset,
-                  group_slot):
+def _node_records(
+    kind, player, street, child_start, n_children, infoset_group, context, value_row, row_offset, group_slot
+):
     """Everything the external-sampling walk reads about a node, packed into two int64 words (`NODE_BITS`):
     one cache line serves four nodes (siblings are adjacent), instead of a line per node in each of a
     dozen node and group arrays."""
@@ -215,9 +218,13 @@ def _node_records(kind, player, street, child_start, n_children, infoset_group, 
     for node in range(n_nodes):
         if n_children[node] >= 1 << 16 or street[node] >= 1 << 7 or not -1 <= player[node] < 15:
             raise ValueError("tree too large for the packed node records")
-        records[node, 0] = (np.int64(child_start[node]) | (np.int64(n_children[node]) << 32)
-                            | (np.int64(kind[node]) << 48) | (np.int64(player[node] + 1) << 52)
-                            | (np.int64(street[node]) << 56))
+        records[node, 0] = (
+            np.int64(child_start[node])
+            | (np.int64(n_children[node]) << 32)
+            | (np.int64(kind[node]) << 48)
+            | (np.int64(player[node] + 1) << 52)
+            | (np.int64(street[node]) << 56)
+        )
         if kind[node] == DECISION:
             group = infoset_group[node]
             low, high = row_offset[group], np.int64(group_slot[group])
@@ -232,12 +239,38 @@ def _node_records(kind, player, street, child_start, n_children, infoset_group, 
 
 
 @njit(cache=True, nogil=True)
-def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_group, context, value_row,
-                         n_actions, row_offset, group_slot, terminal_values, context_bounds,
-                         bucket, weight, chance, deal_of_iteration, last_street,
-                         regrets, strategy_sums, first_iteration, n_iterations, seed,
-                         linear_averaging, prune_after, prune_probability, prune_threshold,
-                         private_regrets, private_sums, merge_every):
+def _es_mccfr_iterations(
+    kind,
+    player,
+    street,
+    child_start,
+    n_children,
+    infoset_group,
+    context,
+    value_row,
+    n_actions,
+    row_offset,
+    group_slot,
+    terminal_values,
+    context_bounds,
+    bucket,
+    weight,
+    chance,
+    deal_of_iteration,
+    last_street,
+    regrets,
+    strategy_sums,
+    first_iteration,
+    n_iterations,
+    seed,
+    linear_averaging,
+    prune_after,
+    prune_probability,
+    prune_threshold,
+    private_regrets,
+    private_sums,
+    merge_every,
+):
     """External-sampling MCCFR iterations ``first_iteration .. first_iteration + n_iterations - 1`` (0-based).
 
     Iteration ``first_iteration + i`` plays deal row ``deal_of_iteration[i]`` of ``bucket``,
@@ -274,8 +307,9 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
     """
     n_players = bucket.shape[1]
     max_actions = _max_actions(n_actions)
-    records = _node_records(kind, player, street, child_start, n_children, infoset_group, context, value_row,
-                            row_offset, group_slot)
+    records = _node_records(
+        kind, player, street, child_start, n_children, infoset_group, context, value_row, row_offset, group_slot
+    )
     capacity = len(kind)  # a traversal lists each node at most once
     visit_node = np.empty(capacity, dtype=np.int64)
     visit_info = np.empty(capacity, dtype=np.int64)  # word 0 of the node's record
@@ -356,8 +390,9 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                                     _accumulate(private_sums, row + k, node_weight * visit_strategy[slot + k])
                                 else:
                                     _accumulate(strategy_sums, row + k, node_weight * visit_strategy[slot + k])
-                            first_child = _sample_index(visit_strategy, slot, actions,
-                                                        _keyed_uniform(traversal_key, node))
+                            first_child = _sample_index(
+                                visit_strategy, slot, actions, _keyed_uniform(traversal_key, node)
+                            )
                             last_child = first_child + 1
                 position += 1
                 for k in range(first_child, last_child):
@@ -367,10 +402,14 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
                     child_kind = (child_info >> 48) & 15
                     child_weight = node_weight
                     if exploring:
-                        prunable = (pruning_on and ((info >> 56) & 127) < last_street and child_kind == DECISION
-                                    and float(regrets[row + k])
-                                    + (float(private_regrets[row + k]) if row < private_end else 0.0)
-                                    < prune_threshold)
+                        prunable = (
+                            pruning_on
+                            and ((info >> 56) & 127) < last_street
+                            and child_kind == DECISION
+                            and float(regrets[row + k])
+                            + (float(private_regrets[row + k]) if row < private_end else 0.0)
+                            < prune_threshold
+                        )
                         if prunable and prune:
                             visit_child[slot + k] = -1
                             continue
@@ -455,10 +494,30 @@ def _es_mccfr_iterations(kind, player, street, child_start, n_children, infoset_
 
 
 @njit(cache=True, nogil=True)
-def _os_mccfr_iterations(kind, player, child_start, infoset_group, context, value_row,
-                         n_actions, row_offset, group_slot, terminal_values, context_bounds,
-                         bucket, weight, chance, deal_of_iteration,
-                         regrets, strategy_sums, first_iteration, n_iterations, seed, linear_averaging, epsilon):
+def _os_mccfr_iterations(
+    kind,
+    player,
+    child_start,
+    infoset_group,
+    context,
+    value_row,
+    n_actions,
+    row_offset,
+    group_slot,
+    terminal_values,
+    context_bounds,
+    bucket,
+    weight,
+    chance,
+    deal_of_iteration,
+    regrets,
+    strategy_sums,
+    first_iteration,
+    n_iterations,
+    seed,
+    linear_averaging,
+    epsilon,
+):
     """Outcome-sampling MCCFR iterations ``first_iteration .. first_iteration + n_iterations - 1`` (0-based).
 
     Iteration ``first_iteration + i`` plays deal row ``deal_of_iteration[i]``; every player traverses
@@ -519,8 +578,9 @@ def _os_mccfr_iterations(kind, player, child_start, infoset_group, context, valu
                 sample_reach *= path_explore[slot + choice]
                 node = child_start[node] + choice
                 depth += 1
-            child_value = _terminal_value(terminal_values, context_bounds, context, value_row, weight, deal, node,
-                                          traverser)
+            child_value = _terminal_value(
+                terminal_values, context_bounds, context, value_row, weight, deal, node, traverser
+            )
             for level in range(depth - 1, -1, -1):
                 node = path[level]
                 row = path_row[level]

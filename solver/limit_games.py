@@ -75,10 +75,13 @@ class LimitGameConfig(KindConfig):
             raise ValueError("card_abstraction must name the HDF5 card-abstraction file, got ''")
         if isinstance(self.max_nodes, bool) or not isinstance(self.max_nodes, int) or self.max_nodes < 1:
             raise ValueError(f"max_nodes must be an int >= 1, got {self.max_nodes!r}")
-        if not isinstance(self.card_hash, str) or self.card_hash and (
-                len(self.card_hash) != 64 or set(self.card_hash) - set("0123456789abcdef")):
-            raise ValueError(f"card_hash must be the sha256 hex digest of the card file (64 hex digits) or '', "
-                             f"got {self.card_hash!r}")
+        if not isinstance(self.card_hash, str) or (
+            self.card_hash and (len(self.card_hash) != 64 or set(self.card_hash) - set("0123456789abcdef"))
+        ):
+            raise ValueError(
+                f"card_hash must be the sha256 hex digest of the card file (64 hex digits) or '', "
+                f"got {self.card_hash!r}"
+            )
         rules = self.limit_config()  # bad rules fail here, naming the bad value
         if rules.n_players > MAX_PLAYERS:
             raise ValueError(f"the limit abstract game seats 2..{MAX_PLAYERS} players, the rules {rules.n_players}")

@@ -50,8 +50,13 @@ logger = logging.getLogger(__name__)
 
 OFF_TREE = -1
 """Abstract node of a history the tree cannot follow."""
-_FOLD, _CHECK, _CALL, _RAISE, _ANNOUNCE = (ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.RAISE,
-                                          ActionKind.ANNOUNCE)
+_FOLD, _CHECK, _CALL, _RAISE, _ANNOUNCE = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.RAISE,
+    ActionKind.ANNOUNCE,
+)
 
 
 class _LimitStrategy:
@@ -76,8 +81,10 @@ class _LimitStrategy:
         if tree.n_players != self.rules.n_players:
             raise ValueError(f"{path}: the tree seats {tree.n_players} players, its rules {self.rules.n_players}")
         if not np.array_equal(tree.n_buckets, np.asarray(self.lookup.n_buckets)[tree.group_slot]):
-            raise ValueError(f"the card abstraction's buckets {self.lookup.n_buckets} do not match the strategy file "
-                             f"{str(path)!r}'s tree")
+            raise ValueError(
+                f"the card abstraction's buckets {self.lookup.n_buckets} do not match the strategy file "
+                f"{str(path)!r}'s tree"
+            )
         self.n_players = tree.n_players
         self.kind = tree.kind.tolist()
         self.player = tree.player.tolist()
@@ -147,7 +154,7 @@ class LimitLookupBot:
         """A legal action for ``observation`` (a `game.limit.LimitObservation` of the seat to act)."""
         try:
             return self._act(observation)
-        except Exception as error:  # noqa: BLE001 - the bot must always answer with a legal action
+        except Exception as error:
             self.errors += 1
             logger.warning("%s: %s: %s; playing check/call instead", self.name, type(error).__name__, error)
             return passive_action(observation)
@@ -197,8 +204,9 @@ class LimitLookupBot:
             return OFF_TREE
         n = len(observation.stacks)
         button = observation.button
-        tapped_out = {(seat - button) % n for seat in range(n)
-                      if observation.stacks[seat] == 0 and not observation.folded[seat]}
+        tapped_out = {
+            (seat - button) % n for seat in range(n) if observation.stacks[seat] == 0 and not observation.folded[seat]
+        }
         node = 0
         for move in observation.history:
             seat = (move.seat - button) % n
@@ -208,8 +216,12 @@ class LimitLookupBot:
                 return OFF_TREE
         seat = (observation.seat - button) % n
         node = self._skip_tapped_out(strategy, node, seat, tapped_out)
-        if (node == OFF_TREE or strategy.kind[node] != DECISION or strategy.player[node] != seat
-                or strategy.street[node] != STREET_ORDINAL.get(observation.street, -1)):
+        if (
+            node == OFF_TREE
+            or strategy.kind[node] != DECISION
+            or strategy.player[node] != seat
+            or strategy.street[node] != STREET_ORDINAL.get(observation.street, -1)
+        ):
             return OFF_TREE
         return node
 
@@ -217,8 +229,12 @@ class LimitLookupBot:
     def _skip_tapped_out(strategy: _LimitStrategy, node: int, seat: int, tapped_out: set[int]) -> int:
         """Advance past decisions of seats the real game skips (tapped out): their check, else call."""
         for _ in range(strategy.n_players * 4):
-            if (node == OFF_TREE or strategy.kind[node] != DECISION or strategy.player[node] == seat
-                    or strategy.player[node] not in tapped_out):
+            if (
+                node == OFF_TREE
+                or strategy.kind[node] != DECISION
+                or strategy.player[node] == seat
+                or strategy.player[node] not in tapped_out
+            ):
                 return node
             node = strategy.child_of_kind(node, _CHECK, _CALL)
         return node
@@ -226,8 +242,12 @@ class LimitLookupBot:
     @staticmethod
     def _step(strategy: _LimitStrategy, node: int, seat: int, street: int, action: Action) -> int:
         """The child a real move of ``seat`` on street ordinal ``street`` leads to (:data:`OFF_TREE` if none)."""
-        if (node == OFF_TREE or strategy.kind[node] != DECISION or strategy.player[node] != seat
-                or strategy.street[node] != street):
+        if (
+            node == OFF_TREE
+            or strategy.kind[node] != DECISION
+            or strategy.player[node] != seat
+            or strategy.street[node] != street
+        ):
             return OFF_TREE
         kind = action.kind
         if kind is _FOLD:
@@ -262,8 +282,9 @@ class LimitLookupBot:
         return passive_action(observation)
 
 
-def make_limit_lookup_bot(strategy: str | Path | Sequence[str | Path] | None = None, seed: SeedLike = None,
-                          name: str = "limit-lookup") -> LimitLookupBot:
+def make_limit_lookup_bot(
+    strategy: str | Path | Sequence[str | Path] | None = None, seed: SeedLike = None, name: str = "limit-lookup"
+) -> LimitLookupBot:
     """A :class:`LimitLookupBot` of ``strategy`` (one file or one per player count; required)."""
     if strategy is None:
         raise ValueError("the limit lookup bot needs a strategy file: pass strategy=<path of a limit strategy file>")

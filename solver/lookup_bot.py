@@ -47,8 +47,8 @@ import numpy as np
 from abstraction.betting_tree import street_ordinal
 from abstraction.bucket_lookup import BucketLookup
 from abstraction.buckets import CardAbstraction
-from abstraction.translation import translation_probabilities
 from abstraction.fresh_chance import FreshChance
+from abstraction.translation import translation_probabilities
 from abstraction.tree import CHANCE, DECISION, SHOWDOWN, FlatTree
 from game.actions import Action, ActionKind
 from game.bots import passive_action
@@ -174,7 +174,9 @@ class LookupBot:
         if not isinstance(self.config, NoLimitConfig):
             raise TypeError(f"config must be a heads-up variant config (NoLimitConfig), got {self.config!r}")
         if self.config.variant != self.game_config.variant:
-            raise ValueError(f"the strategy was solved for {self.game_config.variant!r}, config is {self.config.variant!r}")
+            raise ValueError(
+                f"the strategy was solved for {self.game_config.variant!r}, config is {self.config.variant!r}"
+            )
         if card_abstraction is None:
             card_abstraction = find_card_abstraction(self.game_config, strategy_file)  # hash checked
         elif not isinstance(card_abstraction, CardAbstraction):
@@ -207,7 +209,7 @@ class LookupBot:
         """A legal action for ``observation`` (a `game.nolimit.Observation` of the seat to act)."""
         try:
             return self._act(observation)
-        except Exception as error:  # noqa: BLE001 - the bot must always answer with a legal action
+        except Exception as error:
             self.errors += 1
             self._cache_key = ()
             logger.warning("%s: %s: %s; playing check/call/fold instead", self.name, type(error).__name__, error)
@@ -248,14 +250,16 @@ class LookupBot:
         child = children[index]
         action = self._real_action(observation, node, child, kinds[index])
         if action.kind != kinds[index]:  # the abstract action was impossible here: read back what was played
-            child = self._step(node, Move(seat, observation.street, action), observation.pips, observation.contributions)
+            child = self._step(
+                node, Move(seat, observation.street, action), observation.pips, observation.contributions
+            )
         self._remember_own_choice(observation, child, action)
         return action
 
     # ------------------------------------------------------------------ cards
     def _bucket(self, observation: Observation) -> int:
         hole, board = observation.hole_cards, observation.board
-        if len(hole) not in (2, 3) or len(board) not in (0, 3) and len(board) < 4:
+        if len(hole) not in (2, 3) or (len(board) not in (0, 3) and len(board) < 4):
             raise ValueError(f"cannot bucket {len(hole)} hole cards on a board of {len(board)} cards")
         cards = self._cards[: len(hole) + len(board)]
         cards[: len(hole)] = hole
@@ -296,7 +300,7 @@ class LookupBot:
     def _remember_own_choice(self, observation: Observation, child: int, action: Action) -> None:
         """Record our own move as the abstract child chosen, so the next walk reads it back exactly."""
         pips, contributions = _after(observation.seat, action, observation.pips, observation.contributions)
-        self._cache_moves = self._cache_moves + (Move(observation.seat, observation.street, action),)
+        self._cache_moves = (*self._cache_moves, Move(observation.seat, observation.street, action))
         self._cache_state = (child, observation.street, pips, contributions)
 
     def _step(self, node: int, move: Move, pips: tuple[int, int], contributions: tuple[int, int]) -> int:
@@ -384,7 +388,9 @@ class LookupBot:
         return passive_action(observation)
 
 
-def _after(seat: int, action: Action, pips: tuple[int, int], contributions: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
+def _after(
+    seat: int, action: Action, pips: tuple[int, int], contributions: tuple[int, int]
+) -> tuple[tuple[int, int], tuple[int, int]]:
     """Pips and contributions (chips) after ``seat`` plays ``action``."""
     kind = action.kind
     if kind is _CALL:
@@ -435,15 +441,23 @@ def find_card_abstraction(game_config: AbstractGameConfig, strategy_file: str | 
             return candidate
         mismatched.append(f"{str(candidate)!r} has sha256 {actual}")
     if mismatched:
-        raise CardHashMismatch(f"no card abstraction of {str(strategy_file)!r} matches its card sha256 {expected}: "
-                               f"{'; '.join(mismatched)}; use the card file it was solved with")
+        raise CardHashMismatch(
+            f"no card abstraction of {str(strategy_file)!r} matches its card sha256 {expected}: "
+            f"{'; '.join(mismatched)}; use the card file it was solved with"
+        )
     tried = ", ".join(repr(str(candidate)) for candidate in candidates)
-    raise ValueError(f"card abstraction file {str(stored)!r} of {str(strategy_file)!r} not found (tried {tried}); "
-                     "pass card_abstraction=")
+    raise ValueError(
+        f"card abstraction file {str(stored)!r} of {str(strategy_file)!r} not found (tried {tried}); "
+        "pass card_abstraction="
+    )
 
 
-def make_lookup_bot(config: NoLimitConfig | None = None, strategy: str | Path | None = None, seed: SeedLike = None,
-                    card_abstraction: str | Path | None = None) -> LookupBot:
+def make_lookup_bot(
+    config: NoLimitConfig | None = None,
+    strategy: str | Path | None = None,
+    seed: SeedLike = None,
+    card_abstraction: str | Path | None = None,
+) -> LookupBot:
     """A :class:`LookupBot` for ``strategy`` (required), playing the rules ``config`` (default: the
     file's), with the card file ``card_abstraction`` (default: :func:`find_card_abstraction`).
 

@@ -69,9 +69,7 @@ class OpenSpielSolver:
         if iterations < 0:
             raise ValueError(f"iterations must be >= 0, got {iterations}")
         step = (
-            self._solver.evaluate_and_update_policy
-            if self.algorithm in ("cfr", "cfr+")
-            else self._solver.run_iteration
+            self._solver.evaluate_and_update_policy if self.algorithm in ("cfr", "cfr+") else self._solver.run_iteration
         )
         for _ in range(iterations):
             step()

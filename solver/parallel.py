@@ -117,8 +117,15 @@ def _run_serial(game: SolverGame, config: SolverConfig, tables: dict[str, np.nda
     tables["iteration"][0] = first + n_iterations
 
 
-def _run_shared(parallel: Any, workers: int, game: SolverGame, config: SolverConfig,
-                private_rows: list[PrivateRows] | None, tables: dict[str, np.ndarray], n_iterations: int) -> None:
+def _run_shared(
+    parallel: Any,
+    workers: int,
+    game: SolverGame,
+    config: SolverConfig,
+    private_rows: list[PrivateRows] | None,
+    tables: dict[str, np.ndarray],
+    n_iterations: int,
+) -> None:
     """One block on ``workers`` threads sharing ``tables``; ``private_rows``: each worker's
     first-round buffers (ES-MCCFR), or ``None`` for sharing ``"buffers"`` (module docstring)."""
     import joblib
@@ -154,8 +161,14 @@ def _worker_game(game_json: str) -> SolverGame:
     return build_game_from_config(json.loads(game_json))
 
 
-def delta_block(game_json: str, config_items: tuple[tuple[str, Any], ...], regrets: np.ndarray,
-                strategy_sums: np.ndarray, first: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+def delta_block(
+    game_json: str,
+    config_items: tuple[tuple[str, Any], ...],
+    regrets: np.ndarray,
+    strategy_sums: np.ndarray,
+    first: int,
+    count: int,
+) -> tuple[np.ndarray, np.ndarray]:
     """Worker task: run iterations ``first .. first + count - 1`` on copies; return the table deltas.
 
     Takes only picklable plain data (the game's JSON config, the solver config as items, arrays).
@@ -176,8 +189,9 @@ def _warm_up(parallel: Any, workers: int, game: SolverGame, config: SolverConfig
 
     tables = allocate_tables(game, table_dtype(config))  # one throw-away iteration per worker; the deltas are discarded
     parallel(
-        joblib.delayed(delta_block)(_game_json(game), _config_items(config), tables["regrets"],
-                                    tables["strategy_sums"], 0, 1)
+        joblib.delayed(delta_block)(
+            _game_json(game), _config_items(config), tables["regrets"], tables["strategy_sums"], 0, 1
+        )
         for _ in range(workers)
     )
 
@@ -190,8 +204,14 @@ def _config_items(config: SolverConfig) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(config.to_dict().items()))
 
 
-def _run_merged(parallel: Any, workers: int, game: SolverGame, config: SolverConfig,
-                tables: dict[str, np.ndarray], n_iterations: int) -> None:
+def _run_merged(
+    parallel: Any,
+    workers: int,
+    game: SolverGame,
+    config: SolverConfig,
+    tables: dict[str, np.ndarray],
+    n_iterations: int,
+) -> None:
     import joblib
 
     first = int(tables["iteration"][0])
@@ -208,8 +228,14 @@ def _run_merged(parallel: Any, workers: int, game: SolverGame, config: SolverCon
 
 
 @contextlib.contextmanager
-def iteration_runner(game: SolverGame, config: SolverConfig, workers: int = 1, backend: str = "threads",
-                     scheduler: str | None = None, sharing: str = "sums") -> Iterator[IterationRunner]:
+def iteration_runner(
+    game: SolverGame,
+    config: SolverConfig,
+    workers: int = 1,
+    backend: str = "threads",
+    scheduler: str | None = None,
+    sharing: str = "sums",
+) -> Iterator[IterationRunner]:
     """Yield ``runner(tables, n_iterations)`` for these settings; worker pools live for the ``with`` block.
 
     ``sharing``: how ``threads`` workers share the tables, one of :data:`SHARING` (module docstring).
@@ -227,7 +253,9 @@ def iteration_runner(game: SolverGame, config: SolverConfig, workers: int = 1, b
     check_parallel_settings(config.algorithm, workers, backend, scheduler)
     if sharing not in SHARING:
         raise ValueError(f"sharing must be one of {SHARING}, got {sharing!r}")
-    scratch = allocate_tables(game, table_dtype(config))  # load (or compile) the kernels here, before any block is timed
+    scratch = allocate_tables(
+        game, table_dtype(config)
+    )  # load (or compile) the kernels here, before any block is timed
     run_iterations(game, config, scratch["regrets"], scratch["strategy_sums"], 0, 1)
     if workers == 1 and backend != "dask":
         yield functools.partial(_run_serial, game, config)
@@ -237,8 +265,9 @@ def iteration_runner(game: SolverGame, config: SolverConfig, workers: int = 1, b
     if backend == "threads":
         buffers = None
         if sharing != "buffers" and config.algorithm == "es-mccfr":
-            buffers = [PrivateRows.allocate(game, table_dtype(config), regrets=sharing == "rows")
-                       for _ in range(workers)]
+            buffers = [
+                PrivateRows.allocate(game, table_dtype(config), regrets=sharing == "rows") for _ in range(workers)
+            ]
         with joblib.Parallel(n_jobs=workers, backend="threading") as parallel:
             yield functools.partial(_run_shared, parallel, workers, game, config, buffers)
     elif backend == "processes":
@@ -250,7 +279,10 @@ def iteration_runner(game: SolverGame, config: SolverConfig, workers: int = 1, b
             from distributed import Client
         except ImportError:
             raise ImportError("backend 'dask' needs dask.distributed: pip install -e '.[distributed]'") from None
-        with Client(scheduler) as _client, joblib.parallel_config(backend="dask"), \
-                joblib.Parallel(n_jobs=workers) as parallel:
+        with (
+            Client(scheduler) as _client,
+            joblib.parallel_config(backend="dask"),
+            joblib.Parallel(n_jobs=workers) as parallel,
+        ):
             _warm_up(parallel, workers, game, config)
             yield functools.partial(_run_merged, parallel, workers, game, config)

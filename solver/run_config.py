@@ -92,16 +92,43 @@ _SCHEMA: dict[str, dict[str, str]] = {
     "cards": {"path": "str"},
     "bets": {"text": "str", "bids": "str", "max_runs": "int", "max_nodes": "int"},
     "solver": {
-        "algorithm": "str", "iterations": "int", "minutes": "float", "seconds": "float", "workers": "int",
-        "backend": "str", "scheduler": "str", "seed": "int", "chance": "str", "deals": "int", "deal_seed": "int",
-        "evaluate_every": "int", "checkpoint_every": "int", "checkpoint_minutes": "float", "table_dtype": "str",
-        "linear_averaging": "bool", "prune_after": "int", "prune_probability": "float",
-        "prune_threshold": "float", "epsilon": "float", "alpha": "float", "beta": "float", "gamma": "float",
+        "algorithm": "str",
+        "iterations": "int",
+        "minutes": "float",
+        "seconds": "float",
+        "workers": "int",
+        "backend": "str",
+        "scheduler": "str",
+        "seed": "int",
+        "chance": "str",
+        "deals": "int",
+        "deal_seed": "int",
+        "evaluate_every": "int",
+        "checkpoint_every": "int",
+        "checkpoint_minutes": "float",
+        "table_dtype": "str",
+        "linear_averaging": "bool",
+        "prune_after": "int",
+        "prune_probability": "float",
+        "prune_threshold": "float",
+        "epsilon": "float",
+        "alpha": "float",
+        "beta": "float",
+        "gamma": "float",
         "out": "str",
     },
 }
-_SOLVER_PARAMS = ("table_dtype", "linear_averaging", "prune_after", "prune_probability", "prune_threshold",
-                  "epsilon", "alpha", "beta", "gamma")
+_SOLVER_PARAMS = (
+    "table_dtype",
+    "linear_averaging",
+    "prune_after",
+    "prune_probability",
+    "prune_threshold",
+    "epsilon",
+    "alpha",
+    "beta",
+    "gamma",
+)
 _BUDGETS = ("iterations", "minutes", "seconds")
 _TYPE_NAMES = {"int": "an integer", "float": "a number", "str": "a string", "bool": "true or false"}
 
@@ -169,18 +196,20 @@ class RulesTable:
         values = dict(table)
         variant = _check_type("[rules] variant", values.pop("variant", "leduc"), "str")
         if variant not in EXACT_VARIANTS + HEADS_UP_VARIANTS + (LIMIT_VARIANT,):
-            raise RunConfigError(f"[rules] variant must be one of "
-                                 f"{', '.join(HEADS_UP_VARIANTS + (LIMIT_VARIANT,) + EXACT_VARIANTS)}; "
-                                 f"got {variant!r}")
+            raise RunConfigError(
+                f"[rules] variant must be one of "
+                f"{', '.join((*HEADS_UP_VARIANTS, LIMIT_VARIANT, *EXACT_VARIANTS))}; "
+                f"got {variant!r}"
+            )
         config_class = _rules_class(variant)
-        defaults = {f.name: f.default for f in dataclasses.fields(config_class)
-                    if f.default is not dataclasses.MISSING}
+        defaults = {f.name: f.default for f in dataclasses.fields(config_class) if f.default is not dataclasses.MISSING}
         known = [f.name for f in dataclasses.fields(config_class) if f.name != "variant"]
         fields: dict[str, Any] = {}
         for name, value in values.items():
             if name not in known:
-                raise RunConfigError(f"unknown key [rules] {name} for variant {variant}: known keys are "
-                                     f"variant, {', '.join(known)}")
+                raise RunConfigError(
+                    f"unknown key [rules] {name} for variant {variant}: known keys are variant, {', '.join(known)}"
+                )
             value = _check_rule(variant, name, value, defaults.get(name))
             if variant in HEADS_UP_VARIANTS and value == defaults.get(name):
                 continue  # stored configs hold only the fields that differ from the defaults
@@ -259,8 +288,9 @@ class RunConfig:
         """Check parsed TOML tables (``{"rules": {...}, ...}``); relative card paths join ``base_dir``."""
         unknown = sorted(set(tables) - set(TABLES))
         if unknown:
-            raise RunConfigError(f"unknown table [{unknown[0]}]: a run file has tables "
-                                 f"{', '.join(f'[{name}]' for name in TABLES)}")
+            raise RunConfigError(
+                f"unknown table [{unknown[0]}]: a run file has tables {', '.join(f'[{name}]' for name in TABLES)}"
+            )
         checked: dict[str, dict[str, Any]] = {}
         for name in TABLES:
             table = tables.get(name, {})
@@ -291,8 +321,10 @@ class RunConfig:
         budgets = [name for name in _BUDGETS if getattr(solver, name) is not None]
         if len(budgets) != 1:
             shown = ", ".join(f"{name}={getattr(solver, name)!r}" for name in budgets) or "none"
-            raise RunConfigError(f"set exactly one of iterations and seconds (or minutes) in [solver] or on the "
-                                 f"command line; got {shown}")
+            raise RunConfigError(
+                f"set exactly one of iterations and seconds (or minutes) in [solver] or on the "
+                f"command line; got {shown}"
+            )
         for name in ("iterations", "workers", "evaluate_every", "checkpoint_every", "deals"):
             value = getattr(solver, name)
             if value is not None and value < 1:
@@ -305,27 +337,36 @@ class RunConfig:
             for name, table in (("cards", self.cards), ("bets", self.bets)):
                 set_keys = [f.name for f in dataclasses.fields(table) if getattr(table, f.name) is not None]
                 if set_keys:
-                    raise RunConfigError(f"[{name}] {set_keys[0]} applies to abstract games; {self.rules.variant} "
-                                         "is an exact game")
+                    raise RunConfigError(
+                        f"[{name}] {set_keys[0]} applies to abstract games; {self.rules.variant} is an exact game"
+                    )
             if solver.chance != "fresh" or solver.deals is not None or solver.deal_seed is not None:
-                raise RunConfigError(f"[solver] chance, deals and deal_seed apply to abstract games; "
-                                     f"{self.rules.variant} is an exact game (it sums over every deal)")
+                raise RunConfigError(
+                    f"[solver] chance, deals and deal_seed apply to abstract games; "
+                    f"{self.rules.variant} is an exact game (it sums over every deal)"
+                )
         else:
             if self.rules.variant == LIMIT_VARIANT:
                 for name in ("text", "bids", "max_runs"):
                     if getattr(self.bets, name) is not None:
-                        raise RunConfigError(f"[bets] {name} does not apply to the limit game (one raise size; "
-                                             "max_nodes is its only [bets] key)")
+                        raise RunConfigError(
+                            f"[bets] {name} does not apply to the limit game (one raise size; "
+                            "max_nodes is its only [bets] key)"
+                        )
                 if solver.chance != "fresh" or solver.deals is not None or solver.deal_seed is not None:
                     raise RunConfigError("[solver] chance, deals and deal_seed: the limit game draws fresh chance only")
             if self.cards.path is None:
-                raise RunConfigError(f"a {self.rules.variant} game needs a card abstraction: set [cards] path or "
-                                     f"--cards (build one with vcfr abstract --variant {'holdem' if self.rules.variant == LIMIT_VARIANT else self.rules.variant})")
+                raise RunConfigError(
+                    f"a {self.rules.variant} game needs a card abstraction: set [cards] path or "
+                    f"--cards (build one with vcfr abstract --variant {'holdem' if self.rules.variant == LIMIT_VARIANT else self.rules.variant})"
+                )
             from solver.cfr import FULL_TRAVERSAL
 
             if solver.chance == "fresh" and self.algorithm in FULL_TRAVERSAL:
-                raise RunConfigError(f"[solver] algorithm {self.algorithm!r} traverses every deal, and fresh chance "
-                                     "draws a new deal per iteration: use es-mccfr or os-mccfr, or chance = 'fixed'")
+                raise RunConfigError(
+                    f"[solver] algorithm {self.algorithm!r} traverses every deal, and fresh chance "
+                    "draws a new deal per iteration: use es-mccfr or os-mccfr, or chance = 'fixed'"
+                )
 
     @property
     def algorithm(self) -> str:
@@ -347,8 +388,11 @@ class RunConfig:
             from solver.limit_games import LimitGameConfig
 
             limits = {} if self.bets.max_nodes is None else {"max_nodes": self.bets.max_nodes}
-            return _checked(lambda: LimitGameConfig(rules=dict(self.rules.fields), card_abstraction=str(self.cards.path),
-                                                    **limits).to_dict())
+            return _checked(
+                lambda: LimitGameConfig(
+                    rules=dict(self.rules.fields), card_abstraction=str(self.cards.path), **limits
+                ).to_dict()
+            )
         from solver.abstract_games import AbstractGameConfig
 
         settings: dict[str, Any] = {"chance": self.solver.chance}
@@ -360,20 +404,37 @@ class RunConfig:
             settings["max_runs"] = self.bets.max_runs
         if self.bets.max_nodes is not None:
             settings["max_nodes"] = self.bets.max_nodes
-        return _checked(lambda: AbstractGameConfig(
-            variant=self.rules.variant, rules=dict(self.rules.fields), card_abstraction=str(self.cards.path),
-            bets=self.bets.combined(), **settings).to_dict())
+        return _checked(
+            lambda: AbstractGameConfig(
+                variant=self.rules.variant,
+                rules=dict(self.rules.fields),
+                card_abstraction=str(self.cards.path),
+                bets=self.bets.combined(),
+                **settings,
+            ).to_dict()
+        )
 
     def training_config(self) -> TrainingConfig:
         """The :class:`~solver.training.TrainingConfig` of this run (RunConfigError on bad values)."""
         solver = self.solver
         seconds = solver.seconds if solver.minutes is None else 60.0 * solver.minutes
         params = {name: getattr(solver, name) for name in _SOLVER_PARAMS if getattr(solver, name) is not None}
-        return _checked(lambda: TrainingConfig(
-            game=self.game_config(), algorithm=self.algorithm, iterations=solver.iterations, seconds=seconds,
-            seed=solver.seed, workers=solver.workers, backend=solver.backend, scheduler=solver.scheduler,
-            evaluate_every=solver.evaluate_every, checkpoint_every=solver.checkpoint_every,
-            checkpoint_minutes=solver.checkpoint_minutes, solver_params=params))
+        return _checked(
+            lambda: TrainingConfig(
+                game=self.game_config(),
+                algorithm=self.algorithm,
+                iterations=solver.iterations,
+                seconds=seconds,
+                seed=solver.seed,
+                workers=solver.workers,
+                backend=solver.backend,
+                scheduler=solver.scheduler,
+                evaluate_every=solver.evaluate_every,
+                checkpoint_every=solver.checkpoint_every,
+                checkpoint_minutes=solver.checkpoint_minutes,
+                solver_params=params,
+            )
+        )
 
     def check_solver_params(self) -> None:
         """Build the solver settings once, so bad parameters fail as usage errors before any work."""
@@ -445,8 +506,9 @@ def parse_rule(text: str) -> tuple[str, Any]:
     return key.strip(), parsed
 
 
-def parse_run_config(text: str, base_dir: str | os.PathLike[str] | None = None,
-                     overrides: Mapping[str, Mapping[str, Any]] | None = None) -> RunConfig:
+def parse_run_config(
+    text: str, base_dir: str | os.PathLike[str] | None = None, overrides: Mapping[str, Mapping[str, Any]] | None = None
+) -> RunConfig:
     """A :class:`RunConfig` from TOML text (usage errors as :class:`RunConfigError`)."""
     try:
         tables = tomllib.loads(text)
@@ -455,8 +517,9 @@ def parse_run_config(text: str, base_dir: str | os.PathLike[str] | None = None,
     return RunConfig.from_tables(merge_overrides(tables, overrides or {}), base_dir)
 
 
-def load_run_config(path: str | os.PathLike[str] | None,
-                    overrides: Mapping[str, Mapping[str, Any]] | None = None) -> RunConfig:
+def load_run_config(
+    path: str | os.PathLike[str] | None, overrides: Mapping[str, Mapping[str, Any]] | None = None
+) -> RunConfig:
     """The :class:`RunConfig` of a run file (or of the overrides alone when ``path`` is None)."""
     tables = read_run_file(path) if path is not None else {}
     base_dir = Path(path).resolve().parent if path is not None else None

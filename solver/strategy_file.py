@@ -216,7 +216,9 @@ def _read_group(handle: Any, name: str, source: Path) -> dict[str, np.ndarray]:
         try:
             arrays[key] = dataset[()]
         except OSError as error:
-            raise StrategyFileError(f"{source}: dataset /{name}/{key} is corrupt (checksum or read failed: {error})") from None
+            raise StrategyFileError(
+                f"{source}: dataset /{name}/{key} is corrupt (checksum or read failed: {error})"
+            ) from None
     return arrays
 
 
@@ -226,9 +228,7 @@ def _stored_tree(tree_arrays: Mapping[str, np.ndarray]) -> Any:
     return FlatTree.from_arrays(dict(tree_arrays))
 
 
-def read_strategy_file(
-    path: str | os.PathLike[str], *, expected_tree_fingerprint: str | None = None
-) -> StrategyRecord:
+def read_strategy_file(path: str | os.PathLike[str], *, expected_tree_fingerprint: str | None = None) -> StrategyRecord:
     """Load and check a strategy file.
 
     Checks, in order: the file exists, is HDF5, opens (not truncated), carries the vcfr magic and
@@ -250,10 +250,13 @@ def read_strategy_file(
         raise StrategyFileError(f"{source}: corrupt or truncated HDF5 file ({error})") from None
     try:
         with handle:
-            attributes = {key: value.item() if isinstance(value, np.generic) else value
-                          for key, value in handle.attrs.items()}
+            attributes = {
+                key: value.item() if isinstance(value, np.generic) else value for key, value in handle.attrs.items()
+            }
             if attributes.get("format") != FORMAT_NAME:
-                raise StrategyFileError(f"{source}: not a vcfr strategy file (format attribute {attributes.get('format')!r})")
+                raise StrategyFileError(
+                    f"{source}: not a vcfr strategy file (format attribute {attributes.get('format')!r})"
+                )
             version = attributes.get("format_version")
             if version != FORMAT_VERSION:
                 raise StrategyFileError(
@@ -305,9 +308,7 @@ def read_strategy_file(
             tree_arrays=tree_arrays,
             average_strategy=strategy["average"],
             tables=tables,
-            convergence=ConvergenceLog(
-                convergence["iteration"], convergence["seconds"], convergence["exploitability"]
-            ),
+            convergence=ConvergenceLog(convergence["iteration"], convergence["seconds"], convergence["exploitability"]),
             package_version=str(attributes["package_version"]),
         )
     except (ValueError, TypeError) as error:

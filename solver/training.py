@@ -173,8 +173,10 @@ def check_card_file(path: str | os.PathLike[str], variant: str) -> dict[str, Any
 
     source = Path(path)
     if not source.is_file():
-        raise ValueError(f"card abstraction file {str(source)!r} does not exist "
-                         f"(build it with: vcfr abstract --variant {variant} --out {source})")
+        raise ValueError(
+            f"card abstraction file {str(source)!r} does not exist "
+            f"(build it with: vcfr abstract --variant {variant} --out {source})"
+        )
     try:
         with h5py.File(source, "r") as handle:
             found_format = str(handle.attrs.get("format", ""))
@@ -182,16 +184,22 @@ def check_card_file(path: str | os.PathLike[str], variant: str) -> dict[str, Any
             raw = handle.attrs.get("config")
             card_config = json.loads(raw) if raw is not None else {}
     except (OSError, ValueError, TypeError) as error:
-        raise ValueError(f"card abstraction file {str(source)!r} is unreadable ({' '.join(str(error).split())})") from None
+        raise ValueError(
+            f"card abstraction file {str(source)!r} is unreadable ({' '.join(str(error).split())})"
+        ) from None
     if found_format != FILE_FORMAT or found_version != FILE_VERSION:
-        raise ValueError(f"{str(source)!r} is not a {FILE_FORMAT} file of version {FILE_VERSION} "
-                         f"(format {found_format!r}, version {found_version})")
+        raise ValueError(
+            f"{str(source)!r} is not a {FILE_FORMAT} file of version {FILE_VERSION} "
+            f"(format {found_format!r}, version {found_version})"
+        )
     built_for = card_config.get("variant", "holdem")
     usable = built_for == variant or (built_for == "holdem" and variant != "bounty")
     if not usable:
         needed = "'bounty'" if variant == "bounty" else f"{variant!r} or 'holdem'"
-        raise ValueError(f"card abstraction file {str(source)!r} was built for variant {built_for!r}; "
-                         f"a {variant} game needs one built for {needed} (vcfr abstract --variant {variant})")
+        raise ValueError(
+            f"card abstraction file {str(source)!r} was built for variant {built_for!r}; "
+            f"a {variant} game needs one built for {needed} (vcfr abstract --variant {variant})"
+        )
     return card_config
 
 
@@ -301,8 +309,9 @@ class TrainingConfig:
             raise ValueError(
                 f"set exactly one of iterations and seconds, got iterations={self.iterations!r}, seconds={self.seconds!r}"
             )
-        if self.iterations is not None and (not isinstance(self.iterations, int) or isinstance(self.iterations, bool)
-                                            or self.iterations < 1):
+        if self.iterations is not None and (
+            not isinstance(self.iterations, int) or isinstance(self.iterations, bool) or self.iterations < 1
+        ):
             raise ValueError(f"iterations must be an int >= 1, got {self.iterations!r}")
         if self.seconds is not None and not (isinstance(self.seconds, (int, float)) and self.seconds > 0):
             raise ValueError(f"seconds must be > 0, got {self.seconds!r}")
@@ -319,7 +328,8 @@ class TrainingConfig:
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
                 raise ValueError(f"{name} must be an int >= 1, got {value!r}")
         if self.checkpoint_minutes is not None and not (
-                isinstance(self.checkpoint_minutes, (int, float)) and self.checkpoint_minutes > 0):
+            isinstance(self.checkpoint_minutes, (int, float)) and self.checkpoint_minutes > 0
+        ):
             raise ValueError(f"checkpoint_minutes must be > 0, got {self.checkpoint_minutes!r}")
         if not (isinstance(self.block_seconds, (int, float)) and self.block_seconds > 0):
             raise ValueError(f"block_seconds must be > 0, got {self.block_seconds!r}")
@@ -336,8 +346,12 @@ class TrainingConfig:
 
     def schedule(self) -> dict[str, Any]:
         """The settings stored as ``solver_config`` next to the solver's own (JSON)."""
-        schedule = {"workers": self.workers, "backend": self.backend, "evaluate_every": self.evaluate_every,
-                    "checkpoint_every": self.checkpoint_every}
+        schedule = {
+            "workers": self.workers,
+            "backend": self.backend,
+            "evaluate_every": self.evaluate_every,
+            "checkpoint_every": self.checkpoint_every,
+        }
         if self.checkpoint_minutes is not None:
             schedule["checkpoint_minutes"] = self.checkpoint_minutes
         return schedule
@@ -392,8 +406,10 @@ def exploitability_note(game: SolverGame) -> str | None:
         return "fresh chance (a new deal per iteration) has no exact exploitability; chance = 'fixed' has one"
     needed = 16 * game.tree.n_nodes * game.deals.n_deals
     if needed > EXPLOITABILITY_MEMORY_LIMIT:
-        return (f"no exploitability: the best response over {game.deals.n_deals:,} deals needs "
-                f"{needed / 2**30:.1f} GiB (limit {EXPLOITABILITY_MEMORY_LIMIT / 2**30:.1f} GiB)")
+        return (
+            f"no exploitability: the best response over {game.deals.n_deals:,} deals needs "
+            f"{needed / 2**30:.1f} GiB (limit {EXPLOITABILITY_MEMORY_LIMIT / 2**30:.1f} GiB)"
+        )
     return None
 
 
@@ -410,8 +426,10 @@ def _resume_state(path: Path, game: SolverGame, solver: Solver) -> tuple[dict[st
     tables = {name: np.array(values) for name, values in record.tables.items()}
     for name in ("regrets", "strategy_sums", "iteration"):
         if name not in tables:
-            raise ValueError(f"{path}: no resume state (missing table {name!r}); "
-                             "only files written by `vcfr solve` or train() can be resumed")
+            raise ValueError(
+                f"{path}: no resume state (missing table {name!r}); "
+                "only files written by `vcfr solve` or train() can be resumed"
+            )
     stored = record.solver_config.get("solver", {})
     different = _differences(stored, _as_json(solver.config.to_dict()))
     if different:
@@ -419,19 +437,29 @@ def _resume_state(path: Path, game: SolverGame, solver: Solver) -> tuple[dict[st
     dtype = np.dtype(table_dtype(solver.config))
     for name in ("regrets", "strategy_sums"):
         if tables[name].shape != (game.tree.table_size,) or tables[name].dtype != dtype:
-            raise StrategyFileError(f"{path}: table {name!r} is {tables[name].dtype} {tables[name].shape}, "
-                                    f"the solve needs {dtype} ({game.tree.table_size},)")
+            raise StrategyFileError(
+                f"{path}: table {name!r} is {tables[name].dtype} {tables[name].shape}, "
+                f"the solve needs {dtype} ({game.tree.table_size},)"
+            )
     if tables["iteration"].size != 1:
-        raise StrategyFileError(f"{path}: table 'iteration' must hold one number, got shape {tables['iteration'].shape}")
+        raise StrategyFileError(
+            f"{path}: table 'iteration' must hold one number, got shape {tables['iteration'].shape}"
+        )
     tables["iteration"] = tables["iteration"].astype(np.int64).reshape(1)
     if int(tables["iteration"][0]) != record.iterations:
-        raise StrategyFileError(f"{path}: tables are at iteration {int(tables['iteration'][0])}, "
-                                f"the file says {record.iterations}")
+        raise StrategyFileError(
+            f"{path}: tables are at iteration {int(tables['iteration'][0])}, the file says {record.iterations}"
+        )
     return tables, record.convergence
 
 
-def train(config: TrainingConfig, out: str | os.PathLike[str], *, resume: bool = False,
-          on_progress: Callable[[TrainingProgress], None] | None = None) -> TrainingResult:
+def train(
+    config: TrainingConfig,
+    out: str | os.PathLike[str],
+    *,
+    resume: bool = False,
+    on_progress: Callable[[TrainingProgress], None] | None = None,
+) -> TrainingResult:
     """Solve ``config.game`` and write the strategy file ``out`` (checkpoints along the way).
 
     With ``resume=True`` and an existing ``out``, continue from its tables (refused with a
@@ -462,9 +490,15 @@ def train(config: TrainingConfig, out: str | os.PathLike[str], *, resume: bool =
 
     def record() -> StrategyRecord:
         return StrategyRecord(
-            game_config=game.config, solver_config=solver_config, iterations=int(tables["iteration"][0]),
-            seed=config.seed, tree_fingerprint=fingerprint, tree_arrays=game.tree.to_arrays(),
-            average_strategy=normalized_strategy(game, tables["strategy_sums"]), tables=tables, convergence=log,
+            game_config=game.config,
+            solver_config=solver_config,
+            iterations=int(tables["iteration"][0]),
+            seed=config.seed,
+            tree_fingerprint=fingerprint,
+            tree_arrays=game.tree.to_arrays(),
+            average_strategy=normalized_strategy(game, tables["strategy_sums"]),
+            tables=tables,
+            convergence=log,
         )
 
     def measure() -> float:
@@ -528,8 +562,19 @@ def train(config: TrainingConfig, out: str | os.PathLike[str], *, resume: bool =
                     last_write = time.perf_counter()
                     elapsed = base_seconds + (last_write - clock_started)
             if on_progress is not None:
-                on_progress(TrainingProgress(stop, elapsed, rate, last_value, checkpoint, cpu_seconds, note,
-                                             config.iterations, config.seconds))
+                on_progress(
+                    TrainingProgress(
+                        stop,
+                        elapsed,
+                        rate,
+                        last_value,
+                        checkpoint,
+                        cpu_seconds,
+                        note,
+                        config.iterations,
+                        config.seconds,
+                    )
+                )
     final = record()
     write_strategy_file(path, final)
     return TrainingResult(final, path, resumed_from)
@@ -557,8 +602,9 @@ def _fixed_sample_game(record: StrategyRecord, deals: int, deal_seed: int) -> So
     return build_game_from_config(config.to_dict())
 
 
-def evaluate_strategy_file(path: str | os.PathLike[str], *, deals: int | None = None,
-                           deal_seed: int = 0) -> dict[str, Any]:
+def evaluate_strategy_file(
+    path: str | os.PathLike[str], *, deals: int | None = None, deal_seed: int = 0
+) -> dict[str, Any]:
     """Exact exploitability of a strategy file's average strategy, as a JSON-ready dict.
 
     Keys: ``exploitability_chips``, ``exploitability_mbb`` (mbb per hand, big blind from the game's
@@ -578,22 +624,28 @@ def evaluate_strategy_file(path: str | os.PathLike[str], *, deals: int | None = 
     chance = "exact" if kind.exact else "fixed"
     if game.deals is None:
         if deals is None:
-            raise ValueError(f"{path}: exact exploitability needs a fixed deal table, and this {game.name!r} game "
-                             "draws fresh chance (a new deal per iteration); pass --deals N to measure it over "
-                             "N sampled deals, or solve with chance = 'fixed'")
+            raise ValueError(
+                f"{path}: exact exploitability needs a fixed deal table, and this {game.name!r} game "
+                "draws fresh chance (a new deal per iteration); pass --deals N to measure it over "
+                "N sampled deals, or solve with chance = 'fixed'"
+            )
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
             raise ValueError(f"deals must be an int >= 1, got {deals!r}")
         needed = 16 * game.tree.n_nodes * deals
         if needed > EXPLOITABILITY_MEMORY_LIMIT * 4:
-            raise ValueError(f"a best response over {deals:,} deals on {game.tree.n_nodes:,} nodes needs "
-                             f"{needed / 2**30:.1f} GiB; use fewer deals")
+            raise ValueError(
+                f"a best response over {deals:,} deals on {game.tree.n_nodes:,} nodes needs "
+                f"{needed / 2**30:.1f} GiB; use fewer deals"
+            )
         game = _fixed_sample_game(record, deals, deal_seed)
         if game.tree.fingerprint() != record.tree_fingerprint:
             raise StrategyFileError(f"{path}: the fixed-sample game's tree is not the stored tree")
         chance = "sampled"
     elif deals is not None:
-        raise ValueError(f"{path}: --deals only applies to fresh-chance abstract games; this game has its own "
-                         f"{'deals' if kind.exact else 'deal table'}")
+        raise ValueError(
+            f"{path}: --deals only applies to fresh-chance abstract games; this game has its own "
+            f"{'deals' if kind.exact else 'deal table'}"
+        )
     big_blind = kind.big_blind(record.game_config)
     result = exploitability(game, record.average_strategy, big_blind=big_blind)
     return {

@@ -45,8 +45,15 @@ class ReferenceCFR:
     positive regrets by ``t**alpha / (t**alpha + 1)`` and negative by ``t**beta / (t**beta + 1)``.
     """
 
-    def __init__(self, config: LeducConfig, regret_matching_plus: bool = False, averaging_exponent: float = 0.0,
-                 discount: bool = False, alpha: float = 1.5, beta: float = 0.0) -> None:
+    def __init__(
+        self,
+        config: LeducConfig,
+        regret_matching_plus: bool = False,
+        averaging_exponent: float = 0.0,
+        discount: bool = False,
+        alpha: float = 1.5,
+        beta: float = 0.0,
+    ) -> None:
         self.deals = deals(config)
         self.regret_matching_plus = regret_matching_plus
         self.averaging_exponent = averaging_exponent
@@ -80,8 +87,14 @@ class ReferenceCFR:
                         regret *= self.iteration**exponent / (self.iteration**exponent + 1)
                     regrets[a] = regret
 
-    def _walk(self, round_: LeducRound, player: int, reach: list[float], chance: float,
-              policies: dict[InfosetKey, list[float]]) -> float:
+    def _walk(
+        self,
+        round_: LeducRound,
+        player: int,
+        reach: list[float],
+        chance: float,
+        policies: dict[InfosetKey, list[float]],
+    ) -> float:
         """Value of ``round_`` for ``player`` under the current policy; updates ``player``'s tables."""
         if round_.is_terminal:
             return round_.payoffs()[player]
@@ -95,11 +108,11 @@ class ReferenceCFR:
             policies[key] = self.policy(key, len(kids))
         policy = policies[key]
         values = []
-        for probability, child in zip(policy, kids):
+        for probability, child in zip(policy, kids, strict=True):
             child_reach = list(reach)
             child_reach[actor] *= probability
             values.append(self._walk(child, player, child_reach, chance, policies))
-        value = sum(p * v for p, v in zip(policy, values))
+        value = sum(p * v for p, v in zip(policy, values, strict=True))
         if actor == player:
             regrets = self.regrets[key]
             sums = self.strategy_sums.setdefault(key, [0.0] * len(kids))
@@ -131,7 +144,7 @@ def best_response_value(config: LeducConfig, policy: dict[InfosetKey, list[float
             for child in kids:
                 collect(child, reach)
         else:
-            for probability, child in zip(policy[key], kids):
+            for probability, child in zip(policy[key], kids, strict=True):
                 collect(child, reach * probability)
 
     all_deals = deals(config)
@@ -152,7 +165,7 @@ def best_response_value(config: LeducConfig, policy: dict[InfosetKey, list[float
         key = infoset_key(round_)
         kids = children(round_)
         if round_.to_act != responder:
-            return sum(p * value(child) for p, child in zip(policy[key], kids))
+            return sum(p * value(child) for p, child in zip(policy[key], kids, strict=True))
         if key not in best:
             totals = [0.0] * len(kids)
             for state, reach in infoset_states[key]:
@@ -200,8 +213,9 @@ class ReferenceExternalSampling:
     indices, used only for those keys.
     """
 
-    def __init__(self, config: LeducConfig, node_of_history: dict[str, int], seed: int,
-                 linear_averaging: bool = False) -> None:
+    def __init__(
+        self, config: LeducConfig, node_of_history: dict[str, int], seed: int, linear_averaging: bool = False
+    ) -> None:
         import numpy as np
 
         self.deals = deals(config)
@@ -254,7 +268,7 @@ class ReferenceExternalSampling:
         policy = self.policy(info, len(kids))
         if round_.to_act == traverser:
             values = [self._walk(child, traverser, key, weight) for child in kids]
-            value = sum(p * v for p, v in zip(policy, values)) / sum(policy)
+            value = sum(p * v for p, v in zip(policy, values, strict=True)) / sum(policy)
             regrets = self.regrets[info]
             for a in range(len(kids)):
                 regrets[a] += weight * (values[a] - value)

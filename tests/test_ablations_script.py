@@ -21,7 +21,10 @@ def test_chips_at_takes_the_last_measurement_not_after_the_time():
 
 def test_solver_table_names_the_lowest_final_exploitability():
     report = {
-        "command": "c", "machine": "m", "date": "d", "load": [0.1, 0.2],
+        "command": "c",
+        "machine": "m",
+        "date": "d",
+        "load": [0.1, 0.2],
         "game": {"cards": "x", "bets": "1p", "n_deals": 10, "n_infosets": 5},
         "settings": {"prune_after": 7, "repeats": 2, "checkpoints_s": [1.0, 2.0]},
         "summary": {
@@ -35,21 +38,38 @@ def test_solver_table_names_the_lowest_final_exploitability():
 
 
 def test_abstraction_table_names_the_best_cell_against_equity():
-    cell = {"buckets": 16, "bets": "1p,a cap=2", "iterations": 1000, "vs_equity_mbb": 500.0, "vs_equity_ci": 100.0,
-            "lbr_mbb": -50.0, "lbr_ci": 30.0}
-    report = {"variant": "swap", "engine_year": 2022, "command": "c", "machine": "m", "date": "d", "load": [0, 0],
-              "settings": {"flops": "all", "minutes": 1, "workers": 2, "hands": 100, "lbr_hands": 10},
-              "cells": [cell, {**cell, "buckets": 32, "vs_equity_mbb": 900.0}]}
+    cell = {
+        "buckets": 16,
+        "bets": "1p,a cap=2",
+        "iterations": 1000,
+        "vs_equity_mbb": 500.0,
+        "vs_equity_ci": 100.0,
+        "lbr_mbb": -50.0,
+        "lbr_ci": 30.0,
+    }
+    report = {
+        "variant": "swap",
+        "engine_year": 2022,
+        "command": "c",
+        "machine": "m",
+        "date": "d",
+        "load": [0, 0],
+        "settings": {"flops": "all", "minutes": 1, "workers": 2, "hands": 100, "lbr_hands": 10},
+        "cells": [cell, {**cell, "buckets": 32, "vs_equity_mbb": 900.0}],
+    }
     text = ablations.abstraction_markdown(report)
     assert "| 32 | `1p,a cap=2` | 1,000 | +900 ± 100 | -50 ± 30 |" in text
     assert "Best against the equity bot: buckets 32" in text
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["solver", "--seconds", "0"], "--seconds must be > 0"),
-    (["abstraction", "--variant", "swap", "--hands", "3"], "--hands even"),
-    (["abstraction", "--variant", "holdem"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["solver", "--seconds", "0"], "--seconds must be > 0"),
+        (["abstraction", "--variant", "swap", "--hands", "3"], "--hands even"),
+        (["abstraction", "--variant", "holdem"], "invalid choice"),
+    ],
+)
 def test_bad_arguments_exit_with_a_message(argv, message, capsys):
     with pytest.raises(SystemExit):
         ablations.main(argv)

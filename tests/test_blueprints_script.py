@@ -54,29 +54,66 @@ def _heads_up_year(equity_mean, equity_ci, p99):
     }
     stages = {
         "cards": _stage(200.0, peak_memory_bytes=700_000_000),
-        "solve": _stage(2700.0, peak_memory_bytes=900_000_000, runs=[{"config": "blueprint_swap.toml", "iterations": 10}]),
+        "solve": _stage(
+            2700.0, peak_memory_bytes=900_000_000, runs=[{"config": "blueprint_swap.toml", "iterations": 10}]
+        ),
         "lbr": _stage(90.0, mbb_per_hand=850.0, ci95_mbb=120.0, hands=5000),
         "matches": {"seconds": 60.0, "cached": True, "result": matches},
         "export": _stage(15.0, zipped_bytes=3_100_000, peak_memory_bytes=370_000_000),
     }
-    return {"year": "2022", "variant": "swap", "stages": stages, "lbr": stages["lbr"], "matches": stages["matches"],
-            "export": stages["export"], "cards_used": "cards.h5",
-            "recipe": {"configs": ["experiments/configs/blueprint_swap.toml"], "rules": {"variant": "swap"},
-                       "bets": {"text": "1p,a cap=2"}, "solver": {"minutes": 45},
-                       "cards": {"variant": "swap", "buckets": "169,32,32,32", "method": "ehs2", "flops": "all", "seed": 0}}}
+    return {
+        "year": "2022",
+        "variant": "swap",
+        "stages": stages,
+        "lbr": stages["lbr"],
+        "matches": stages["matches"],
+        "export": stages["export"],
+        "cards_used": "cards.h5",
+        "recipe": {
+            "configs": ["experiments/configs/blueprint_swap.toml"],
+            "rules": {"variant": "swap"},
+            "bets": {"text": "1p,a cap=2"},
+            "solver": {"minutes": 45},
+            "cards": {"variant": "swap", "buckets": "169,32,32,32", "method": "ehs2", "flops": "all", "seed": 0},
+        },
+    }
 
 
 def _limit_year():
-    lineup = {"wins": 7, "freezeouts": 10, "win_share": 0.7, "win_share_ci95": [0.4, 0.89], "hands": 1234,
-              "chips_mean": 2100.0, "chips_ci95": 300.0, "chips_total": 3000}
-    matches = {"kind": "freezeout", "lineups": {"random": lineup, "checkcall": {**lineup, "win_share_ci95": [0.2, 0.6]}},
-               "decision_ms": {"decisions": 500, "p50": 0.04, "p99": 0.3, "max": 1.0, "mean": 0.05}}
-    stages = {"cards": _stage(1.0, peak_memory_bytes=1), "solve": _stage(2.0, peak_memory_bytes=2, runs=[]),
-              "matches": _stage(3.0, **matches)}
-    return {"year": "limit", "variant": "limit", "stages": stages, "matches": stages["matches"], "cards_used": "c.h5",
-            "recipe": {"configs": ["experiments/configs/blueprint_limit.toml"], "rules": {"n_players": 3}, "bets": {},
-                       "solver": {"minutes": 35},
-                       "cards": {"variant": "holdem", "buckets": "169,16,16,16", "method": "ehs2", "flops": "all", "seed": 0}}}
+    lineup = {
+        "wins": 7,
+        "freezeouts": 10,
+        "win_share": 0.7,
+        "win_share_ci95": [0.4, 0.89],
+        "hands": 1234,
+        "chips_mean": 2100.0,
+        "chips_ci95": 300.0,
+        "chips_total": 3000,
+    }
+    matches = {
+        "kind": "freezeout",
+        "lineups": {"random": lineup, "checkcall": {**lineup, "win_share_ci95": [0.2, 0.6]}},
+        "decision_ms": {"decisions": 500, "p50": 0.04, "p99": 0.3, "max": 1.0, "mean": 0.05},
+    }
+    stages = {
+        "cards": _stage(1.0, peak_memory_bytes=1),
+        "solve": _stage(2.0, peak_memory_bytes=2, runs=[]),
+        "matches": _stage(3.0, **matches),
+    }
+    return {
+        "year": "limit",
+        "variant": "limit",
+        "stages": stages,
+        "matches": stages["matches"],
+        "cards_used": "c.h5",
+        "recipe": {
+            "configs": ["experiments/configs/blueprint_limit.toml"],
+            "rules": {"n_players": 3},
+            "bets": {},
+            "solver": {"minutes": 35},
+            "cards": {"variant": "holdem", "buckets": "169,16,16,16", "method": "ehs2", "flops": "all", "seed": 0},
+        },
+    }
 
 
 def _rows_by_measure(rows):
@@ -115,10 +152,15 @@ def test_failed_year_is_reported_missed():
 
 def test_markdown_has_header_columns_and_stage_seconds():
     years = {"2022": _heads_up_year(1053.0, 345.0, 0.2), "limit": _limit_year()}
-    report = {"command": ".venv/bin/python experiments/blueprints.py --years 2022,limit", "smoke": True,
-              "date": "2026-01-01T00:00:00+00:00", "machine": blueprints.machine_info(2),
-              "settings": {"hands": 20_000, "lbr_hands": 5000, "freezeouts": 30, "max_games": 500, "seed": 0},
-              "rows": [row for year in years.values() for row in blueprints.year_rows(year)], "years": years}
+    report = {
+        "command": ".venv/bin/python experiments/blueprints.py --years 2022,limit",
+        "smoke": True,
+        "date": "2026-01-01T00:00:00+00:00",
+        "machine": blueprints.machine_info(2),
+        "settings": {"hands": 20_000, "lbr_hands": 5000, "freezeouts": 30, "max_games": 500, "seed": 0},
+        "rows": [row for year in years.values() for row in blueprints.year_rows(year)],
+        "years": years,
+    }
     text = blueprints.markdown(report)
     assert "SMOKE RUN" in text
     assert "| " + " | ".join(blueprints.COLUMNS) + " |" in text
@@ -131,8 +173,21 @@ def test_markdown_has_header_columns_and_stage_seconds():
 @pytest.mark.slow
 def test_smoke_run_writes_markdown_and_json(tmp_path):
     out = tmp_path / "results" / "blueprints"
-    arguments = ["--years", "2023", "--smoke", "--minutes", "0.05", "--hands", "40", "--lbr-hands", "10",
-                 "--out", str(out), "--work", str(tmp_path / "work")]
+    arguments = [
+        "--years",
+        "2023",
+        "--smoke",
+        "--minutes",
+        "0.05",
+        "--hands",
+        "40",
+        "--lbr-hands",
+        "10",
+        "--out",
+        str(out),
+        "--work",
+        str(tmp_path / "work"),
+    ]
     report = blueprints.main(arguments)
     markdown = out.with_suffix(".md").read_text()
     data = json.loads(out.with_suffix(".json").read_text())
@@ -140,11 +195,19 @@ def test_smoke_run_writes_markdown_and_json(tmp_path):
     assert data["smoke"] is True and "SMOKE RUN" in markdown
     assert "| " + " | ".join(blueprints.COLUMNS) + " |" in markdown
     measures = {row["measure"] for row in data["rows"]}
-    for measure in ("LBR vs blueprint (mbb/hand)", "vs random, duplicate, engine rules (mbb/hand)",
-                    "vs checkcall, duplicate, engine rules (mbb/hand)", "vs equity, duplicate, engine rules (mbb/hand)",
-                    "decision time p50 / p99 (ms)", "bot zipped size (MB)", "bot peak memory (MB, warm-up round)"):
+    for measure in (
+        "LBR vs blueprint (mbb/hand)",
+        "vs random, duplicate, engine rules (mbb/hand)",
+        "vs checkcall, duplicate, engine rules (mbb/hand)",
+        "vs equity, duplicate, engine rules (mbb/hand)",
+        "decision time p50 / p99 (ms)",
+        "bot zipped size (MB)",
+        "bot peak memory (MB, warm-up round)",
+    ):
         assert measure in measures, measure
-    assert all(set(row) == set(blueprints.COLUMNS) and row["status"] in ("met", "**missed**", "—") for row in data["rows"])
+    assert all(
+        set(row) == set(blueprints.COLUMNS) and row["status"] in ("met", "**missed**", "—") for row in data["rows"]
+    )
     year = data["years"]["2023"]
     assert "error" not in year, year.get("error")
     assert year["matches"]["result"]["matches"]["equity"]["hands"] == 40
@@ -157,12 +220,20 @@ def test_smoke_run_writes_markdown_and_json(tmp_path):
 
 def test_official_engine_rows_count_every_event_and_take_the_worst_p99():
     year = {"year": "2024", "variant": "auction"}
-    entry = {"year": "2024", "opponent": "skeleton", "rounds": 2000,
-             "duplicate": {"mbb_per_hand": 1500.0, "ci95_mbb": 900.0},
-             "counts": {"ours": {"illegal": 0, "timeouts": 0}, "engine": {"crashes": 0}, "opponent": {"illegal": 5}},
-             "decision_time": {"p99_ms": 0.4, "count": 100}}
-    slow = {**entry, "opponent": "equity", "counts": {"ours": {"illegal": 1, "timeouts": 0}, "engine": {"crashes": 0}},
-            "decision_time": {"p99_ms": 2.5, "count": 50}}
+    entry = {
+        "year": "2024",
+        "opponent": "skeleton",
+        "rounds": 2000,
+        "duplicate": {"mbb_per_hand": 1500.0, "ci95_mbb": 900.0},
+        "counts": {"ours": {"illegal": 0, "timeouts": 0}, "engine": {"crashes": 0}, "opponent": {"illegal": 5}},
+        "decision_time": {"p99_ms": 0.4, "count": 100},
+    }
+    slow = {
+        **entry,
+        "opponent": "equity",
+        "counts": {"ours": {"illegal": 1, "timeouts": 0}, "engine": {"crashes": 0}},
+        "decision_time": {"p99_ms": 2.5, "count": 50},
+    }
     rows = blueprints.official_rows(year, {"rows": [entry, slow]})
     by_measure = {row["measure"]: row for row in rows}
     events = by_measure["official engine: illegal actions, misformatted, timeouts, disconnects, crashes"]

@@ -3,7 +3,6 @@ a strategy file, and its refusals (the Dask run itself is an experiment, not a t
 
 from __future__ import annotations
 
-
 import pytest
 
 from tests.experiment_scripts import load_experiment
@@ -12,8 +11,9 @@ dask_recipe = load_experiment("dask_recipe")
 
 
 def test_projection_is_compute_over_block_time():
-    rows = dask_recipe.projection(r1=50_000.0, overhead=0.5, n_bytes=10**6, merge_rate=10**10,
-                                  network=10**9, share=1_000_000)
+    rows = dask_recipe.projection(
+        r1=50_000.0, overhead=0.5, n_bytes=10**6, merge_rate=10**10, network=10**9, share=1_000_000
+    )
     assert [row["workers"] for row in rows] == list(dask_recipe.PROJECTED_WORKERS)
     for row in rows:
         seconds = 20.0 + 0.5 + row["workers"] * 2e6 / 1e9 + row["workers"] * 1e6 / 1e10

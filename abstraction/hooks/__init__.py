@@ -28,7 +28,9 @@ from abstraction.hooks.holdem import HoldemHooks
 
 __all__ = ["HOOKED_VARIANTS", "HoldemHooks", "tree_hooks"]
 
-_HOOKS: dict[str, HoldemHooks] = {module.HOOKS.variant: module.HOOKS for module in (holdem, swap, bounty, auction, river_of_blood)}
+_HOOKS: dict[str, HoldemHooks] = {
+    module.HOOKS.variant: module.HOOKS for module in (holdem, swap, bounty, auction, river_of_blood)
+}
 HOOKED_VARIANTS = tuple(_HOOKS)
 """The heads-up variants with tree hooks, so with abstract games: ``holdem``, ``swap``, ``bounty``, ``auction``, ``river_of_blood``."""
 

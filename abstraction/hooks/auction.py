@@ -38,8 +38,12 @@ from game.nolimit import NoLimitConfig, NoLimitRound
 
 THIRD_CARD_SLOTS = N_BETTING_STREETS - 1
 """Slots with three hole cards (flop, turn, river), after the four two-card slots."""
-_CONTEXT_OF_HOLDERS = {(True, False): AUCTION_PLAYER_0, (False, True): AUCTION_PLAYER_1,
-                       (True, True): AUCTION_BOTH, (False, False): AUCTION_NONE}
+_CONTEXT_OF_HOLDERS = {
+    (True, False): AUCTION_PLAYER_0,
+    (False, True): AUCTION_PLAYER_1,
+    (True, True): AUCTION_BOTH,
+    (False, False): AUCTION_NONE,
+}
 """Showdown context by whether each seat holds three cards (the layout of `abstraction.kernels_chance`)."""
 SEALED_BID = "bid?"
 """The first sealed bid as the second bidder sees it (document rules)."""

@@ -71,7 +71,9 @@ class BountyHooks(HoldemHooks):
         if seat is not None:
             rows = [round_.payoffs_for(_hits(h), 1 - seat) for h in range(HIT_OUTCOMES)]
         else:
-            rows = [round_.payoffs_for(_hits(h), _WINNER[w]) for w in range(SHOWDOWN_OUTCOMES) for h in range(HIT_OUTCOMES)]
+            rows = [
+                round_.payoffs_for(_hits(h), _WINNER[w]) for w in range(SHOWDOWN_OUTCOMES) for h in range(HIT_OUTCOMES)
+            ]
         return np.array(rows, dtype=np.float64)
 
 

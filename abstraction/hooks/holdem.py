@@ -115,7 +115,9 @@ class HoldemHooks:
         if config.variant != self.variant:
             raise ValueError(f"the {self.variant!r} tree hooks got a {config.variant!r} config: {config!r}")
         if max_runs is not None:
-            raise ValueError(f"max_runs is River of Blood's run cap; a {self.variant!r} tree takes None, got {max_runs!r}")
+            raise ValueError(
+                f"max_runs is River of Blood's run cap; a {self.variant!r} tree takes None, got {max_runs!r}"
+            )
         return config
 
     def start(self, config: NoLimitConfig) -> Walk:

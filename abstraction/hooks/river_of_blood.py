@@ -70,7 +70,7 @@ class _ColourPlan:
     """What one walk tells its chance sources: the colours of the chance cards on the current path,
     and (out) the first chance slot dealt without a colour given."""
 
-    __slots__ = ("n_slots", "colours", "unknown")
+    __slots__ = ("colours", "n_slots", "unknown")
 
     def __init__(self, n_slots: int) -> None:
         self.n_slots = n_slots
@@ -87,7 +87,7 @@ class ColourChance:
     copy the cards dealt. No yes/no events (River of Blood has none).
     """
 
-    __slots__ = ("_plan", "_dealt")
+    __slots__ = ("_dealt", "_plan")
 
     def __init__(self, plan: _ColourPlan, dealt: list[int] | None = None) -> None:
         self._plan = plan

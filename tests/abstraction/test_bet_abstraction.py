@@ -90,7 +90,11 @@ def test_tree_actions_are_legal_and_sizes_are_measured_before_building(config):
     size = measure_betting_tree(config, bets, (169, 20, 20, 20))
     tree = build_betting_tree(config, bets, (169, 20, 20, 20))
     assert (tree.n_nodes, tree.n_groups, tree.n_infosets, tree.table_size) == (
-        size.n_nodes, size.n_groups, size.n_infosets, size.table_entries)
+        size.n_nodes,
+        size.n_groups,
+        size.n_infosets,
+        size.table_entries,
+    )
     assert tree.table_bytes() == size.solver_bytes() and tree.table_bytes(3, 8) == size.solver_bytes(3, 8)
     assert size.tree_bytes == sum(array.nbytes for array in tree.to_arrays().values())
     rng = np.random.default_rng(0)

@@ -7,13 +7,21 @@ import dataclasses
 import numpy as np
 import pytest
 
-from abstraction.buckets import CardAbstraction, CardAbstractionConfig, _preflop, build_card_abstraction, canonical_flops
+from abstraction.buckets import (
+    CardAbstraction,
+    CardAbstractionConfig,
+    _preflop,
+    build_card_abstraction,
+    canonical_flops,
+)
 from abstraction.features import board_strengths, hand_index, hand_strength
 from abstraction.isomorphism import holdem_indexer
 from abstraction.kernels_buckets import UNSET
 from game.cards import parse_cards
 
-SMALL = dict(training_flops=3, turn_training_points=3000, river_training_points=3000, flop_training_points=2000, iterations=8)
+SMALL = dict(
+    training_flops=3, turn_training_points=3000, river_training_points=3000, flop_training_points=2000, iterations=8
+)
 
 
 @pytest.fixture(scope="module", params=["emd", "ehs2"])
@@ -40,13 +48,13 @@ def test_turn_buckets_are_nearest_centroids_of_independent_features(small_build)
         hole, turn = rng.choice(deck, 2, replace=False).tolist(), None
         turn = int(rng.choice([c for c in deck if c not in hole]))
         rivers = [c for c in deck if c not in hole and c != turn]
-        strengths = np.sort([board_strengths(flop + [turn, r])[hand_index(hole)] for r in rivers])
+        strengths = np.sort([board_strengths([*flop, turn, r])[hand_index(hole)] for r in rivers])
         if abstraction.config.method == "emd":
             distances = np.abs(abstraction.turn_centroids - strengths).mean(axis=1)
         else:
             feature = np.array([strengths.mean(), (strengths**2).mean()])
             distances = np.sqrt(((abstraction.turn_centroids - feature) ** 2).sum(axis=1))
-        assert abstraction.bucket(hole, flop + [turn]) == int(np.argmin(distances))
+        assert abstraction.bucket(hole, [*flop, turn]) == int(np.argmin(distances))
 
 
 def test_flop_and_turn_buckets_are_suit_invariant(small_build):
@@ -65,7 +73,7 @@ def test_flop_and_turn_buckets_are_suit_invariant(small_build):
 
 
 def test_buckets_are_ordered_by_strength(small_build):
-    abstraction, flops = small_build
+    abstraction, _flops = small_build
     reached = abstraction.flop_table[abstraction.flop_table != UNSET]
     assert reached.size > 0 and reached.max() < 6
     river_board = parse_cards("2c 7d 9h Jd Ks").tolist()
@@ -73,7 +81,7 @@ def test_buckets_are_ordered_by_strength(small_build):
     strength = hand_strength("QcQd", river_board)
     assert abstraction.bucket("QcQd", river_board) == int(np.argmin(np.abs(abstraction.river_centroids - strength)))
     # River of Blood: a six-card board is scored the same way, on the spot.
-    run_board = river_board + [parse_cards("Qh").tolist()[0]]
+    run_board = [*river_board, parse_cards("Qh").tolist()[0]]
     run_strength = hand_strength("QcQd", run_board)
     assert abstraction.bucket("QcQd", run_board) == int(np.argmin(np.abs(abstraction.river_centroids - run_strength)))
     # Preflop at 169 buckets is lossless: one bucket per suit-isomorphic class.
@@ -133,11 +141,13 @@ def test_three_card_hands_take_their_best_two_card_sub_hand(small_build):
     for board_size in (3, 4):
         for _ in range(5):
             cards = rng.choice(deck, 4, replace=False).tolist()
-            hole, board = cards[:3], flop + cards[3:3 + board_size - 3]
+            hole, board = cards[:3], flop + cards[3 : 3 + board_size - 3]
             expected = max(abstraction.bucket([hole[i], hole[j]], board) for i, j in ((0, 1), (0, 2), (1, 2)))
             assert abstraction.bucket(hole, board) == expected
     river = parse_cards("2c 7d 9s Jh 4c").tolist()
     hole = parse_cards("Ah As Kd").tolist()
-    assert abstraction.bucket(hole, river) == int(np.argmin(np.abs(abstraction.river_centroids - hand_strength(hole, river))))
+    assert abstraction.bucket(hole, river) == int(
+        np.argmin(np.abs(abstraction.river_centroids - hand_strength(hole, river)))
+    )
     with pytest.raises(ValueError, match="3 from the flop on"):
         abstraction.bucket(hole, [])

@@ -14,7 +14,15 @@ import pytest
 from typer.testing import CliRunner
 
 from abstraction.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops
-from abstraction.features import FutureModel, all_hands_features, hand_features, hand_index, runout_positions, runout_strengths, swap_flop_moments
+from abstraction.features import (
+    FutureModel,
+    all_hands_features,
+    hand_features,
+    hand_index,
+    runout_positions,
+    runout_strengths,
+    swap_flop_moments,
+)
 from abstraction.fresh_chance import FreshChance
 from abstraction.kernels_buckets import _flop_strength_table, _swap_flop_atoms
 from abstraction.kernels_features import HAND_CARDS, HAND_OF_PAIR
@@ -23,7 +31,9 @@ from game.holdem import HoldemConfig
 from game.swap import SwapConfig
 from solver.cli import app
 
-SMALL = dict(training_flops=2, turn_training_points=1500, river_training_points=1500, flop_training_points=1000, iterations=6)
+SMALL = dict(
+    training_flops=2, turn_training_points=1500, river_training_points=1500, flop_training_points=1000, iterations=6
+)
 FLOP = "Qh7d2c"
 
 
@@ -41,21 +51,23 @@ def brute_force_moments(flop: str, hole: str, q: float) -> tuple[float, float]:
     not a held card, not a replaced card), each final hand scored by its plain strength."""
     strengths, row = _runout_rows(flop)
     a, b = parse_cards(hole).tolist()
-    unseen = [c for c in range(52) if c not in parse_cards(flop).tolist() + [a, b]]
+    unseen = [c for c in range(52) if c not in [*parse_cards(flop).tolist(), a, b]]
     assert len(unseen) == 47
     moments = np.zeros(2)
     for turn in unseen:
         rest = np.array([c for c in unseen if c != turn])
         block = strengths[row[turn, rest]]  # rivers in `rest`; a hand holding the river is -1
 
-        def add(weight: float, hands: np.ndarray) -> int:
+        def add(weight: float, hands: np.ndarray, block: np.ndarray = block) -> int:
             values = block[:, hands]
             values = values[values >= 0]
             moments[:] += weight * np.array([values.sum(), (values * values).sum()])
             return values.size
 
         assert add((1 - q) ** 2 / (47 * 46), np.array([HAND_OF_PAIR[a, b]])) == 46
-        single = add(q * (1 - q) / (47 * 46 * 45), HAND_OF_PAIR[b, rest]) + add(q * (1 - q) / (47 * 46 * 45), HAND_OF_PAIR[a, rest])
+        single = add(q * (1 - q) / (47 * 46 * 45), HAND_OF_PAIR[b, rest]) + add(
+            q * (1 - q) / (47 * 46 * 45), HAND_OF_PAIR[a, rest]
+        )
         assert single == 2 * 46 * 45
         pairs = np.array(list(itertools.combinations(rest.tolist(), 2)))
         assert add(q * q / (47 * 1035 * 44), HAND_OF_PAIR[pairs[:, 0], pairs[:, 1]]) == 1035 * 44
@@ -100,7 +112,9 @@ def _turn_labels(flop: str, keys: np.ndarray) -> np.ndarray:
         block = strengths[row[turn, rivers]]
         live = (block >= 0).sum(axis=0)
         means = np.where(block >= 0, block, 0).sum(axis=0) / np.maximum(live, 1)
-        labels[:, turn] = np.where(live > 0, np.minimum((means * keys.shape[0]).astype(np.int32), keys.shape[0] - 1), -1)
+        labels[:, turn] = np.where(
+            live > 0, np.minimum((means * keys.shape[0]).astype(np.int32), keys.shape[0] - 1), -1
+        )
     return labels
 
 
@@ -117,7 +131,7 @@ def test_swap_flop_atoms_equal_brute_force_and_plain_at_zero():
     for hole in ("AsKd", "QsQd", "4h3h"):
         a, b = parse_cards(hole).tolist()
         hand = hand_index(hole)
-        unseen = [c for c in range(52) if c not in flop.tolist() + [a, b]]
+        unseen = [c for c in range(52) if c not in [*flop.tolist(), a, b]]
         mass = np.zeros(keys.shape[0])
         for turn in unseen:
             rest = np.array([c for c in unseen if c != turn])
@@ -173,7 +187,7 @@ def test_swap_card_file_records_its_variant_and_swap_probabilities(tmp_path):
     config = CardAbstractionConfig(buckets=(169, 4, 4, 4), variant="swap", turn_swap_probability=0.2)
     assert (config.flop_swap_probability, config.turn_swap_probability) == (SwapConfig().flop_swap_probability, 0.2)
     assert CardAbstractionConfig().turn_swap_probability == 0.0
-    with pytest.raises(ValueError, match="flop_swap_probability.*'swap'.*'holdem'"):
+    with pytest.raises(ValueError, match=r"flop_swap_probability.*'swap'.*'holdem'"):
         CardAbstractionConfig(flop_swap_probability=0.1)
     with pytest.raises(ValueError, match="turn_swap_probability must be a probability"):
         CardAbstractionConfig(variant="swap", turn_swap_probability=1.5)
@@ -198,10 +212,17 @@ def test_vcfr_abstract_variant_swap_writes_a_swap_file(tmp_path):
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
-    assert (summary["variant"], summary["flop_swap_probability"], summary["turn_swap_probability"], summary["flops"]) == ("swap", 0.1, 0.2, 1)
+    assert (
+        summary["variant"],
+        summary["flop_swap_probability"],
+        summary["turn_swap_probability"],
+        summary["flops"],
+    ) == ("swap", 0.1, 0.2, 1)
     config = CardAbstraction.load(out).config
     assert (config.variant, config.flop_swap_probability, config.turn_swap_probability) == ("swap", 0.1, 0.2)
-    result = CliRunner().invoke(app, ["abstract", "--variant", "holdem", "--turn-swap-probability", "0.2", "--out", str(tmp_path / "x.h5")])
+    result = CliRunner().invoke(
+        app, ["abstract", "--variant", "holdem", "--turn-swap-probability", "0.2", "--out", str(tmp_path / "x.h5")]
+    )
     assert result.exit_code != 0 and "'swap'" in result.output and not (tmp_path / "x.h5").exists()
 
 
@@ -214,7 +235,10 @@ def test_swap_card_files_serve_swap_games_only():
         FreshChance(HoldemConfig(), swap_cards)
     # A Swap file built with no swaps holds plain tables: any plain game takes it.
     plain_swap = dataclasses.replace(
-        blank, config=CardAbstractionConfig(buckets=(169, 4, 4, 4), variant="swap", flop_swap_probability=0, turn_swap_probability=0)
+        blank,
+        config=CardAbstractionConfig(
+            buckets=(169, 4, 4, 4), variant="swap", flop_swap_probability=0, turn_swap_probability=0
+        ),
     )
     assert FreshChance(HoldemConfig(), plain_swap).variant == "holdem"
 

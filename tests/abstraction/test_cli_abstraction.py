@@ -21,7 +21,9 @@ def test_abstract_rejects_bad_buckets(tmp_path):
 
 
 def test_bench_abstraction_json_shape():
-    result = RUNNER.invoke(app, ["bench", "abstraction", "--flops", "2", "--repeats", "1", "--peer-iterations", "2000", "--json"])
+    result = RUNNER.invoke(
+        app, ["bench", "abstraction", "--flops", "2", "--repeats", "1", "--peer-iterations", "2000", "--json"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     for key in ("flop_all_hands_ms", "all_flops_s", "peer_eval7_mc_ms_per_hand", "lookup_numba_ns", "lookup_python_us"):

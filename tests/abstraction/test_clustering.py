@@ -13,7 +13,7 @@ from abstraction.clustering import assign, emd_atoms, emd_histograms, fit_kmeans
 def brute_emd_histograms(a: np.ndarray, b: np.ndarray) -> float:
     """Transport cost by moving surplus mass greedily left to right (the 1-D optimal plan)."""
     carried, cost = 0.0, 0.0
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         carried += x - y
         cost += abs(carried) / len(a)
     return cost
@@ -58,7 +58,9 @@ def test_kmeans_finds_separated_clusters_and_is_reproducible(metric):
     again = fit_kmeans(points, 4, metric, seed=3)
     np.testing.assert_array_equal(first.labels, again.labels)
     np.testing.assert_array_equal(first.centroids, again.centroids)
-    assert sorted(np.round(first.centroids.mean(axis=1), 1).tolist()) == pytest.approx([0.1, 0.4, 0.7, 0.9 + 0.05], abs=0.06)
+    assert sorted(np.round(first.centroids.mean(axis=1), 1).tolist()) == pytest.approx(
+        [0.1, 0.4, 0.7, 0.9 + 0.05], abs=0.06
+    )
     for block in range(4):
         assert len(set(first.labels[300 * block : 300 * (block + 1)].tolist())) == 1
 

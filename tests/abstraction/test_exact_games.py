@@ -32,7 +32,7 @@ from tests.solver.test_openspiel_nash_conv import our_action
 GAMES = [("kuhn", 2), ("leduc", 2), ("kuhn", 3), ("leduc", 3)]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def game_of(name: str, players: int) -> SolverGame:
     return build_game(name, {"players": players})
 
@@ -87,7 +87,7 @@ def test_player_counts_are_checked() -> None:
         LeducConfig(players=1)
     with pytest.raises(ValueError, match=r"players must be an int in 2..10, got 11"):
         build_game("kuhn", {"players": 11})
-    with pytest.raises(ValueError, match="solver trees seat 2..6 players, the rules 7"):
+    with pytest.raises(ValueError, match=r"solver trees seat 2..6 players, the rules 7"):
         build_game("kuhn", {"players": 7})
     with pytest.raises(ValueError, match="a deal needs 4 cards but the deck has 3"):
         rules_config("kuhn", {"players": 4, "ranks": "JQK"})
@@ -98,15 +98,18 @@ def test_showdown_outcome_encoding() -> None:
     assert showdown_outcomes((0, 1, 2), 3) == [(0,), (1,), (0, 1), (2,), (0, 2), (1, 2), (0, 1, 2)]
     assert showdown_outcomes((1, 2), 3) == [(1,), (2,), (1, 2)]  # bits over the seats left, in seat order
     assert outcome_table((1, 2), 3)[winner_mask((1, 2))] == 2 and outcome_table((1, 2), 3)[winner_mask((0,))] == -1
-    with pytest.raises(ValueError, match="a showdown needs >= 2 distinct seats of 0..2 in order"):
+    with pytest.raises(ValueError, match=r"a showdown needs >= 2 distinct seats of 0..2 in order"):
         showdown_outcomes((2, 1), 3)
 
 
-@pytest.mark.parametrize(("name", "players", "expected"), [
-    ("kuhn", 2, (9, 12, 6)),
-    ("kuhn", 3, (25, 48, 24)),  # OpenSpiel kuhn_poker(players=3): 48 information states
-    ("leduc", 3, (1120, 25800, 1680)),  # OpenSpiel leduc_poker(players=3): 25,800 information states
-])
+@pytest.mark.parametrize(
+    ("name", "players", "expected"),
+    [
+        ("kuhn", 2, (9, 12, 6)),
+        ("kuhn", 3, (25, 48, 24)),  # OpenSpiel kuhn_poker(players=3): 48 information states
+        ("leduc", 3, (1120, 25800, 1680)),  # OpenSpiel leduc_poker(players=3): 25,800 information states
+    ],
+)
 def test_sizes(name: str, players: int, expected: tuple[int, int, int]) -> None:
     game = game_of(name, players)
     assert (game.tree.n_nodes, game.tree.n_infosets, game.deals.n_deals) == expected
@@ -132,8 +135,11 @@ def test_contexts_are_the_alive_sets_largest_first() -> None:
 def child_of(game: SolverGame, node: int, action: Action) -> int:
     tree = game.tree
     start = int(tree.child_start[node])
-    return next(c for c in range(start, start + int(tree.n_children[node]))
-                if tree.action_kind[c] == int(action.kind) and tree.action_amount[c] == action.amount)
+    return next(
+        c
+        for c in range(start, start + int(tree.n_children[node]))
+        if tree.action_kind[c] == int(action.kind) and tree.action_amount[c] == action.amount
+    )
 
 
 @pytest.mark.parametrize(("name", "players"), GAMES)
@@ -146,8 +152,9 @@ def test_terminal_values_buckets_and_weights_follow_the_rules_engine(name: str, 
     deal_cards = list(itertools.permutations(config.deck(), config.cards_per_deal))  # the builder's deal order
     offset, contexts = tree.context_offset, showdown_contexts(tree)
     for context, size in enumerate(tree.context_size):
-        assert np.array_equal(deals.weight[:, offset[context] : offset[context] + size].sum(axis=1),
-                              np.ones(deals.n_deals))
+        assert np.array_equal(
+            deals.weight[:, offset[context] : offset[context] + size].sum(axis=1), np.ones(deals.n_deals)
+        )
     assert set(np.unique(deals.weight)) == {0.0, 1.0}
     rng = random.Random(7)
     for _ in range(200):

@@ -37,15 +37,18 @@ from game.river_of_blood import RiverOfBloodConfig
 from game.swap import SwapConfig
 from game.variants import start_round
 
-SMALL = dict(training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4)
+SMALL = dict(
+    training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
+)
 SEED = 2**63 + 123_456_789  # above 2**63: the full uint64 seed range is used
 RUNS = 3
 
 
 @pytest.fixture(scope="module")
 def lookups():
-    abstraction = build_card_abstraction(CardAbstractionConfig(buckets=(5, 4, 4, 3), method="ehs", seed=5, **SMALL),
-                                         flops=canonical_flops()[:2])
+    abstraction = build_card_abstraction(
+        CardAbstractionConfig(buckets=(5, 4, 4, 3), method="ehs", seed=5, **SMALL), flops=canonical_flops()[:2]
+    )
     bounty = dataclasses.replace(abstraction, config=dataclasses.replace(abstraction.config, variant="bounty"))
     return {"plain": BucketLookup(abstraction), "bounty": BucketLookup(bounty)}
 
@@ -216,7 +219,7 @@ def test_reference_covers_the_fallback_and_every_outcome(lookups):
     plain = lookups["plain"].abstraction
     deals, cards, _ = make_chance(CONFIGS["swap_often"], lookups).sample_with_cards(1000, 150, SEED)
     flops = cards[:, 4:7]
-    assert sum(plain.bucket(card_row[:2], flop) == UNSET for card_row, flop in zip(cards, flops)) > 100
+    assert sum(plain.bucket(card_row[:2], flop) == UNSET for card_row, flop in zip(cards, flops, strict=True)) > 100
     assert ((cards >= 0).sum(axis=1) > 9).mean() > 0.5  # deals with swaps
     assert set(np.flatnonzero(deals.weight.sum(axis=0))) == {0, 1, 2}
     rob = make_chance(CONFIGS["river_of_blood"], lookups).sample(1000, 150, SEED)
@@ -246,8 +249,11 @@ def _deals_from_a_kernel(seed, first, arguments, bucket, weight, chance):
 def test_per_deal_kernel_callable_from_numba(lookups, name):
     chance = make_chance(CONFIGS[name], lookups)
     expected = chance.sample(3, 40, SEED)
-    bucket, weight, chance_rows = (np.empty_like(expected.bucket), np.empty_like(expected.weight),
-                                   np.empty_like(expected.chance))
+    bucket, weight, chance_rows = (
+        np.empty_like(expected.bucket),
+        np.empty_like(expected.weight),
+        np.empty_like(expected.chance),
+    )
     with np.errstate(over="ignore"):
         _deals_from_a_kernel(np.uint64(SEED), 3, chance.kernel_arguments(), bucket, weight, chance_rows)
     assert np.array_equal(bucket, expected.bucket) and np.array_equal(weight, expected.weight)
@@ -314,12 +320,16 @@ def test_layouts(lookups):
     }
     for name, (n_slots, n_buckets, context_size, chance_size) in expected.items():
         chance = make_chance(CONFIGS[name], lookups)
-        assert (chance.n_slots, chance.n_buckets.tolist(), chance.context_size.tolist(), chance.chance_size.tolist()) == (
-            n_slots, n_buckets, context_size, chance_size), name
+        assert (
+            chance.n_slots,
+            chance.n_buckets.tolist(),
+            chance.context_size.tolist(),
+            chance.chance_size.tolist(),
+        ) == (n_slots, n_buckets, context_size, chance_size), name
         assert chance.context_offset.tolist() == np.concatenate([[0], np.cumsum(context_size)[:-1]]).tolist()
         deals = chance.sample(0, 30, 1)
         assert deals.weight.shape == (30, sum(context_size)) and deals.chance.shape == (30, len(chance_size))
-        starts = chance.context_offset.tolist() + [chance.weight_columns]
+        starts = [*chance.context_offset.tolist(), chance.weight_columns]
         for context in range(len(context_size)):
             assert (deals.weight[:, starts[context] : starts[context + 1]].sum(axis=1) == 1).all()
     assert make_chance(RiverOfBloodConfig(), lookups, max_runs=0).n_slots == 4
@@ -327,14 +337,14 @@ def test_layouts(lookups):
 
 def test_errors_name_the_bad_value(lookups):
     plain, bounty = lookups["plain"], lookups["bounty"]
-    with pytest.raises(ValueError, match="'bounty'.*'holdem'"):
+    with pytest.raises(ValueError, match=r"'bounty'.*'holdem'"):
         FreshChance(BountyConfig(), plain)
-    with pytest.raises(ValueError, match="'holdem'.*'bounty'"):
+    with pytest.raises(ValueError, match=r"'holdem'.*'bounty'"):
         FreshChance(HoldemConfig(), bounty)
     assert FreshChance(RiverOfBloodConfig(), plain).max_runs == DEFAULT_MAX_RUNS  # the tree's default cap
-    with pytest.raises(ValueError, match="max_runs.*-1"):
+    with pytest.raises(ValueError, match=r"max_runs.*-1"):
         FreshChance(RiverOfBloodConfig(), plain, max_runs=-1)
-    with pytest.raises(ValueError, match="'swap'.*2"):
+    with pytest.raises(ValueError, match=r"'swap'.*2"):
         FreshChance(SwapConfig(), plain, max_runs=2)
     with pytest.raises(TypeError, match="NoLimitConfig"):
         FreshChance("holdem", plain)  # type: ignore[arg-type]
@@ -342,11 +352,11 @@ def test_errors_name_the_bad_value(lookups):
         FreshChance(HoldemConfig(), "tables.h5")  # type: ignore[arg-type]
     chance = FreshChance(HoldemConfig(), plain.abstraction)
     assert isinstance(chance.lookup, BucketLookup)
-    with pytest.raises(ValueError, match="count.*0"):
+    with pytest.raises(ValueError, match=r"count.*0"):
         chance.sample(0, 0, 1)
-    with pytest.raises(ValueError, match="first.*-5"):
+    with pytest.raises(ValueError, match=r"first.*-5"):
         chance.sample(-5, 3, 1)
-    with pytest.raises(ValueError, match="seed.*-1"):
+    with pytest.raises(ValueError, match=r"seed.*-1"):
         chance.sample(0, 3, -1)
     with pytest.raises(ValueError, match="seed"):
         chance.sample(0, 3, 2**64)
@@ -392,7 +402,7 @@ def test_lookup_errors(lookups, hole, board, rank, match):
 def test_lookup_errors_long_and_bounty(lookups):
     with pytest.raises(ValueError, match="at most 50"):
         lookups["plain"].bucket(list(range(3)), list(range(3, 51)))
-    with pytest.raises(ValueError, match="bounty_rank 0..12.*None"):
+    with pytest.raises(ValueError, match=r"bounty_rank 0..12.*None"):
         lookups["bounty"].bucket("AhAd")
-    with pytest.raises(ValueError, match="bounty_rank 0..12.*13"):
+    with pytest.raises(ValueError, match=r"bounty_rank 0..12.*13"):
         lookups["bounty"].bucket("AhAd", bounty_rank=13)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 
 import numpy as np
 import pytest
@@ -35,8 +36,13 @@ STACK = 30
 BETS = BetAbstraction.parse("1p,a cap=2; 0.5p,a cap=2", bids="0.5p,a")
 MAX_RUNS = 2
 N_SLOTS = {"holdem": 4, "swap": 4, "bounty": 4, "auction": 7, "river_of_blood": 4 + MAX_RUNS}
-CONTEXT_SIZE = {"holdem": [3], "swap": [3], "bounty": [4] * 4 + [12], "auction": [3] * 4,
-                "river_of_blood": [3] * (MAX_RUNS + 1)}
+CONTEXT_SIZE = {
+    "holdem": [3],
+    "swap": [3],
+    "bounty": [4] * 4 + [12],
+    "auction": [3] * 4,
+    "river_of_blood": [3] * (MAX_RUNS + 1),
+}
 UNREACHABLE_CONTEXTS = {"auction": {3}}  # "no auction happened": a showdown always follows an auction
 SWAP_PROBABILITY = 0.3
 """The test's own swap draws (the tree does not depend on the swap probabilities)."""
@@ -59,7 +65,7 @@ def real_config(variant: str, rules: str):
     return variant_config(variant, rules)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def tree_of(variant: str, rules: str) -> FlatTree:
     max_runs = MAX_RUNS if variant == "river_of_blood" else None
     return build_betting_tree(variant_config(variant, rules), BETS, (3,) * N_SLOTS[variant], max_runs=max_runs)
@@ -167,8 +173,11 @@ def random_path(tree: FlatTree, deal: Deal, rng: np.random.Generator) -> list[in
 def third_cards(tree: FlatTree, deal: Deal, path: list[int]) -> list[int]:
     """The Auction's third cards in deal order for this path: the winner's, or both on a tie (0-0 when
     both were all-in before the flop under document rules)."""
-    bids = {int(tree.player[parent]): int(tree.action_amount[node]) for parent, node in zip(path, path[1:])
-            if tree.action_kind[node] == ActionKind.BID}
+    bids = {
+        int(tree.player[parent]): int(tree.action_amount[node])
+        for parent, node in itertools.pairwise(path)
+        if tree.action_kind[node] == ActionKind.BID
+    }
     if len(bids) == 2 and bids[0] != bids[1]:
         return [deal.thirds[0 if bids[0] > bids[1] else 1]]
     return list(deal.thirds) if bids or tree.street[path[-1]] >= 1 else []
@@ -201,8 +210,10 @@ def play(variant: str, rules: str, deal: Deal, path: list[int], tree: FlatTree |
     """Play ``path``'s actions on the real round of ``deal``, checking actors, chips and chance colours."""
     tree = tree_of(variant, rules) if tree is None else tree
     match_state = deal.ranks if variant == "bounty" else None
-    round_ = start_round(real_config(variant, rules), scripted_chance(variant, deal, tree, path), match_state=match_state)
-    for parent, node in zip(path, path[1:]):
+    round_ = start_round(
+        real_config(variant, rules), scripted_chance(variant, deal, tree, path), match_state=match_state
+    )
+    for parent, node in itertools.pairwise(path):
         if tree.action_kind[node] == CHANCE_ACTION:
             card = 4 + int(tree.context[parent])
             assert len(round_.board) > card and red(round_.board[card]) == tree.action_amount[node]
@@ -241,7 +252,9 @@ def test_terminal_values_equal_the_rules_payoffs_on_random_deals_and_paths(varia
 @pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_terminal_values_equal_the_rules_payoffs_many_cases(variant: str, rules: str) -> None:
-    check_random_paths(variant, rules, n_cases=10_000, seed=1000 + sorted(VARIANTS).index(variant) + 10 * RULES.index(rules))
+    check_random_paths(
+        variant, rules, n_cases=10_000, seed=1000 + sorted(VARIANTS).index(variant) + 10 * RULES.index(rules)
+    )
 
 
 # ---------------------------------------------------------------------- registry and builder arguments
@@ -259,13 +272,19 @@ def test_measure_agrees_with_the_built_tree(variant: str) -> None:
         max_runs = MAX_RUNS if variant == "river_of_blood" else None
         size = measure_betting_tree(variant_config(variant, rules), BETS, (3,) * N_SLOTS[variant], max_runs=max_runs)
         assert (size.n_nodes, size.n_groups, size.n_infosets, size.table_entries) == (
-            tree.n_nodes, tree.n_groups, tree.n_infosets, tree.table_size)
+            tree.n_nodes,
+            tree.n_groups,
+            tree.n_infosets,
+            tree.table_size,
+        )
         assert size.tree_bytes == sum(array.nbytes for array in tree.to_arrays().values())
         assert tree.n_slots == N_SLOTS[variant]
 
 
 def test_bucket_counts_are_per_slot_and_max_runs_only_for_river_of_blood() -> None:
-    with pytest.raises(ValueError, match=r"7 counts >= 1 for auction's slots \(preflop, flop, turn, river, flop, 3 cards"):
+    with pytest.raises(
+        ValueError, match=r"7 counts >= 1 for auction's slots \(preflop, flop, turn, river, flop, 3 cards"
+    ):
         build_betting_tree(variant_config("auction", "document"), BETS, (3, 3, 3, 3))
     with pytest.raises(ValueError, match="max_runs is River of Blood's run cap"):
         build_betting_tree(variant_config("holdem", "document"), BETS, (3,) * 4, max_runs=2)
@@ -332,7 +351,10 @@ def test_river_of_blood_run_cap() -> None:
     capped = build_betting_tree(RiverOfBloodConfig(stack=3, max_board_cards=6), bets, (1,) * 5, max_runs=3)
     assert capped.chance_size.tolist() == [2] and capped.context_size.tolist() == [3, 3]
     default = build_betting_tree(RiverOfBloodConfig(stack=3), bets, (1,) * 6)
-    assert default.fingerprint() == build_betting_tree(RiverOfBloodConfig(stack=3), bets, (1,) * 6, max_runs=2).fingerprint()
+    assert (
+        default.fingerprint()
+        == build_betting_tree(RiverOfBloodConfig(stack=3), bets, (1,) * 6, max_runs=2).fingerprint()
+    )
 
 
 # ---------------------------------------------------------------------- Auction: slots, sealed and sequential bids
@@ -371,8 +393,11 @@ def test_auction_second_bid_sees_the_first_only_in_the_engine(rules: str, sealed
     tree = tree_of("auction", rules)
     parent = parents(tree)
     bid = int(ActionKind.BID)
-    second = [int(n) for n in np.flatnonzero(tree.kind == DECISION)
-              if tree.action_kind[n] == bid and tree.action_kind[tree.child_start[n]] == bid]
+    second = [
+        int(n)
+        for n in np.flatnonzero(tree.kind == DECISION)
+        if tree.action_kind[n] == bid and tree.action_kind[tree.child_start[n]] == bid
+    ]
     assert second
     groups_by_first: dict[int, set[int]] = {}
     for node in second:
@@ -397,7 +422,11 @@ def test_bounty_folds_have_their_streets_context_and_showdowns_context_4(rules: 
     fold = int(tree.child_start[0])
     assert tree.history(fold) == "F"
     assert tree.terminal_values[tree.value_row[fold] : tree.value_row[fold] + 4].tolist() == [
-        [-1, 1], [-1, 1], [-12, 12], [-12, 12]]
+        [-1, 1],
+        [-1, 1],
+        [-12, 12],
+        [-12, 12],
+    ]
 
 
 @pytest.mark.parametrize("rules", RULES)

@@ -38,7 +38,7 @@ def test_preflop_indices_are_a_bijection_onto_169_classes():
     assert indices.min() == 0 and indices.max() == 168
     assert len(np.unique(indices)) == 169
     forms = {}
-    for hole, index in zip(holes.tolist(), indices.tolist()):
+    for hole, index in zip(holes.tolist(), indices.tolist(), strict=True):
         forms.setdefault(index, set()).add(brute_canonical(hole, (2,)))
     assert all(len(f) == 1 for f in forms.values())
 
@@ -73,7 +73,7 @@ def test_index_agrees_with_brute_force_canonical_form(n_cards):
     assert (indices[:3000] == indices[3000:]).all()
     assert indices.min() >= 0 and indices.max() < indexer.sizes[indexer.n_rounds_for(n_cards) - 1]
     form_of_index, index_of_form = {}, {}
-    for deal, index in zip(all_deals.tolist(), indices.tolist()):
+    for deal, index in zip(all_deals.tolist(), indices.tolist(), strict=True):
         form = brute_canonical(deal, (2, 3, 1, 1)[: indexer.n_rounds_for(n_cards)])
         assert form_of_index.setdefault(index, form) == form
         assert index_of_form.setdefault(form, index) == index

@@ -70,8 +70,10 @@ def test_tree_payoffs_match_the_engine_on_random_deals_and_paths(trees, n_player
             assert tree.kind[node] == SHOWDOWN
             alive = contexts[int(tree.context[node])]
             assert alive == tuple(seat for seat in range(n_players) if not round_.folded[seat])
-            board = cards[2 * n_players:]
-            values = {seat: best_hand(cards[2 * seat: 2 * seat + 2], board, config.must_use_hole_card)[0] for seat in alive}
+            board = cards[2 * n_players :]
+            values = {
+                seat: best_hand(cards[2 * seat : 2 * seat + 2], board, config.must_use_hole_card)[0] for seat in alive
+            }
             winners = tuple(seat for seat in alive if values[seat] == max(values.values()))
             outcome = showdown_outcomes(alive, n_players).index(winners)
             expected = tree.terminal_values[row + outcome]
@@ -96,12 +98,12 @@ def test_no_tap_out_bound_is_exact() -> None:
     deep = LimitConfig(n_players=3, max_raises=1, buy_in=10**6)
     tight = dataclasses.replace(deep, buy_in=max_commitment(deep))
     assert build_limit_tree(tight, BUCKETS).fingerprint() == build_limit_tree(deep, BUCKETS).fingerprint()
-    with pytest.raises(ValueError, match="assumes nobody taps out.*buy_in is 124 chips"):
+    with pytest.raises(ValueError, match=r"assumes nobody taps out.*buy_in is 124 chips"):
         build_limit_tree(dataclasses.replace(deep, buy_in=max_commitment(deep) - 1), BUCKETS)
 
 
 def test_bad_tree_configs() -> None:
-    with pytest.raises(ValueError, match="seats 2..6 players, the rules 7"):
+    with pytest.raises(ValueError, match=r"seats 2..6 players, the rules 7"):
         build_limit_tree(LimitConfig(n_players=7, max_raises=0), BUCKETS)
     with pytest.raises(ValueError, match="5,354,611 nodes, more than max_nodes=2,000,000"):
         build_limit_tree(LimitConfig(n_players=3), BUCKETS, max_nodes=2_000_000)
@@ -135,13 +137,13 @@ def test_sampler_weights_are_the_engines_winners(abstraction, must_use_hole_card
                     engine.apply(next(m for m in moves if m.kind.name in ("CHECK", "CALL", "RAISE")))
             winners = tuple(seat for seat in alive if engine.winnings[seat] > 0)
             outcomes = showdown_outcomes(alive, 3)
-            row = deals.weight[d, offsets[alive_index]: offsets[alive_index] + len(outcomes)]
+            row = deals.weight[d, offsets[alive_index] : offsets[alive_index] + len(outcomes)]
             assert row.sum() == 1.0
             assert outcomes[int(np.argmax(row))] == winners, (d, alive)
         if d < 20:
             for seat in range(3):
                 for slot, n_board in enumerate((0, 3, 4, 5)):
-                    assert deals.bucket[d, seat, slot] == lookup.bucket(hands[2 * seat: 2 * seat + 2], board[:n_board])
+                    assert deals.bucket[d, seat, slot] == lookup.bucket(hands[2 * seat : 2 * seat + 2], board[:n_board])
 
 
 def test_deal_depends_only_on_seed_and_index(abstraction) -> None:
@@ -163,9 +165,9 @@ def test_sampler_refuses_bad_arguments(abstraction) -> None:
     chance = LimitChance(LimitConfig(n_players=3), abstraction)
     with pytest.raises(ValueError, match="count must be an int >= 1"):
         chance.sample(0, 0, seed=1)
-    with pytest.raises(ValueError, match="seed must be an int in 0..18446744073709551615"):
+    with pytest.raises(ValueError, match=r"seed must be an int in 0..18446744073709551615"):
         chance.sample(0, 1, seed=-1)
-    with pytest.raises(ValueError, match="seats 2..6 players"):
+    with pytest.raises(ValueError, match=r"seats 2..6 players"):
         LimitChance(LimitConfig(n_players=7), abstraction)
     with pytest.raises(ValueError, match="showdown needs >= 2 distinct seats"):
         LimitChance(LimitConfig(n_players=3), abstraction, contexts=[(0,)])

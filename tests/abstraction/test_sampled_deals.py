@@ -19,7 +19,9 @@ from game.holdem import HoldemConfig
 from game.kernels_rng import _splitmix64, _uniform
 from game.swap import SwapConfig
 
-SMALL = dict(training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4)
+SMALL = dict(
+    training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
+)
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +75,13 @@ def test_sampler_equals_python_replay(abstraction, config):
     deals = sample_deal_table(config, lookup, 40, seed=np.random.default_rng(11))
     root_seed = int(np.random.default_rng(11).integers(0, 2**63))
     for deal in range(40):
-        buckets, share = reference_deal(root_seed, deal, getattr(config, "flop_swap_probability", 0.0),
-                                        getattr(config, "turn_swap_probability", 0.0), lookup)
+        buckets, share = reference_deal(
+            root_seed,
+            deal,
+            getattr(config, "flop_swap_probability", 0.0),
+            getattr(config, "turn_swap_probability", 0.0),
+            lookup,
+        )
         assert deals.bucket[deal].tolist() == buckets.tolist(), deal
         assert deals.weight[deal].tolist() == [share == 1.0, share == 0.5, share == 0.0], deal
 
@@ -126,5 +133,5 @@ def test_errors_name_the_bad_value(abstraction):
         sample_deal_table(HoldemConfig(), abstraction, -3)
     with pytest.raises(TypeError, match="NoLimitConfig"):
         sample_deal_table("holdem", abstraction, 10)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="Ah Ah|duplicate|distinct"):
+    with pytest.raises(ValueError, match=r"Ah Ah|duplicate|distinct"):
         BucketLookup(abstraction).bucket([50, 50], [])

@@ -28,13 +28,13 @@ from solver.exploitability import exploitability, uniform_strategy
 LEDUC_UNIFORM_NASH_CONV = 4.747222222222222  # OpenSpiel exploitability_test.py, uniform Leduc policy
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def small(suit_isomorphism: bool = True):  # type: ignore[no-untyped-def]
     """The default 9-card game (Q K A in three suits)."""
     return build_small_deck_game(suit_isomorphism=suit_isomorphism)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def leduc() -> SolverGame:
     return build_game("leduc")
 
@@ -61,8 +61,11 @@ def node_after(tree, actions) -> int:  # type: ignore[no-untyped-def]
     node = 0
     for action in actions:
         start = int(tree.child_start[node])
-        node = next(c for c in range(start, start + int(tree.n_children[node]))
-                    if tree.action_kind[c] == int(action.kind) and tree.action_amount[c] == action.amount)
+        node = next(
+            c
+            for c in range(start, start + int(tree.n_children[node]))
+            if tree.action_kind[c] == int(action.kind) and tree.action_amount[c] == action.amount
+        )
     return node
 
 
@@ -81,8 +84,11 @@ def test_showdown_outcomes_agree_with_the_rules_engine() -> None:
             for action in actions:
                 hand.apply(action)
             winners = hand.showdown_winners()
-            assert deals.weight[d].tolist() == [float(winners == (0,)), float(winners == (0, 1)),
-                                                float(winners == (1,))]
+            assert deals.weight[d].tolist() == [
+                float(winners == (0,)),
+                float(winners == (0, 1)),
+                float(winners == (1,)),
+            ]
             node = node_after(tree, actions)
             rows = tree.terminal_values[tree.value_row[node] : tree.value_row[node] + 3]
             assert tree.kind[node] == SHOWDOWN and np.allclose(deals.weight[d] @ rows, hand.payoffs())
@@ -105,8 +111,9 @@ def test_bucket_of_inverts_the_views() -> None:
 def test_suit_isomorphism_is_lossless() -> None:
     """Mapping raw views to suit classes is an abstraction that loses nothing: the same exploitability."""
     raw, iso = small(False), small(True)
-    classes = CardAbstraction("suits", tuple(
-        np.array([iso.bucket_of(s, view) for view in raw.views[s]], dtype=np.int32) for s in range(2)))
+    classes = CardAbstraction(
+        "suits", tuple(np.array([iso.bucket_of(s, view) for view in raw.views[s]], dtype=np.int32) for s in range(2))
+    )
     merged = abstract_game(raw.game, classes)
     assert np.array_equal(merged.deals.bucket, iso.game.deals.bucket)
     assert np.allclose(merged.deals.probability, iso.game.deals.probability)
@@ -127,18 +134,23 @@ def test_identity_abstraction_reproduces_the_exact_solve() -> None:
     direct = solved(game, 30)
     assert np.allclose(lifted, direct, atol=1e-12)
     assert exploitability(game, lifted).exploitability_chips == pytest.approx(
-        exploitability(game, direct).exploitability_chips, abs=1e-12)
+        exploitability(game, direct).exploitability_chips, abs=1e-12
+    )
 
 
 def test_more_buckets_do_better_on_a_sanity_case() -> None:
     """No card information, a coarse E[HS] abstraction, then lossless: exploitability falls each step."""
     game = small().game
     counts = game.deals.n_buckets.tolist()
-    chain = [CardAbstraction("blind", tuple(np.zeros(n, dtype=np.int32) for n in counts)),
-             build_abstraction(game, "ehs", [3, 12]),
-             CardAbstraction.identity(game)]
-    scores = [exploitability(game, lift_strategy(game, a, solved(abstract_game(game, a), 200))).exploitability_mbb
-              for a in chain]
+    chain = [
+        CardAbstraction("blind", tuple(np.zeros(n, dtype=np.int32) for n in counts)),
+        build_abstraction(game, "ehs", [3, 12]),
+        CardAbstraction.identity(game),
+    ]
+    scores = [
+        exploitability(game, lift_strategy(game, a, solved(abstract_game(game, a), 200))).exploitability_mbb
+        for a in chain
+    ]
     assert scores[0] > scores[1] > scores[2]
     assert scores[2] < 20 < 200 < scores[1]  # CFR+ converges on the exact game; 3/12 buckets lose a lot
 
@@ -156,10 +168,18 @@ def test_merging_and_lifting_are_exact_on_random_abstractions(data: st.DataObjec
         maps.append(np.unique(mapping, return_inverse=True)[1].astype(np.int32))
     abstraction = CardAbstraction("random", tuple(maps))
     abstract = abstract_game(game, abstraction)
-    unmerged = SolverGame("unmerged", abstract.tree, DealTable(
-        game.deals.probability,
-        np.stack([maps[s][game.deals.bucket[:, :, s]] for s in range(2)], axis=2),
-        game.deals.weight, game.deals.chance, abstraction.n_buckets), {})
+    unmerged = SolverGame(
+        "unmerged",
+        abstract.tree,
+        DealTable(
+            game.deals.probability,
+            np.stack([maps[s][game.deals.bucket[:, :, s]] for s in range(2)], axis=2),
+            game.deals.weight,
+            game.deals.chance,
+            abstraction.n_buckets,
+        ),
+        {},
+    )
     seed = data.draw(st.integers(0, 2**32 - 1))
     random_rows = np.random.default_rng(seed).random(abstract.tree.table_size)
     strategy = _normalized(abstract, random_rows)
@@ -177,7 +197,7 @@ def _normalized(game: SolverGame, values: np.ndarray) -> np.ndarray:
         actions = int(tree.n_actions[group])
         for bucket in range(int(tree.n_buckets[group])):
             start = int(tree.row_offset[group]) + bucket * actions
-            out[start:start + actions] /= out[start:start + actions].sum()
+            out[start : start + actions] /= out[start : start + actions].sum()
     return out
 
 
@@ -185,8 +205,11 @@ def test_merge_deals_is_idempotent_and_keeps_mass() -> None:
     deals = small().game.deals
     again = merge_deals(deals)
     assert again.n_deals == deals.n_deals and np.array_equal(again.bucket, deals.bucket)
-    blind = merge_deals(DealTable(deals.probability, np.zeros_like(deals.bucket), deals.weight, deals.chance,
-                                  np.ones(2, dtype=np.int32)))
+    blind = merge_deals(
+        DealTable(
+            deals.probability, np.zeros_like(deals.bucket), deals.weight, deals.chance, np.ones(2, dtype=np.int32)
+        )
+    )
     win, split, loss = blind.weight[0]
     assert blind.n_deals == 1 and win == pytest.approx(loss) and win + split + loss == pytest.approx(1.0)  # symmetric
     assert np.allclose(showdown_shares(small().game)[:, 0] @ deals.probability, 0.5)
@@ -194,10 +217,13 @@ def test_merge_deals_is_idempotent_and_keeps_mass() -> None:
 
 def test_merge_deals_averages_weights_and_keeps_chance_apart() -> None:
     """Deals merge only when buckets and chance children agree; outcome weights average by probability."""
-    table = DealTable(probability=np.array([0.1, 0.3, 0.2, 0.4]),
-                      bucket=np.array([[[0], [1]], [[0], [1]], [[0], [1]], [[1], [0]]]),
-                      weight=np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0], [1.0, 0.0]]),
-                      chance=np.array([[0], [0], [1], [0]]), n_buckets=np.array([2]))
+    table = DealTable(
+        probability=np.array([0.1, 0.3, 0.2, 0.4]),
+        bucket=np.array([[[0], [1]], [[0], [1]], [[0], [1]], [[1], [0]]]),
+        weight=np.array([[1.0, 0.0], [0.0, 1.0], [0.0, 1.0], [1.0, 0.0]]),
+        chance=np.array([[0], [0], [1], [0]]),
+        n_buckets=np.array([2]),
+    )
     merged = merge_deals(table)
     assert merged.n_deals == 3
     assert merged.bucket[:, :, 0].tolist() == [[0, 1], [0, 1], [1, 0]] and merged.chance[:, 0].tolist() == [0, 1, 0]
@@ -217,8 +243,10 @@ def test_features_match_direct_enumeration() -> None:
         for flop in itertools.combinations(rest, 3):
             left = [c for c in rest if c not in flop]
             mine = evaluate([*hole, *flop])
-            board_shares = [1.0 if mine > v else 0.5 if mine == v else 0.0
-                            for v in (evaluate([*opponent, *flop]) for opponent in itertools.combinations(left, 2))]
+            board_shares = [
+                1.0 if mine > v else 0.5 if mine == v else 0.0
+                for v in (evaluate([*opponent, *flop]) for opponent in itertools.combinations(left, 2))
+            ]
             shares += board_shares
             strengths.append(np.mean(board_shares))
         assert features[0].ehs[bucket] == pytest.approx(np.mean(shares), abs=1e-12)
@@ -238,7 +266,7 @@ def test_features_match_direct_enumeration() -> None:
             versus_kings.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
     assert features[0].ochs[aces, kings] == pytest.approx(np.mean(versus_kings), abs=1e-12)
     last = features[1]
-    assert np.allclose(last.ehs2, last.ehs ** 2) and np.allclose(last.atoms, last.ehs[:, None])
+    assert np.allclose(last.ehs2, last.ehs**2) and np.allclose(last.atoms, last.ehs[:, None])
     assert np.all(features[0].ehs2 >= features[0].ehs ** 2 - 1e-12)  # Jensen
 
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 
 import numpy as np
 import pytest
@@ -31,7 +32,7 @@ START_POT = 3
 TARGET = 0.01 * START_POT
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def small(variant: str, rules: str):  # type: ignore[no-untyped-def]
     return build_small_variant(variant, rules=rules)
 
@@ -52,8 +53,11 @@ def random_path(tree, chance_row: np.ndarray, rng: np.random.Generator) -> list[
 def thirds_dealt(tree, path: list[int]) -> list[int]:  # type: ignore[no-untyped-def]
     """Seats whose Auction third card the engine deals on ``path``: the winner, both on a tie (also the
     0-0 tie of two all-in players under document rules, which takes no bids)."""
-    bids = {int(tree.player[parent]): int(tree.action_amount[node]) for parent, node in zip(path, path[1:])
-            if tree.action_kind[node] == ActionKind.BID}
+    bids = {
+        int(tree.player[parent]): int(tree.action_amount[node])
+        for parent, node in itertools.pairwise(path)
+        if tree.action_kind[node] == ActionKind.BID
+    }
     if len(bids) == 2 and bids[0] != bids[1]:
         return [0 if bids[0] > bids[1] else 1]
     return [0, 1] if bids or tree.street[path[-1]] >= 1 else []
@@ -70,7 +74,7 @@ def check_payoffs(variant: str, rules: str, n_cases: int, seed: int) -> None:
         path = random_path(tree, deals.chance[row], rng)
         chance = deal.scripted_chance(variant, thirds_dealt(tree, path) if variant == "auction" else ())
         round_ = start_round(game.config, chance, match_state=deal.ranks if variant == "bounty" else None)
-        for parent, node in zip(path, path[1:]):
+        for parent, node in itertools.pairwise(path):
             if tree.kind[parent] == CHANCE:
                 card = round_.board[4 + int(tree.context[parent])]
                 assert int((card & 3) in (1, 2)) == tree.action_amount[node]
@@ -128,13 +132,21 @@ def test_bounty_engine_trees_keep_the_fold_where_checking_is_free() -> None:
     """The 2025 engine lets a player fold where checking is free, which bounties make worth having
     (fold before the opponent's bounty can hit): the tree keeps it; document rules have no such fold."""
     document, engine = small("bounty", "document").game.tree, small("bounty", "engine").game.tree
-    free = [n for n in np.flatnonzero(engine.kind == DECISION)
-            if any(engine.action_kind[c] == ActionKind.CHECK for c in range(engine.child_start[n], engine.child_start[n] + engine.n_children[n]))
-            and engine.action_kind[engine.child_start[n]] == ActionKind.FOLD]
+    free = [
+        n
+        for n in np.flatnonzero(engine.kind == DECISION)
+        if any(
+            engine.action_kind[c] == ActionKind.CHECK
+            for c in range(engine.child_start[n], engine.child_start[n] + engine.n_children[n])
+        )
+        and engine.action_kind[engine.child_start[n]] == ActionKind.FOLD
+    ]
     assert free
-    assert not any(document.action_kind[document.child_start[n]] == ActionKind.FOLD
-                   and document.action_kind[document.child_start[n] + 1] == ActionKind.CHECK
-                   for n in np.flatnonzero(document.kind == DECISION))
+    assert not any(
+        document.action_kind[document.child_start[n]] == ActionKind.FOLD
+        and document.action_kind[document.child_start[n] + 1] == ActionKind.CHECK
+        for n in np.flatnonzero(document.kind == DECISION)
+    )
 
 
 def test_type_symmetry_is_lossless() -> None:
@@ -160,7 +172,7 @@ def check_convergence(variant: str, rules: str, checkpoints: tuple[int, ...]) ->
     for iterations in checkpoints:
         solver.run(iterations - solver.iteration)
         values.append(exploitability(game, solver.average_strategy()).exploitability_chips)
-    assert all(later < earlier for earlier, later in zip(values, values[1:])), values
+    assert all(later < earlier for earlier, later in itertools.pairwise(values)), values
     assert values[-1] < TARGET, values
     return values
 
@@ -201,8 +213,10 @@ def tiny(game: SolverGame, n_deals: int, seed: int) -> SolverGame:
     return SolverGame(name=game.name + "_tiny", tree=game.tree, deals=table, config=game.config)
 
 
-@pytest.mark.parametrize("variant, rules", [(v, "document") for v in VARIANTS]
-                         + [("river_of_blood", "engine"), ("bounty", "engine"), ("auction", "engine")])
+@pytest.mark.parametrize(
+    "variant, rules",
+    [(v, "document") for v in VARIANTS] + [("river_of_blood", "engine"), ("bounty", "engine"), ("auction", "engine")],
+)
 def test_cfr_kernel_equals_the_plain_python_reference(variant: str, rules: str) -> None:
     game = tiny(small(variant, rules).game, n_deals=30, seed=VARIANTS.index(variant))
     if variant == "river_of_blood":

@@ -27,7 +27,9 @@ def direct_strength(hole: list[int], board: list[int], dead: int) -> float:
 
 def kernel_strength(hole: list[int], board: list[int], dead: int) -> float:
     scratch = np.empty(len(board) + 3, dtype=np.int8)
-    return _strength_vs_range(np.array(hole, dtype=np.int8), np.array(board, dtype=np.int8), np.int64(dead), 2, 0, scratch)
+    return _strength_vs_range(
+        np.array(hole, dtype=np.int8), np.array(board, dtype=np.int8), np.int64(dead), 2, 0, scratch
+    )
 
 
 def bits(cards: list[int]) -> int:
@@ -44,7 +46,11 @@ def test_random_long_boards_match_direct_count(n_hole):
         cards = rng.choice(52, n_hole + n_board + n_gone, replace=False).tolist()
         hole, board = cards[:n_hole], cards[n_hole : n_hole + n_board]
         dead = bits(cards)
-        assert kernel_strength(hole, board, dead) == direct_strength(hole, board, dead), (hole, board, cards[n_hole + n_board :])
+        assert kernel_strength(hole, board, dead) == direct_strength(hole, board, dead), (
+            hole,
+            board,
+            cards[n_hole + n_board :],
+        )
 
 
 @pytest.mark.parametrize("n_board", [21, 26, 31])

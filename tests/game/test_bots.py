@@ -85,22 +85,49 @@ def test_make_bot_builds_every_registered_bot() -> None:
         make_bot("nit")
 
 
-def observation(variant: str, hole: str, board: str = "", *, bounty_rank: int | None = None,
-                bids: tuple[int | None, int | None] = (None, None)) -> SimpleNamespace:
+def observation(
+    variant: str,
+    hole: str,
+    board: str = "",
+    *,
+    bounty_rank: int | None = None,
+    bids: tuple[int | None, int | None] = (None, None),
+) -> SimpleNamespace:
     """The fields EquityBot.equity reads, for seat 0."""
-    return SimpleNamespace(variant=variant, seat=0, hole_cards=tuple(parse_cards(hole).tolist()),
-                           board=tuple(parse_cards(board).tolist()) if board else (), bounty_rank=bounty_rank, bids=bids)
+    return SimpleNamespace(
+        variant=variant,
+        seat=0,
+        hole_cards=tuple(parse_cards(hole).tolist()),
+        board=tuple(parse_cards(board).tolist()) if board else (),
+        bounty_rank=bounty_rank,
+        bids=bids,
+    )
 
 
-def reference_equity(config, hole: str, board: str, *, extra_hole_cards: int = 0, opponent_hole_cards: int = 2,
-                     bounty_rank: int = -1, samples: int, seed: int) -> tuple[float, float]:
+def reference_equity(
+    config,
+    hole: str,
+    board: str,
+    *,
+    extra_hole_cards: int = 0,
+    opponent_hole_cards: int = 2,
+    bounty_rank: int = -1,
+    samples: int,
+    seed: int,
+) -> tuple[float, float]:
     """Slow obvious Monte Carlo of the same quantity as the kernel (pure Python, game.evaluator)."""
     rng = np.random.default_rng(seed)
     mine_known = parse_cards(hole).tolist()
     board_known = parse_cards(board).tolist() if board else []
     unseen = [card for card in range(52) if card not in mine_known + board_known]
-    swaps = [p for street, p in ((3, getattr(config, "flop_swap_probability", 0.0)),
-                                 (4, getattr(config, "turn_swap_probability", 0.0))) if len(board_known) < street]
+    swaps = [
+        p
+        for street, p in (
+            (3, getattr(config, "flop_swap_probability", 0.0)),
+            (4, getattr(config, "turn_swap_probability", 0.0)),
+        )
+        if len(board_known) < street
+    ]
     multiplier = getattr(config, "bounty_multiplier", 1.0)
     shares = weighted = 0.0
     for _ in range(samples):
@@ -140,10 +167,19 @@ CASES = [
 @pytest.mark.parametrize(("config", "hole", "board", "extra", "opponent", "rank"), CASES)
 def test_equity_kernel_matches_a_slow_reference(config, hole, board, extra, opponent, rank) -> None:
     bot = EquityBot(config, samples=20_000, seed=1)
-    fast = bot.equity(observation(config.variant, hole, board, bounty_rank=rank),
-                      extra_hole_cards=extra, opponent_hole_cards=opponent)
-    slow = reference_equity(config, hole, board, extra_hole_cards=extra, opponent_hole_cards=opponent,
-                            bounty_rank=-1 if rank is None else rank, samples=4000, seed=2)
+    fast = bot.equity(
+        observation(config.variant, hole, board, bounty_rank=rank), extra_hole_cards=extra, opponent_hole_cards=opponent
+    )
+    slow = reference_equity(
+        config,
+        hole,
+        board,
+        extra_hole_cards=extra,
+        opponent_hole_cards=opponent,
+        bounty_rank=-1 if rank is None else rank,
+        samples=4000,
+        seed=2,
+    )
     # Standard errors: <= 0.5 / sqrt(4000) = 0.008 (reference) and 0.0036 (kernel); 4.5 sigma.
     assert fast[0] == pytest.approx(slow[0], abs=0.04)
     assert fast[1] == pytest.approx(slow[1], abs=0.06)

@@ -178,9 +178,7 @@ def test_bounty_rank_in_observation_is_own_only() -> None:
 
 
 def test_unknown_opponent_bounty_needs_reveal() -> None:
-    round_ = BountyRound(
-        BountyConfig(), ScriptedChance(parse_cards(SEAT_1_WINS).tolist()), match_state=(rank("K"), -1)
-    )
+    round_ = BountyRound(BountyConfig(), ScriptedChance(parse_cards(SEAT_1_WINS).tolist()), match_state=(rank("K"), -1))
     play(round_, "R50 C K K K K K K")
     with pytest.raises(ValueError, match=r"seat 1's bounty rank is unknown; call reveal_bounty\(1, rank\) first"):
         round_.payoffs()

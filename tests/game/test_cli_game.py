@@ -31,8 +31,22 @@ def test_variants_lists_every_parameter_with_its_default() -> None:
 
 def test_match_prints_json_with_bankrolls_and_the_confidence_interval(tmp_path: Path) -> None:
     history = tmp_path / "match.jsonl"
-    arguments = ["match", "--variant", "swap", "--a", "equity", "--b", "random", "--rounds", "40", "--seed", "3",
-                 "--history", str(history), "--json"]
+    arguments = [
+        "match",
+        "--variant",
+        "swap",
+        "--a",
+        "equity",
+        "--b",
+        "random",
+        "--rounds",
+        "40",
+        "--seed",
+        "3",
+        "--history",
+        str(history),
+        "--json",
+    ]
     result = invoke(*arguments)
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
@@ -47,8 +61,20 @@ def test_match_prints_json_with_bankrolls_and_the_confidence_interval(tmp_path: 
 
 
 def test_match_text_output_and_duplicate_engine_rules() -> None:
-    result = invoke("match", "--variant", "auction", "--a", "checkcall", "--b", "random", "--rounds", "20",
-                    "--duplicate", "--rules", "engine")
+    result = invoke(
+        "match",
+        "--variant",
+        "auction",
+        "--a",
+        "checkcall",
+        "--b",
+        "random",
+        "--rounds",
+        "20",
+        "--duplicate",
+        "--rules",
+        "engine",
+    )
     assert result.exit_code == 0, result.output
     assert "auction duplicate, 20 rounds, rules engine" in result.output
     assert "mbb/hand +-" in result.output
@@ -63,7 +89,9 @@ def test_match_refuses_bad_input() -> None:
 
 def test_replay_reports_a_tampered_history_with_exit_code_1(tmp_path: Path) -> None:
     history = tmp_path / "match.jsonl"
-    assert invoke("match", "--a", "random", "--b", "checkcall", "--rounds", "10", "--history", str(history)).exit_code == 0
+    assert (
+        invoke("match", "--a", "random", "--b", "checkcall", "--rounds", "10", "--history", str(history)).exit_code == 0
+    )
     assert "verified 10 rounds of holdem" in invoke("replay", str(history)).output
     lines = history.read_text().splitlines()
     data = json.loads(lines[3])

@@ -8,6 +8,7 @@ round's cards are known in full and our rules modules can replay it exactly.
 
 from __future__ import annotations
 
+import itertools
 import re
 import socket
 import threading
@@ -53,6 +54,7 @@ TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 
 def cards(text: str) -> tuple[int, ...]:
     return tuple(parse_cards(text).tolist())
+
 
 YEARS = ("2022", "2023", "2024", "2025")
 ANSWER = re.compile(r"^(F|K|C|R\d+|A\d+)$")
@@ -243,7 +245,7 @@ def test_wire_round_matches_recorded_answers_without_repair() -> None:
     for year in YEARS:
         for path in sorted((TRANSCRIPTS / year).glob("*_player_*.txt.gz")):
             wish: dict[str, Action] = {}
-            session = ClientSession(engine_rules(year), lambda view: wish["action"], replay_rules=False)
+            session = ClientSession(engine_rules(year), lambda view, wish=wish: wish["action"], replay_rules=False)
             free_folds = 0
             for line, answer in read_transcript(path):
                 if answer is not None:
@@ -335,11 +337,23 @@ def test_observation_for_bots() -> None:
 
 
 LINES = st.one_of(
-    st.sampled_from([
-        "T30 P0 H9s,7s", "T30 P1 HAh,Kd C", "T30 R4 R6", "T30 C B5d,5c,Ac U9s,7s", "T30 K K B5d,5c,Ac,2h K",
-        "T30 R10 C B5d,5c,Ac,2h,3h", "T30 F D-2", "T30 K O3d,3s D18", "T30 A3 A5 P0 N390,395_5,3_9s,7s,2c",
-        "T30 R400", "T30 R200 C", "Q", "T30 GA Y1#",
-    ]),
+    st.sampled_from(
+        [
+            "T30 P0 H9s,7s",
+            "T30 P1 HAh,Kd C",
+            "T30 R4 R6",
+            "T30 C B5d,5c,Ac U9s,7s",
+            "T30 K K B5d,5c,Ac,2h K",
+            "T30 R10 C B5d,5c,Ac,2h,3h",
+            "T30 F D-2",
+            "T30 K O3d,3s D18",
+            "T30 A3 A5 P0 N390,395_5,3_9s,7s,2c",
+            "T30 R400",
+            "T30 R200 C",
+            "Q",
+            "T30 GA Y1#",
+        ]
+    ),
     st.text(alphabet="TPHFCKRABUNODGYQ0123456789-.,_#cdhsAKQJT \n", max_size=40),
     st.text(max_size=20),
 )
@@ -347,8 +361,9 @@ LINES = st.one_of(
 
 @settings(max_examples=200, deadline=None)
 @given(variant=st.sampled_from(sorted(ENGINE_RULES)), lines=st.lists(LINES, max_size=25), seed=st.integers(0, 2**16))
-@example(variant="auction", lines=["T30 P0 H9s,7s", "T30 K K B5d,5c,Ac,2h K", "T30 R400", "T30 C B5d,5c,Ac U9s,7s"],
-         seed=0)  # a raise past the stack once drove the mirror's stacks negative
+@example(
+    variant="auction", lines=["T30 P0 H9s,7s", "T30 K K B5d,5c,Ac,2h K", "T30 R400", "T30 C B5d,5c,Ac U9s,7s"], seed=0
+)  # a raise past the stack once drove the mirror's stacks negative
 def test_fuzz_client_never_raises_and_answers_are_legal(variant: str, lines: list[str], seed: int) -> None:
     session = ClientSession(ENGINE_RULES[variant], chaotic_decider(seed))
     for line in lines:
@@ -430,7 +445,7 @@ def test_official_engine_accepted_every_answer_of_our_client(year: str) -> None:
     # of our next line; an illegal answer would have been replaced by check or fold.
     pairs = read_transcript(TRANSCRIPTS / year / "client_chaos_vs_random_player_A.txt.gz")
     kinds = set()
-    for (line, answer), (next_line, _) in zip(pairs, pairs[1:], strict=False):
+    for (line, answer), (next_line, _) in itertools.pairwise(pairs):
         if any(isinstance(clause, Delta) for clause in parse_line(line).clauses):
             assert answer == "K"
             continue

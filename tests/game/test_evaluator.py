@@ -1,5 +1,7 @@
 """The evaluator against known counts, brute force, and two independent PyPI evaluators."""
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -7,20 +9,32 @@ from hypothesis import strategies as st
 
 from game import kernels
 from game.cards import card_str, parse_cards
-from game.evaluator import CATEGORY_NAMES, category_index, evaluate, evaluate_batch, hand_census, hand_category
+from game.evaluator import CATEGORY_NAMES, category_index, evaluate, evaluate_batch, hand_category, hand_census
 from game.evaluator_bench import random_seven_card_hands
 from tests.reference_evaluator import best_of, rank_five
 
 # Known category counts: Wikipedia "Poker probability" (5-card and 7-card tables).
 FIVE_CARD_COUNTS = {
-    "straight flush": 40, "four of a kind": 624, "full house": 3_744, "flush": 5_108,
-    "straight": 10_200, "three of a kind": 54_912, "two pair": 123_552, "one pair": 1_098_240,
+    "straight flush": 40,
+    "four of a kind": 624,
+    "full house": 3_744,
+    "flush": 5_108,
+    "straight": 10_200,
+    "three of a kind": 54_912,
+    "two pair": 123_552,
+    "one pair": 1_098_240,
     "high card": 1_302_540,
 }
 SEVEN_CARD_COUNTS = {
-    "straight flush": 41_584, "four of a kind": 224_848, "full house": 3_473_184,
-    "flush": 4_047_644, "straight": 6_180_020, "three of a kind": 6_461_620,
-    "two pair": 31_433_400, "one pair": 58_627_800, "high card": 23_294_460,
+    "straight flush": 41_584,
+    "four of a kind": 224_848,
+    "full house": 3_473_184,
+    "flush": 4_047_644,
+    "straight": 6_180_020,
+    "three of a kind": 6_461_620,
+    "two pair": 31_433_400,
+    "one pair": 58_627_800,
+    "high card": 23_294_460,
 }
 
 
@@ -48,7 +62,7 @@ def test_every_five_card_class_matches_reference_order():
     classes, first = np.unique(values, return_index=True)
     assert classes.tolist() == list(range(1, 7463))
     keys = [rank_five(tuple(hands[i].tolist())) for i in first]
-    assert all(a < b for a, b in zip(keys, keys[1:]))
+    assert all(a < b for a, b in itertools.pairwise(keys))
     # And every sampled hand has exactly its class representative's reference key.
     sample = np.random.default_rng(5).choice(len(hands), 50_000, replace=False)
     for i in sample:
@@ -68,7 +82,7 @@ def test_any_number_of_cards_equals_brute_force_over_five_card_subsets(n_cards):
     # And each N-card value is the best of its own five-card subsets under our evaluator.
     from itertools import combinations
 
-    for hand, value in zip(hands[:5], values[:5]):
+    for hand, value in zip(hands[:5], values[:5], strict=True):
         assert value == max(evaluate(list(s)) for s in combinations(hand.tolist(), 5))
 
 
@@ -119,7 +133,9 @@ def test_seven_card_order_agrees_with_eval7():
 
 def test_categories_and_errors():
     assert [hand_category(evaluate(h)) for h in ("As Ks Qs Js Ts", "Ah 2d 3c 4s 5h", "2c 3d 4h 5s 7c")] == [
-        "straight flush", "straight", "high card",
+        "straight flush",
+        "straight",
+        "high card",
     ]
     assert category_index(1) == 0 and category_index(7462) == 8
     assert len(CATEGORY_NAMES) == 9
@@ -127,7 +143,7 @@ def test_categories_and_errors():
         evaluate("Ah Kd")
     with pytest.raises(ValueError, match="duplicate card 'Ah'"):
         evaluate("Ah Ah Kd Qc Js")
-    with pytest.raises(ValueError, match="outside 1..7462"):
+    with pytest.raises(ValueError, match=r"outside 1..7462"):
         hand_category(0)
     with pytest.raises(ValueError, match="row 1 of hands"):
         evaluate_batch(np.array([[0, 1, 2, 3, 4], [0, 0, 2, 3, 4]]))

@@ -21,8 +21,9 @@ from game.variants import VARIANTS
 def write_match(tmp_path: Path, variant: str = "holdem", rounds: int = 30, **options) -> tuple[Path, dict]:
     path = tmp_path / f"{variant}.jsonl"
     config = VARIANTS[variant].config_class(**options.pop("config", {}))
-    result = play_match(config, RandomBot(seed=1, name="a"), RandomBot(seed=2, name="b"), rounds=rounds, seed=8,
-                        history=path, **options)
+    result = play_match(
+        config, RandomBot(seed=1, name="a"), RandomBot(seed=2, name="b"), rounds=rounds, seed=8, history=path, **options
+    )
     return path, result.bankrolls
 
 
@@ -65,7 +66,7 @@ def test_replay_detects_tampered_payoffs(tmp_path: Path) -> None:
 
 def test_replay_detects_a_tampered_action(tmp_path: Path) -> None:
     path, _ = write_match(tmp_path)
-    rewrite_line(path, 2, lambda data: data.update(actions=["0:R100000"] + data["actions"][1:]))
+    rewrite_line(path, 2, lambda data: data.update(actions=["0:R100000", *data["actions"][1:]]))
     report = replay(path)
     assert report.mismatch is not None
     assert report.mismatch.startswith("line 2 (round 0): action 1 '0:R100000' is illegal: illegal action R100000")
@@ -73,7 +74,7 @@ def test_replay_detects_a_tampered_action(tmp_path: Path) -> None:
 
 def test_replay_detects_an_action_by_the_wrong_seat(tmp_path: Path) -> None:
     path, _ = write_match(tmp_path)
-    rewrite_line(path, 3, lambda data: data.update(actions=["1" + data["actions"][0][1:]] + data["actions"][1:]))
+    rewrite_line(path, 3, lambda data: data.update(actions=["1" + data["actions"][0][1:], *data["actions"][1:]]))
     assert "is by seat 1 but seat 0 is to act" in replay(path).mismatch
 
 
@@ -85,7 +86,9 @@ def test_replay_detects_swapped_hole_cards(tmp_path: Path) -> None:
         cards = json.loads(line)["deck"].split()
         if len(cards) < 9:  # no showdown
             continue
-        rewrite_line(path, number, lambda data: data.update(deck=" ".join(cards[2:4] + cards[0:2] + cards[4:])))
+        rewrite_line(
+            path, number, lambda data, cards=cards: data.update(deck=" ".join(cards[2:4] + cards[0:2] + cards[4:]))
+        )
         report = replay(path)
         if not report.ok:
             assert report.mismatch.startswith(f"line {number} ")
@@ -129,8 +132,9 @@ def test_a_round_line_holds_the_chance_log_actions_and_payoffs() -> None:
     round_ = HoldemRound(HoldemConfig(), ScriptedChance(deck))
     for text in ["R6", "C", "K", "K", "K", "K", "R10", "C"]:
         round_.apply(Action.parse(text))
-    record = RoundRecord(0, 0, ("a", "b"), None, round_.chance_log, round_.history,
-                         tuple(int(x) for x in round_.payoffs()))  # type: ignore[arg-type]
+    record = RoundRecord(
+        0, 0, ("a", "b"), None, round_.chance_log, round_.history, tuple(int(x) for x in round_.payoffs())
+    )  # type: ignore[arg-type]
     assert json.loads(record.to_json()) == {
         "round": 0,
         "deal": 0,

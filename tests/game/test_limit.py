@@ -7,6 +7,8 @@ check-and-raise allowed, announced hands. Section names are cited in comments.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -258,13 +260,13 @@ def test_clone_is_independent_and_replay_reproduces() -> None:
 
 
 def test_bad_configs_and_stacks_are_refused() -> None:
-    with pytest.raises(ValueError, match="n_players must be 2..10, got 11"):
+    with pytest.raises(ValueError, match=r"n_players must be 2..10, got 11"):
         LimitConfig(n_players=11)
     with pytest.raises(ValueError, match="ante must be None or an int >= 0 chips, got -1"):
         LimitConfig(ante=-1)
     with pytest.raises(ValueError, match=r"every stack must be >= 1 chip, got \[10, 0\]"):
         LimitRound(LimitConfig(), [10, 0])
-    with pytest.raises(ValueError, match="button must be a seat 0..1, got 2"):
+    with pytest.raises(ValueError, match=r"button must be a seat 0..1, got 2"):
         LimitRound(LimitConfig(), button=2)
 
 
@@ -290,7 +292,7 @@ def test_freeze_out_plays_until_one_player_has_every_chip() -> None:
     records = match.run()
     assert match.winner is not None and match.stacks[match.winner] == 320 and sum(match.stacks) == 320
     eliminated: set[int] = set()
-    for previous, record in zip(records, records[1:]):
+    for previous, record in itertools.pairwise(records):
         for seat, player in enumerate(previous.players):
             if previous.starting_stacks[seat] + previous.payoffs[seat] == 0:
                 eliminated.add(player)
@@ -305,6 +307,5 @@ def test_freeze_out_plays_until_one_player_has_every_chip() -> None:
 
 
 def test_freeze_out_needs_one_bot_per_seat() -> None:
-    with pytest.raises(ValueError, match="config.n_players is 3 but 2 bots"):
+    with pytest.raises(ValueError, match=r"config.n_players is 3 but 2 bots"):
         FreezeOut(LimitConfig(n_players=3), [RandomBot(0), RandomBot(1)])
-

@@ -165,11 +165,17 @@ def _compare(seeds: range) -> tuple[int, int]:
             assert list(ours.stacks) == their_stacks, (seed, ours, their_stacks)
             continue
         values = _showdown_values(ours)
-        stakes = {value: {ours.contributions[seat] for seat in values if values[seat] == value} for value in values.values()}
+        stakes = {
+            value: {ours.contributions[seat] for seat in values if values[seat] == value} for value in values.values()
+        }
         if all(len(amounts) == 1 for amounts in stakes.values()):
             equal_stake_ties += 1
             pots = len({ours.contributions[seat] for seat in values})
-            assert max(abs(a - b) for a, b in zip(ours.stacks, their_stacks)) <= pots, (seed, ours, their_stacks)
+            assert max(abs(a - b) for a, b in zip(ours.stacks, their_stacks, strict=True)) <= pots, (
+                seed,
+                ours,
+                their_stacks,
+            )
         else:
             other_ties += 1
     return equal_stake_ties, other_ties

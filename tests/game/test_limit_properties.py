@@ -30,8 +30,19 @@ configs = st.builds(
 def candidate_actions(game: LimitRound, data: st.DataObject) -> list[Action]:
     """A spread of actions around the legal ones, legal or not."""
     limit = game.config.limit(game.street)
-    amounts = {0, limit, game.config.straddle, *(move.amount + step for move in game.legal_moves() for step in (-limit, 0, limit))}
-    actions = [Action(kind, amount) for kind in ActionKind if kind is not ActionKind.ANNOUNCE for amount in amounts if amount >= 0]
+    amounts = {
+        0,
+        limit,
+        game.config.straddle,
+        *(move.amount + step for move in game.legal_moves() for step in (-limit, 0, limit)),
+    }
+    actions = [
+        Action(kind, amount)
+        for kind in ActionKind
+        if kind is not ActionKind.ANNOUNCE
+        for amount in amounts
+        if amount >= 0
+    ]
     cards = data.draw(st.lists(st.integers(0, 51), min_size=4, max_size=6, unique=True), label="announce")
     return [*actions, Action(ActionKind.ANNOUNCE, cards=tuple(cards))]
 
@@ -39,7 +50,9 @@ def candidate_actions(game: LimitRound, data: st.DataObject) -> list[Action]:
 @settings(max_examples=60, deadline=None)
 @given(config=configs, data=st.data())
 def test_random_playouts_keep_every_invariant(config: LimitConfig, data: st.DataObject) -> None:
-    stacks = data.draw(st.lists(st.integers(1, 150), min_size=config.n_players, max_size=config.n_players), label="stacks")
+    stacks = data.draw(
+        st.lists(st.integers(1, 150), min_size=config.n_players, max_size=config.n_players), label="stacks"
+    )
     button = data.draw(st.integers(0, config.n_players - 1), label="button")
     game = LimitRound(config, stacks, button, seed=data.draw(st.integers(0, 2**32), label="seed"))
     total = sum(stacks)

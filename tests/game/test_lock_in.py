@@ -75,8 +75,10 @@ def test_holdem_three_rounds_with_the_dealer_alternating() -> None:
     assert lock_in_threshold(HoldemConfig(small_blind=5, big_blind=10), 2, first_seat=1) == 15
 
 
-@pytest.mark.parametrize("config", [SwapConfig(), RiverOfBloodConfig(), AuctionConfig(),
-                                    AuctionConfig(rules="engine"), SwapConfig(rules="engine")])
+@pytest.mark.parametrize(
+    "config",
+    [SwapConfig(), RiverOfBloodConfig(), AuctionConfig(), AuctionConfig(rules="engine"), SwapConfig(rules="engine")],
+)
 def test_other_variants_cost_only_the_blinds(config) -> None:
     # Swap (stack 200), River of Blood (runs: checked), Auction (bid 0 costs nothing)
     assert (round_loss_bound(config, 0), round_loss_bound(config, 1)) == (1, 2)
@@ -219,8 +221,12 @@ class WireMatch:
             if (round_.street, auction) != phase and round_.street > 0:
                 if phase[1]:  # the auction just resolved
                     seen = round_.observation(seat)
-                    message += [f"P{seat}", "N{},{}_{},{}_{}".format(*seen.stacks, *seen.bids,
-                                                                    ",".join(card_str(c) for c in seen.hole_cards))]
+                    message += [
+                        f"P{seat}",
+                        "N{},{}_{},{}_{}".format(
+                            *seen.stacks, *seen.bids, ",".join(card_str(c) for c in seen.hole_cards)
+                        ),
+                    ]
                 message.append("B" + ",".join(card_str(card) for card in round_.board))
                 if self.variant == "swap" and round_.street in (3, 4):
                     message.append("U" + ",".join(card_str(card) for card in round_.hole_cards[seat]))
@@ -360,8 +366,9 @@ def test_export_spec_and_player_lock_in_by_default(tmp_path: Path) -> None:
     assert not isinstance(make_player(BotSpec("bounty", "checkcall", lock_in=False)), LockIn)
     (tmp_path / "bot.json").write_text('{"format": 1, "variant": "swap", "bot": "random", "strategy": null, "seed": 0}')
     assert BotSpec.read(tmp_path).lock_in  # written before the option existed: on
-    (tmp_path / "bot.json").write_text('{"format": 1, "variant": "swap", "bot": "random", "strategy": null, "seed": 0,'
-                                       ' "lock_in": "no"}')
+    (tmp_path / "bot.json").write_text(
+        '{"format": 1, "variant": "swap", "bot": "random", "strategy": null, "seed": 0, "lock_in": "no"}'
+    )
     with pytest.raises(ValueError, match="lock_in must be true or false"):
         BotSpec.read(tmp_path)
 
@@ -372,8 +379,20 @@ def test_exported_folder_with_no_lock_in_records_it_and_never_locks_in(tmp_path:
 
     folder = tmp_path / "bot"
     (tmp_path / "min_raiser.py").write_text(MIN_RAISER)
-    result = CliRunner().invoke(app, ["export-bot", "--variant", "2022", "--bot", f"{tmp_path / 'min_raiser.py'}:MinRaiser",
-                                      "--out", str(folder), "--no-lock-in", "--json"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "export-bot",
+            "--variant",
+            "2022",
+            "--bot",
+            f"{tmp_path / 'min_raiser.py'}:MinRaiser",
+            "--out",
+            str(folder),
+            "--no-lock-in",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert '"lock_in": false' in (folder / "bot.json").read_text()
     assert BotSpec.read(folder).lock_in is False
@@ -388,6 +407,7 @@ def test_exported_folder_with_no_lock_in_records_it_and_never_locks_in(tmp_path:
     def engine() -> None:
         connection, _ = server.accept()
         with connection, connection.makefile("rw") as stream:
+
             def remote(line: str) -> str:
                 stream.write(line + "\n")
                 stream.flush()
@@ -401,8 +421,13 @@ def test_exported_folder_with_no_lock_in_records_it_and_never_locks_in(tmp_path:
 
     thread = threading.Thread(target=engine, daemon=True)
     thread.start()
-    process = subprocess.run([sys.executable, "player.py", str(server.getsockname()[1])], cwd=folder,
-                             capture_output=True, text=True, timeout=300)
+    process = subprocess.run(
+        [sys.executable, "player.py", str(server.getsockname()[1])],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     thread.join(timeout=30)
     server.close()
     assert process.returncode == 0, process.stderr

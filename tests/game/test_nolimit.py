@@ -241,7 +241,7 @@ def test_chance_log_replays_the_hand() -> None:
 
 
 def test_unknown_opponent_cards_need_reveal_before_showdown_payoffs() -> None:
-    deck = cards("Ah Ad") + [UNKNOWN_CARD, UNKNOWN_CARD] + cards("2s 7h 9d 3c 4d")
+    deck = [*cards("Ah Ad"), UNKNOWN_CARD, UNKNOWN_CARD, *cards("2s 7h 9d 3c 4d")]
     round_ = play(HoldemRound(HoldemConfig(), ScriptedChance(deck)), "R6 C K K K K K K")
     assert round_.observation(0).hole_cards == tuple(cards("Ah Ad"))
     with pytest.raises(ValueError, match=r"call reveal\(1, cards\) first"):
@@ -253,7 +253,7 @@ def test_unknown_opponent_cards_need_reveal_before_showdown_payoffs() -> None:
 
 
 def test_unknown_cards_do_not_matter_after_a_fold() -> None:
-    deck = [UNKNOWN_CARD, UNKNOWN_CARD] + cards("Kc Qc")
+    deck = [UNKNOWN_CARD, UNKNOWN_CARD, *cards("Kc Qc")]
     assert play(HoldemRound(HoldemConfig(), ScriptedChance(deck)), "F").payoffs().tolist() == [-1, 1]
 
 

@@ -19,8 +19,8 @@ from game.protocol import (
     Clock,
     Delta,
     GameOver,
-    HoleCards,
     HistoryAction,
+    HoleCards,
     OpponentCards,
     Seat,
     UpdatedHoleCards,
@@ -39,13 +39,29 @@ def cards(text: str) -> tuple[int, ...]:
 def test_example_of_the_engine_doc_parses_clause_by_clause() -> None:
     # The Swap example of pokerbots-engines.md (seat 1), line by line.
     assert parse_line("T29.999 P1 H9s,7s C").clauses == (
-        Clock(29.999), Seat(1), HoleCards(cards("9s 7s")), HistoryAction(Action.call()))
+        Clock(29.999),
+        Seat(1),
+        HoleCards(cards("9s 7s")),
+        HistoryAction(Action.call()),
+    )
     assert parse_line("T29.999 R4 R6").clauses == (
-        Clock(29.999), HistoryAction(Action.raise_to(4)), HistoryAction(Action.raise_to(6)))
+        Clock(29.999),
+        HistoryAction(Action.raise_to(4)),
+        HistoryAction(Action.raise_to(6)),
+    )
     assert parse_line("T29.999 C B5d,5c,Ac UQs,7s").clauses == (
-        Clock(29.999), HistoryAction(Action.call()), Board(cards("5d 5c Ac")), UpdatedHoleCards(cards("Qs 7s")))
+        Clock(29.999),
+        HistoryAction(Action.call()),
+        Board(cards("5d 5c Ac")),
+        UpdatedHoleCards(cards("Qs 7s")),
+    )
     assert parse_line("T29.999 K K O3d,3s D18").clauses == (
-        Clock(29.999), HistoryAction(Action.check()), HistoryAction(Action.check()), OpponentCards(cards("3d 3s")), Delta(18))
+        Clock(29.999),
+        HistoryAction(Action.check()),
+        HistoryAction(Action.check()),
+        OpponentCards(cards("3d 3s")),
+        Delta(18),
+    )
 
 
 def test_year_specific_clauses() -> None:
@@ -53,7 +69,11 @@ def test_year_specific_clauses() -> None:
     line = parse_line("T29.999 A17 P0 N396,396_17,0_3s,Kc,3h BJd,8s,4s K")
     assert line.malformed == ()
     assert line.clauses[0:4] == (
-        Clock(29.999), HistoryAction(Action.bid(17)), Seat(0), AuctionResult((396, 396), (17, 0), cards("3s Kc 3h")))
+        Clock(29.999),
+        HistoryAction(Action.bid(17)),
+        Seat(0),
+        AuctionResult((396, 396), (17, 0), cards("3s Kc 3h")),
+    )
     assert parse_line("T60.000 P0 H3s,9h G3").clauses[-1] == Bounty(1)
     assert parse_clause("GA") == Bounty(12)
     assert parse_clause("Y#0") == BountyHits(None, False)
@@ -62,11 +82,45 @@ def test_year_specific_clauses() -> None:
     assert parse_clause("D-400") == Delta(-400)
 
 
-@pytest.mark.parametrize("text", [
-    "", "X", "R", "R-3", "R1.5", "A", "Rabc", "FF", "KK", "C1", "P2", "P", "H", "HAh,", "HAh,Ah",
-    "B1x", "D", "D--1", "D4-", "T", "Tnan", "Tinf", "Tabc", "G1", "GAA", "Y", "Y2", "Y1#0", "Q1",
-    "N1,2_3,4", "N1_2,3_Ah", "N1,2_3,4_", "N1,2,3_4,5_Ah", "R\u0664",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "X",
+        "R",
+        "R-3",
+        "R1.5",
+        "A",
+        "Rabc",
+        "FF",
+        "KK",
+        "C1",
+        "P2",
+        "P",
+        "H",
+        "HAh,",
+        "HAh,Ah",
+        "B1x",
+        "D",
+        "D--1",
+        "D4-",
+        "T",
+        "Tnan",
+        "Tinf",
+        "Tabc",
+        "G1",
+        "GAA",
+        "Y",
+        "Y2",
+        "Y1#0",
+        "Q1",
+        "N1,2_3,4",
+        "N1_2,3_Ah",
+        "N1,2_3,4_",
+        "N1,2,3_4,5_Ah",
+        "R\u0664",
+    ],
+)
 def test_malformed_clauses_raise_value_error_naming_them(text: str) -> None:
     with pytest.raises(ValueError, match="malformed clause"):
         parse_clause(text)
@@ -92,7 +146,8 @@ def test_every_recorded_engine_line_and_answer_parses(year: str) -> None:
     # Every line the official engine sent in a recorded 1000-round match, and every answer the
     # skeleton bot gave, round-trips through our parser and formatter.
     for path in sorted((TRANSCRIPTS / year).glob("*.txt.gz")):
-        rows = gzip.open(path, "rt").read().splitlines()
+        with gzip.open(path, "rt") as transcript:
+            rows = transcript.read().splitlines()
         sent = [row[3:] for row in rows if row.startswith("<< ")]
         answers = [row[3:] for row in rows if row.startswith(">> ")]
         assert len(sent) > 3000 and len(answers) == len(sent) - 1  # the final Q gets no answer

@@ -39,7 +39,7 @@ def test_defaults_follow_the_document() -> None:
 def test_a_flop_swap_turns_the_winner(rules: str) -> None:
     # Seat 0 Ah 2d vs seat 1 Kc Qc; seat 0's deuce becomes the Ad on the flop: aces beat kings.
     deck = cards("Ah 2d Kc Qc Ks 7h 9d Ad 3c 4s")
-    events = {"swap": [False, True, False, False] + NO_SWAPS}
+    events = {"swap": [False, True, False, False, *NO_SWAPS]}
     round_ = play(SwapRound(SwapConfig(rules=rules), ScriptedChance(deck, events)), "C K")
     assert format_cards(round_.hole_cards[0]) == "Ah Ad" and format_cards(round_.hole_cards[1]) == "Kc Qc"
     assert format_cards(round_.board) == "Ks 7h 9d"
@@ -52,7 +52,7 @@ def test_a_flop_swap_turns_the_winner(rules: str) -> None:
 def test_turn_swap_and_each_player_sees_only_own_cards() -> None:
     # Seat 1 loses Qc on the turn for 9s (pair of nines with the board's 9d).
     deck = cards("Ah 2d Kc Qc 5s 7h 9d Jd 9s 3c")
-    events = {"swap": NO_SWAPS + [False, False, False, True]}
+    events = {"swap": [*NO_SWAPS, False, False, False, True]}
     round_ = play(SwapRound(SwapConfig(), ScriptedChance(deck, events)), "C K K K")
     assert round_.street == 4
     assert format_cards(round_.observation(1).hole_cards) == "Kc 9s"
@@ -71,7 +71,7 @@ def test_no_swap_after_a_preflop_fold() -> None:
 def test_all_in_still_swaps_on_the_way_to_showdown() -> None:
     # Document all-in: streets are dealt with no decisions, swaps included.
     deck = cards("Ah 2d Kc Qc Ks 7h 9d Ad 3c 4s")
-    events = {"swap": [False, True, False, False] + NO_SWAPS}
+    events = {"swap": [False, True, False, False, *NO_SWAPS]}
     round_ = play(SwapRound(SwapConfig(), ScriptedChance(deck, events)), "R200 C")
     assert round_.is_terminal and format_cards(round_.hole_cards[0]) == "Ah Ad"
     assert round_.payoffs().tolist() == [200, -200]

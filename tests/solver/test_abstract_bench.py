@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from typer.testing import CliRunner
 
 from solver.abstract_bench import format_table, random_abstraction, run_abstract_benchmark

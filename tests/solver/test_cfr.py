@@ -12,7 +12,6 @@ from solver.cfr import ALGORITHMS, FULL_TRAVERSAL, SAMPLING, Solver, SolverConfi
 from solver.exploitability import exploitability
 from tests.reference import InfosetKey, ReferenceCFR
 
-
 needs_jit = pytest.mark.skipif(
     numba.config.DISABLE_JIT, reason="a convergence run: too slow without the compiled kernels (NUMBA_DISABLE_JIT=1)"
 )
@@ -112,8 +111,9 @@ def test_resume_is_bit_identical(kuhn, algorithm) -> None:
 def test_current_strategy_rows_are_distributions(leduc) -> None:
     solver = Solver(leduc, "cfr").run(5)
     tree = leduc.tree
-    row_starts = np.concatenate([tree.row_offset[g] + tree.n_actions[g] * np.arange(tree.n_buckets[g])
-                                 for g in range(tree.n_groups)])
+    row_starts = np.concatenate(
+        [tree.row_offset[g] + tree.n_actions[g] * np.arange(tree.n_buckets[g]) for g in range(tree.n_groups)]
+    )
     for strategy in (solver.current_strategy(), solver.average_strategy()):
         assert (strategy >= 0).all()
         np.testing.assert_allclose(np.add.reduceat(strategy, row_starts), 1.0, atol=1e-12)
@@ -141,17 +141,30 @@ def _coin_game() -> SolverGame:
     from abstraction.tree import CHANCE, DECISION, FOLD, DealTable, FlatTree
 
     tree = FlatTree(
-        kind=[CHANCE, DECISION, DECISION, FOLD, FOLD, FOLD, FOLD], player=[-1, 0, 0, 1, -1, 1, -1],
-        street=[0] * 7, child_start=[1, 3, 5, 0, 0, 0, 0], n_children=[2, 2, 2, 0, 0, 0, 0],
-        committed=[[0, 0], [0, 0], [0, 0], [0, 1], [0, 0], [0, 2], [0, 0]], infoset_group=[-1, 0, 1, -1, -1, -1, -1],
-        action_kind=[-1, -2, -2, 3, 1, 3, 1], action_amount=[0, 0, 1, 1, 0, 2, 0],
-        context=[0, -1, -1, -1, -1, -1, -1], value_row=[-1, -1, -1, 0, 1, 2, 1],
-        n_actions=[2, 2], row_offset=[0, 2], n_buckets=[1, 1], group_player=[0, 0], group_street=[0, 0],
-        group_slot=[0, 0], terminal_values=[[1, -1], [0, 0], [2, -2]], context_size=np.zeros(0),
+        kind=[CHANCE, DECISION, DECISION, FOLD, FOLD, FOLD, FOLD],
+        player=[-1, 0, 0, 1, -1, 1, -1],
+        street=[0] * 7,
+        child_start=[1, 3, 5, 0, 0, 0, 0],
+        n_children=[2, 2, 2, 0, 0, 0, 0],
+        committed=[[0, 0], [0, 0], [0, 0], [0, 1], [0, 0], [0, 2], [0, 0]],
+        infoset_group=[-1, 0, 1, -1, -1, -1, -1],
+        action_kind=[-1, -2, -2, 3, 1, 3, 1],
+        action_amount=[0, 0, 1, 1, 0, 2, 0],
+        context=[0, -1, -1, -1, -1, -1, -1],
+        value_row=[-1, -1, -1, 0, 1, 2, 1],
+        n_actions=[2, 2],
+        row_offset=[0, 2],
+        n_buckets=[1, 1],
+        group_player=[0, 0],
+        group_street=[0, 0],
+        group_slot=[0, 0],
+        terminal_values=[[1, -1], [0, 0], [2, -2]],
+        context_size=np.zeros(0),
         chance_size=[2],
     )
-    deals = DealTable(probability=[0.5, 0.5], bucket=np.zeros((2, 2, 1)), weight=np.zeros((2, 0)),
-                      chance=[[0], [1]], n_buckets=[1])
+    deals = DealTable(
+        probability=[0.5, 0.5], bucket=np.zeros((2, 2, 1)), weight=np.zeros((2, 0)), chance=[[0], [1]], n_buckets=[1]
+    )
     return SolverGame(name="coin", tree=tree, deals=deals, config={})
 
 

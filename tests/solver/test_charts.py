@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -27,8 +26,9 @@ def solved(tmp_path_factory):
     folder = tmp_path_factory.mktemp("chart")
     cards = CardAbstraction.blank((169, 4, 4, 4))
     cards.save(folder / "cards.h5")
-    config = AbstractGameConfig(variant="holdem", rules={"stack": 20}, card_abstraction=str(folder / "cards.h5"),
-                                bets="1p,a cap=1")
+    config = AbstractGameConfig(
+        variant="holdem", rules={"stack": 20}, card_abstraction=str(folder / "cards.h5"), bets="1p,a cap=1"
+    )
     game = build_abstract_game(config, cards)
     solver = Solver(game, "es-mccfr", seed=3).run(5_000)
     path = write_abstract_strategy(folder / "holdem.h5", game, solver)
@@ -75,8 +75,12 @@ def test_write_charts_writes_pngs_for_abstract_and_exact_games(solved, tmp_path)
 
 def test_cli_charts_a_file_and_refuses_a_broken_one(solved, tmp_path):
     path, _ = solved
-    done = subprocess.run([*CLI, "chart", str(path), "--out", str(tmp_path / "c"), "--points", "1"],
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [*CLI, "chart", str(path), "--out", str(tmp_path / "c"), "--points", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "c" / "preflop_0_root.png").is_file()
     broken = tmp_path / "broken.h5"

@@ -29,8 +29,20 @@ def one_line_error(result) -> str:
 
 def test_solve_then_exploit(tmp_path: Path) -> None:
     out = tmp_path / "kuhn.h5"
-    solved = invoke("solve", "--game", "kuhn", "--algorithm", "lcfr", "--iterations", "300", "--out", str(out),
-                    "--checkpoint-every", "100", "--json")
+    solved = invoke(
+        "solve",
+        "--game",
+        "kuhn",
+        "--algorithm",
+        "lcfr",
+        "--iterations",
+        "300",
+        "--out",
+        str(out),
+        "--checkpoint-every",
+        "100",
+        "--json",
+    )
     assert solved.exit_code == 0, solved.output
     summary = json.loads(solved.stdout)
     assert summary["iterations"] == 300 and summary["algorithm"] == "linear"
@@ -42,8 +54,19 @@ def test_solve_then_exploit(tmp_path: Path) -> None:
     assert measured["exploitability_chips"] < 5e-3
     assert measured["game_value"] == pytest.approx(-1 / 18, abs=5e-3)  # Kuhn game value -1/18 (Kuhn 1950)
     assert measured["exploitability_mbb"] == pytest.approx(1000 * measured["exploitability_chips"])
-    resumed = invoke("solve", "--game", "kuhn", "--algorithm", "lcfr", "--iterations", "400", "--out", str(out),
-                     "--resume", "--quiet")
+    resumed = invoke(
+        "solve",
+        "--game",
+        "kuhn",
+        "--algorithm",
+        "lcfr",
+        "--iterations",
+        "400",
+        "--out",
+        str(out),
+        "--resume",
+        "--quiet",
+    )
     assert resumed.exit_code == 0 and "resumed from iteration 300" in resumed.stdout
     text = invoke("exploit", str(out))
     assert "exploitability:" in text.stdout and "400 iterations" in text.stdout
@@ -51,7 +74,11 @@ def test_solve_then_exploit(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(None, "no such file"), (b"\x89HDF\r\n\x1a\n" + bytes(100), "corrupt or truncated"), (b"hello", "not an HDF5 file")],
+    [
+        (None, "no such file"),
+        (b"\x89HDF\r\n\x1a\n" + bytes(100), "corrupt or truncated"),
+        (b"hello", "not an HDF5 file"),
+    ],
 )
 def test_exploit_refuses_bad_files_in_one_line(tmp_path: Path, content: bytes | None, message: str) -> None:
     path = tmp_path / "bad.h5"
@@ -62,11 +89,13 @@ def test_exploit_refuses_bad_files_in_one_line(tmp_path: Path, content: bytes | 
 
 def test_solve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
     out = str(tmp_path / "x.h5")
-    assert "--algorithm must be one of" in one_line_error(invoke("solve", "--algorithm", "cfr-", "--iterations", "5",
-                                                                 "--out", out))
+    assert "--algorithm must be one of" in one_line_error(
+        invoke("solve", "--algorithm", "cfr-", "--iterations", "5", "--out", out)
+    )
     assert "exactly one of iterations and seconds" in one_line_error(invoke("solve", "--game", "kuhn", "--out", out))
-    assert "sampling algorithm" in one_line_error(invoke("solve", "--game", "kuhn", "--iterations", "5",
-                                                         "--workers", "2", "--out", out))
+    assert "sampling algorithm" in one_line_error(
+        invoke("solve", "--game", "kuhn", "--iterations", "5", "--workers", "2", "--out", out)
+    )
 
 
 def test_openspiel_peer_matches_known_values() -> None:
@@ -78,7 +107,7 @@ def test_openspiel_peer_matches_known_values() -> None:
     assert peer.exploitability() == pytest.approx(11 / 24)
     peer.run(200)
     assert peer.iteration == 201 and peer.exploitability() < 5e-3
-    with pytest.raises(ValueError, match="algorithm must be one of .* got 'dqn'"):
+    with pytest.raises(ValueError, match=r"algorithm must be one of .* got 'dqn'"):
         OpenSpielSolver("kuhn", "dqn")
 
 
@@ -86,8 +115,9 @@ def test_missing_openspiel_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel now raises ImportError
     with pytest.raises(PeerUnavailableError, match="pip install"):
         OpenSpielSolver("leduc", "cfr+")
-    assert "OpenSpiel (pyspiel) is not installed" in one_line_error(invoke("bench", "solver", "--game", "kuhn",
-                                                                           "--quick"))
+    assert "OpenSpiel (pyspiel) is not installed" in one_line_error(
+        invoke("bench", "solver", "--game", "kuhn", "--quick")
+    )
 
 
 def test_bench_solver_json_shape(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,10 +126,24 @@ def test_bench_solver_json_shape(monkeypatch: pytest.MonkeyPatch) -> None:
     result = invoke("bench", "solver", "--game", "kuhn", "--quick", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert set(data["cfr+"]) == {"ours_ms_per_iter", "openspiel_ms_per_iter", "speedup", "ours_expl_100",
-                                 "openspiel_expl_100", "ours_expl_1000", "openspiel_expl_1000"}
-    assert set(data["es-mccfr"]) == {"ours_iters_per_s", "openspiel_iters_per_s", "speedup", "ours_expl_10s",
-                                     "openspiel_expl_10s", "ours_expl_60s", "openspiel_expl_60s"}
+    assert set(data["cfr+"]) == {
+        "ours_ms_per_iter",
+        "openspiel_ms_per_iter",
+        "speedup",
+        "ours_expl_100",
+        "openspiel_expl_100",
+        "ours_expl_1000",
+        "openspiel_expl_1000",
+    }
+    assert set(data["es-mccfr"]) == {
+        "ours_iters_per_s",
+        "openspiel_iters_per_s",
+        "speedup",
+        "ours_expl_10s",
+        "openspiel_expl_10s",
+        "ours_expl_60s",
+        "openspiel_expl_60s",
+    }
     # Same algorithm on the same game: CFR+ reaches about the same exploitability on both sides.
     assert data["cfr+"]["ours_expl_1000"] < 1e-3 and data["cfr+"]["openspiel_expl_1000"] < 1e-3
     assert data["budgets_seconds"] == [0.05, 0.1]

@@ -22,7 +22,9 @@ def cards(tmp_path_factory) -> dict[str, Path]:
     blank = CardAbstraction.blank((169, 4, 4, 4))
     paths = {"holdem": folder / "holdem.h5", "bounty": folder / "bounty.h5"}
     blank.save(paths["holdem"])
-    dataclasses.replace(blank, config=CardAbstractionConfig(buckets=(169, 4, 4, 4), variant="bounty")).save(paths["bounty"])
+    dataclasses.replace(blank, config=CardAbstractionConfig(buckets=(169, 4, 4, 4), variant="bounty")).save(
+        paths["bounty"]
+    )
     return paths
 
 
@@ -32,8 +34,9 @@ def tiny(cards: Path, *extra: str) -> list[str]:
 
 def test_flags_alone_solve_bounty_with_two_workers(cards: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "bounty.h5"
-    result = invoke(*tiny(cards["bounty"], "--variant", "bounty", "--iterations", "4000", "--workers", "2",
-                          "--out", out, "--json"))
+    result = invoke(
+        *tiny(cards["bounty"], "--variant", "bounty", "--iterations", "4000", "--workers", "2", "--out", out, "--json")
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["game"] == "bounty" and summary["algorithm"] == "es-mccfr" and summary["iterations"] == 4000
@@ -47,9 +50,11 @@ def test_flags_alone_solve_bounty_with_two_workers(cards: dict[str, Path], tmp_p
 
 def test_run_file_with_flag_overrides_then_resume_and_text_output(cards: dict[str, Path], tmp_path: Path) -> None:
     run_file = tmp_path / "run.toml"
-    run_file.write_text(f'[rules]\nvariant = "auction"\nstack = 20\n[cards]\npath = "{cards["holdem"]}"\n'
-                        '[bets]\ntext = "1p,a cap=1"\nbids = "1p"\n'
-                        f'[solver]\nminutes = 30\nseed = 9\nout = "{tmp_path / "from_file.h5"}"\n')
+    run_file.write_text(
+        f'[rules]\nvariant = "auction"\nstack = 20\n[cards]\npath = "{cards["holdem"]}"\n'
+        '[bets]\ntext = "1p,a cap=1"\nbids = "1p"\n'
+        f'[solver]\nminutes = 30\nseed = 9\nout = "{tmp_path / "from_file.h5"}"\n'
+    )
     out = tmp_path / "auction.h5"
     first = invoke("solve", "--config", run_file, "--iterations", "3000", "--out", out, "--quiet")
     assert first.exit_code == 0, first.output
@@ -66,15 +71,28 @@ def test_run_file_with_flag_overrides_then_resume_and_text_output(cards: dict[st
 
 def test_committed_swap_config_runs_with_a_small_card_file(cards: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "swap.h5"
-    result = invoke("solve", "--config", CONFIGS / "swap.toml", "--cards", cards["holdem"], "--rule", "stack=20",
-                    "--bets", "1p,a cap=1", "--iterations", "3000", "--out", out, "--json")
+    result = invoke(
+        "solve",
+        "--config",
+        CONFIGS / "swap.toml",
+        "--cards",
+        cards["holdem"],
+        "--rule",
+        "stack=20",
+        "--bets",
+        "1p,a cap=1",
+        "--iterations",
+        "3000",
+        "--out",
+        out,
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["game"] == "swap" and read_strategy_file(out).iterations == 3000
 
 
 def test_progress_bar_shows_rate_eta_and_why_there_is_no_exploitability(cards: dict[str, Path], tmp_path: Path) -> None:
-    result = invoke(*tiny(cards["holdem"], "--variant", "holdem", "--iterations", "3000", "--out",
-                          tmp_path / "h.h5"))
+    result = invoke(*tiny(cards["holdem"], "--variant", "holdem", "--iterations", "3000", "--out", tmp_path / "h.h5"))
     assert result.exit_code == 0, result.output
     assert "it/s" in result.stdout and "ETA" in result.stdout and "expl n/a" in result.stdout
     assert "has no exact exploitability" in result.stdout
@@ -82,8 +100,22 @@ def test_progress_bar_shows_rate_eta_and_why_there_is_no_exploitability(cards: d
 
 def test_exploit_abstract_games(cards: dict[str, Path], tmp_path: Path) -> None:
     fixed = tmp_path / "fixed.h5"
-    solved = invoke(*tiny(cards["holdem"], "--variant", "holdem", "--chance", "fixed", "--deals", "300",
-                          "--iterations", "20", "--out", fixed, "--json"))
+    solved = invoke(
+        *tiny(
+            cards["holdem"],
+            "--variant",
+            "holdem",
+            "--chance",
+            "fixed",
+            "--deals",
+            "300",
+            "--iterations",
+            "20",
+            "--out",
+            fixed,
+            "--json",
+        )
+    )
     assert solved.exit_code == 0, solved.output
     summary = json.loads(solved.stdout)
     assert summary["algorithm"] == "cfr+" and summary["exploitability_chips"] > 0
@@ -94,8 +126,12 @@ def test_exploit_abstract_games(cards: dict[str, Path], tmp_path: Path) -> None:
     text = invoke("exploit", fixed).stdout
     assert "big blind 2 chips" in text and "fixed table of 300 deals" in text
     fresh = tmp_path / "fresh.h5"
-    assert invoke(*tiny(cards["holdem"], "--variant", "holdem", "--iterations", "2000", "--out", fresh,
-                        "--quiet")).exit_code == 0
+    assert (
+        invoke(
+            *tiny(cards["holdem"], "--variant", "holdem", "--iterations", "2000", "--out", fresh, "--quiet")
+        ).exit_code
+        == 0
+    )
     assert "exact exploitability needs a fixed deal table" in one_line_error(invoke("exploit", fresh), 1)
     sampled = invoke("exploit", fresh, "--deals", "200")
     assert sampled.exit_code == 0 and "overstates" in sampled.stdout
@@ -108,7 +144,7 @@ def test_exploit_abstract_games(cards: dict[str, Path], tmp_path: Path) -> None:
         ('[solver]\niterations = 10\ncolour = "red"\n', "unknown key [solver] colour"),
         ('[solver]\niterations = "10"\n', "[solver] iterations must be an integer, got '10'"),
         ('[rules]\nvariant = "holdem"\nstack = 20\n[solver]\niterations = 10\n', "needs a card abstraction"),
-        ('[solver]\niterations = 10\n[solver.extra]\n', "unknown key [solver] extra"),
+        ("[solver]\niterations = 10\n[solver.extra]\n", "unknown key [solver] extra"),
         ("[solver\n", "is not valid TOML"),
     ],
 )
@@ -121,56 +157,93 @@ def test_bad_run_files_are_usage_errors(tmp_path: Path, toml: str, message: str)
 def test_bad_flags_are_usage_errors(cards: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "x.h5"
     assert "does not exist" in one_line_error(invoke("solve", "--config", tmp_path / "none.toml", "--out", out), 2)
-    assert "--variant must be one of" in one_line_error(invoke("solve", "--variant", "blotto", "--iterations", "5",
-                                                               "--out", out), 2)
-    assert "unknown key [rules] stak" in one_line_error(invoke(*tiny(cards["holdem"], "--variant", "holdem",
-                                                                     "--rule", "stak=3", "--iterations", "5",
-                                                                     "--out", out)), 2)
-    assert "no strategy file to write" in one_line_error(invoke(*tiny(cards["holdem"], "--variant", "holdem",
-                                                                      "--iterations", "5")), 2)
-    assert "huge" in one_line_error(invoke("solve", "--variant", "holdem", "--cards", cards["holdem"], "--bets",
-                                           "0.5p,huge", "--iterations", "5", "--out", out), 2)
-    assert "traverses every deal" in one_line_error(invoke(*tiny(cards["holdem"], "--variant", "holdem",
-                                                                 "--algorithm", "cfr+", "--iterations", "5",
-                                                                 "--out", out)), 2)
-    assert "name different games" in one_line_error(invoke("solve", "--game", "kuhn", "--variant", "leduc",
-                                                           "--iterations", "5", "--out", out), 2)
+    assert "--variant must be one of" in one_line_error(
+        invoke("solve", "--variant", "blotto", "--iterations", "5", "--out", out), 2
+    )
+    assert "unknown key [rules] stak" in one_line_error(
+        invoke(*tiny(cards["holdem"], "--variant", "holdem", "--rule", "stak=3", "--iterations", "5", "--out", out)), 2
+    )
+    assert "no strategy file to write" in one_line_error(
+        invoke(*tiny(cards["holdem"], "--variant", "holdem", "--iterations", "5")), 2
+    )
+    assert "huge" in one_line_error(
+        invoke(
+            "solve",
+            "--variant",
+            "holdem",
+            "--cards",
+            cards["holdem"],
+            "--bets",
+            "0.5p,huge",
+            "--iterations",
+            "5",
+            "--out",
+            out,
+        ),
+        2,
+    )
+    assert "traverses every deal" in one_line_error(
+        invoke(*tiny(cards["holdem"], "--variant", "holdem", "--algorithm", "cfr+", "--iterations", "5", "--out", out)),
+        2,
+    )
+    assert "name different games" in one_line_error(
+        invoke("solve", "--game", "kuhn", "--variant", "leduc", "--iterations", "5", "--out", out), 2
+    )
     assert "Invalid value for '--iterations'" in one_line_error(invoke("solve", "--iterations", "ten", "--out", out), 2)
     assert "No such option: --bogus" in one_line_error(invoke("solve", "--bogus", "--out", out), 2)
     assert "Missing argument" in one_line_error(invoke("exploit"), 2)
     assert "exactly one of iterations and seconds" in one_line_error(
-        invoke(*tiny(cards["holdem"], "--variant", "holdem", "--out", out)), 2)
+        invoke(*tiny(cards["holdem"], "--variant", "holdem", "--out", out)), 2
+    )
 
 
 def test_card_file_problems_are_failures(cards: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "x.h5"
-    missing = one_line_error(invoke(*tiny(tmp_path / "missing.h5", "--variant", "holdem", "--iterations", "5",
-                                          "--out", out)), 1)
+    missing = one_line_error(
+        invoke(*tiny(tmp_path / "missing.h5", "--variant", "holdem", "--iterations", "5", "--out", out)), 1
+    )
     assert "missing.h5" in missing and "does not exist" in missing
-    wrong = one_line_error(invoke(*tiny(cards["holdem"], "--variant", "bounty", "--iterations", "5",
-                                        "--out", out)), 1)
+    wrong = one_line_error(invoke(*tiny(cards["holdem"], "--variant", "bounty", "--iterations", "5", "--out", out)), 1)
     assert "built for variant 'holdem'" in wrong
     not_cards = tmp_path / "not_cards.h5"
     not_cards.write_bytes(b"hello")
-    assert "unreadable" in one_line_error(invoke(*tiny(not_cards, "--variant", "holdem", "--iterations", "5",
-                                                       "--out", out)), 1)
+    assert "unreadable" in one_line_error(
+        invoke(*tiny(not_cards, "--variant", "holdem", "--iterations", "5", "--out", out)), 1
+    )
 
 
 def test_resume_refuses_damaged_or_other_strategy_files(cards: dict[str, Path], tmp_path: Path) -> None:
     out = tmp_path / "h.h5"
     base = tiny(cards["holdem"], "--variant", "holdem", "--quiet", "--out", out)
     assert invoke(*base, "--iterations", "2000").exit_code == 0
-    other = one_line_error(invoke(*tiny(cards["holdem"], "--variant", "holdem", "--bets", "1p,a cap=2", "--quiet",
-                                        "--out", out, "--iterations", "4000", "--resume")), 1)
+    other = one_line_error(
+        invoke(
+            *tiny(
+                cards["holdem"],
+                "--variant",
+                "holdem",
+                "--bets",
+                "1p,a cap=2",
+                "--quiet",
+                "--out",
+                out,
+                "--iterations",
+                "4000",
+                "--resume",
+            )
+        ),
+        1,
+    )
     assert "does not match the game's tree" in other
-    assert "seed: file 0, requested 3" in one_line_error(invoke(*base, "--iterations", "4000", "--seed", "3",
-                                                                "--resume"), 1)
+    assert "seed: file 0, requested 3" in one_line_error(
+        invoke(*base, "--iterations", "4000", "--seed", "3", "--resume"), 1
+    )
     data = out.read_bytes()
     out.write_bytes(data[: len(data) // 2])
     assert "corrupt or truncated" in one_line_error(invoke(*base, "--iterations", "4000", "--resume"), 1)
     position = data.find(b"vcfr-strategy")  # the format attribute
     assert position > 0
-    out.write_bytes(data[:position] + b"XXXX" + data[position + 4:])
+    out.write_bytes(data[:position] + b"XXXX" + data[position + 4 :])
     assert "not a vcfr strategy file" in one_line_error(invoke(*base, "--iterations", "4000", "--resume"), 1)
     out.write_bytes(b"plain text")
     assert "not an HDF5 file" in one_line_error(invoke(*base, "--iterations", "4000", "--resume"), 1)

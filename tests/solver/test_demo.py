@@ -21,8 +21,15 @@ def test_demo_steps_cover_the_main_job():
 
 @pytest.mark.slow
 def test_tiny_demo_writes_every_output(tmp_path, capsys):
-    config = DemoConfig(variant="bounty", buckets="20,4,4,4", flops=3, solve_seconds=3, lbr_hands=20, match_rounds=20,
-                        out=tmp_path / "demo")
+    config = DemoConfig(
+        variant="bounty",
+        buckets="20,4,4,4",
+        flops=3,
+        solve_seconds=3,
+        lbr_hands=20,
+        match_rounds=20,
+        out=tmp_path / "demo",
+    )
     run_demo(config)
     out = capsys.readouterr().out
     assert "demo done" in out

@@ -22,7 +22,7 @@ from tests.fake_engine import start_fake_engine
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 
-USER_BOT = '''
+USER_BOT = """
 from game.actions import Action
 
 
@@ -34,7 +34,7 @@ class AlwaysRaise:
 
     def act(self, observation):
         return Action.raise_to(10_000)  # the client clamps it to the engine's bounds
-'''
+"""
 
 
 def test_bot_spec_round_trips_through_bot_json(tmp_path: Path) -> None:
@@ -81,8 +81,20 @@ def test_export_refuses_bad_input(tmp_path: Path) -> None:
 def test_exported_folder_is_self_contained_and_plays_a_fake_engine(tmp_path: Path) -> None:
     (tmp_path / "mine.py").write_text(USER_BOT)
     folder = tmp_path / "bot"
-    result = CliRunner().invoke(app, ["export-bot", "--variant", "2022", "--bot", f"{tmp_path / 'mine.py'}:AlwaysRaise",
-                                      "--out", str(folder), "--transcript", "--json"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "export-bot",
+            "--variant",
+            "2022",
+            "--bot",
+            f"{tmp_path / 'mine.py'}:AlwaysRaise",
+            "--out",
+            str(folder),
+            "--transcript",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     commands = json.loads((folder / "commands.json").read_text())
@@ -102,8 +114,14 @@ def test_exported_folder_is_self_contained_and_plays_a_fake_engine(tmp_path: Pat
     thread = start_fake_engine(server, lines, answers, lambda: connected_after.append(time.monotonic() - started))
     launch_environment = {name: value for name, value in os.environ.items() if name in ("PATH", "NUMBA_DISABLE_JIT")}
     started = time.monotonic()
-    process = subprocess.run(commands["run"] + [str(server.getsockname()[1])], cwd=folder, capture_output=True,
-                             text=True, timeout=120, env=launch_environment)
+    process = subprocess.run(
+        commands["run"] + [str(server.getsockname()[1])],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=launch_environment,
+    )
     thread.join(timeout=10)
     server.close()
     assert process.returncode == 0, process.stderr

@@ -28,8 +28,8 @@ from solver.lookup_bot import LookupBot, find_card_abstraction
 from solver.strategy_file import StrategyFileError, read_strategy_file, write_strategy_file
 from solver.training import load_solved_game
 from tests.fake_engine import start_fake_engine
-from tests.solver.cli_support import invoke, one_line_error
 from tests.solver import tiny_bounty
+from tests.solver.cli_support import invoke, one_line_error
 from tests.solver.tiny_bounty import reseeded, solve_tiny, tampered
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
@@ -60,7 +60,9 @@ def test_strategy_file_stores_the_card_hash_and_rebuilds_check_it(tmp_path: Path
         assert stored in message and actual in message and str(cards) in message and "\n" not in message
         with pytest.raises(CardHashMismatch, match=actual):  # an explicit file is checked too
             LookupBot(strategy, card_abstraction=cards, seed=0)
-        with pytest.raises(StrategyFileError, match=f"has sha256 {actual}, but the game was solved with card sha256 {stored}"):
+        with pytest.raises(
+            StrategyFileError, match=f"has sha256 {actual}, but the game was solved with card sha256 {stored}"
+        ):
             load_solved_game(strategy)
 
 
@@ -74,7 +76,7 @@ def test_strategy_written_before_the_hash_still_loads(tmp_path: Path, bounty_car
 
 
 def test_moved_folder_finds_its_card_file_by_name_then_cards_h5(tmp_path: Path, bounty_cards) -> None:
-    strategy, cards = solve_tiny(tmp_path / "solved", bounty_cards)
+    _strategy, cards = solve_tiny(tmp_path / "solved", bounty_cards)
     stored_hash = card_file_hash(cards)
     moved = tmp_path / "elsewhere" / "solved"
     moved.parent.mkdir()
@@ -140,13 +142,26 @@ def test_export_text_output_shows_the_zipped_size_and_peak_memory(monkeypatch, t
 
 
 def test_exported_strategy_bot_is_self_contained_and_plays_1000_rounds_after_a_move(
-        tmp_path: Path, bounty_cards, monkeypatch) -> None:
+    tmp_path: Path, bounty_cards, monkeypatch
+) -> None:
     strategy, cards = solve_tiny(tmp_path / "solved", bounty_cards)
     folder = tmp_path / "export" / "bot"
     folder.parent.mkdir()
     monkeypatch.chdir(folder.parent)  # a relative --out works too
-    result = invoke("export-bot", "--variant", "2025", "--bot", "lookup", "--strategy", strategy, "--out", "bot",
-                    "--seed", "3", "--json")
+    result = invoke(
+        "export-bot",
+        "--variant",
+        "2025",
+        "--bot",
+        "lookup",
+        "--strategy",
+        strategy,
+        "--out",
+        "bot",
+        "--seed",
+        "3",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert BotSpec.read(folder) == BotSpec("bounty", "lookup", "strategy.h5", 3, None, "cards.h5")
@@ -154,8 +169,10 @@ def test_exported_strategy_bot_is_self_contained_and_plays_1000_rounds_after_a_m
     assert (folder / "strategy.h5").read_bytes() == strategy.read_bytes()
     assert 0 < summary["zipped_bytes"] < summary["bytes"] and summary["zipped_bytes"] == zipped_size(folder)
     assert 50e6 < summary["peak_memory_bytes"] < 2e9
-    print(f"exported: {summary['bytes']:,} bytes, {summary['zipped_bytes']:,} zipped, "
-          f"peak memory {summary['peak_memory_bytes'] / 1e6:.0f} MB")
+    print(
+        f"exported: {summary['bytes']:,} bytes, {summary['zipped_bytes']:,} zipped, "
+        f"peak memory {summary['peak_memory_bytes'] / 1e6:.0f} MB"
+    )
 
     moved = tmp_path / "somewhere" / "else"
     moved.parent.mkdir()
@@ -170,8 +187,14 @@ def test_exported_strategy_bot_is_self_contained_and_plays_1000_rounds_after_a_m
     thread = start_fake_engine(server, lines, answers)
     environment = {name: value for name, value in os.environ.items() if name in ("PATH", "NUMBA_DISABLE_JIT")}
     started = time.monotonic()
-    process = subprocess.run(commands["run"] + [str(server.getsockname()[1])], cwd=moved, capture_output=True,
-                             text=True, timeout=300, env=environment)
+    process = subprocess.run(
+        commands["run"] + [str(server.getsockname()[1])],
+        cwd=moved,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=environment,
+    )
     thread.join(timeout=10)
     server.close()
     assert process.returncode == 0, process.stderr

@@ -106,8 +106,9 @@ def test_hands_do_not_depend_on_batches_or_threads(leduc, blanks) -> None:
     strategy = uniform_strategy(leduc)
     config = LBRConfig(hands=2, seed=9)
     whole, _ = lbr_payoffs(leduc, strategy, 1, 0, 300, config)
-    parts = np.concatenate([lbr_payoffs(leduc, strategy, 1, 0, 70, config)[0],
-                            lbr_payoffs(leduc, strategy, 1, 70, 230, config)[0]])
+    parts = np.concatenate(
+        [lbr_payoffs(leduc, strategy, 1, 0, 70, config)[0], lbr_payoffs(leduc, strategy, 1, 70, 230, config)[0]]
+    )
     assert np.array_equal(whole, parts)
     one = local_best_response(leduc, strategy, LBRConfig(hands=400, seed=9, batch=400))
     split = local_best_response(leduc, strategy, LBRConfig(hands=400, seed=9, batch=37, workers=2))
@@ -118,14 +119,16 @@ def test_hands_do_not_depend_on_batches_or_threads(leduc, blanks) -> None:
     fresh_config = LBRConfig(hands=2, candidates=8, seed=4)
     uniform = uniform_strategy(game)
     whole, _ = lbr_payoffs(game, uniform, 0, 0, 40, fresh_config)
-    parts = np.concatenate([lbr_payoffs(game, uniform, 0, 0, 15, fresh_config)[0],
-                            lbr_payoffs(game, uniform, 0, 15, 25, fresh_config)[0]])
+    parts = np.concatenate(
+        [lbr_payoffs(game, uniform, 0, 0, 15, fresh_config)[0], lbr_payoffs(game, uniform, 0, 15, 25, fresh_config)[0]]
+    )
     assert np.array_equal(whole, parts)
 
 
 def test_table_chance_sampler_is_played_as_an_exact_game(leduc) -> None:
-    sampled = SolverGame(name="leduc", tree=leduc.tree, deals=None, config=leduc.config,
-                         sampler=TableChance(leduc.deals))
+    sampled = SolverGame(
+        name="leduc", tree=leduc.tree, deals=None, config=leduc.config, sampler=TableChance(leduc.deals)
+    )
     strategy = uniform_strategy(leduc)
     a = local_best_response(sampled, strategy, LBRConfig(hands=200, seed=5))
     b = local_best_response(leduc, strategy, LBRConfig(hands=200, seed=5))
@@ -183,8 +186,24 @@ def resample(chance: FreshChance, seed: int, deal: int, seat: int, street: int, 
     outcome = np.zeros((count, len(chance.chance_size)), np.int8)
     state = np.array([seed ^ 0x5555], dtype=np.uint64)
     with np.errstate(over="ignore"):
-        _resample_batch(variant, flop_swap, turn_swap, runs, lookup, *real, seat, street, keep_third, state, hole,
-                        board, bounty, bucket, weight, outcome)
+        _resample_batch(
+            variant,
+            flop_swap,
+            turn_swap,
+            runs,
+            lookup,
+            *real,
+            seat,
+            street,
+            keep_third,
+            state,
+            hole,
+            board,
+            bounty,
+            bucket,
+            weight,
+            outcome,
+        )
     return real, hole, board, bounty, bucket, weight, outcome
 
 
@@ -200,8 +219,9 @@ def test_resampler_keeps_the_view_and_redraws_the_rest(name, seat, street, blank
     last = min(street, 3)
     other = 1 - seat
     keep_third = name == "auction" and street >= 1
-    (real_hole, real_board, real_bounty), hole, board, bounty, bucket, weight, _ = resample(
-        chance, 99, 7, seat, street, keep_third, count)
+    (real_hole, real_board, real_bounty), hole, board, bounty, _bucket, weight, _ = resample(
+        chance, 99, 7, seat, street, keep_third, count
+    )
     known = set(real_board[:n_board].tolist()) | set(real_hole[: last + 1, seat, :2].ravel().tolist())
     if keep_third:
         known.add(int(real_hole[0, seat, 2]))
@@ -231,7 +251,7 @@ def test_resampler_weights_follow_the_kept_cards(blanks) -> None:
     """On the river every card but the opponent's hole cards is known: every candidate has the real
     board, and about the share of opponent hands the real river beats loses."""
     chance = chance_of("holdem", blanks)
-    (real_hole, real_board, _), hole, board, _, _, weight, _ = resample(chance, 5, 3, 0, 3, False, 2000)
+    (_real_hole, real_board, _), _hole, board, _, _, weight, _ = resample(chance, 5, 3, 0, 3, False, 2000)
     assert (board[:, :5] == real_board[:5]).all()
     assert 0.0 <= weight[:, 0].mean() <= 1.0 and weight[:, :3].sum(axis=1).min() == 1.0
 

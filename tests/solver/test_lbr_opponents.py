@@ -12,6 +12,7 @@ threads.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 
 import numpy as np
@@ -108,8 +109,9 @@ def tree_child(game, node: int, action: Action) -> int:
     return min(same, key=lambda k: abs(int(tree.action_amount[start + k]) - action.amount))
 
 
-def rule_index(game, node: int, hole: str | list[int], board: str | list[int], bounty_rank: int = -1,
-               samples: int = 4000) -> int:
+def rule_index(
+    game, node: int, hole: str | list[int], board: str | list[int], bounty_rank: int = -1, samples: int = 4000
+) -> int:
     """The equity rule's action index at ``node`` for the actor's ``hole`` on ``board`` (kernel path)."""
     sampler = lbr_game(game)[1]
     arrays, params = equity_rule_arguments(game, sampler, EquityRule(samples=samples))
@@ -123,8 +125,9 @@ def rule_index(game, node: int, hole: str | list[int], board: str | list[int], b
     out = np.zeros(1)
     street = int(game.tree.street[node])
     with np.errstate(over="ignore"):
-        kernels_lbr_rule._equity_batch(cards, 0, 2, shown, len(board_cards), street, bounty_rank, params, np.uint64(3),
-                                       out)
+        kernels_lbr_rule._equity_batch(
+            cards, 0, 2, shown, len(board_cards), street, bounty_rank, params, np.uint64(3), out
+        )
     return int(kernels_lbr_rule._rule_index(arrays, params, node, out[0]))
 
 
@@ -201,12 +204,25 @@ def test_rule_equity_matches_the_bots_monte_carlo(variant, hole, board, street, 
     shown[: len(board_cards)] = board_cards
     mine = np.zeros(1)
     with np.errstate(over="ignore"):
-        kernels_lbr_rule._equity_batch(cards.reshape(1, 2), 0, 2, shown, len(board_cards), street, rank, params,
-                                       np.uint64(11), mine)
+        kernels_lbr_rule._equity_batch(
+            cards.reshape(1, 2), 0, 2, shown, len(board_cards), street, rank, params, np.uint64(11), mine
+        )
     swaps = [p for p, upto in ((params[2], 3), (params[3], 4)) if len(board_cards) < upto and p > 0]
     reference = np.zeros(2)
-    _equity(cards, board_cards, 0, 2, np.array(swaps, dtype=np.float64), params[4], params[5], rank, params[6],
-            20_000, 5, reference)
+    _equity(
+        cards,
+        board_cards,
+        0,
+        2,
+        np.array(swaps, dtype=np.float64),
+        params[4],
+        params[5],
+        rank,
+        params[6],
+        20_000,
+        5,
+        reference,
+    )
     assert mine[0] == pytest.approx(reference[1], abs=0.02)  # two 20,000-deal means: sd about 0.005
 
 
@@ -288,13 +304,18 @@ def test_raise_maps_to_the_nearest_tree_size(blanks) -> None:
 def test_lbr_against_equity_is_reproducible_and_split_free(name, blanks) -> None:
     game = tiny_game(name, blanks)
     rule = EquityRule(samples=200)
-    one = local_best_response(game, None, LBRConfig(hands=40, candidates=8, seed=5, batch=40), opponent="equity",
-                              rule=rule)
-    split = local_best_response(game, None, LBRConfig(hands=40, candidates=8, seed=5, batch=7, workers=2),
-                                opponent="equity", rule=rule)
+    one = local_best_response(
+        game, None, LBRConfig(hands=40, candidates=8, seed=5, batch=40), opponent="equity", rule=rule
+    )
+    split = local_best_response(
+        game, None, LBRConfig(hands=40, candidates=8, seed=5, batch=7, workers=2), opponent="equity", rule=rule
+    )
     assert np.array_equal(one.payoffs, split.payoffs)
-    assert one.opponent == "equity" and one.equity_rule == {"samples": 200, "raise_equity": 0.7,
-                                                             "raise_pot_fraction": 1.0}
+    assert one.opponent == "equity" and one.equity_rule == {
+        "samples": 200,
+        "raise_equity": 0.7,
+        "raise_pot_fraction": 1.0,
+    }
     other = local_best_response(game, None, LBRConfig(hands=40, candidates=8, seed=6), opponent="equity", rule=rule)
     assert not np.array_equal(one.payoffs, other.payoffs)
     assert np.abs(one.payoffs).max() <= np.abs(game.tree.terminal_values[:, 0]).max()
@@ -317,9 +338,18 @@ def kernel_opponent_index(game, node: int, round_, samples: int, seed: int = 3) 
     board[: len(shown)] = shown
     cache = np.full((4, kernels_lbr_rule.EQUITY_SLOTS), -1.0)
     with np.errstate(over="ignore"):
-        index = kernels_lbr_rule._opponent_index(tree_arguments(game), arrays, params, node, hole, board,
-                                                 np.full(2, -1, dtype=np.int64), cache, np.uint64(seed),
-                                                 kernels_lbr_rule._scratch())
+        index = kernels_lbr_rule._opponent_index(
+            tree_arguments(game),
+            arrays,
+            params,
+            node,
+            hole,
+            board,
+            np.full(2, -1, dtype=np.int64),
+            cache,
+            np.uint64(seed),
+            kernels_lbr_rule._scratch(),
+        )
     return int(index), cache
 
 
@@ -372,20 +402,24 @@ def test_rule_bid_is_the_equity_bots(second, blanks) -> None:
         actor = int(tree.player[node])
         observation = round_.observation(actor)
         bot = EquityBot(config, samples=4000, seed=deal)
-        value = (bot.equity(observation, extra_hole_cards=1, opponent_hole_cards=2)[1]
-                 - bot.equity(observation, opponent_hole_cards=3)[1]) * sum(observation.contributions)
+        value = (
+            bot.equity(observation, extra_hole_cards=1, opponent_hole_cards=2)[1]
+            - bot.equity(observation, opponent_hole_cards=3)[1]
+        ) * sum(observation.contributions)
         action = EquityBot(config, samples=4000, seed=deal).act(observation)  # the same draws: bids round(value)
         assert action.kind is ActionKind.BID and action.amount == min(round_.bid_bounds()[1], max(0, round(value)))
         index, _ = kernel_opponent_index(game, node, round_, samples=4000)
         chosen.add(index)
         start, count = int(tree.child_start[node]), int(tree.n_children[node])
         amounts = sorted(int(tree.action_amount[start + k]) for k in range(count))
-        nearest = min(range(count), key=lambda k: (abs(int(tree.action_amount[start + k]) - action.amount),
-                                                  int(tree.action_amount[start + k])))
+        nearest = min(
+            range(count),
+            key=lambda k: (abs(int(tree.action_amount[start + k]) - action.amount), int(tree.action_amount[start + k])),
+        )
         if index == nearest:
             agree += 1
             continue
-        midpoints = [(low + high) / 2 for low, high in zip(amounts, amounts[1:])]
+        midpoints = [(low + high) / 2 for low, high in itertools.pairwise(amounts)]
         assert min(abs(value - midpoint) for midpoint in midpoints) < 0.6, (deal, value, action, index)
     assert agree >= 34
     assert len(chosen) >= 2  # the bid is not constant: deals bid different tree amounts
@@ -421,7 +455,7 @@ def test_equity_after_the_auction_counts_third_cards(blanks) -> None:
     game = tiny_game("auction", blanks)
     tree = game.tree
     config = lbr_game(game)[1].config
-    first, children = bid_nodes(game)
+    _first, children = bid_nodes(game)
     # Flush draw (7c 2c on Kc Qc 3h) against aces. The big blind (seat 1) bids first at CK/.
     deck = "Ah Ad 7c 2c Kc Qc 3h 9c 4s 5h 6h Ts"
     checked = 0
@@ -451,7 +485,10 @@ def test_equity_after_the_auction_counts_third_cards(blanks) -> None:
 def test_rule_defaults_are_the_equity_bots() -> None:
     bot = EquityBot()
     assert (EquityRule().samples, EquityRule().raise_equity, EquityRule().raise_pot_fraction) == (
-        bot.samples, bot.raise_equity, bot.raise_pot_fraction)
+        bot.samples,
+        bot.raise_equity,
+        bot.raise_pot_fraction,
+    )
 
 
 def test_refusals(blanks) -> None:
@@ -471,8 +508,22 @@ def test_cli_opponent_flag(tmp_path) -> None:
     cards = tmp_path / "cards.h5"
     CardAbstraction.blank((169, 4, 4, 4)).save(cards)
     path = tmp_path / "holdem.h5"
-    solve = ["solve", "--rule", "stack=20", "--cards", cards, "--bets", "1p,a cap=1", "--variant", "holdem",
-             "--quiet", "--iterations", "500", "--out", path]
+    solve = [
+        "solve",
+        "--rule",
+        "stack=20",
+        "--cards",
+        cards,
+        "--bets",
+        "1p,a cap=1",
+        "--variant",
+        "holdem",
+        "--quiet",
+        "--iterations",
+        "500",
+        "--out",
+        path,
+    ]
     assert invoke(*solve).exit_code == 0
     common = ["lbr", path, "--hands", "30", "--candidates", "4", "--seed", "3", "--json"]
     summaries = {}
@@ -487,9 +538,11 @@ def test_cli_opponent_flag(tmp_path) -> None:
     text = invoke("lbr", path, "--hands", "10", "--candidates", "4", "--opponent", "checkcall", "--quiet")
     assert text.exit_code == 0 and "check/call" in text.stdout
     assert "--opponent must be one of strategy, equity, checkcall" in one_line_error(
-        invoke("lbr", path, "--opponent", "allin"), 2)
+        invoke("lbr", path, "--opponent", "allin"), 2
+    )
     assert "--equity-samples must be >= 1" in one_line_error(
-        invoke("lbr", path, "--opponent", "equity", "--equity-samples", "0"), 2)
+        invoke("lbr", path, "--opponent", "equity", "--equity-samples", "0"), 2
+    )
     assert "--opponent equity only" in one_line_error(invoke("lbr", path, "--equity-samples", "10"), 2)
     config = LBRConfig(hands=30, candidates=4, seed=3)
     lines = lbr_reference_lines(path, config, rule=EquityRule(samples=100))

@@ -16,8 +16,8 @@ from game.actions import Action, IllegalActionError
 from game.bots import CheckCallBot, RandomBot
 from game.chance import ScriptedChance
 from game.limit import FreezeOut, LimitConfig, LimitRound
-from solver.cfr import Solver
 from solver.abstract_games import write_abstract_strategy
+from solver.cfr import Solver
 from solver.limit_games import LimitGameConfig, build_limit_game
 from solver.limit_lookup_bot import OFF_TREE, LimitLookupBot
 from solver.strategy_file import read_strategy_file
@@ -41,8 +41,9 @@ def three(cards: Path, **rules) -> LimitGameConfig:
 def solved(cards: Path, tmp_path_factory) -> dict[int, Path]:
     """A tiny 3-player solve through train() and a heads-up one through Solver + write_abstract_strategy."""
     folder = tmp_path_factory.mktemp("solved")
-    config = TrainingConfig(game=three(cards).to_dict(), algorithm="es-mccfr", iterations=20_000, seed=3,
-                            evaluate_every=10_000)
+    config = TrainingConfig(
+        game=three(cards).to_dict(), algorithm="es-mccfr", iterations=20_000, seed=3, evaluate_every=10_000
+    )
     result = train(config, folder / "three.h5")
     assert result.record.iterations == 20_000 and result.record.game_config["kind"] == "limit"
     heads_up = build_limit_game(LimitGameConfig(rules={"n_players": 2, "max_raises": 2}, card_abstraction=str(cards)))
@@ -64,9 +65,9 @@ def test_config_round_trip_and_defaults(cards: Path) -> None:
 def test_bad_configs_fail_clearly(cards: Path) -> None:
     with pytest.raises(ValueError, match=r"unknown limit rules fields \['stack'\]"):
         LimitGameConfig(rules={"stack": 100}, card_abstraction=str(cards))
-    with pytest.raises(ValueError, match="assumes nobody taps out.*up to 185 chips.*buy_in is 100"):
+    with pytest.raises(ValueError, match=r"assumes nobody taps out.*up to 185 chips.*buy_in is 100"):
         LimitGameConfig(rules={"buy_in": 100}, card_abstraction=str(cards))
-    with pytest.raises(ValueError, match="seats 2..6 players, the rules 8"):
+    with pytest.raises(ValueError, match=r"seats 2..6 players, the rules 8"):
         LimitGameConfig(rules={"n_players": 8}, card_abstraction=str(cards))
     with pytest.raises(ValueError, match="low_limit must be >= 2"):
         LimitGameConfig(rules={"low_limit": 1}, card_abstraction=str(cards))
@@ -74,7 +75,7 @@ def test_bad_configs_fail_clearly(cards: Path) -> None:
         LimitGameConfig()
     with pytest.raises(ValueError, match="not a 'limit' game config"):
         LimitGameConfig.from_dict({"kind": "sampled-nolimit", "card_abstraction": "x.h5"})
-    with pytest.raises(ValueError, match="bad limit game config.*bets"):
+    with pytest.raises(ValueError, match=r"bad limit game config.*bets"):
         LimitGameConfig.from_dict({"kind": "limit", "card_abstraction": "x.h5", "bets": "1p"})
     with pytest.raises(ValueError, match="5,354,611 nodes, more than max_nodes=2,000,000"):
         build_limit_game(LimitGameConfig(rules={"max_raises": 3}, card_abstraction=str(cards)))
@@ -201,8 +202,15 @@ def test_lookup_bot_refuses_other_files(tmp_path: Path, solved: dict[int, Path])
 
 @pytest.mark.slow
 def test_process_backend_rebuilds_the_limit_game(cards: Path, tmp_path: Path) -> None:
-    config = TrainingConfig(game=three(cards).to_dict(), algorithm="es-mccfr", iterations=8_192, seed=1,
-                            workers=2, backend="processes", evaluate_every=4_096)
+    config = TrainingConfig(
+        game=three(cards).to_dict(),
+        algorithm="es-mccfr",
+        iterations=8_192,
+        seed=1,
+        workers=2,
+        backend="processes",
+        evaluate_every=4_096,
+    )
     result = train(config, tmp_path / "p.h5")
     assert result.record.iterations == 8_192 and result.record.game_config["kind"] == "limit"
     with pytest.raises(IllegalActionError):

@@ -24,7 +24,9 @@ from solver.cfr import Solver
 from solver.lookup_bot import LookupBot, make_lookup_bot, register_lookup_bot
 from solver.strategy_file import StrategyFileError, read_strategy_file
 
-SMALL = dict(training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4)
+SMALL = dict(
+    training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
+)
 STACK = 40
 
 
@@ -32,8 +34,9 @@ STACK = 40
 def solved(tmp_path_factory):
     """``(strategy path, card abstraction, game)`` of the tiny solved game."""
     directory = tmp_path_factory.mktemp("lookup")
-    abstraction = build_card_abstraction(CardAbstractionConfig(buckets=(4, 3, 3, 3), method="ehs", seed=3, **SMALL),
-                                         flops=canonical_flops()[:2])
+    abstraction = build_card_abstraction(
+        CardAbstractionConfig(buckets=(4, 3, 3, 3), method="ehs", seed=3, **SMALL), flops=canonical_flops()[:2]
+    )
     cards_path = directory / "cards.h5"
     abstraction.save(cards_path)
     config = AbstractGameConfig(variant="holdem", rules={"stack": STACK}, card_abstraction=str(cards_path))
@@ -54,7 +57,9 @@ def test_strategy_file_rebuilds_the_same_game(solved):
     assert record.iterations == 100_000 and record.solver_config["algorithm"] == "es-mccfr"
 
 
-def play_checked(bot: LookupBot, config: HoldemConfig, round_seed: int, action_seed: int, bot_seats: tuple[int, ...]) -> int:
+def play_checked(
+    bot: LookupBot, config: HoldemConfig, round_seed: int, action_seed: int, bot_seats: tuple[int, ...]
+) -> int:
     """Play one round, the bot at ``bot_seats`` and a random bot elsewhere; every bot action must be legal.
 
     Returns the number of bot decisions."""
@@ -83,8 +88,9 @@ def play_checked(bot: LookupBot, config: HoldemConfig, round_seed: int, action_s
 )
 def test_bot_always_returns_a_legal_action(solved, round_seed, action_seed, stack, rules, bot_seats):
     strategy_path, abstraction, _ = solved
-    bot = LookupBot(strategy_path, card_abstraction=abstraction, config=HoldemConfig(stack=stack, rules=rules),
-                    seed=round_seed)
+    bot = LookupBot(
+        strategy_path, card_abstraction=abstraction, config=HoldemConfig(stack=stack, rules=rules), seed=round_seed
+    )
     play_checked(bot, HoldemConfig(stack=stack, rules=rules), round_seed, action_seed, bot_seats)
     assert bot.errors == 0
 
@@ -162,7 +168,10 @@ def test_factories_and_errors(solved, tmp_path):
 def test_raise_between_sizes_is_translated_pseudo_harmonically(solved):
     strategy_path, abstraction, game = solved
     tree = game.tree
-    children = {tree.action_label(child): child for child in range(tree.child_start[0], tree.child_start[0] + tree.n_children[0])}
+    children = {
+        tree.action_label(child): child
+        for child in range(tree.child_start[0], tree.child_start[0] + tree.n_children[0])
+    }
     assert sorted(children) == ["C", "F", "R40", "R6"]
     # SB raises to 20 over blinds 1/2: pot fraction (20 - 2) / (3 + 1) = 4.5, between the pot raise
     # (to 6: fraction 1) and all-in (to 40: fraction 9.5). Ganzfried & Sandholm 2013 read it as the
@@ -185,8 +194,13 @@ def test_raise_between_sizes_is_translated_pseudo_harmonically(solved):
 
 def test_swap_holdem_end_to_end(solved, tmp_path):
     _, abstraction, game = solved
-    config = AbstractGameConfig(variant="swap", rules={"stack": STACK, "flop_swap_probability": 0.5},
-                                card_abstraction=game.config["card_abstraction"], n_deals=2000, deal_seed=3)
+    config = AbstractGameConfig(
+        variant="swap",
+        rules={"stack": STACK, "flop_swap_probability": 0.5},
+        card_abstraction=game.config["card_abstraction"],
+        n_deals=2000,
+        deal_seed=3,
+    )
     swap_game = build_abstract_game(config, abstraction)
     solver = Solver(swap_game, "es-mccfr", seed=1).run(20_000)
     path = write_abstract_strategy(tmp_path / "swap.h5", swap_game, solver)

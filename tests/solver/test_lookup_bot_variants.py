@@ -15,7 +15,9 @@ from solver.abstract_games import AbstractGameConfig, build_abstract_game, write
 from solver.cfr import Solver
 from solver.lookup_bot import LookupBot
 
-SMALL = dict(training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4)
+SMALL = dict(
+    training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
+)
 STACK = 40
 
 
@@ -27,18 +29,21 @@ def card_files(tmp_path_factory):
     for variant in ("holdem", "bounty"):
         abstraction = build_card_abstraction(
             CardAbstractionConfig(buckets=(4, 3, 3, 3), method="ehs", seed=3, variant=variant, **SMALL),
-            flops=canonical_flops()[:2])
+            flops=canonical_flops()[:2],
+        )
         path = directory / f"{variant}.h5"
         abstraction.save(path)
         files[variant] = (path, abstraction)
     return files
 
 
-def solved_bot(card_files, tmp_path, variant: str, rules: dict, bets: str, max_runs: int | None = None,
-               iterations: int = 20_000) -> LookupBot:
+def solved_bot(
+    card_files, tmp_path, variant: str, rules: dict, bets: str, max_runs: int | None = None, iterations: int = 20_000
+) -> LookupBot:
     path, abstraction = card_files["bounty" if variant == "bounty" else "holdem"]
-    config = AbstractGameConfig(variant=variant, rules={"stack": STACK, **rules}, card_abstraction=str(path),
-                                bets=bets, max_runs=max_runs)
+    config = AbstractGameConfig(
+        variant=variant, rules={"stack": STACK, **rules}, card_abstraction=str(path), bets=bets, max_runs=max_runs
+    )
     game = build_abstract_game(config, abstraction)
     assert game.fresh_chance
     solver = Solver(game, "es-mccfr", seed=1).run(iterations)
@@ -63,8 +68,9 @@ def test_every_variant_is_solved_and_played_legally(card_files, tmp_path, varian
     assert bot.config.variant == variant and bot.config.stack == STACK
     for opponent, seed in (("random", 5), ("checkcall", 6)):
         off_tree, decisions = bot.off_tree, bot.decisions
-        result = play_match(bot.config, bot, make_bot(opponent, config=bot.config, seed=seed), rounds=200, seed=seed,
-                            duplicate=True)
+        result = play_match(
+            bot.config, bot, make_bot(opponent, config=bot.config, seed=seed), rounds=200, seed=seed, duplicate=True
+        )
         assert result.illegal_actions[bot.name] == 0, result.faults[:3]
         assert bot.decisions - decisions > 150
     assert bot.errors == 0

@@ -14,7 +14,6 @@ from solver.cfr import SAMPLING, Solver, allocate_tables, run_iterations
 from solver.exploitability import exploitability
 from tests.solver.test_cfr import needs_jit
 
-
 # with NUMBA_DISABLE_JIT=1 the generator's uint64 arithmetic runs in NumPy scalars, which warn
 # when they wrap around; wrapping is what splitmix64 wants
 pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered in scalar:RuntimeWarning")
@@ -43,8 +42,11 @@ def test_any_split_gives_identical_tables(leduc, algorithm) -> None:
     for count in (1, 999, 256, 744):  # block boundaries and odd places alike
         pieces.run(count)
     assert tables_equal(whole, pieces.tables())
-    resumed = Solver(leduc, algorithm, seed=3, **options).load_tables(
-        Solver(leduc, algorithm, seed=3, **options).run(1234).tables()).run(766)
+    resumed = (
+        Solver(leduc, algorithm, seed=3, **options)
+        .load_tables(Solver(leduc, algorithm, seed=3, **options).run(1234).tables())
+        .run(766)
+    )
     assert tables_equal(whole, resumed.tables())
 
 
@@ -67,8 +69,7 @@ def test_kuhn_convergence(kuhn, algorithm, options, iterations, bound) -> None:
 
 @pytest.mark.parametrize(
     ("options", "bound"),
-    [({}, 0.06), ({"linear_averaging": True}, 0.05),
-     ({"prune_after": 50_000, "prune_threshold": -3000.0}, 0.06)],
+    [({}, 0.06), ({"linear_averaging": True}, 0.05), ({"prune_after": 50_000, "prune_threshold": -3000.0}, 0.06)],
 )
 @needs_jit
 def test_leduc_external_sampling_convergence(leduc, options, bound) -> None:
@@ -88,8 +89,10 @@ def prunable_entries(game: SolverGame) -> np.ndarray:
             continue
         for k in range(tree.n_actions[group]):
             if tree.kind[tree.child_start[node] + k] == 0:
-                mask[tree.row_offset[group] + k : tree.row_offset[group] + tree.n_buckets[group] * tree.n_actions[group]
-                     : tree.n_actions[group]] = True
+                mask[
+                    tree.row_offset[group] + k : tree.row_offset[group]
+                    + tree.n_buckets[group] * tree.n_actions[group] : tree.n_actions[group]
+                ] = True
     return mask
 
 
@@ -125,8 +128,19 @@ def test_pruning_reweights_skippable_subtrees_once(leduc) -> None:
         history = Solver(leduc, "es-mccfr", seed=seed, table_dtype="float64").run(300).tables()
         before = history["strategy_sums"]
         plain = Solver(leduc, "es-mccfr", seed=seed, table_dtype="float64").load_tables(history).run(1)
-        pruned = Solver(leduc, "es-mccfr", seed=seed, table_dtype="float64", prune_after=0, prune_probability=0.5,
-                        prune_threshold=-1e-9).load_tables(history).run(1)
+        pruned = (
+            Solver(
+                leduc,
+                "es-mccfr",
+                seed=seed,
+                table_dtype="float64",
+                prune_after=0,
+                prune_probability=0.5,
+                prune_threshold=-1e-9,
+            )
+            .load_tables(history)
+            .run(1)
+        )
         plain_added = plain.tables()["strategy_sums"] - before
         pruned_added = pruned.tables()["strategy_sums"] - before
         visited = (plain_added > 0) & player_1
@@ -143,8 +157,10 @@ def test_threads_share_tables(leduc) -> None:
     solver = Solver(leduc, "es-mccfr", seed=5)
     tables = allocate_tables(leduc, np.float32)
     threads = [
-        threading.Thread(target=run_iterations, args=(leduc, solver.config, tables["regrets"],
-                                                      tables["strategy_sums"], start, 50_000))
+        threading.Thread(
+            target=run_iterations,
+            args=(leduc, solver.config, tables["regrets"], tables["strategy_sums"], start, 50_000),
+        )
         for start in (0, 50_000)
     ]
     for thread in threads:
@@ -182,8 +198,9 @@ def test_python_path_equals_compiled(kuhn, tmp_path) -> None:
 
     out = tmp_path / "tables.npz"
     environment = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    subprocess.run([sys.executable, "-W", "error", "-c", _PYTHON_PATH_SCRIPT, str(out)], check=True,
-                   env=environment, timeout=300)
+    subprocess.run(
+        [sys.executable, "-W", "error", "-c", _PYTHON_PATH_SCRIPT, str(out)], check=True, env=environment, timeout=300
+    )
     python = np.load(out)
     for algorithm in ("cfr+", "es-mccfr", "os-mccfr"):
         solver = Solver(kuhn, algorithm, seed=11, prune_after=40 if algorithm == "es-mccfr" else -1).run(100)
@@ -195,7 +212,7 @@ def test_generator_is_uniform() -> None:
     state = np.zeros(1, dtype=np.uint64)
     kernels_mccfr._seed_state(123, kernels_mccfr.ITERATION_STREAM, 4, state)
     draws = np.array([kernels_mccfr._uniform(state) for _ in range(20_000)])
-    assert 0.0 <= draws.min() and draws.max() < 1.0
+    assert draws.min() >= 0.0 and draws.max() < 1.0
     assert draws.mean() == pytest.approx(0.5, abs=0.01)
     assert np.histogram(draws, bins=10, range=(0, 1))[0].min() > 1800
 

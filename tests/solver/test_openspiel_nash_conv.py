@@ -73,9 +73,11 @@ def openspiel_policy(pyspiel, game: SolverGame, strategy: np.ndarray):  # type: 
             key = state.information_state_string()
             if key not in table:
                 _, row = locate(game, hand)
-                table[key] = [(action_id, float(strategy[row + k]))
-                              for action_id, k in zip(state.legal_actions(), ours)]
-            for action_id, k in zip(state.legal_actions(), ours):
+                table[key] = [
+                    (action_id, float(strategy[row + k]))
+                    for action_id, k in zip(state.legal_actions(), ours, strict=True)
+                ]
+            for action_id, k in zip(state.legal_actions(), ours, strict=True):
                 child = hand.copy()
                 child.apply(legal[k])
                 stack.append((state.child(action_id), child))
@@ -110,8 +112,7 @@ def test_three_player_kuhn_nash_conv_equals_openspiel() -> None:
 
 def test_three_player_leduc_uniform_nash_conv_equals_openspiels_recorded_value() -> None:
     game = build_game("leduc", {"players": 3})
-    assert exploitability(game, uniform_strategy(game)).nash_conv == pytest.approx(LEDUC_3_UNIFORM_NASH_CONV,
-                                                                                   abs=1e-9)
+    assert exploitability(game, uniform_strategy(game)).nash_conv == pytest.approx(LEDUC_3_UNIFORM_NASH_CONV, abs=1e-9)
 
 
 @pytest.mark.slow
@@ -121,8 +122,9 @@ def test_three_player_leduc_nash_conv_equals_openspiel() -> None:
     game = build_game("leduc", {"players": 3})
     for strategy in strategies(game, range(2)):
         spiel_game, policy = openspiel_policy(pyspiel, game, strategy)
-        assert exploitability(game, strategy).nash_conv == pytest.approx(pyspiel.nash_conv(spiel_game, policy),
-                                                                         abs=1e-9)
+        assert exploitability(game, strategy).nash_conv == pytest.approx(
+            pyspiel.nash_conv(spiel_game, policy), abs=1e-9
+        )
 
 
 def test_policy_mapping_reaches_every_information_state_of_three_player_leduc() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -31,7 +32,7 @@ def kuhn_exploitability(tables: dict[str, np.ndarray]) -> float:
 def test_split_range_cuts_contiguous_balanced_pieces(first: int, count: int, parts: int) -> None:
     pieces = split_range(first, count, parts)
     assert len(pieces) == parts and pieces[0][0] == first
-    for (start, size), (next_start, _) in zip(pieces, pieces[1:]):
+    for (start, size), (next_start, _) in itertools.pairwise(pieces):
         assert start + size == next_start
     sizes = [size for _, size in pieces]
     assert sum(sizes) == count and max(sizes) - min(sizes) <= 1
@@ -46,9 +47,14 @@ def test_processes_merge_worker_deltas_in_order() -> None:
     start = solver.tables()
     expected_regrets, expected_sums = start["regrets"].copy(), start["strategy_sums"].copy()
     for first, count in [(300, 501), (801, 500)]:
-        regret_delta, sum_delta = delta_block(json.dumps(KUHN.config, sort_keys=True),
-                                              tuple(sorted(solver.config.to_dict().items())),
-                                              start["regrets"], start["strategy_sums"], first, count)
+        regret_delta, sum_delta = delta_block(
+            json.dumps(KUHN.config, sort_keys=True),
+            tuple(sorted(solver.config.to_dict().items())),
+            start["regrets"],
+            start["strategy_sums"],
+            first,
+            count,
+        )
         expected_regrets += regret_delta
         expected_sums += sum_delta
     np.testing.assert_array_equal(tables["regrets"], expected_regrets)
@@ -70,9 +76,12 @@ def test_dask_backend_matches_processes_backend(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     settings = dict(game="kuhn", algorithm="es-mccfr", iterations=6000, seed=4, workers=2, evaluate_every=2000)
     reference = train(TrainingConfig(backend="processes", **settings), tmp_path / "processes.h5").record
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
-        on_dask = train(TrainingConfig(backend="dask", scheduler=cluster.scheduler_address, **settings),
-                        tmp_path / "dask.h5").record
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
+        on_dask = train(
+            TrainingConfig(backend="dask", scheduler=cluster.scheduler_address, **settings), tmp_path / "dask.h5"
+        ).record
     # Both merge the same worker deltas in the same order: bit-identical tables.
     for name in ("regrets", "strategy_sums", "iteration"):
         assert on_dask.tables[name].tobytes() == reference.tables[name].tobytes(), name
@@ -98,7 +107,7 @@ def root_sum_mass(game, tables: dict[str, np.ndarray]) -> float:
     (a probability vector) once per iteration, so it equals the iterations run (uniform averaging)."""
     group = game.tree.infoset_group[0]
     start = game.tree.row_offset[group]
-    return float(tables["strategy_sums"][start:start + game.tree.n_buckets[group] * game.tree.n_actions[group]].sum())
+    return float(tables["strategy_sums"][start : start + game.tree.n_buckets[group] * game.tree.n_actions[group]].sum())
 
 
 @pytest.mark.parametrize("sharing", SHARING)
@@ -147,17 +156,27 @@ def test_bad_private_rows_are_refused() -> None:
         run_iterations(LEDUC, config, tables["regrets"], tables["strategy_sums"], 0, 10, inside_a_group)
     with pytest.raises(ValueError, match="'es-mccfr' only"):
         outcome = Solver(LEDUC, "os-mccfr")
-        run_iterations(LEDUC, outcome.config, tables["regrets"], tables["strategy_sums"], 0, 10,
-                       PrivateRows.allocate(LEDUC, np.float32))
+        run_iterations(
+            LEDUC,
+            outcome.config,
+            tables["regrets"],
+            tables["strategy_sums"],
+            0,
+            10,
+            PrivateRows.allocate(LEDUC, np.float32),
+        )
     with pytest.raises(ValueError, match="float32 vector"):
-        run_iterations(LEDUC, config, tables["regrets"], tables["strategy_sums"], 0, 10,
-                       PrivateRows.allocate(LEDUC, np.float64))
+        run_iterations(
+            LEDUC, config, tables["regrets"], tables["strategy_sums"], 0, 10, PrivateRows.allocate(LEDUC, np.float64)
+        )
 
 
 def test_unknown_sharing_is_refused() -> None:
-    with pytest.raises(ValueError, match="sharing must be one of .* got 'hogwild'"):
-        with iteration_runner(KUHN, Solver(KUHN, "es-mccfr").config, workers=2, sharing="hogwild"):
-            pass
+    with (
+        pytest.raises(ValueError, match=r"sharing must be one of .* got 'hogwild'"),
+        iteration_runner(KUHN, Solver(KUHN, "es-mccfr").config, workers=2, sharing="hogwild"),
+    ):
+        pass
 
 
 @pytest.mark.parametrize(

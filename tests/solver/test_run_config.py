@@ -28,7 +28,9 @@ def card_files(tmp_path_factory) -> dict[str, Path]:
     blank = CardAbstraction.blank((169, 4, 4, 4))
     paths = {"holdem": folder / "holdem.h5", "bounty": folder / "bounty.h5"}
     blank.save(paths["holdem"])
-    dataclasses.replace(blank, config=CardAbstractionConfig(buckets=(169, 4, 4, 4), variant="bounty")).save(paths["bounty"])
+    dataclasses.replace(blank, config=CardAbstractionConfig(buckets=(169, 4, 4, 4), variant="bounty")).save(
+        paths["bounty"]
+    )
     return paths
 
 
@@ -56,9 +58,11 @@ def test_each_committed_config_parses_and_builds_its_game(variant: str, card_fil
 def test_relative_cards_follow_the_run_file_and_defaults_are_dropped(tmp_path: Path) -> None:
     run_file = tmp_path / "runs" / "run.toml"
     run_file.parent.mkdir()
-    run_file.write_text('[rules]\nvariant = "swap"\nstack = 200\nbig_blind = 4\nsmall_blind = 2\n'
-                        '[cards]\npath = "../cards/c.h5"\n[bets]\ntext = "1p,a cap=1"\n'
-                        '[solver]\niterations = 1_000\nworkers = 2\n')
+    run_file.write_text(
+        '[rules]\nvariant = "swap"\nstack = 200\nbig_blind = 4\nsmall_blind = 2\n'
+        '[cards]\npath = "../cards/c.h5"\n[bets]\ntext = "1p,a cap=1"\n'
+        "[solver]\niterations = 1_000\nworkers = 2\n"
+    )
     run = load_run_config(run_file)
     config = run.game_config()
     assert config["card_abstraction"] == str(tmp_path / "cards" / "c.h5")
@@ -81,44 +85,62 @@ def test_flags_override_file_values_and_budgets_replace_each_other() -> None:
 
 
 def test_solver_parameters_reach_the_training_config() -> None:
-    run = parse_run_config('[rules]\nvariant = "holdem"\n[cards]\npath = "/c.h5"\n'
-                           '[solver]\nseconds = 30\nchance = "fixed"\ndeals = 500\ndeal_seed = 2\n'
-                           'table_dtype = "float64"\ncheckpoint_minutes = 2.5\ncheckpoint_every = 1000\n'
-                           'linear_averaging = true\nprune_after = 10\n')
+    run = parse_run_config(
+        '[rules]\nvariant = "holdem"\n[cards]\npath = "/c.h5"\n'
+        '[solver]\nseconds = 30\nchance = "fixed"\ndeals = 500\ndeal_seed = 2\n'
+        'table_dtype = "float64"\ncheckpoint_minutes = 2.5\ncheckpoint_every = 1000\n'
+        "linear_averaging = true\nprune_after = 10\n"
+    )
     training = run.training_config()
     assert training.algorithm == "cfr+"  # fixed chance: a full traversal by default
     assert training.checkpoint_minutes == 2.5 and training.checkpoint_every == 1000 and training.seconds == 30.0
     assert training.solver_params == {"table_dtype": "float64", "linear_averaging": True, "prune_after": 10}
-    assert (training.game_config["chance"], training.game_config["n_deals"], training.game_config["deal_seed"]) == \
-        ("fixed", 500, 2)
+    assert (training.game_config["chance"], training.game_config["n_deals"], training.game_config["deal_seed"]) == (
+        "fixed",
+        500,
+        2,
+    )
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("[solver]\niterations = 10\nspeed = 3\n", "unknown key [solver] speed"),
-        ("[rules]\nvariant = \"holdem\"\nstak = 20\n[cards]\npath = \"c.h5\"\n[solver]\niterations = 1\n",
-         "unknown key [rules] stak for variant holdem"),
+        (
+            '[rules]\nvariant = "holdem"\nstak = 20\n[cards]\npath = "c.h5"\n[solver]\niterations = 1\n',
+            "unknown key [rules] stak for variant holdem",
+        ),
         ("[solver]\niterations = 10\n[extra]\nx = 1\n", "unknown table [extra]"),
-        ("[solver]\niterations = \"many\"\n", "[solver] iterations must be an integer, got 'many'"),
+        ('[solver]\niterations = "many"\n', "[solver] iterations must be an integer, got 'many'"),
         ("[solver]\niterations = 10\nworkers = 1.5\n", "[solver] workers must be an integer, got 1.5"),
         ("[solver]\nminutes = true\n", "[solver] minutes must be a number, got True"),
-        ("[rules]\nvariant = \"holdem\"\nstack = \"deep\"\n[cards]\npath = \"c.h5\"\n[solver]\niterations = 1\n",
-         "[rules] stack must be an integer, got 'deep'"),
-        ("[rules]\nvariant = \"blotto\"\n[solver]\niterations = 1\n", "[rules] variant must be one of"),
-        ("[solver]\nalgorithm = \"es-mccfr\"\n", "exactly one of iterations and seconds"),
+        (
+            '[rules]\nvariant = "holdem"\nstack = "deep"\n[cards]\npath = "c.h5"\n[solver]\niterations = 1\n',
+            "[rules] stack must be an integer, got 'deep'",
+        ),
+        ('[rules]\nvariant = "blotto"\n[solver]\niterations = 1\n', "[rules] variant must be one of"),
+        ('[solver]\nalgorithm = "es-mccfr"\n', "exactly one of iterations and seconds"),
         ("[solver]\niterations = 5\nseconds = 3\n", "exactly one of iterations and seconds"),
         ("[solver]\niterations = 0\n", "[solver] iterations must be >= 1, got 0"),
-        ("[rules]\nvariant = \"leduc\"\n[cards]\npath = \"c.h5\"\n[solver]\niterations = 1\n",
-         "[cards] path applies to abstract games; leduc is an exact game"),
-        ("[rules]\nvariant = \"bounty\"\n[solver]\niterations = 1\n", "a bounty game needs a card abstraction"),
-        ("[rules]\nvariant = \"holdem\"\n[cards]\npath = \"c.h5\"\n[bets]\ntext = \"0.5p,huge\"\n"
-         "[solver]\niterations = 1\n", "huge"),
-        ("[rules]\nvariant = \"holdem\"\n[cards]\npath = \"c.h5\"\n[bets]\nmax_runs = 2\n[solver]\niterations = 1\n",
-         "max_runs is River of Blood's run cap"),
-        ("[rules]\nvariant = \"holdem\"\n[cards]\npath = \"c.h5\"\n[solver]\niterations = 1\nalgorithm = \"cfr+\"\n",
-         "fresh chance"),
-        ("[solver]\niterations = 1\nbackend = \"mpi\"\n", "backend must be one of"),
+        (
+            '[rules]\nvariant = "leduc"\n[cards]\npath = "c.h5"\n[solver]\niterations = 1\n',
+            "[cards] path applies to abstract games; leduc is an exact game",
+        ),
+        ('[rules]\nvariant = "bounty"\n[solver]\niterations = 1\n', "a bounty game needs a card abstraction"),
+        (
+            '[rules]\nvariant = "holdem"\n[cards]\npath = "c.h5"\n[bets]\ntext = "0.5p,huge"\n'
+            "[solver]\niterations = 1\n",
+            "huge",
+        ),
+        (
+            '[rules]\nvariant = "holdem"\n[cards]\npath = "c.h5"\n[bets]\nmax_runs = 2\n[solver]\niterations = 1\n',
+            "max_runs is River of Blood's run cap",
+        ),
+        (
+            '[rules]\nvariant = "holdem"\n[cards]\npath = "c.h5"\n[solver]\niterations = 1\nalgorithm = "cfr+"\n',
+            "fresh chance",
+        ),
+        ('[solver]\niterations = 1\nbackend = "mpi"\n', "backend must be one of"),
         ("[solver\niterations = 1\n", "not valid TOML"),
     ],
 )

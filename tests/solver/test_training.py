@@ -41,7 +41,9 @@ def test_schedule_checkpoints_and_log(tmp_path: Path) -> None:
 
 
 def test_seconds_budget_stops_after_the_budget(tmp_path: Path) -> None:
-    result = train(TrainingConfig(game="kuhn", algorithm="es-mccfr", seconds=0.3, evaluate_every=2000), tmp_path / "k.h5")
+    result = train(
+        TrainingConfig(game="kuhn", algorithm="es-mccfr", seconds=0.3, evaluate_every=2000), tmp_path / "k.h5"
+    )
     log = result.record.convergence
     assert log.seconds[-1] >= 0.3 and log.seconds[-2] < 0.3
     assert result.record.iterations == log.iteration[-1] and result.record.iterations % 2000 == 0
@@ -67,8 +69,24 @@ def test_interrupted_cfr_plus_resumes_to_identical_tables(tmp_path: Path) -> Non
 
 def test_sigkilled_mccfr_run_resumes_to_identical_tables(tmp_path: Path) -> None:
     out = tmp_path / "killed.h5"
-    arguments = ["solve", "--game", "leduc", "--algorithm", "es-mccfr", "--iterations", "200000", "--seed", "7",
-                 "--evaluate-every", "10000", "--checkpoint-every", "10000", "--quiet", "--out", str(out)]
+    arguments = [
+        "solve",
+        "--game",
+        "leduc",
+        "--algorithm",
+        "es-mccfr",
+        "--iterations",
+        "200000",
+        "--seed",
+        "7",
+        "--evaluate-every",
+        "10000",
+        "--checkpoint-every",
+        "10000",
+        "--quiet",
+        "--out",
+        str(out),
+    ]
     process = subprocess.Popen([*CLI, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120
@@ -80,8 +98,9 @@ def test_sigkilled_mccfr_run_resumes_to_identical_tables(tmp_path: Path) -> None
     assert process.returncode == -signal.SIGKILL, process.stderr.read() if process.stderr else ""
     killed_at = read_strategy_file(out).iterations
     assert 0 < killed_at < 200_000 and killed_at % 10_000 == 0
-    config = TrainingConfig(game="leduc", algorithm="es-mccfr", iterations=200_000, seed=7, evaluate_every=10_000,
-                            checkpoint_every=10_000)
+    config = TrainingConfig(
+        game="leduc", algorithm="es-mccfr", iterations=200_000, seed=7, evaluate_every=10_000, checkpoint_every=10_000
+    )
     resumed = train(config, out, resume=True)
     assert resumed.resumed_from == killed_at
     straight = train(config, tmp_path / "straight.h5").record

@@ -32,8 +32,9 @@ def cards(tmp_path_factory) -> Path:
 
 
 def holdem(cards: Path, **settings) -> dict:
-    return AbstractGameConfig(variant="holdem", rules={"stack": 20}, card_abstraction=str(cards), bets="1p,a cap=1",
-                              **settings).to_dict()
+    return AbstractGameConfig(
+        variant="holdem", rules={"stack": 20}, card_abstraction=str(cards), bets="1p,a cap=1", **settings
+    ).to_dict()
 
 
 def assert_same_tables(left: dict[str, np.ndarray], right: dict[str, np.ndarray]) -> None:
@@ -44,8 +45,15 @@ def assert_same_tables(left: dict[str, np.ndarray], right: dict[str, np.ndarray]
 
 def test_fresh_chance_run_logs_iterations_and_seconds_without_exploitability(cards: Path, tmp_path: Path) -> None:
     events: list[TrainingProgress] = []
-    config = TrainingConfig(game=holdem(cards), algorithm="es-mccfr", iterations=20_000, seed=1,
-                            evaluate_every=5_000, checkpoint_every=10_000, block_seconds=0.02)
+    config = TrainingConfig(
+        game=holdem(cards),
+        algorithm="es-mccfr",
+        iterations=20_000,
+        seed=1,
+        evaluate_every=5_000,
+        checkpoint_every=10_000,
+        block_seconds=0.02,
+    )
     result = train(config, tmp_path / "h.h5", on_progress=events.append)
     assert events[-1].iteration == 20_000 and all(math.isnan(event.exploitability) for event in events)
     assert "fresh chance" in (events[-1].note or "") and events[-1].target_iterations == 20_000
@@ -63,8 +71,9 @@ def test_fresh_chance_run_logs_iterations_and_seconds_without_exploitability(car
 
 
 def test_interrupted_run_resumes_to_the_tables_of_a_straight_run(cards: Path, tmp_path: Path) -> None:
-    config = TrainingConfig(game=holdem(cards), algorithm="es-mccfr", iterations=30_000, seed=5,
-                            checkpoint_every=10_000, block_seconds=0.01)
+    config = TrainingConfig(
+        game=holdem(cards), algorithm="es-mccfr", iterations=30_000, seed=5, checkpoint_every=10_000, block_seconds=0.01
+    )
     straight = train(config, tmp_path / "straight.h5").record
 
     def crash_after_a_checkpoint(event: TrainingProgress) -> None:
@@ -83,9 +92,26 @@ def test_interrupted_run_resumes_to_the_tables_of_a_straight_run(cards: Path, tm
 def test_sigkilled_vcfr_solve_resumes_to_identical_tables(cards: Path, tmp_path: Path) -> None:
     out = tmp_path / "killed.h5"
     total, every = 300_000, 10_000
-    arguments = ["solve", "--variant", "holdem", "--rule", "stack=20", "--cards", str(cards), "--bets", "1p,a cap=1",
-                 "--iterations", str(total), "--seed", "7", "--checkpoint-every", str(every), "--quiet",
-                 "--out", str(out)]
+    arguments = [
+        "solve",
+        "--variant",
+        "holdem",
+        "--rule",
+        "stack=20",
+        "--cards",
+        str(cards),
+        "--bets",
+        "1p,a cap=1",
+        "--iterations",
+        str(total),
+        "--seed",
+        "7",
+        "--checkpoint-every",
+        str(every),
+        "--quiet",
+        "--out",
+        str(out),
+    ]
     process = subprocess.Popen([*CLI, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120
@@ -114,8 +140,9 @@ def test_wall_clock_budget_and_checkpoints_include_writing(cards: Path, tmp_path
             seen.append(read_strategy_file(path).iterations)  # a complete, resumable file at every checkpoint
             assert event.iteration == seen[-1]
 
-    config = TrainingConfig(game=holdem(cards), algorithm="es-mccfr", seconds=1.5, checkpoint_minutes=0.4 / 60,
-                            block_seconds=0.05)
+    config = TrainingConfig(
+        game=holdem(cards), algorithm="es-mccfr", seconds=1.5, checkpoint_minutes=0.4 / 60, block_seconds=0.05
+    )
     started = time.perf_counter()
     result = train(config, path, on_progress=on_progress)
     wall = time.perf_counter() - started
@@ -148,8 +175,14 @@ def test_fixed_chance_games_are_measured_with_the_big_blind_of_the_rules(cards: 
     assert measured["big_blind"] == 2.0  # Hold'em's default big blind, though absent from the stored rules
     assert measured["exploitability_chips"] == pytest.approx(log.exploitability[-1])
     assert measured["exploitability_mbb"] == pytest.approx(1000 * measured["exploitability_chips"] / 2)
-    bigger = AbstractGameConfig(variant="holdem", rules={"stack": 40, "small_blind": 2, "big_blind": 4},
-                                card_abstraction=str(cards), bets="1p,a cap=1", chance="fixed", n_deals=200).to_dict()
+    bigger = AbstractGameConfig(
+        variant="holdem",
+        rules={"stack": 40, "small_blind": 2, "big_blind": 4},
+        card_abstraction=str(cards),
+        bets="1p,a cap=1",
+        chance="fixed",
+        n_deals=200,
+    ).to_dict()
     train(TrainingConfig(game=bigger, algorithm="cfr+", iterations=10), tmp_path / "b.h5")
     assert evaluate_strategy_file(tmp_path / "b.h5")["big_blind"] == 4.0
 
@@ -188,27 +221,41 @@ def test_resume_refuses_other_games_and_unusable_files(cards: Path, tmp_path: Pa
 
 def test_card_files_must_exist_and_fit_the_variant(cards: Path, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="does not exist"):
-        train(TrainingConfig(game=holdem(tmp_path / "missing.h5"), algorithm="es-mccfr", iterations=10),
-              tmp_path / "x.h5")
-    bounty = AbstractGameConfig(variant="bounty", rules={"stack": 20}, card_abstraction=str(cards),
-                                bets="1p,a cap=1").to_dict()
+        train(
+            TrainingConfig(game=holdem(tmp_path / "missing.h5"), algorithm="es-mccfr", iterations=10), tmp_path / "x.h5"
+        )
+    bounty = AbstractGameConfig(
+        variant="bounty", rules={"stack": 20}, card_abstraction=str(cards), bets="1p,a cap=1"
+    ).to_dict()
     with pytest.raises(ValueError, match="built for variant 'holdem'; a bounty game needs one built for 'bounty'"):
         train(TrainingConfig(game=bounty, algorithm="es-mccfr", iterations=10), tmp_path / "x.h5")
     bounty_cards = tmp_path / "bounty.h5"
     blank = CardAbstraction.blank((169, 4, 4, 4))
-    dataclasses.replace(blank, config=CardAbstractionConfig(buckets=(169, 4, 4, 4), variant="bounty")).save(bounty_cards)
-    swap = AbstractGameConfig(variant="swap", rules={"stack": 20}, card_abstraction=str(bounty_cards),
-                              bets="1p,a cap=1").to_dict()
+    dataclasses.replace(blank, config=CardAbstractionConfig(buckets=(169, 4, 4, 4), variant="bounty")).save(
+        bounty_cards
+    )
+    swap = AbstractGameConfig(
+        variant="swap", rules={"stack": 20}, card_abstraction=str(bounty_cards), bets="1p,a cap=1"
+    ).to_dict()
     with pytest.raises(ValueError, match="built for variant 'bounty'; a swap game needs one built for 'swap' or"):
         train(TrainingConfig(game=swap, algorithm="es-mccfr", iterations=10), tmp_path / "x.h5")
-    record = train(TrainingConfig(game=dict(bounty, card_abstraction=str(bounty_cards)), algorithm="es-mccfr",
-                                  iterations=3_000), tmp_path / "bounty_solve.h5").record
+    record = train(
+        TrainingConfig(game=dict(bounty, card_abstraction=str(bounty_cards)), algorithm="es-mccfr", iterations=3_000),
+        tmp_path / "bounty_solve.h5",
+    ).record
     assert record.iterations == 3_000
 
 
 def test_processes_backend_rebuilds_abstract_games_reproducibly(cards: Path, tmp_path: Path) -> None:
-    settings = dict(game=holdem(cards), algorithm="es-mccfr", iterations=6_000, seed=4, workers=2,
-                    backend="processes", evaluate_every=2_000)
+    settings = dict(
+        game=holdem(cards),
+        algorithm="es-mccfr",
+        iterations=6_000,
+        seed=4,
+        workers=2,
+        backend="processes",
+        evaluate_every=2_000,
+    )
     first = train(TrainingConfig(**settings), tmp_path / "a.h5").record
     second = train(TrainingConfig(**settings), tmp_path / "b.h5").record
     assert_same_tables(first.tables, second.tables)
@@ -217,13 +264,12 @@ def test_processes_backend_rebuilds_abstract_games_reproducibly(cards: Path, tmp
 
 def test_dask_backend_on_a_process_cluster_matches_the_processes_backend(cards: Path, tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
-    settings = dict(game=holdem(cards), algorithm="es-mccfr", iterations=6_000, seed=4, workers=2,
-                    evaluate_every=2_000)
+    settings = dict(game=holdem(cards), algorithm="es-mccfr", iterations=6_000, seed=4, workers=2, evaluate_every=2_000)
     reference = train(TrainingConfig(backend="processes", **settings), tmp_path / "processes.h5").record
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
-        on_dask = train(TrainingConfig(backend="dask", scheduler=cluster.scheduler_address, **settings),
-                        tmp_path / "dask.h5").record
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        on_dask = train(
+            TrainingConfig(backend="dask", scheduler=cluster.scheduler_address, **settings), tmp_path / "dask.h5"
+        ).record
     # Worker processes rebuilt the game from its JSON config (reading the card file) and merged
     # the same deltas in the same order: bit-identical tables.
     assert_same_tables(on_dask.tables, reference.tables)

@@ -69,6 +69,7 @@ def broken(game: SolverGame, **changes) -> FlatTree:
 def set_at(index, value):
     def change(array):
         array[index] = value
+
     return change
 
 
@@ -117,37 +118,72 @@ def hand_built(kind, player, child_start, n_children, infoset_group, n_actions, 
     for index, node in enumerate(terminals):
         value_row[node] = 3 * index
     return FlatTree(
-        kind=kind, player=player, street=[0] * n, child_start=child_start, n_children=n_children,
-        committed=[[1, 1]] * n, infoset_group=infoset_group, action_kind=[-1] + [1] * (n - 1),
-        action_amount=[0] * n, context=[0 if node in terminals else -1 for node in range(n)], value_row=value_row,
-        n_actions=n_actions, row_offset=np.arange(len(n_actions)) * 2, n_buckets=[1] * len(n_actions),
-        group_player=group_player, group_street=[0] * len(n_actions), group_slot=[0] * len(n_actions),
-        terminal_values=[[1, -1], [0, 0], [-1, 1]] * len(terminals), context_size=[3], chance_size=np.zeros(0))
+        kind=kind,
+        player=player,
+        street=[0] * n,
+        child_start=child_start,
+        n_children=n_children,
+        committed=[[1, 1]] * n,
+        infoset_group=infoset_group,
+        action_kind=[-1] + [1] * (n - 1),
+        action_amount=[0] * n,
+        context=[0 if node in terminals else -1 for node in range(n)],
+        value_row=value_row,
+        n_actions=n_actions,
+        row_offset=np.arange(len(n_actions)) * 2,
+        n_buckets=[1] * len(n_actions),
+        group_player=group_player,
+        group_street=[0] * len(n_actions),
+        group_slot=[0] * len(n_actions),
+        terminal_values=[[1, -1], [0, 0], [-1, 1]] * len(terminals),
+        context_size=[3],
+        chance_size=np.zeros(0),
+    )
 
 
 def test_group_spanning_nodes_is_accepted_when_consistent() -> None:
     # a sealed second move: player 1 cannot see player 0's choice, so nodes 1 and 2 share group 1
-    tree = hand_built(kind=[DECISION, DECISION, DECISION, SHOWDOWN, SHOWDOWN, SHOWDOWN, SHOWDOWN],
-                      player=[0, 1, 1, -1, -1, -1, -1], child_start=[1, 3, 5, 0, 0, 0, 0],
-                      n_children=[2, 2, 2, 0, 0, 0, 0], infoset_group=[0, 1, 1, -1, -1, -1, -1], n_actions=[2, 2],
-                      group_player=[0, 1])
+    tree = hand_built(
+        kind=[DECISION, DECISION, DECISION, SHOWDOWN, SHOWDOWN, SHOWDOWN, SHOWDOWN],
+        player=[0, 1, 1, -1, -1, -1, -1],
+        child_start=[1, 3, 5, 0, 0, 0, 0],
+        n_children=[2, 2, 2, 0, 0, 0, 0],
+        infoset_group=[0, 1, 1, -1, -1, -1, -1],
+        n_actions=[2, 2],
+        group_player=[0, 1],
+    )
     tree.validate()
     assert tree.n_infosets == 2
 
 
 def test_solver_game_checks_deals_against_tree(kuhn) -> None:
     deals = kuhn.deals
-    wrong = DealTable(probability=deals.probability, bucket=deals.bucket % 2, weight=deals.weight,
-                      chance=deals.chance, n_buckets=np.array([2]))
+    wrong = DealTable(
+        probability=deals.probability,
+        bucket=deals.bucket % 2,
+        weight=deals.weight,
+        chance=deals.chance,
+        n_buckets=np.array([2]),
+    )
     with pytest.raises(ValueError, match="n_buckets per group disagree"):
         SolverGame(name="kuhn", tree=kuhn.tree, deals=wrong, config={})
-    narrow = DealTable(probability=deals.probability, bucket=deals.bucket, weight=deals.weight[:, :2],
-                       chance=deals.chance, n_buckets=deals.n_buckets)
+    narrow = DealTable(
+        probability=deals.probability,
+        bucket=deals.bucket,
+        weight=deals.weight[:, :2],
+        chance=deals.chance,
+        n_buckets=deals.n_buckets,
+    )
     with pytest.raises(ValueError, match="the deals carry 2 outcome columns, the tree's contexts need 3"):
         SolverGame(name="kuhn", tree=kuhn.tree, deals=narrow, config={})
     with pytest.raises(ValueError, match="sum to 1"):
-        DealTable(probability=deals.probability * 2, bucket=deals.bucket, weight=deals.weight, chance=deals.chance,
-                  n_buckets=deals.n_buckets)
+        DealTable(
+            probability=deals.probability * 2,
+            bucket=deals.bucket,
+            weight=deals.weight,
+            chance=deals.chance,
+            n_buckets=deals.n_buckets,
+        )
     with pytest.raises(ValueError, match="exactly one of deals"):
         SolverGame(name="kuhn", tree=kuhn.tree, deals=None, config={})
 
@@ -156,9 +192,15 @@ def test_validator_refuses_non_breadth_first_order() -> None:
     # node 1's children (7, 8) come after node 3's children (5, 6), which are one level deeper
     kinds = [DECISION, DECISION, DECISION, DECISION, SHOWDOWN, SHOWDOWN, SHOWDOWN, SHOWDOWN, SHOWDOWN]
     players = [0, 1, 1, 0, -1, -1, -1, -1, -1]
-    tree = hand_built(kind=kinds, player=players, child_start=[1, 7, 3, 5, 0, 0, 0, 0, 0],
-                      n_children=[2, 2, 2, 2, 0, 0, 0, 0, 0], infoset_group=[0, 1, 2, 3, -1, -1, -1, -1, -1],
-                      n_actions=[2, 2, 2, 2], group_player=[0, 1, 1, 0])
+    tree = hand_built(
+        kind=kinds,
+        player=players,
+        child_start=[1, 7, 3, 5, 0, 0, 0, 0, 0],
+        n_children=[2, 2, 2, 2, 0, 0, 0, 0, 0],
+        infoset_group=[0, 1, 2, 3, -1, -1, -1, -1, -1],
+        n_actions=[2, 2, 2, 2],
+        group_player=[0, 1, 1, 0],
+    )
     with pytest.raises(ValueError, match="invariant 'breadth-first order' broken: node 7 at depth 2"):
         tree.validate()
 
@@ -222,4 +264,5 @@ def test_builder_and_best_response_on_random_rules(rules) -> None:
         policy = as_policy(game, uniform_strategy(game))
         for responder in range(2):
             assert result.br_values[responder] == pytest.approx(
-                best_response_value(config, policy, responder), abs=1e-9)
+                best_response_value(config, policy, responder), abs=1e-9
+            )

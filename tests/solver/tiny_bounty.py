@@ -21,15 +21,17 @@ def bounty_cards() -> CardAbstraction:
     return dataclasses.replace(blank, config=CardAbstractionConfig(buckets=BUCKETS, variant="bounty"))
 
 
-def solve_tiny(folder: Path, cards: CardAbstraction, *, cards_name: str = "bounty_cards.h5",
-               iterations: int = 3000) -> tuple[Path, Path]:
+def solve_tiny(
+    folder: Path, cards: CardAbstraction, *, cards_name: str = "bounty_cards.h5", iterations: int = 3000
+) -> tuple[Path, Path]:
     """Save ``cards`` in ``folder``, solve the tiny Bounty game on it, write ``folder/bounty.h5``;
     returns the strategy and card files."""
     folder.mkdir(parents=True, exist_ok=True)
     cards_path = folder / cards_name
     cards.save(cards_path)
-    config = AbstractGameConfig(variant="bounty", rules={"rules": "engine"}, card_abstraction=str(cards_path),
-                                bets="1p,a cap=1")
+    config = AbstractGameConfig(
+        variant="bounty", rules={"rules": "engine"}, card_abstraction=str(cards_path), bets="1p,a cap=1"
+    )
     game = build_abstract_game(config)
     solver = Solver(game, "es-mccfr", seed=1).run(iterations)
     return write_abstract_strategy(folder / "bounty.h5", game, solver), cards_path
