@@ -59,7 +59,6 @@ import os
 import platform
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 import time
@@ -83,9 +82,11 @@ so 1,000 samples cost about 0.3 s per hand (50 min for the 10,000 hands); 300 sa
 LBR value within its interval on Bounty (+15,745 ± 2,061 against +14,919 ± 2,062 mbb/hand)."""
 LBR_SEED = 0
 DEFAULT_LBR_HANDS = 5_000
-LBR_SETTING = ("LBR: {hands:,} hands per seat (same deals in both seats), {candidates} candidate deals in the belief, "
-               "seed {seed}, LBR's actions those of the blueprint's tree; the same LBR against the equity bot (its rule "
-               "on the exact cards) and against always-call as reference lines")
+LBR_SETTING = (
+    "LBR: {hands:,} hands per seat (same deals in both seats), {candidates} candidate deals in the belief, "
+    "seed {seed}, LBR's actions those of the blueprint's tree; the same LBR against the equity bot (its rule "
+    "on the exact cards) and against always-call as reference lines"
+)
 SMOKE_CARDS = {"buckets": "20,8,8,8", "flops": "5"}
 P99_TARGET_MS = 2.0
 EQUITY_TARGET_MBB = 300.0
@@ -95,7 +96,6 @@ COLUMNS = ("year", "variant", "measure", "result", "95% CI ±", "hands", "target
 """Columns of the results table (markdown and ``rows`` of the JSON)."""
 CARDS_LINE = re.compile(r"^#\s*blueprint-cards:\s*(.+)$", re.MULTILINE)
 COMPANIONS_LINE = re.compile(r"^#\s*blueprint-companions:\s*(.+)$", re.MULTILINE)
-Z_95 = 1.959963984540054
 
 
 # ----------------------------------------------------------------------------------------- recipes
@@ -114,8 +114,20 @@ class CardSettings:
         return f"{self.variant}_{self.method}_{self.buckets.replace(',', '-')}_flops{self.flops}_seed{self.seed}"
 
     def arguments(self, out: Path) -> list[str]:
-        flags = ["abstract", "--variant", self.variant, "--buckets", self.buckets, "--method", self.method,
-                 "--seed", str(self.seed), "--out", str(out), "--json"]
+        flags = [
+            "abstract",
+            "--variant",
+            self.variant,
+            "--buckets",
+            self.buckets,
+            "--method",
+            self.method,
+            "--seed",
+            str(self.seed),
+            "--out",
+            str(out),
+            "--json",
+        ]
         if self.flops != "all":
             flags[-3:-3] = ["--flops", self.flops]
         return flags
@@ -137,9 +149,15 @@ class Recipe:
 
     def summary(self) -> dict[str, Any]:
         rules, bets, solver = (self.tables.get(name, {}) for name in ("rules", "bets", "solver"))
-        return {"configs": [str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path) for path in self.configs],
-                "cards": self.cards.__dict__, "rules": rules, "bets": bets,
-                "solver": {key: solver.get(key) for key in ("algorithm", "minutes", "workers", "seed") if key in solver}}
+        return {
+            "configs": [
+                str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path) for path in self.configs
+            ],
+            "cards": self.cards.__dict__,
+            "rules": rules,
+            "bets": bets,
+            "solver": {key: solver.get(key) for key in ("algorithm", "minutes", "workers", "seed") if key in solver},
+        }
 
 
 def parse_card_settings(text: str, where: str = "recipe") -> CardSettings:
@@ -156,9 +174,12 @@ def parse_card_settings(text: str, where: str = "recipe") -> CardSettings:
         values[name] = value
     unknown = set(values) - {"variant", "buckets", "method", "flops", "seed"}
     if unknown or not {"variant", "buckets", "method"} <= set(values):
-        raise ValueError(f"{where}: blueprint-cards needs variant, buckets, method (flops, seed optional); got {text!r}")
-    return CardSettings(values["variant"], values["buckets"], values["method"], values.get("flops", "all"),
-                        int(values.get("seed", 0)))
+        raise ValueError(
+            f"{where}: blueprint-cards needs variant, buckets, method (flops, seed optional); got {text!r}"
+        )
+    return CardSettings(
+        values["variant"], values["buckets"], values["method"], values.get("flops", "all"), int(values.get("seed", 0))
+    )
 
 
 def load_recipe(year: str, configs_dir: Path = CONFIGS) -> Recipe:
@@ -203,7 +224,12 @@ class Stages:
 
     @staticmethod
     def save(marker: Path, key: dict[str, Any], seconds: float, result: dict[str, Any]) -> dict[str, Any]:
-        data = {"key": key, "seconds": seconds, "result": result, "finished": dt.datetime.now().isoformat(timespec="seconds")}
+        data = {
+            "key": key,
+            "seconds": seconds,
+            "result": result,
+            "finished": dt.datetime.now().isoformat(timespec="seconds"),
+        }
         marker.parent.mkdir(parents=True, exist_ok=True)
         temporary = marker.with_suffix(".tmp")
         temporary.write_text(json.dumps(data, indent=1))
@@ -224,8 +250,10 @@ def run_command(arguments: list[str], log: Path) -> tuple[str, int]:
     stdout = log.read_text()
     if process.returncode != 0:
         errors = log.with_suffix(".err").read_text().strip().splitlines()
-        raise RuntimeError(f"vcfr {arguments[0]} failed (exit {process.returncode}): "
-                           f"{errors[-1] if errors else 'no message'} (log: {log})")
+        raise RuntimeError(
+            f"vcfr {arguments[0]} failed (exit {process.returncode}): "
+            f"{errors[-1] if errors else 'no message'} (log: {log})"
+        )
     return stdout, int(usage.ru_maxrss) * 1024
 
 
@@ -239,7 +267,9 @@ def last_json(stdout: str) -> dict[str, Any]:
 def stage_cards(recipe: Recipe, stages: Stages, smoke: bool) -> tuple[Path, dict[str, Any]]:
     settings = recipe.cards
     if smoke:
-        settings = CardSettings(settings.variant, SMOKE_CARDS["buckets"], settings.method, SMOKE_CARDS["flops"], settings.seed)
+        settings = CardSettings(
+            settings.variant, SMOKE_CARDS["buckets"], settings.method, SMOKE_CARDS["flops"], settings.seed
+        )
     path = stages.work / "cards" / f"{settings.key}.h5"
     marker = path.with_suffix(".json")
     key = {"cards": settings.__dict__}
@@ -260,7 +290,9 @@ def _solve_settings(path: Path) -> dict[str, Any]:
     return {**tables, "solver": solver}
 
 
-def stage_solve(recipe: Recipe, cards: Path, stages: Stages, minutes: float | None) -> tuple[list[Path], dict[str, Any]]:
+def stage_solve(
+    recipe: Recipe, cards: Path, stages: Stages, minutes: float | None
+) -> tuple[list[Path], dict[str, Any]]:
     """Solve every run file of the recipe; ``minutes`` (the year's total) splits over them in
     proportion to their own minutes."""
     own = [config_minutes(path) for path in recipe.configs]
@@ -271,23 +303,45 @@ def stage_solve(recipe: Recipe, cards: Path, stages: Stages, minutes: float | No
     for path, share in zip(recipe.configs, shares, strict=True):
         out = stages.work / recipe.year / f"{path.stem}.h5"
         marker = out.with_suffix(".solve.json")
-        key = {"config": _solve_settings(path), "cards": str(cards), "card_bytes": cards.stat().st_size, "minutes": share}
+        key = {
+            "config": _solve_settings(path),
+            "cards": str(cards),
+            "card_bytes": cards.stat().st_size,
+            "minutes": share,
+        }
         data = stages.cached(marker, key) if out.is_file() else None
         if data is None:
             all_cached = False
             started_marker = out.with_suffix(".started.json")
-            resume = (out.is_file() and not stages.force and started_marker.is_file()
-                      and json.loads(started_marker.read_text()) == key)
+            resume = (
+                out.is_file()
+                and not stages.force
+                and started_marker.is_file()
+                and json.loads(started_marker.read_text()) == key
+            )
             if not resume:
                 for stale in out.parent.glob(out.name + "*"):
                     stale.unlink()
                 out.parent.mkdir(parents=True, exist_ok=True)
                 started_marker.write_text(json.dumps(key))
-            arguments = ["solve", "--config", str(path), "--cards", str(cards), "--out", str(out),
-                         "--seconds", f"{share * 60:.3f}", "--quiet", "--json"] + (["--resume"] if resume else [])
+            arguments = [
+                "solve",
+                "--config",
+                str(path),
+                "--cards",
+                str(cards),
+                "--out",
+                str(out),
+                "--seconds",
+                f"{share * 60:.3f}",
+                "--quiet",
+                "--json",
+            ] + (["--resume"] if resume else [])
             started = time.perf_counter()
             stdout, memory = run_command(arguments, out.with_suffix(".solve.log"))
-            data = stages.save(marker, key, time.perf_counter() - started, {**last_json(stdout), "peak_memory_bytes": memory})
+            data = stages.save(
+                marker, key, time.perf_counter() - started, {**last_json(stdout), "peak_memory_bytes": memory}
+            )
         outputs.append(out)
         seconds += data["seconds"]
         peak = max(peak, data["result"]["peak_memory_bytes"])
@@ -310,11 +364,30 @@ def stage_lbr(recipe: Recipe, strategy: Path, stages: Stages, hands: int, oppone
     if data is not None:
         return {**data, "cached": True}
     started = time.perf_counter()
-    stdout, memory = run_command(["lbr", str(strategy), "--hands", str(hands), "--candidates", str(LBR_CANDIDATES),
-                                  "--seed", str(LBR_SEED), "--workers", "2", "--opponent", opponent, *flags,
-                                  "--quiet", "--json"], marker.with_suffix(".log"))
-    return {**stages.save(marker, key, time.perf_counter() - started, {**last_json(stdout), "peak_memory_bytes": memory}),
-            "cached": False}
+    stdout, memory = run_command(
+        [
+            "lbr",
+            str(strategy),
+            "--hands",
+            str(hands),
+            "--candidates",
+            str(LBR_CANDIDATES),
+            "--seed",
+            str(LBR_SEED),
+            "--workers",
+            "2",
+            "--opponent",
+            opponent,
+            *flags,
+            "--quiet",
+            "--json",
+        ],
+        marker.with_suffix(".log"),
+    )
+    return {
+        **stages.save(marker, key, time.perf_counter() - started, {**last_json(stdout), "peak_memory_bytes": memory}),
+        "cached": False,
+    }
 
 
 def _file_key(path: Path) -> list[Any]:
@@ -345,14 +418,20 @@ def _bot_seeds(seed: int) -> tuple[Any, Any]:
     return np.random.SeedSequence((seed, 1)), np.random.SeedSequence((seed, 2))
 
 
-def stage_matches(recipe: Recipe, strategies: list[Path], stages: Stages, hands: int, freezeouts: int,
-                  max_games: int, seed: int) -> dict[str, Any]:
+def stage_matches(
+    recipe: Recipe, strategies: list[Path], stages: Stages, hands: int, freezeouts: int, max_games: int, seed: int
+) -> dict[str, Any]:
     import numpy as np
 
     year_dir = stages.work / recipe.year
     marker = year_dir / "matches.json"
-    key = {"strategies": [_file_key(path) for path in strategies], "hands": hands, "freezeouts": freezeouts,
-           "max_games": max_games, "seed": seed}
+    key = {
+        "strategies": [_file_key(path) for path in strategies],
+        "hands": hands,
+        "freezeouts": freezeouts,
+        "max_games": max_games,
+        "seed": seed,
+    }
     data = stages.cached(marker, key)
     if data is not None and (year_dir / "decision_seconds.npy").is_file():
         return {**data, "cached": True}
@@ -372,9 +451,13 @@ def _decision_summary(times: list[float]) -> dict[str, Any]:
     if not times:
         return {"decisions": 0, "p50": None, "p99": None, "max": None, "mean": None}
     milliseconds = np.asarray(times) * 1e3
-    return {"decisions": int(milliseconds.size), "p50": float(np.percentile(milliseconds, 50)),
-            "p99": float(np.percentile(milliseconds, 99)), "max": float(milliseconds.max()),
-            "mean": float(milliseconds.mean())}
+    return {
+        "decisions": int(milliseconds.size),
+        "p50": float(np.percentile(milliseconds, 50)),
+        "p99": float(np.percentile(milliseconds, 99)),
+        "max": float(milliseconds.max()),
+        "mean": float(milliseconds.mean()),
+    }
 
 
 def _heads_up_matches(strategy: Path, hands: int, seed: int) -> tuple[dict[str, Any], list[float]]:
@@ -389,26 +472,33 @@ def _heads_up_matches(strategy: Path, hands: int, seed: int) -> tuple[dict[str, 
         raise ValueError(f"{strategy}: solved under rules {getattr(config, 'rules', None)!r}, not the engine's")
     timed = TimedBot(bot)
     timed.timing = False  # warm-up: numba compiles the lookups on the first hands
-    play_match(config, timed, make_bot("checkcall", config=config, seed=seed_b), rounds=20, seed=seed + 10**6,
-               duplicate=True)
+    play_match(
+        config, timed, make_bot("checkcall", config=config, seed=seed_b), rounds=20, seed=seed + 10**6, duplicate=True
+    )
     timed.timing = True
     matches = {}
     for opponent in OPPONENTS:
         before = (bot.decisions, bot.off_tree, bot.errors)
         match_started = time.perf_counter()
-        result = play_match(config, timed, make_bot(opponent, config=config, seed=seed_b), rounds=hands, seed=seed,
-                            duplicate=True)
+        result = play_match(
+            config, timed, make_bot(opponent, config=config, seed=seed_b), rounds=hands, seed=seed, duplicate=True
+        )
         summary = result.to_dict()
-        summary.update({
-            "hands": result.rounds,
-            "decisions": bot.decisions - before[0],
-            "off_tree": bot.off_tree - before[1],
-            "bot_errors": bot.errors - before[2],
-            "seconds": time.perf_counter() - match_started,
-        })
+        summary.update(
+            {
+                "hands": result.rounds,
+                "decisions": bot.decisions - before[0],
+                "off_tree": bot.off_tree - before[1],
+                "bot_errors": bot.errors - before[2],
+                "seconds": time.perf_counter() - match_started,
+            }
+        )
         matches[opponent] = summary
-        print(f"  vs {opponent}: {summary['mbb_per_hand']:+.0f} ± {summary['ci95_mbb_per_hand'] or float('nan'):.0f} "
-              f"mbb/hand over {result.rounds} hands", flush=True)
+        print(
+            f"  vs {opponent}: {summary['mbb_per_hand']:+.0f} ± {summary['ci95_mbb_per_hand'] or float('nan'):.0f} "
+            f"mbb/hand over {result.rounds} hands",
+            flush=True,
+        )
     return {"kind": "duplicate", "rules": config.rules, "stack": config.stack, "matches": matches}, timed.times
 
 
@@ -418,27 +508,31 @@ def wilson(successes: int, trials: int) -> tuple[float, float]:
     >>> [round(x, 3) for x in wilson(5, 10)]
     [0.237, 0.763]
     """
+    from scipy.stats import binomtest
+
     if trials == 0:
         return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + Z_95**2 / trials
-    centre = (p + Z_95**2 / (2 * trials)) / denominator
-    half = Z_95 * math.sqrt(p * (1 - p) / trials + Z_95**2 / (4 * trials**2)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    interval = binomtest(successes, trials).proportion_ci(confidence_level=0.95, method="wilson")
+    return float(interval.low), float(interval.high)
 
 
-def _limit_freezeouts(strategies: list[Path], freezeouts: int, max_games: int, seed: int) -> tuple[dict[str, Any], list[float]]:
+def _limit_freezeouts(
+    strategies: list[Path], freezeouts: int, max_games: int, seed: int
+) -> tuple[dict[str, Any], list[float]]:
     import numpy as np
 
     from game.bots import make_bot
     from game.limit import FreezeOut, LimitConfig
+    from game.match import interval_95
     from solver.limit_lookup_bot import LimitLookupBot
 
     bot = LimitLookupBot(strategies, seed=np.random.SeedSequence((seed, 1)), name="blueprint")
     timed = TimedBot(bot)
     config = LimitConfig(n_players=3)
     timed.timing = False
-    FreezeOut(config, [timed, make_bot("checkcall", seed=1), make_bot("checkcall", seed=2)], seed=seed + 10**6).run(max_games=3)
+    FreezeOut(config, [timed, make_bot("checkcall", seed=1), make_bot("checkcall", seed=2)], seed=seed + 10**6).run(
+        max_games=3
+    )
     timed.timing = True
     lineups = {}
     for opponent in LIMIT_LINEUPS:
@@ -448,8 +542,10 @@ def _limit_freezeouts(strategies: list[Path], freezeouts: int, max_games: int, s
         chips = []
         for index in range(freezeouts):
             seat = index % 3
-            others = iter(make_bot(opponent, seed=int(value))
-                          for value in np.random.SeedSequence((seed, 2, index)).generate_state(2))
+            others = iter(
+                make_bot(opponent, seed=int(value))
+                for value in np.random.SeedSequence((seed, 2, index)).generate_state(2)
+            )
             bots = [timed if player == seat else next(others) for player in range(3)]
             freeze_out = FreezeOut(config, bots, seed=np.random.SeedSequence((seed, 3, index)))
             games += len(freeze_out.run(max_games=max_games))
@@ -458,17 +554,29 @@ def _limit_freezeouts(strategies: list[Path], freezeouts: int, max_games: int, s
             chips.append(int(freeze_out.stacks[seat]))
         low, high = wilson(wins, freezeouts)
         chips_array = np.asarray(chips, dtype=np.float64)
-        chips_ci = float(Z_95 * chips_array.std(ddof=1) / math.sqrt(len(chips))) if len(chips) > 1 else None
+        chips_ci = interval_95(chips_array)
         lineups[opponent] = {
-            "opponents": [opponent, opponent], "freezeouts": freezeouts, "finished": finished, "wins": wins,
-            "win_share": wins / freezeouts, "win_share_ci95": [low, high], "fair_share": 1 / 3,
-            "hands": games, "chips_mean": float(chips_array.mean()), "chips_ci95": chips_ci,
-            "chips_total": 3 * config.buy_in, "decisions": bot.decisions - before[0],
-            "off_tree": bot.off_tree - before[1], "bot_errors": bot.errors - before[2],
+            "opponents": [opponent, opponent],
+            "freezeouts": freezeouts,
+            "finished": finished,
+            "wins": wins,
+            "win_share": wins / freezeouts,
+            "win_share_ci95": [low, high],
+            "fair_share": 1 / 3,
+            "hands": games,
+            "chips_mean": float(chips_array.mean()),
+            "chips_ci95": chips_ci,
+            "chips_total": 3 * config.buy_in,
+            "decisions": bot.decisions - before[0],
+            "off_tree": bot.off_tree - before[1],
+            "bot_errors": bot.errors - before[2],
             "seconds": time.perf_counter() - started,
         }
-        print(f"  limit vs 2x {opponent}: {wins}/{freezeouts} freeze-outs won, mean {chips_array.mean():,.0f} chips, "
-              f"{games} games", flush=True)
+        print(
+            f"  limit vs 2x {opponent}: {wins}/{freezeouts} freeze-outs won, mean {chips_array.mean():,.0f} chips, "
+            f"{games} games",
+            flush=True,
+        )
     return {"kind": "freezeout", "rules": config.__dict__, "lineups": lineups}, timed.times
 
 
@@ -482,8 +590,14 @@ def stage_export(recipe: Recipe, strategy: Path, stages: Stages) -> dict[str, An
 
     started = time.perf_counter()
     summary = export_bot(recipe.variant, "lookup", stages.work / recipe.year / "bot", strategy=strategy, force=True)
-    result = {"folder": str(summary.folder), "files": len(summary.files), "bytes": summary.total_bytes,
-              "zipped_bytes": summary.zipped_bytes, "peak_memory_bytes": summary.peak_memory_bytes, "lock_in": True}
+    result = {
+        "folder": str(summary.folder),
+        "files": len(summary.files),
+        "bytes": summary.total_bytes,
+        "zipped_bytes": summary.zipped_bytes,
+        "peak_memory_bytes": summary.peak_memory_bytes,
+        "lock_in": True,
+    }
     return {**stages.save(marker, key, time.perf_counter() - started, result), "cached": False}
 
 
@@ -511,32 +625,70 @@ def year_rows(year: dict[str, Any]) -> list[dict[str, str]]:
         return rows
     stages = year["stages"]
     build_seconds = sum(stages[stage]["seconds"] for stage in ("cards", "solve") if stage in stages)
-    build_peak = max((stages[stage]["result"].get("peak_memory_bytes") or 0) for stage in ("cards", "solve") if stage in stages)
-    row("build wall clock (cards + solve, s)", _fmt(build_seconds), "n/a", "n/a", "<= 3,600 s on 2 cores",
-        build_seconds <= BUDGET_SECONDS)
-    row("build peak memory (GB)", _fmt(build_peak / 1e9, 2), "n/a", "n/a", "<= 8 GB (8.59e9 bytes)", build_peak <= BUDGET_BYTES)
+    build_peak = max(
+        (stages[stage]["result"].get("peak_memory_bytes") or 0) for stage in ("cards", "solve") if stage in stages
+    )
+    row(
+        "build wall clock (cards + solve, s)",
+        _fmt(build_seconds),
+        "n/a",
+        "n/a",
+        "<= 3,600 s on 2 cores",
+        build_seconds <= BUDGET_SECONDS,
+    )
+    row(
+        "build peak memory (GB)",
+        _fmt(build_peak / 1e9, 2),
+        "n/a",
+        "n/a",
+        "<= 8 GB (8.59e9 bytes)",
+        build_peak <= BUDGET_BYTES,
+    )
     lbr = year.get("lbr")
     if lbr is None:
-        row("LBR vs blueprint (mbb/hand)", "n/a: LBR is heads-up only (refuses 3 players)", "n/a", "n/a",
-            "report only (lower is better)", None)
+        row(
+            "LBR vs blueprint (mbb/hand)",
+            "n/a: LBR is heads-up only (refuses 3 players)",
+            "n/a",
+            "n/a",
+            "report only (lower is better)",
+            None,
+        )
     else:
         result = lbr["result"]
         reference = year.get("lbr_equity")
         ok = None if reference is None else result["mbb_per_hand"] <= 0.5 * reference["result"]["mbb_per_hand"]
-        row("LBR vs blueprint (mbb/hand)", _fmt(result["mbb_per_hand"], sign=True), _fmt(result["ci95_mbb"]),
+        row(
+            "LBR vs blueprint (mbb/hand)",
+            _fmt(result["mbb_per_hand"], sign=True),
+            _fmt(result["ci95_mbb"]),
             f"{2 * result['hands']:,} ({result['hands']:,}/seat)",
-            "<= 1/2 x LBR vs equity bot (same LBR, same run)", ok)
+            "<= 1/2 x LBR vs equity bot (same LBR, same run)",
+            ok,
+        )
         for opponent, label in (("equity", "equity bot (its rule on exact cards)"), ("checkcall", "always-call")):
             line = year.get(f"lbr_{opponent}")
             if f"lbr_{opponent}_error" in year:
-                row(f"LBR vs {label}, reference (mbb/hand)", f"n/a: {year[f'lbr_{opponent}_error']}", "n/a", "n/a",
-                    "reference", None)
+                row(
+                    f"LBR vs {label}, reference (mbb/hand)",
+                    f"n/a: {year[f'lbr_{opponent}_error']}",
+                    "n/a",
+                    "n/a",
+                    "reference",
+                    None,
+                )
             elif line is not None:
                 result = line["result"]
                 if opponent == "equity" and "equity_samples" in line.get("key", {}):
                     label += f", {line['key']['equity_samples']} samples per equity"
-                row(f"LBR vs {label}, reference (mbb/hand)", _fmt(result["mbb_per_hand"], sign=True),
-                    _fmt(result["ci95_mbb"]), f"{2 * result['hands']:,} ({result['hands']:,}/seat)", "reference", None)
+                row(
+                    f"LBR vs {label}, reference (mbb/hand)",
+                    _fmt(result["mbb_per_hand"], sign=True),
+                    _fmt(result["ci95_mbb"]),
+                    f"{2 * result['hands']:,} ({result['hands']:,}/seat)",
+                    "reference",
+                    None,
+                )
     matches = year["matches"]["result"]
     if matches["kind"] == "duplicate":
         for opponent in OPPONENTS:
@@ -544,27 +696,49 @@ def year_rows(year: dict[str, Any]) -> list[dict[str, str]]:
             mean, ci = match["mbb_per_hand"], match["ci95_mbb_per_hand"]
             lower = None if ci is None else mean - ci
             if opponent == "equity":
-                target = "mean−CI > 0 and mean >= +300"
+                target = "mean - CI > 0 and mean >= +300"
                 ok = lower is not None and lower > 0 and mean >= EQUITY_TARGET_MBB
             else:
-                target = "mean−CI > 0"
+                target = "mean - CI > 0"
                 ok = lower is not None and lower > 0
-            row(f"vs {opponent}, duplicate, engine rules (mbb/hand)", _fmt(mean, sign=True), _fmt(ci),
-                f"{match['hands']:,}", target, ok)
+            row(
+                f"vs {opponent}, duplicate, engine rules (mbb/hand)",
+                _fmt(mean, sign=True),
+                _fmt(ci),
+                f"{match['hands']:,}",
+                target,
+                ok,
+            )
     else:
         for opponent in LIMIT_LINEUPS:
             lineup = matches["lineups"][opponent]
             low, high = lineup["win_share_ci95"]
-            row(f"freeze-outs vs 2x {opponent}: wins", f"{lineup['wins']}/{lineup['freezeouts']} "
-                f"({lineup['win_share']:.0%})", f"[{low:.0%}, {high:.0%}]", f"{lineup['hands']:,}",
-                "win-share CI lower bound > 1/3", low > 1 / 3)
-            row(f"freeze-outs vs 2x {opponent}: final chips (of {lineup['chips_total']:,})",
-                _fmt(lineup["chips_mean"]), _fmt(lineup["chips_ci95"]), f"{lineup['hands']:,}",
-                "report only", None)
+            row(
+                f"freeze-outs vs 2x {opponent}: wins",
+                f"{lineup['wins']}/{lineup['freezeouts']} ({lineup['win_share']:.0%})",
+                f"[{low:.0%}, {high:.0%}]",
+                f"{lineup['hands']:,}",
+                "win-share CI lower bound > 1/3",
+                low > 1 / 3,
+            )
+            row(
+                f"freeze-outs vs 2x {opponent}: final chips (of {lineup['chips_total']:,})",
+                _fmt(lineup["chips_mean"]),
+                _fmt(lineup["chips_ci95"]),
+                f"{lineup['hands']:,}",
+                "report only",
+                None,
+            )
     decision = matches["decision_ms"]
     p99 = decision["p99"]
-    row("decision time p50 / p99 (ms)", f"{_fmt(decision['p50'], 3)} / {_fmt(p99, 3)}", "n/a",
-        f"{decision['decisions']:,} decisions", "p99 <= 2 ms", None if p99 is None else p99 <= P99_TARGET_MS)
+    row(
+        "decision time p50 / p99 (ms)",
+        f"{_fmt(decision['p50'], 3)} / {_fmt(p99, 3)}",
+        "n/a",
+        f"{decision['decisions']:,} decisions",
+        "p99 <= 2 ms",
+        None if p99 is None else p99 <= P99_TARGET_MS,
+    )
     export = year.get("export")
     if export is None:
         row("bot zipped size (MB)", "n/a: no engine for the limit game (no export)", "n/a", "n/a", "report only", None)
@@ -573,8 +747,14 @@ def year_rows(year: dict[str, Any]) -> list[dict[str, str]]:
         result = export["result"]
         peak = result["peak_memory_bytes"]
         row("bot zipped size (MB)", _fmt(result["zipped_bytes"] / 1e6, 2), "n/a", "n/a", "report only", None)
-        row("bot peak memory (MB, warm-up round)", "n/a" if peak is None else _fmt(peak / 1e6, 0), "n/a", "n/a",
-            "report only", None)
+        row(
+            "bot peak memory (MB, warm-up round)",
+            "n/a" if peak is None else _fmt(peak / 1e6, 0),
+            "n/a",
+            "n/a",
+            "report only",
+            None,
+        )
     return rows
 
 
@@ -598,22 +778,52 @@ def official_rows(year: dict[str, Any], official: dict[str, Any] | None) -> list
 
     played = [entry for entry in (official or {}).get("rows", []) if entry.get("year") == name and "duplicate" in entry]
     if not played:
-        return [row("official engine play", "n/a: not run (experiments/official_engines.py)", "n/a", "n/a",
-                    ">= 2,000 rounds, 0 illegal / timeouts / crashes", None)]
+        return [
+            row(
+                "official engine play",
+                "n/a: not run (experiments/official_engines.py)",
+                "n/a",
+                "n/a",
+                ">= 2,000 rounds, 0 illegal / timeouts / crashes",
+                None,
+            )
+        ]
     rows = []
     for entry in played:
         duplicate = entry["duplicate"]
-        rows.append(row(f"official {entry['year']} engine vs {entry['opponent']}, duplicate (mbb/hand)",
-                        _fmt(duplicate["mbb_per_hand"], sign=True), _fmt(duplicate["ci95_mbb"]), f"{entry['rounds']:,}",
-                        ">= 2,000 rounds", entry["rounds"] >= 2000))
+        rows.append(
+            row(
+                f"official {entry['year']} engine vs {entry['opponent']}, duplicate (mbb/hand)",
+                _fmt(duplicate["mbb_per_hand"], sign=True),
+                _fmt(duplicate["ci95_mbb"]),
+                f"{entry['rounds']:,}",
+                ">= 2,000 rounds",
+                entry["rounds"] >= 2000,
+            )
+        )
     rounds = sum(entry["rounds"] for entry in played)
     events = sum(count for entry in played for side in ("ours", "engine") for count in entry["counts"][side].values())
-    rows.append(row("official engine: illegal actions, misformatted, timeouts, disconnects, crashes", f"{events}",
-                    "n/a", f"{rounds:,}", "0", events == 0))
+    rows.append(
+        row(
+            "official engine: illegal actions, misformatted, timeouts, disconnects, crashes",
+            f"{events}",
+            "n/a",
+            f"{rounds:,}",
+            "0",
+            events == 0,
+        )
+    )
     p99 = max(entry["decision_time"]["p99_ms"] for entry in played)
-    rows.append(row("official engine: decision time p99 (ms, inside the bot)", _fmt(p99, 3), "n/a",
-                    f"{sum(entry['decision_time']['count'] for entry in played):,} decisions", "<= 2 ms",
-                    p99 <= P99_TARGET_MS))
+    rows.append(
+        row(
+            "official engine: decision time p99 (ms, inside the bot)",
+            _fmt(p99, 3),
+            "n/a",
+            f"{sum(entry['decision_time']['count'] for entry in played):,} decisions",
+            "<= 2 ms",
+            p99 <= P99_TARGET_MS,
+        )
+    )
     return rows
 
 
@@ -624,9 +834,12 @@ def markdown(report: dict[str, Any]) -> str:
         "",
     ]
     if report["smoke"]:
-        lines += ["**SMOKE RUN: tiny card abstractions, seconds of solving, a handful of hands. These numbers say "
-                  "nothing about the recipes; the full run is `.venv/bin/python experiments/blueprints.py --years "
-                  "2022,2023,2024,2025,limit`.**", ""]
+        lines += [
+            "**SMOKE RUN: tiny card abstractions, seconds of solving, a handful of hands. These numbers say "
+            "nothing about the recipes; the full run is `.venv/bin/python experiments/blueprints.py --years "
+            "2022,2023,2024,2025,limit`.**",
+            "",
+        ]
     lines += [
         f"Command: `{report['command']}`",
         "",
@@ -640,7 +853,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"{report['settings']['hands']:,} hands per opponent, seed {report['settings']['seed']}; the 95% interval "
         "is over deal pairs. Limit: 3-player freeze-outs (real LimitConfig(n_players=3) rules, buy-in 1,000), "
         f"{report['settings']['freezeouts']} per lineup, at most {report['settings']['max_games']:,} games each, the "
-        "blueprint's seat rotating; wins with a Wilson 95% interval, chips with a normal one; \"hands\" = games played.",
+        'blueprint\'s seat rotating; wins with a Wilson 95% interval, chips with a normal one; "hands" = games played.',
         "Decision time: every `act` of the lookup bot during those matches (after an untimed warm-up).",
         "",
         "| " + " | ".join(COLUMNS) + " |",
@@ -654,24 +867,41 @@ def markdown(report: dict[str, Any]) -> str:
         cards = recipe["cards"]
         bets = recipe["bets"]
         bet_text = ", ".join(f"{key} `{value}`" for key, value in bets.items()) or "the limit (one raise size)"
-        lines.append(f"- **{year['year']}** ({year['variant']}): {', '.join(recipe['configs'])}; cards "
-                     f"`vcfr abstract --variant {cards['variant']} --buckets {cards['buckets']} --method {cards['method']}"
-                     f"{'' if cards['flops'] == 'all' else ' --flops ' + str(cards['flops'])}`"
-                     f"{' (smoke: ' + year.get('cards_used', 'n/a') + ')' if report['smoke'] else ''}; bets {bet_text}; rules "
-                     f"{json.dumps(recipe['rules'])}; solver {json.dumps(recipe['solver'])}.")
-    lines += ["", "## Wall-clock seconds per stage", "", "| year | " + " | ".join(STAGE_NAMES) + " | total |",
-              "|---|" + "---|" * (len(STAGE_NAMES) + 1)]
+        lines.append(
+            f"- **{year['year']}** ({year['variant']}): {', '.join(recipe['configs'])}; cards "
+            f"`vcfr abstract --variant {cards['variant']} --buckets {cards['buckets']} --method {cards['method']}"
+            f"{'' if cards['flops'] == 'all' else ' --flops ' + str(cards['flops'])}`"
+            f"{' (smoke: ' + year.get('cards_used', 'n/a') + ')' if report['smoke'] else ''}; bets {bet_text}; rules "
+            f"{json.dumps(recipe['rules'])}; solver {json.dumps(recipe['solver'])}."
+        )
+    lines += [
+        "",
+        "## Wall-clock seconds per stage",
+        "",
+        "| year | " + " | ".join(STAGE_NAMES) + " | total |",
+        "|---|" + "---|" * (len(STAGE_NAMES) + 1),
+    ]
     for year in report["years"].values():
         cells = []
         for stage in STAGE_NAMES:
             info = year.get("stages", {}).get(stage)
-            cells.append("n/a" if info is None else f"{info['seconds']:,.1f}{' (cached)' if info.get('cached') else ''}")
+            cells.append(
+                "n/a" if info is None else f"{info['seconds']:,.1f}{' (cached)' if info.get('cached') else ''}"
+            )
         total = sum(info["seconds"] for info in year.get("stages", {}).values())
         lines.append(f"| {year['year']} | " + " | ".join(cells) + f" | {total:,.1f} |")
-    lines += ["", "Cached stages show the seconds of the run that built them. Solve iterations: " + "; ".join(
-        f"{year['year']} " + ", ".join(f"{run['config']} {run['iterations']:,}" for run in
-                                       year["stages"]["solve"]["result"]["runs"])
-        for year in report["years"].values() if "solve" in year.get("stages", {})) + ".", ""]
+    lines += [
+        "",
+        "Cached stages show the seconds of the run that built them. Solve iterations: "
+        + "; ".join(
+            f"{year['year']} "
+            + ", ".join(f"{run['config']} {run['iterations']:,}" for run in year["stages"]["solve"]["result"]["runs"])
+            for year in report["years"].values()
+            if "solve" in year.get("stages", {})
+        )
+        + ".",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -687,8 +917,14 @@ def machine_info(workers: int) -> dict[str, Any]:
     except OSError:
         pass
     affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-    return {"cores_used": workers, "cpu_count": os.cpu_count(), "affinity": affinity, "ram_gb": ram,
-            "platform": f"{platform.system()} {platform.machine()}", "python": platform.python_version()}
+    return {
+        "cores_used": workers,
+        "cpu_count": os.cpu_count(),
+        "affinity": affinity,
+        "ram_gb": ram,
+        "platform": f"{platform.system()} {platform.machine()}",
+        "python": platform.python_version(),
+    }
 
 
 # ----------------------------------------------------------------------------------------- main
@@ -705,12 +941,14 @@ def run_year(year: str, arguments: argparse.Namespace, stages: Stages) -> dict[s
             for opponent in LBR_REFERENCES:
                 try:
                     report[f"lbr_{opponent}"] = report["stages"][f"lbr_{opponent}"] = stage_lbr(
-                        recipe, strategies[0], stages, arguments.lbr_hands, opponent)
+                        recipe, strategies[0], stages, arguments.lbr_hands, opponent
+                    )
                 except RuntimeError as error:  # a reference LBR refused (e.g. no equity rule for a variant)
                     report[f"lbr_{opponent}_error"] = " ".join(str(error).split())
                     print(f"  lbr_{opponent} not run: {report[f'lbr_{opponent}_error']}", flush=True)
         report["matches"] = report["stages"]["matches"] = stage_matches(
-            recipe, strategies, stages, arguments.hands, arguments.freezeouts, arguments.max_games, arguments.seed)
+            recipe, strategies, stages, arguments.hands, arguments.freezeouts, arguments.max_games, arguments.seed
+        )
         if recipe.heads_up:
             report["export"] = report["stages"]["export"] = stage_export(recipe, strategies[0], stages)
     except (RuntimeError, ValueError, OSError) as error:
@@ -723,25 +961,45 @@ def run_year(year: str, arguments: argparse.Namespace, stages: Stages) -> dict[s
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--years", default="2022,2023,2024,2025,limit",
-                        help=f"comma-separated, of {', '.join(YEARS)} (default: all)")
-    parser.add_argument("--minutes", type=float, default=None,
-                        help="solve minutes per year, replacing the recipes' (limit: split over its run files)")
+    parser.add_argument(
+        "--years", default="2022,2023,2024,2025,limit", help=f"comma-separated, of {', '.join(YEARS)} (default: all)"
+    )
+    parser.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="solve minutes per year, replacing the recipes' (limit: split over its run files)",
+    )
     parser.add_argument("--hands", type=int, default=20_000, help="hands per duplicate match (even; default 20,000)")
     parser.add_argument("--lbr-hands", type=int, default=DEFAULT_LBR_HANDS, help="LBR hands per seat (default 5,000)")
     parser.add_argument("--freezeouts", type=int, default=30, help="limit: 3-player freeze-outs per lineup")
     parser.add_argument("--max-games", type=int, default=500, help="limit: games at most per freeze-out")
     parser.add_argument("--seed", type=int, default=0, help="seed of the match deals")
-    parser.add_argument("--out", type=Path, default=ROOT / "results" / "blueprints",
-                        help="writes OUT.md and OUT.json (default results/blueprints)")
-    parser.add_argument("--work", type=Path, default=ROOT / "build" / "blueprints",
-                        help="cached stages: card files, strategies, logs, bot folders")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=ROOT / "results" / "blueprints",
+        help="writes OUT.md and OUT.json (default results/blueprints)",
+    )
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=ROOT / "build" / "blueprints",
+        help="cached stages: card files, strategies, logs, bot folders",
+    )
     parser.add_argument("--configs", type=Path, default=CONFIGS, help="folder of the blueprint_*.toml recipes")
-    parser.add_argument("--official", type=Path, default=ROOT / "results" / "official_engines.json",
-                        help="experiments/official_engines.py's JSON report, whose rows join the table")
+    parser.add_argument(
+        "--official",
+        type=Path,
+        default=ROOT / "results" / "official_engines.json",
+        help="experiments/official_engines.py's JSON report, whose rows join the table",
+    )
     parser.add_argument("--force", action="store_true", help="redo every stage even if its output exists")
-    parser.add_argument("--smoke", action="store_true",
-                        help=f"tiny card abstractions (buckets {SMOKE_CARDS['buckets']}, {SMOKE_CARDS['flops']} flops) for tests")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help=f"tiny card abstractions (buckets {SMOKE_CARDS['buckets']}, {SMOKE_CARDS['flops']} flops) for tests",
+    )
     arguments = parser.parse_args(argv)
     years = [year.strip() for year in arguments.years.split(",") if year.strip()]
     unknown = [year for year in years if year not in YEARS]
@@ -766,12 +1024,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "smoke": arguments.smoke,
         "date": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
         "machine": machine_info(2),
-        "settings": {"hands": arguments.hands, "lbr_hands": arguments.lbr_hands, "lbr_candidates": LBR_CANDIDATES,
-                     "lbr_seed": LBR_SEED, "freezeouts": arguments.freezeouts, "max_games": arguments.max_games,
-                     "seed": arguments.seed, "minutes": arguments.minutes, "work": str(arguments.work)},
-        "targets": {"equity": "mean-CI > 0 and mean >= +300 mbb/hand", "checkcall": "mean-CI > 0",
-                    "random": "mean-CI > 0", "p99_ms": P99_TARGET_MS, "build_seconds": BUDGET_SECONDS,
-                    "build_bytes": BUDGET_BYTES, "limit_win_share_lower": "> 1/3"},
+        "settings": {
+            "hands": arguments.hands,
+            "lbr_hands": arguments.lbr_hands,
+            "lbr_candidates": LBR_CANDIDATES,
+            "lbr_seed": LBR_SEED,
+            "freezeouts": arguments.freezeouts,
+            "max_games": arguments.max_games,
+            "seed": arguments.seed,
+            "minutes": arguments.minutes,
+            "work": str(arguments.work),
+        },
+        "targets": {
+            "equity": "mean-CI > 0 and mean >= +300 mbb/hand",
+            "checkcall": "mean-CI > 0",
+            "random": "mean-CI > 0",
+            "p99_ms": P99_TARGET_MS,
+            "build_seconds": BUDGET_SECONDS,
+            "build_bytes": BUDGET_BYTES,
+            "limit_win_share_lower": "> 1/3",
+        },
         "columns": list(COLUMNS),
         "rows": rows,
         "years": reports,

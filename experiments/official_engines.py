@@ -43,11 +43,11 @@ row saying so.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import datetime
 import itertools
 import json
-import math
 import os
 import platform
 import random
@@ -76,8 +76,6 @@ OUR_NAME = "blueprint"
 """Our bot's player name in the engine (its game-log name and its log file ``blueprint.txt``)."""
 DECISION_SECONDS_ENV = "VCFR_DECISION_SECONDS"
 """Same as ``game.client.DECISION_SECONDS_ENV`` (kept literal: the engine runner imports nothing of ours)."""
-Z95 = 1.959963984540054
-"""Two-sided 95% normal quantile."""
 P99_TARGET_MS = 2.0
 """Issue 11: p99 decision time in the official engine at most 2 ms."""
 CLONE_HINT = "git clone https://github.com/mitpokerbots/engine-{year}"
@@ -109,7 +107,7 @@ def load_engine_config(engine_dir: Path) -> dict[str, Any]:
     """The public names ``engine_dir/config.py`` defines (executed, as the engine imports it)."""
     path = Path(engine_dir) / "config.py"
     namespace: dict[str, Any] = {"__name__": "config", "__file__": str(path)}
-    exec(compile(path.read_text(), str(path), "exec"), namespace)  # noqa: S102 - the engine's own config
+    exec(compile(path.read_text(), str(path), "exec"), namespace)
     return {name: value for name, value in namespace.items() if not name.startswith("_")}
 
 
@@ -125,7 +123,7 @@ def run_engine(spec: dict[str, Any]) -> None:
     sys.modules["config"] = config  # the engine's `from config import *` takes this module
     socket.socket = _LoopbackSocket  # type: ignore[misc]
     namespace: dict[str, Any] = {"__name__": "official_engine", "__file__": str(engine)}
-    exec(compile(engine.read_text(), str(engine), "exec"), namespace)  # noqa: S102 - unmodified engine
+    exec(compile(engine.read_text(), str(engine), "exec"), namespace)
     game_class = namespace["Game"]
     play_round = game_class.run_round
     seed = int(spec["seed"])
@@ -179,8 +177,12 @@ class LoggedRound:
     """2025: the bounty ranks drawn before this round, by seat, if drawn."""
 
     def deal(self) -> dict[str, Any]:
-        return {"hands": self.hands, "boards": self.boards, "updated_hands": self.updated_hands,
-                "bounties": self.bounties}
+        return {
+            "hands": self.hands,
+            "boards": self.boards,
+            "updated_hands": self.updated_hands,
+            "bounties": self.bounties,
+        }
 
 
 @dataclasses.dataclass
@@ -257,12 +259,12 @@ def duplicate_summary(ours_first: list[int], ours_second: list[int], big_blind: 
 
     ``ours_first[r]`` and ``ours_second[r]`` are our chips in round ``r`` of the two matches (same
     deal, seats swapped). A pair's value is the mean of its two rounds; the interval is
-    ``1.96 * sd(pair values) / sqrt(pairs)``, in milli big blinds per hand. Unpaired rounds (one
+    Student's (`game.match.interval_95`) over the pair values, in milli big blinds per hand. Unpaired rounds (one
     match shorter) are left out and counted.
 
     >>> summary = duplicate_summary([10, -4, 6], [-6, 8, 0], 2)  # pairs of 2, 2, 3 chips; big blind 2
     >>> summary["pairs"], summary["mbb_per_hand"], round(summary["ci95_mbb"], 1)
-    (3, 1166.7, 326.7)
+    (3, 1166.7, 717.1)
     >>> duplicate_summary([1], [], 2)["mbb_per_hand"] is None
     True
     """
@@ -272,7 +274,10 @@ def duplicate_summary(ours_first: list[int], ours_second: list[int], big_blind: 
     values = (np.asarray(ours_first[:pairs], dtype=float) + np.asarray(ours_second[:pairs], dtype=float)) / 2
     scale = 1000.0 / big_blind
     mean = float(values.mean()) * scale if pairs else None
-    interval = float(Z95 * values.std(ddof=1) / math.sqrt(pairs)) * scale if pairs > 1 else None
+    from game.match import interval_95  # lazily: the engine-side runner of this file imports nothing of ours
+
+    half_width = interval_95(values)
+    interval = None if half_width is None else half_width * scale
     return {
         "pairs": pairs,
         "unpaired_rounds": abs(len(ours_first) - len(ours_second)),
@@ -327,7 +332,9 @@ def engine_commit(checkout: Path) -> str | None:
     """The checkout's git commit (``git rev-parse HEAD``), or ``None`` if it is not a git checkout."""
     if not (Path(checkout) / ".git").exists():
         return None
-    done = subprocess.run(["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "HEAD"], capture_output=True, text=True, check=False
+    )
     commit = done.stdout.strip()
     return commit if done.returncode == 0 and commit else None
 
@@ -336,8 +343,10 @@ def _wrap_player(bot_dir: Path, wrapper: Path, seconds_file: Path) -> Path:
     """A player folder whose commands run ``bot_dir``'s own commands there, with
     ``VCFR_DECISION_SECONDS`` set for that bot only (the engine gives both bots its environment)."""
     commands = json.loads((bot_dir / "commands.json").read_text())
-    launcher = ("import os, sys; os.environ[sys.argv[1]] = sys.argv[2]; os.chdir(sys.argv[3]); "
-                "os.execvp(sys.argv[4], sys.argv[4:])")
+    launcher = (
+        "import os, sys; os.environ[sys.argv[1]] = sys.argv[2]; os.chdir(sys.argv[3]); "
+        "os.execvp(sys.argv[4], sys.argv[4:])"
+    )
     prefix = [sys.executable, "-c", launcher, DECISION_SECONDS_ENV, str(seconds_file), str(bot_dir.resolve())]
     wrapper.mkdir(parents=True, exist_ok=True)
     wrapped = {key: (prefix + list(commands[key]) if commands.get(key) else []) for key in ("build", "run")}
@@ -353,14 +362,19 @@ def _player_log_findings(text: str) -> tuple[list[str], dict[str, Any] | None, i
         if any(marker in line for marker in _CRASH_MARKERS):
             detail = line
             if line.startswith("Traceback"):  # name the exception: the traceback's last line
-                tail = next((row for row in lines[index + 1:] if row and not row.startswith((" ", "\t"))), "")
+                tail = next((row for row in lines[index + 1 :] if row and not row.startswith((" ", "\t"))), "")
                 detail = f"{line} ... {tail}"
             crashes.append(detail.strip())
     summary = None
     for line in lines:
         if match := _MATCH_OVER.search(line):
-            summary = {"rounds": int(match[1]), "bankroll": int(match[2]), "repairs": int(match[3]),
-                       "errors": int(match[4]), "clock_left_seconds": float(match[5])}
+            summary = {
+                "rounds": int(match[1]),
+                "bankroll": int(match[2]),
+                "repairs": int(match[3]),
+                "errors": int(match[4]),
+                "clock_left_seconds": float(match[5]),
+            }
     failures = sum("bot failed" in line for line in lines)
     return crashes, summary, failures
 
@@ -411,8 +425,12 @@ def play_match(
     for index, (name, path) in enumerate(players, start=1):
         config[f"PLAYER_{index}_NAME"] = name
         config[f"PLAYER_{index}_PATH"] = str(Path(path).resolve())
-    spec = {"engine": str(Path(engine).resolve() / "engine.py"), "config": config, "seed": seed,
-            "seed_every_round": seed_every_round}
+    spec = {
+        "engine": str(Path(engine).resolve() / "engine.py"),
+        "config": config,
+        "seed": seed,
+        "seed_every_round": seed_every_round,
+    }
     (work / "match.json").write_text(json.dumps(spec, indent=1))
     environment = dict(os.environ)
     environment["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), environment.get("PATH", "")])
@@ -423,7 +441,11 @@ def play_match(
     with open(work / "engine_output.txt", "wb") as output:
         process = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), "--engine-runner", str(work / "match.json")],
-            cwd=work, stdout=output, stderr=subprocess.STDOUT, env=environment, start_new_session=True,
+            cwd=work,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            env=environment,
+            start_new_session=True,
         )
         try:
             exit_code = process.wait(timeout=timeout_seconds)
@@ -446,8 +468,9 @@ def play_match(
     if not game_log.is_file():
         crashes[ENGINE].append(f"no game log written ({game_log})")
     elif log.final is None or len(log.rounds) != rounds:
-        crashes[ENGINE].append(f"game log has {len(log.rounds)} of {rounds} rounds"
-                                 + ("" if log.final is not None else ", no Final line"))
+        crashes[ENGINE].append(
+            f"game log has {len(log.rounds)} of {rounds} rounds" + ("" if log.final is not None else ", no Final line")
+        )
     client, failures = None, 0
     for name in names:
         player_log = work / f"{name}.txt"
@@ -473,7 +496,9 @@ def _role(player: str) -> str:
     return "ours" if player == OUR_NAME else ENGINE if player == ENGINE else "opponent"
 
 
-def export_folder(variant: str, bot: str, out: Path, *, strategy: Path | None = None, lock_in: bool = True) -> dict[str, Any]:
+def export_folder(
+    variant: str, bot: str, out: Path, *, strategy: Path | None = None, lock_in: bool = True
+) -> dict[str, Any]:
     """``vcfr export-bot --variant V --bot B [--strategy S] [--no-lock-in] --out OUT`` (reused if
     ``OUT/bot.json`` exists); returns the command and whether it was reused."""
     command = ["vcfr", "export-bot", "--variant", variant, "--bot", bot]
@@ -494,8 +519,11 @@ def opponent_folder(year: str, opponent: str, engine_dir: Path, work: Path) -> P
     if opponent == "skeleton":
         target = work / "skeleton"
         if not target.is_dir():
-            shutil.copytree(engine_checkout(engine_dir, year) / "python_skeleton", target,
-                            ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(
+                engine_checkout(engine_dir, year) / "python_skeleton",
+                target,
+                ignore=shutil.ignore_patterns("__pycache__"),
+            )
         return target
     if opponent == "equity":
         target = work / "equity"
@@ -554,11 +582,23 @@ def play_official(
         ours = (OUR_NAME, _wrap_player(bot_dir, work / opponent / f"wrapper{index}", seconds_file))
         theirs = (opponent, opponent_dir)
         order = [ours, theirs] if index == 1 else [theirs, ours]
-        matches.append(play_match(checkout, order, per_match, seed, match_work, seconds_file=seconds_file,
-                                  timeout_seconds=timeout_seconds, seed_every_round=seed_every_round))
+        matches.append(
+            play_match(
+                checkout,
+                order,
+                per_match,
+                seed,
+                match_work,
+                seconds_file=seconds_file,
+                timeout_seconds=timeout_seconds,
+                seed_every_round=seed_every_round,
+            )
+        )
 
-    ours_by_match = [[logged.deltas.get(OUR_NAME, 0) for logged in match.log.rounds if OUR_NAME in logged.deltas]
-                     for match in matches]
+    ours_by_match = [
+        [logged.deltas.get(OUR_NAME, 0) for logged in match.log.rounds if OUR_NAME in logged.deltas]
+        for match in matches
+    ]
     duplicate = duplicate_summary(ours_by_match[0], ours_by_match[1], big_blind)
     first_rounds = {logged.number: logged for logged in matches[0].log.rounds}
     compared = identical = swapped_seats = 0
@@ -597,8 +637,12 @@ def play_official(
         "big_blind": big_blind,
         "starting_game_clock_seconds": clock,
         "duplicate": duplicate,
-        "deals": {"rounds_compared": compared, "identical": identical, "seats_swapped": swapped_seats,
-                  "first_mismatches": mismatches},
+        "deals": {
+            "rounds_compared": compared,
+            "identical": identical,
+            "seats_swapped": swapped_seats,
+            "first_mismatches": mismatches,
+        },
         "matches": [
             {
                 "players": list(match.names),
@@ -637,26 +681,33 @@ def blueprint_files(bots: Path, year: str) -> tuple[Path | None, str | None]:
 
 def machine_info() -> dict[str, Any]:
     """Where the run happened: host, CPU, Python, load average."""
-    info: dict[str, Any] = {"platform": platform.platform(), "processor": platform.processor() or platform.machine(),
-                            "cpus": os.cpu_count(), "python": platform.python_version()}
-    try:
-        info["cpu_model"] = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                                 if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
+    info: dict[str, Any] = {
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+    }
+    with contextlib.suppress(OSError, StopIteration):
+        info["cpu_model"] = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        )
     if hasattr(os, "getloadavg"):
         info["load_average_1_5_15"] = [round(value, 2) for value in os.getloadavg()]
     try:
         from importlib.metadata import version
 
         info["eval7"] = version("eval7")
-    except Exception:  # noqa: BLE001 - informational only
+    except Exception:
         info["eval7"] = None
     return info
 
 
 def _project_commit() -> str | None:
-    done = subprocess.run(["git", "-C", str(PROJECT_ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        ["git", "-C", str(PROJECT_ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=False
+    )
     return done.stdout.strip() if done.returncode == 0 else None
 
 
@@ -681,7 +732,9 @@ def _rounds(text: str) -> int:
 def _opponents(text: str) -> list[str]:
     names = [part.strip() for part in text.split(",") if part.strip()]
     if not names or any(name not in OPPONENTS for name in names):
-        raise argparse.ArgumentTypeError(f"opponents must be a comma-separated subset of {','.join(OPPONENTS)}, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"opponents must be a comma-separated subset of {','.join(OPPONENTS)}, got {text!r}"
+        )
     return names
 
 
@@ -691,15 +744,24 @@ def build_parser() -> argparse.ArgumentParser:
         description="Duplicate matches of the blueprint bots in the official MIT Pokerbots engines.",
     )
     parser.add_argument("--years", type=_years, default=list(YEARS), help="comma-separated, e.g. 2022,2025")
-    parser.add_argument("--bots", type=Path, default=PROJECT_ROOT / "build" / "blueprints",
-                        help="folder of blueprint runs: <bots>/<year>/blueprint_<variant>.h5 and export.json")
-    parser.add_argument("--engines", type=Path, required=True,
-                        help="folder holding engine-2022 ... engine-2025 checkouts of github.com/mitpokerbots")
+    parser.add_argument(
+        "--bots",
+        type=Path,
+        default=PROJECT_ROOT / "build" / "blueprints",
+        help="folder of blueprint runs: <bots>/<year>/blueprint_<variant>.h5 and export.json",
+    )
+    parser.add_argument(
+        "--engines",
+        type=Path,
+        required=True,
+        help="folder holding engine-2022 ... engine-2025 checkouts of github.com/mitpokerbots",
+    )
     parser.add_argument("--rounds", type=_rounds, default=2000, help="rounds per year and opponent (two matches)")
     parser.add_argument("--opponents", type=_opponents, default=list(OPPONENTS), help="skeleton,equity")
     parser.add_argument("--seed", type=int, default=0, help="seed of the engines' deals")
-    parser.add_argument("--out", type=Path, default=PROJECT_ROOT / "results" / "official_engines",
-                        help="writes OUT.md and OUT.json")
+    parser.add_argument(
+        "--out", type=Path, default=PROJECT_ROOT / "results" / "official_engines", help="writes OUT.md and OUT.json"
+    )
     parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: a new temporary one)")
     return parser
 
@@ -712,8 +774,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     options = parser.parse_args(arguments)
     if not options.engines.is_dir():
-        parser.error(f"--engines {options.engines} is not a folder; it must hold engine-<year> checkouts, e.g. "
-                     f"{options.engines / 'engine-2025' / 'engine.py'} ({CLONE_HINT.format(year=2025)})")
+        parser.error(
+            f"--engines {options.engines} is not a folder; it must hold engine-<year> checkouts, e.g. "
+            f"{options.engines / 'engine-2025' / 'engine.py'} ({CLONE_HINT.format(year=2025)})"
+        )
     checkouts = {}
     for year in options.years:
         try:
@@ -728,7 +792,7 @@ def main(argv: list[str] | None = None) -> int:
     command = "python experiments/official_engines.py " + shlex.join(arguments)
     report: dict[str, Any] = {
         "command": command,
-        "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "project_commit": _project_commit(),
         "machine": machine_info(),
         "engines": {year: {"path": str(path), "commit": engine_commit(path)} for year, path in checkouts.items()},
@@ -738,26 +802,39 @@ def main(argv: list[str] | None = None) -> int:
         strategy, missing = blueprint_files(options.bots, year)
         if strategy is None:
             for opponent in options.opponents:
-                report["rows"].append({"year": year, "variant": VARIANTS[year], "opponent": opponent, "missing": missing})
+                report["rows"].append(
+                    {"year": year, "variant": VARIANTS[year], "opponent": opponent, "missing": missing}
+                )
             print(f"{year}: {missing}", flush=True)
             continue
         year_work = work / year
         try:
             export = export_folder(year, "lookup", year_work / "blueprint", strategy=strategy, lock_in=False)
-        except Exception as error:  # noqa: BLE001 - the row says what failed; other years go on
+        except Exception as error:
             for opponent in options.opponents:
-                report["rows"].append({"year": year, "variant": VARIANTS[year], "opponent": opponent,
-                                       "missing": f"export of {strategy} failed: {error!r}"})
+                report["rows"].append(
+                    {
+                        "year": year,
+                        "variant": VARIANTS[year],
+                        "opponent": opponent,
+                        "missing": f"export of {strategy} failed: {error!r}",
+                    }
+                )
             print(f"{year}: export failed: {error!r}", flush=True)
             continue
         for opponent in options.opponents:
             print(f"{year} vs {opponent}: {options.rounds} rounds ...", flush=True)
             try:
-                row = play_official(year, year_work / "blueprint", opponent, options.rounds, options.seed,
-                                    options.engines, year_work)
-            except Exception as error:  # noqa: BLE001 - e.g. the equity export; named in the row
-                row = {"year": year, "variant": VARIANTS[year], "opponent": opponent,
-                       "missing": f"not played: {error!r}"}
+                row = play_official(
+                    year, year_work / "blueprint", opponent, options.rounds, options.seed, options.engines, year_work
+                )
+            except Exception as error:
+                row = {
+                    "year": year,
+                    "variant": VARIANTS[year],
+                    "opponent": opponent,
+                    "missing": f"not played: {error!r}",
+                }
                 report["rows"].append(row)
                 print(f"  {row['missing']}", flush=True)
                 continue
@@ -765,7 +842,7 @@ def main(argv: list[str] | None = None) -> int:
             row["export_command"] = export["command"]
             report["rows"].append(row)
             print(f"  {_row_text(row)}", flush=True)
-    report["finished"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    report["finished"] = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     report["machine"]["load_average_at_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
     out = options.out
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -808,11 +885,13 @@ def _crashes(row: dict[str, Any]) -> int:
 def _row_text(row: dict[str, Any]) -> str:
     ours = row["counts"]["ours"]
     timing = row["decision_time"]
-    return (f"{_interval_text(row['duplicate'])} mbb/hand over {row['rounds']} rounds; "
-            f"deals identical {row['deals']['identical']}/{row['deals']['rounds_compared']}; "
-            f"illegal {ours['illegal']}, misformatted {ours['misformatted']}, timeouts {ours['timeouts']}, "
-            f"disconnects {ours['disconnects']}, crashes {_crashes(row)}; "
-            f"p50 {timing['p50_ms']} ms, p99 {timing['p99_ms']} ms; {row['wall_seconds']} s")
+    return (
+        f"{_interval_text(row['duplicate'])} mbb/hand over {row['rounds']} rounds; "
+        f"deals identical {row['deals']['identical']}/{row['deals']['rounds_compared']}; "
+        f"illegal {ours['illegal']}, misformatted {ours['misformatted']}, timeouts {ours['timeouts']}, "
+        f"disconnects {ours['disconnects']}, crashes {_crashes(row)}; "
+        f"p50 {timing['p50_ms']} ms, p99 {timing['p99_ms']} ms; {row['wall_seconds']} s"
+    )
 
 
 def render_markdown(report: dict[str, Any]) -> str:
@@ -851,8 +930,9 @@ def render_markdown(report: dict[str, Any]) -> str:
     named: list[str] = []
     for row in report["rows"]:
         if "missing" in row:
-            lines.append(f"| {row['year']} | {row['variant']} | {row['opponent']} | — | {row['missing']} "
-                         "| | | | | | | | | |")
+            lines.append(
+                f"| {row['year']} | {row['variant']} | {row['opponent']} | — | {row['missing']} | | | | | | | | | |"
+            )
             continue
         ours = row["counts"]["ours"]
         timing = row["decision_time"]
@@ -871,15 +951,26 @@ def render_markdown(report: dict[str, Any]) -> str:
                     named.append(f"- {row['year']} vs {row['opponent']}, {who}, {kind}: ... {len(found) - 10} more")
     played = [row for row in report["rows"] if "missing" not in row]
     timed = [row["decision_time"]["p99_ms"] for row in played if row["decision_time"]["p99_ms"] is not None]
-    lines += ["", f"p99 decision time target ≤ {P99_TARGET_MS:g} ms: "
-              + ("no decisions timed" if not timed else
-                 f"worst row {max(timed):.3f} ms ({'met' if max(timed) <= P99_TARGET_MS else 'NOT met'})") + "."]
+    lines += [
+        "",
+        f"p99 decision time target ≤ {P99_TARGET_MS:g} ms: "
+        + (
+            "no decisions timed"
+            if not timed
+            else f"worst row {max(timed):.3f} ms ({'met' if max(timed) <= P99_TARGET_MS else 'NOT met'})"
+        )
+        + ".",
+    ]
     lines += ["", "## Named events (illegal actions, misformatted answers, timeouts, disconnects, crashes)", ""]
     lines += named or ["None, for either player in any match."]
-    lines += ["", "## Client summary of our bot per match", "",
-              "| year | opponent | match | our seat order | bankroll (game log) | client rounds | repairs | "
-              "client errors | engine clock used s | decisions |",
-              "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines += [
+        "",
+        "## Client summary of our bot per match",
+        "",
+        "| year | opponent | match | our seat order | bankroll (game log) | client rounds | repairs | "
+        "client errors | engine clock used s | decisions |",
+        "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
     for row in played:
         for index, match in enumerate(row["matches"], start=1):
             client = match["client"] or {}
@@ -887,9 +978,11 @@ def render_markdown(report: dict[str, Any]) -> str:
             bankroll = (match["final_bankrolls"] or {}).get(OUR_NAME, "—")
             left = client.get("clock_left_seconds")
             used = "—" if left is None else f"{row['starting_game_clock_seconds'] - left:.3f}"
-            lines.append(f"| {row['year']} | {row['opponent']} | {index} | {order} | {bankroll} | "
-                         f"{client.get('rounds', '—')} | {client.get('repairs', '—')} | {client.get('errors', '—')} | "
-                         f"{used} | {match['decisions']} |")
+            lines.append(
+                f"| {row['year']} | {row['opponent']} | {index} | {order} | {bankroll} | "
+                f"{client.get('rounds', '—')} | {client.get('repairs', '—')} | {client.get('errors', '—')} | "
+                f"{used} | {match['decisions']} |"
+            )
     lines += [
         "",
         "Notes: engine clock used is the game clock the engine charged our bot over the match (its "

@@ -45,8 +45,20 @@ from game.rng import SeedLike, as_generator
 
 logger = logging.getLogger(__name__)
 
-Z_95 = 1.959963984540054
-"""The 97.5% quantile of the standard normal distribution (``scipy.stats.norm.ppf(0.975)``)."""
+
+def interval_95(values: np.ndarray) -> float | None:
+    """Half-width of the two-sided 95% Student-t interval of the mean of ``values`` (1-D; same
+    units), ``t(0.975, n - 1) * sample standard deviation / sqrt(n)``; ``None`` if fewer than 2.
+
+    >>> round(interval_95(np.array([4.0, 2.0])), 3)  # t(0.975, 1) = 12.706, standard error 1
+    12.706
+    """
+    from scipy.special import stdtrit  # scipy.special: a fraction of scipy.stats' import time
+
+    n = len(values)
+    if n < 2:
+        return None
+    return float(stdtrit(n - 1, 0.975) * np.std(values, ddof=1) / math.sqrt(n))
 
 
 def mbb_per_hand(winnings: np.ndarray, big_blind: int, *, pair_size: int = 1) -> tuple[float, float | None]:
@@ -54,19 +66,20 @@ def mbb_per_hand(winnings: np.ndarray, big_blind: int, *, pair_size: int = 1) ->
 
     ``winnings``: chips won per round, shape ``(rounds,)``. With ``pair_size=2`` (duplicate
     matches) consecutive rounds form one sample, the pair's mean: the interval is over pairs.
-    The interval is ``mean +- 1.96 * sample standard deviation / sqrt(samples)``.
+    The interval is Student's (`interval_95`): ``mean +- t(0.975, samples - 1) * sample standard
+    deviation / sqrt(samples)``; with thousands of hands t is the normal 1.96.
 
     Hand-checked: winnings 10, -2, 4, 0 chips at big blind 2 average 3 chips = 1.5 bb = 1500
     mbb; their sample standard deviation is sqrt(84 / 3) = 5.29 chips, the standard error 2.65
-    chips = 1322.88 mbb, times 1.95996 gives 2592.8. As pairs (8, 4 per pair; 4, 2 per hand) the
-    standard error is 1 chip = 500 mbb, so the half-width is 980.0.
+    chips = 1322.88 mbb, times t(0.975, 3) = 3.18245 gives 4210.0. As pairs (8, 4 per pair; 4, 2
+    per hand) the standard error is 1 chip = 500 mbb, times t(0.975, 1) = 12.7062 gives 6353.1.
 
     >>> mean, half_width = mbb_per_hand(np.array([10, -2, 4, 0]), 2)
     >>> round(mean, 1), round(half_width, 1)
-    (1500.0, 2592.8)
+    (1500.0, 4210.0)
     >>> mean, half_width = mbb_per_hand(np.array([10, -2, 4, 0]), 2, pair_size=2)
     >>> round(mean, 1), round(half_width, 1)
-    (1500.0, 980.0)
+    (1500.0, 6353.1)
     """
     winnings = np.asarray(winnings, dtype=np.float64)
     if winnings.ndim != 1 or winnings.shape[0] % pair_size:
@@ -77,9 +90,7 @@ def mbb_per_hand(winnings: np.ndarray, big_blind: int, *, pair_size: int = 1) ->
         raise ValueError("no rounds: cannot compute a win rate")
     per_sample = winnings.reshape(-1, pair_size).mean(axis=1) * 1000.0 / big_blind
     mean = float(per_sample.mean())
-    if per_sample.shape[0] < 2:
-        return mean, None
-    return mean, float(Z_95 * per_sample.std(ddof=1) / math.sqrt(per_sample.shape[0]))
+    return mean, interval_95(per_sample)
 
 
 @dataclass(frozen=True)
@@ -150,7 +161,7 @@ def _play_round(round_: NoLimitRound, round_index: int, bots: tuple[Any, Any], n
         problem = None
         try:
             action = bots[seat].act(round_.observation(seat))
-        except Exception as error:  # noqa: BLE001 - a bot's failure must not stop the match
+        except Exception as error:
             problem = f"raised {type(error).__name__}: {error}"
         else:
             try:
@@ -160,7 +171,9 @@ def _play_round(round_: NoLimitRound, round_index: int, bots: tuple[Any, Any], n
         if problem is not None:
             action = _fallback(round_)
             fault = Fault(round_index, seat, names[seat], round_.street, problem, action)
-            logger.warning("round %d: %s at seat %d: %s; plays %s instead", round_index, names[seat], seat, problem, action)
+            logger.warning(
+                "round %d: %s at seat %d: %s; plays %s instead", round_index, names[seat], seat, problem, action
+            )
             faults.append(fault)
         round_.apply(action)
     return faults

@@ -64,6 +64,7 @@ payoffs.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import os
@@ -78,6 +79,7 @@ import numpy as np
 from abstraction.fresh_chance import FreshChance, TableChance
 from abstraction.tree import DECISION, DealTable, SolverGame
 from game.actions import ActionKind
+from game.match import interval_95
 from solver import kernels_lbr, kernels_lbr_rule
 from solver.cfr import context_bounds
 
@@ -110,7 +112,11 @@ class LBRConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
                 raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)) or not 0 <= self.seed <= MAX_SEED:
+        if (
+            isinstance(self.seed, bool)
+            or not isinstance(self.seed, (int, np.integer))
+            or not 0 <= self.seed <= MAX_SEED
+        ):
             raise ValueError(f"seed must be an int in 0..2**64-1, got {self.seed!r}")
 
 
@@ -201,11 +207,24 @@ class EquityRule:
         EquityBot(samples=self.samples, raise_equity=self.raise_equity, raise_pot_fraction=self.raise_pot_fraction)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"samples": self.samples, "raise_equity": self.raise_equity,
-                "raise_pot_fraction": self.raise_pot_fraction}
+        return {
+            "samples": self.samples,
+            "raise_equity": self.raise_equity,
+            "raise_pot_fraction": self.raise_pot_fraction,
+        }
 
 
 # --- tree and game preparation ------------------------------------------------------------------
+
+
+def _preference_rank(passive_index: int, kinds: np.ndarray, amounts: np.ndarray, k: int) -> tuple[int, int, int]:
+    """Sort key of action ``k`` of a node in LBR's order of preference: the passive action, fold,
+    then raises and bids by increasing amount (chips)."""
+    if k == passive_index:
+        return (0, 0, k)
+    if kinds[k] == int(ActionKind.FOLD):
+        return (1, 0, k)
+    return (2, int(amounts[k]), k)
 
 
 def tree_arguments(game: SolverGame) -> tuple[np.ndarray, ...]:
@@ -230,20 +249,29 @@ def tree_arguments(game: SolverGame) -> tuple[np.ndarray, ...]:
                 passive_index = min(bids, key=lambda k: (amounts[k], k))
             else:
                 passive_index = next((k for k in range(count) if kinds[k] != int(ActionKind.FOLD)), 0)
-
-        def rank(k: int) -> tuple[int, int, int]:
-            if k == passive_index:
-                return (0, 0, k)
-            if kinds[k] == int(ActionKind.FOLD):
-                return (1, 0, k)
-            return (2, amounts[k], k)
-
         passive[node] = start + passive_index
-        preference[start : start + count] = sorted(range(count), key=rank)
+        preference[start : start + count] = sorted(
+            range(count), key=functools.partial(_preference_rank, passive_index, kinds, amounts)
+        )
     return (
-        tree.kind, tree.player, tree.street, tree.child_start, tree.n_children, tree.infoset_group, tree.context,
-        tree.value_row, tree.n_actions, tree.row_offset, tree.group_slot, tree.terminal_values, context_bounds(tree),
-        parent, group_start, order, passive, preference,
+        tree.kind,
+        tree.player,
+        tree.street,
+        tree.child_start,
+        tree.n_children,
+        tree.infoset_group,
+        tree.context,
+        tree.value_row,
+        tree.n_actions,
+        tree.row_offset,
+        tree.group_slot,
+        tree.terminal_values,
+        context_bounds(tree),
+        parent,
+        group_start,
+        order,
+        passive,
+        preference,
     )
 
 
@@ -280,8 +308,9 @@ def checkcall_strategy(game: SolverGame) -> np.ndarray:
     return table
 
 
-def equity_rule_arguments(game: SolverGame, sampler: FreshChance,
-                          rule: EquityRule) -> tuple[tuple[np.ndarray, ...], tuple[Any, ...]]:
+def equity_rule_arguments(
+    game: SolverGame, sampler: FreshChance, rule: EquityRule
+) -> tuple[tuple[np.ndarray, ...], tuple[Any, ...]]:
     """The ``rule`` and ``params`` tuples of `solver.kernels_lbr_rule` for ``game``'s tree.
 
     Per decision node: ``pot`` (chips both players have put in, float64), ``cost`` (chips to call),
@@ -334,20 +363,33 @@ def equity_rule_arguments(game: SolverGame, sampler: FreshChance,
             elif kind == bid_kind:
                 bid_high[node] = float(config.stack) - float(committed[actor])  # EquityBot's bid bounds: (0, stack)
             else:
-                raise ValueError(f"the equity rule has no action for {ActionKind(kind).name} nodes "
-                                 f"(node {node} of {game.name!r})")
+                raise ValueError(
+                    f"the equity rule has no action for {ActionKind(kind).name} nodes (node {node} of {game.name!r})"
+                )
     params = (
-        float(rule.raise_equity), int(rule.samples),
-        float(getattr(config, "flop_swap_probability", 0.0)), float(getattr(config, "turn_swap_probability", 0.0)),
-        config.variant == "river_of_blood", int(getattr(config, "max_board_cards", 5)),
+        float(rule.raise_equity),
+        int(rule.samples),
+        float(getattr(config, "flop_swap_probability", 0.0)),
+        float(getattr(config, "turn_swap_probability", 0.0)),
+        config.variant == "river_of_blood",
+        int(getattr(config, "max_board_cards", 5)),
         float(getattr(config, "bounty_multiplier", 1.0)),
     )
     decision = tree.kind == DECISION
     actor = np.where(decision, tree.player, 0).astype(np.int64)
     nodes = np.arange(n_nodes)
     slot = (holders[nodes, actor] + 2 * holders[nodes, 1 - actor]) * decision
-    arrays = (indices["raise"], indices["check"], indices["call"], indices["fold"], pot, cost, slot.astype(np.int64),
-              bid_high, tree.action_amount.astype(np.float64))
+    arrays = (
+        indices["raise"],
+        indices["check"],
+        indices["call"],
+        indices["fold"],
+        pot,
+        cost,
+        slot.astype(np.int64),
+        bid_high,
+        tree.action_amount.astype(np.float64),
+    )
     return arrays, params
 
 
@@ -390,8 +432,10 @@ def _check_opponent(game: SolverGame, opponent: str, dealer: tuple[str, Any]) ->
         return
     mode, _ = dealer
     if mode == "exact":
-        raise ValueError(f"the equity opponent plays EquityBot's rule on cards; {game.name!r} is an exact game "
-                         "without hold'em cards (use opponent 'strategy' or 'checkcall')")
+        raise ValueError(
+            f"the equity opponent plays EquityBot's rule on cards; {game.name!r} is an exact game "
+            "without hold'em cards (use opponent 'strategy' or 'checkcall')"
+        )
 
 
 def _check_strategy(game: SolverGame, strategy: np.ndarray | None) -> np.ndarray:
@@ -430,8 +474,10 @@ def lbr_game(game: SolverGame) -> tuple[str, Any]:
     if game.deals is not None and game.config.get("kind") == "sampled-nolimit":
         fresh = fresh_twin(game)
         return "fresh", fresh.sampler
-    raise ValueError(f"local best response cannot deal game {game.name!r}: it needs an exact game's deal table or "
-                     "a heads-up variant's fresh sampler")
+    raise ValueError(
+        f"local best response cannot deal game {game.name!r}: it needs an exact game's deal table or "
+        "a heads-up variant's fresh sampler"
+    )
 
 
 def fresh_twin(game: SolverGame) -> SolverGame:
@@ -448,11 +494,20 @@ def fresh_twin(game: SolverGame) -> SolverGame:
 # --- running hands ------------------------------------------------------------------------------
 
 
-def lbr_payoffs(game: SolverGame, strategy: np.ndarray | None, seat: int, first: int, count: int,
-                config: LBRConfig = LBRConfig(), *, dealer: tuple[str, Any] | None = None,
-                tree: tuple[np.ndarray, ...] | None = None, opponent: str = "strategy",
-                rule: EquityRule | None = None,
-                rule_arguments: tuple[tuple[np.ndarray, ...], tuple[Any, ...]] | None = None) -> tuple[np.ndarray, int]:
+def lbr_payoffs(
+    game: SolverGame,
+    strategy: np.ndarray | None,
+    seat: int,
+    first: int,
+    count: int,
+    config: LBRConfig = LBRConfig(),
+    *,
+    dealer: tuple[str, Any] | None = None,
+    tree: tuple[np.ndarray, ...] | None = None,
+    opponent: str = "strategy",
+    rule: EquityRule | None = None,
+    rule_arguments: tuple[tuple[np.ndarray, ...], tuple[Any, ...]] | None = None,
+) -> tuple[np.ndarray, int]:
     """Seat ``seat``'s chips in LBR hands ``first .. first + count - 1`` (float64 [count]) and the
     number of decisions no candidate reached. ``dealer`` (from :func:`lbr_game`), ``tree`` (from
     :func:`tree_arguments`) and ``rule_arguments`` (from :func:`equity_rule_arguments`) skip
@@ -509,19 +564,22 @@ def game_big_blind(game: SolverGame) -> float:
 
 
 def _interval(values: np.ndarray) -> float:
-    """Half-width of the 95% Student-t interval of the mean of ``values``."""
-    from scipy import stats
-
-    n = len(values)
-    if n < 2:
-        return math.inf
-    return float(stats.t.ppf(0.975, n - 1) * np.std(values, ddof=1) / math.sqrt(n))
+    """Half-width of the 95% Student-t interval of the mean of ``values`` (`game.match.interval_95`);
+    infinite below 2 values."""
+    half_width = interval_95(values)
+    return math.inf if half_width is None else half_width
 
 
-def local_best_response(game: SolverGame, strategy: np.ndarray | None, config: LBRConfig = LBRConfig(),
-                        big_blind: float | None = None,
-                        on_progress: Callable[[int, int], None] | None = None, *, opponent: str = "strategy",
-                        rule: EquityRule | None = None) -> LBRResult:
+def local_best_response(
+    game: SolverGame,
+    strategy: np.ndarray | None,
+    config: LBRConfig = LBRConfig(),
+    big_blind: float | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    *,
+    opponent: str = "strategy",
+    rule: EquityRule | None = None,
+) -> LBRResult:
     """LBR in both seats of ``game``, ``config.hands`` hands each, against ``opponent``:
 
     - ``"strategy"``: the flat table ``strategy`` at the opponent's bucket;
@@ -556,15 +614,26 @@ def local_best_response(game: SolverGame, strategy: np.ndarray | None, config: L
     kernel_opponent = "equity" if rule is not None else "strategy"
     hands = int(config.hands)
     payoffs = np.zeros((2, hands))
-    jobs = [(seat, first, min(config.batch, hands - first)) for first in range(0, hands, config.batch)
-            for seat in (0, 1)]
+    jobs = [
+        (seat, first, min(config.batch, hands - first)) for first in range(0, hands, config.batch) for seat in (0, 1)
+    ]
     unreached = 0
     done = 0
 
     def run(job: tuple[int, int, int]) -> tuple[int, int, np.ndarray, int]:
         seat, first, count = job
-        values, missed = lbr_payoffs(game, strategy, seat, first, count, config, dealer=dealer, tree=tree,
-                                     opponent=kernel_opponent, rule_arguments=rule_arguments)
+        values, missed = lbr_payoffs(
+            game,
+            strategy,
+            seat,
+            first,
+            count,
+            config,
+            dealer=dealer,
+            tree=tree,
+            opponent=kernel_opponent,
+            rule_arguments=rule_arguments,
+        )
         return seat, first, values, missed
 
     workers = min(int(config.workers), len(jobs), os.cpu_count() or 1)
@@ -608,9 +677,14 @@ def local_best_response(game: SolverGame, strategy: np.ndarray | None, config: L
     )
 
 
-def lbr_strategy_file(path: str | os.PathLike[str], config: LBRConfig = LBRConfig(),
-                      on_progress: Callable[[int, int], None] | None = None, *, opponent: str = "strategy",
-                      rule: EquityRule | None = None) -> dict[str, Any]:
+def lbr_strategy_file(
+    path: str | os.PathLike[str],
+    config: LBRConfig = LBRConfig(),
+    on_progress: Callable[[int, int], None] | None = None,
+    *,
+    opponent: str = "strategy",
+    rule: EquityRule | None = None,
+) -> dict[str, Any]:
     """LBR in a strategy file's game, as a JSON-ready dict: :meth:`LBRResult.to_dict` plus ``game``,
     ``algorithm``, ``iterations`` (the big blind comes from the game's rules). ``opponent``
     (:data:`OPPONENTS`): the file's average strategy (default), or the equity bot's rule or
@@ -621,25 +695,37 @@ def lbr_strategy_file(path: str | os.PathLike[str], config: LBRConfig = LBRConfi
         raise ValueError(f"unknown LBR opponent {opponent!r}: known are {', '.join(OPPONENTS)}")
     game, record = load_solved_game(path)
     big_blind = game_kind(record.game_config).big_blind(record.game_config)
-    result = local_best_response(game, record.average_strategy, config, big_blind=big_blind, on_progress=on_progress,
-                                 opponent=opponent, rule=rule)
+    result = local_best_response(
+        game,
+        record.average_strategy,
+        config,
+        big_blind=big_blind,
+        on_progress=on_progress,
+        opponent=opponent,
+        rule=rule,
+    )
     return _file_summary(result, game, record)
 
 
 def _file_summary(result: LBRResult, game: SolverGame, record: Any) -> dict[str, Any]:
     """:meth:`LBRResult.to_dict` plus the strategy file's ``game``, ``algorithm`` and ``iterations``."""
     summary = result.to_dict()
-    summary.update({
-        "game": game.name,
-        "algorithm": record.solver_config.get("solver", record.solver_config).get("algorithm"),
-        "iterations": record.iterations,
-    })
+    summary.update(
+        {
+            "game": game.name,
+            "algorithm": record.solver_config.get("solver", record.solver_config).get("algorithm"),
+            "iterations": record.iterations,
+        }
+    )
     return summary
 
 
-def lbr_reference_lines(path: str | os.PathLike[str], config: LBRConfig = LBRConfig(),
-                        rule: EquityRule | None = None,
-                        opponents: tuple[str, ...] = OPPONENTS) -> dict[str, dict[str, Any]]:
+def lbr_reference_lines(
+    path: str | os.PathLike[str],
+    config: LBRConfig = LBRConfig(),
+    rule: EquityRule | None = None,
+    opponents: tuple[str, ...] = OPPONENTS,
+) -> dict[str, dict[str, Any]]:
     """The same LBR (``config``) in a strategy file's game against each of ``opponents``, loading the
     file once: ``{opponent: summary}``, each summary as :func:`lbr_strategy_file` returns it.
 
@@ -656,7 +742,8 @@ def lbr_reference_lines(path: str | os.PathLike[str], config: LBRConfig = LBRCon
     big_blind = game_kind(record.game_config).big_blind(record.game_config)
     lines = {}
     for opponent in opponents:
-        result = local_best_response(game, record.average_strategy, config, big_blind=big_blind, opponent=opponent,
-                                     rule=rule)
+        result = local_best_response(
+            game, record.average_strategy, config, big_blind=big_blind, opponent=opponent, rule=rule
+        )
         lines[opponent] = _file_summary(result, game, record)
     return lines

@@ -15,7 +15,7 @@ from game.auction import AuctionConfig
 from game.bots import CheckCallBot, RandomBot
 from game.bounty import BountyConfig
 from game.holdem import HoldemConfig
-from game.match import Z_95, MatchResult, mbb_per_hand, play_match
+from game.match import MatchResult, interval_95, mbb_per_hand, play_match
 from game.variants import VARIANTS
 
 
@@ -31,7 +31,7 @@ def test_a_match_is_reproducible_from_its_seed(variant: str) -> None:
     config = VARIANTS[variant].config_class()
     first, first_lines = history_lines(config, RandomBot(seed=1), RandomBot(seed=2), rounds=30, seed=11)
     second, second_lines = history_lines(config, RandomBot(seed=1), RandomBot(seed=2), rounds=30, seed=11)
-    other, other_lines = history_lines(config, RandomBot(seed=1), RandomBot(seed=2), rounds=30, seed=12)
+    _other, other_lines = history_lines(config, RandomBot(seed=1), RandomBot(seed=2), rounds=30, seed=12)
     assert first_lines == second_lines
     np.testing.assert_array_equal(first.winnings, second.winnings)
     assert [line["deck"] for line in first_lines[1:]] != [line["deck"] for line in other_lines[1:]]
@@ -52,7 +52,9 @@ def test_bots_with_the_same_name_get_distinct_player_names() -> None:
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_duplicate_dealing_plays_the_same_cards_with_seats_swapped(variant: str) -> None:
     config = VARIANTS[variant].config_class()
-    _, lines = history_lines(config, RandomBot(seed=3, name="a"), RandomBot(seed=4, name="b"), rounds=40, seed=5, duplicate=True)
+    _, lines = history_lines(
+        config, RandomBot(seed=3, name="a"), RandomBot(seed=4, name="b"), rounds=40, seed=5, duplicate=True
+    )
     for first, second in zip(lines[1::2], lines[2::2], strict=True):
         assert first["deal"] == second["deal"]
         assert first["seats"] == ["a", "b"] and second["seats"] == ["b", "a"]
@@ -88,7 +90,9 @@ def ranks_by_player(line: dict) -> tuple[int, int]:
 
 
 def test_bounty_ranks_are_redrawn_every_25_rounds_and_follow_the_player() -> None:
-    _, lines = history_lines(BountyConfig(), RandomBot(seed=1, name="a"), RandomBot(seed=2, name="b"), rounds=100, seed=4)
+    _, lines = history_lines(
+        BountyConfig(), RandomBot(seed=1, name="a"), RandomBot(seed=2, name="b"), rounds=100, seed=4
+    )
     ranks = [ranks_by_player(line) for line in lines[1:]]
     blocks = [ranks[start : start + 25] for start in range(0, 100, 25)]
     for block in blocks:
@@ -157,8 +161,14 @@ def test_a_faulty_bidder_bids_zero() -> None:
 @given(variant=st.sampled_from(sorted(VARIANTS)), seed=st.integers(0, 2**32), duplicate=st.booleans())
 def test_bankrolls_sum_to_zero_and_match_the_history(variant: str, seed: int, duplicate: bool) -> None:
     config = VARIANTS[variant].config_class()
-    result, lines = history_lines(config, RandomBot(seed=seed, name="a"), RandomBot(seed=seed + 1, name="b"),
-                                  rounds=10, seed=seed, duplicate=duplicate)
+    result, lines = history_lines(
+        config,
+        RandomBot(seed=seed, name="a"),
+        RandomBot(seed=seed + 1, name="b"),
+        rounds=10,
+        seed=seed,
+        duplicate=duplicate,
+    )
     assert sum(result.bankrolls.values()) == 0
     from_history = {"a": 0, "b": 0}
     for line in lines[1:]:
@@ -170,18 +180,28 @@ def test_bankrolls_sum_to_zero_and_match_the_history(variant: str, seed: int, du
 
 def test_mbb_per_hand_and_confidence_interval_on_a_hand_checked_case() -> None:
     # Winnings 10, -2, 4, 0 chips, big blind 2: mean 3 chips = 1500 mbb/hand. Sample variance
-    # (49 + 25 + 1 + 9) / 3 = 28 chips^2, standard error sqrt(28 / 4) = 2.6458 chips = 1322.88 mbb.
+    # (49 + 25 + 1 + 9) / 3 = 28 chips^2, standard error sqrt(28 / 4) = 2.6458 chips = 1322.88 mbb;
+    # Student's t with 3 degrees of freedom: 3.18245 (tables).
     mean, half_width = mbb_per_hand(np.array([10, -2, 4, 0]), big_blind=2)
     assert mean == pytest.approx(1500.0)
-    assert half_width == pytest.approx(Z_95 * 1000 * np.sqrt(7) / 2)
-    assert half_width == pytest.approx(2592.79, abs=0.01)
-    # As duplicate pairs: per-hand pair means 4 and 2 chips, standard error 1 chip = 500 mbb.
+    assert half_width == pytest.approx(3.182446 * 1000 * np.sqrt(7) / 2)
+    assert half_width == pytest.approx(4209.99, abs=0.01)
+    # As duplicate pairs: per-hand pair means 4 and 2 chips, standard error 1 chip = 500 mbb; t(1) = 12.7062.
     mean, half_width = mbb_per_hand(np.array([10, -2, 4, 0]), big_blind=2, pair_size=2)
     assert mean == pytest.approx(1500.0)
-    assert half_width == pytest.approx(Z_95 * 500)
+    assert half_width == pytest.approx(12.706205 * 500)
     assert mbb_per_hand(np.array([7]), big_blind=2) == (3500.0, None)
     with pytest.raises(ValueError, match="multiple of 2 rounds"):
         mbb_per_hand(np.array([1, 2, 3]), big_blind=2, pair_size=2)
+
+
+def test_interval_is_students_and_tends_to_the_normal() -> None:
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=100_000)
+    standard_error = values.std(ddof=1) / np.sqrt(len(values))
+    assert interval_95(values) == pytest.approx(1.959964 * standard_error, rel=1e-4)
+    assert interval_95(values[:10]) == pytest.approx(2.262157 * values[:10].std(ddof=1) / np.sqrt(10))
+    assert interval_95(values[:1]) is None
 
 
 def test_match_result_reports_player_a_in_json() -> None:
@@ -189,7 +209,7 @@ def test_match_result_reports_player_a_in_json() -> None:
     summary = result.to_dict()
     assert summary["bankrolls"] == {"a": 12, "b": -12}
     assert summary["mbb_per_hand"] == pytest.approx(1500.0)
-    assert summary["ci95_mbb_per_hand"] == pytest.approx(Z_95 * 500)
+    assert summary["ci95_mbb_per_hand"] == pytest.approx(12.706205 * 500)
     assert summary["illegal_actions"] == {"a": 0, "b": 0}
     json.dumps(summary)
 
@@ -210,14 +230,15 @@ def test_a_dealer_that_folds_loses_the_small_blind() -> None:
         def act(self, observation):
             return Action.fold() if ActionKind.FOLD in observation.legal_actions else Action.check()
 
-    result, lines = history_lines(HoldemConfig(), Folder(), CheckCallBot(), rounds=4, seed=3)
+    _result, lines = history_lines(HoldemConfig(), Folder(), CheckCallBot(), rounds=4, seed=3)
     dealer_lines = [line for line in lines[1:] if line["seats"][0] == "folder"]
     assert all(line["payoffs"] == [-1, 1] for line in dealer_lines)
 
 
 def test_duplicate_bounty_ranks_are_redrawn_every_25_deals() -> None:
-    _, lines = history_lines(BountyConfig(), RandomBot(seed=1, name="a"), RandomBot(seed=2, name="b"), rounds=100,
-                             seed=4, duplicate=True)
+    _, lines = history_lines(
+        BountyConfig(), RandomBot(seed=1, name="a"), RandomBot(seed=2, name="b"), rounds=100, seed=4, duplicate=True
+    )
     by_seat = [tuple(line["match_state"]) for line in lines[1:]]
     assert len(set(by_seat[:50])) == 1 and len(set(by_seat[50:])) == 1  # 25 deals = 50 rounds each
     assert by_seat[0] != by_seat[50]  # seeded: the second draw differs

@@ -8,11 +8,11 @@ import math
 from pathlib import Path
 
 import pytest
+from scipy import stats
 
 from game.actions import Action, ActionKind
 from game.bots import BOTS
 from game.cli_game import PLAYER_FILES, make_player
-from solver.cli import app
 from solver.lookup_bot import LookupBot
 from tests.solver.cli_support import invoke, one_line_error
 from tests.solver.tiny_bounty import bounty_cards, solve_tiny, tampered
@@ -33,16 +33,31 @@ def test_the_solver_registers_strategy_files_as_match_players(solved) -> None:
 
 def test_match_a_strategy_file_against_a_baseline_bot_in_duplicate(solved) -> None:
     strategy, _ = solved
-    result = invoke("match", "--variant", "bounty", "--rules", "engine", "--a", strategy, "--b", "checkcall",
-                    "--rounds", "200", "--seed", "4", "--json")
+    result = invoke(
+        "match",
+        "--variant",
+        "bounty",
+        "--rules",
+        "engine",
+        "--a",
+        strategy,
+        "--b",
+        "checkcall",
+        "--rounds",
+        "200",
+        "--seed",
+        "4",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["players"] == ["bounty.h5", "checkcall"] and summary["duplicate"] is True
     assert summary["illegal_actions"] == {"bounty.h5": 0, "checkcall": 0}
     assert summary["mbb_per_hand"] == pytest.approx(summary["bankrolls"]["bounty.h5"] / 200 / 2 * 1000)
     assert summary["ci95_mbb_per_hand"] > 0
-    text = invoke("match", "--variant", "bounty", "--rules", "engine", "--a", strategy, "--b", strategy,
-                  "--rounds", "20")
+    text = invoke(
+        "match", "--variant", "bounty", "--rules", "engine", "--a", strategy, "--b", strategy, "--rounds", "20"
+    )
     assert text.exit_code == 0, text.output
     assert "bounty duplicate, 20 rounds" in text.stdout and "bounty.h5-a" in text.stdout
     assert "(95% CI over 10 deal pairs)" in text.stdout
@@ -51,16 +66,21 @@ def test_match_a_strategy_file_against_a_baseline_bot_in_duplicate(solved) -> No
 def test_match_refuses_files_it_cannot_play_with_exit_code_2(solved, tmp_path: Path) -> None:
     strategy, cards = solved
     assert "is a strategy of 'bounty', not of 'auction'" in one_line_error(
-        invoke("match", "--variant", "auction", "--a", strategy, "--rounds", "2"), 2)
+        invoke("match", "--variant", "auction", "--a", strategy, "--rounds", "2"), 2
+    )
     (tmp_path / "notes.h5").write_text("hello\n")
-    assert "not an HDF5 file" in one_line_error(invoke("match", "--variant", "bounty", "--b", tmp_path / "notes.h5",
-                                                       "--rounds", "2"), 2)
-    assert "not a vcfr strategy file" in one_line_error(invoke("match", "--variant", "bounty", "--a", cards,
-                                                               "--rounds", "2"), 2)
-    assert "does not exist" in one_line_error(invoke("match", "--variant", "bounty", "--a", tmp_path / "gone.h5",
-                                                     "--rounds", "2"), 2)
+    assert "not an HDF5 file" in one_line_error(
+        invoke("match", "--variant", "bounty", "--b", tmp_path / "notes.h5", "--rounds", "2"), 2
+    )
+    assert "not a vcfr strategy file" in one_line_error(
+        invoke("match", "--variant", "bounty", "--a", cards, "--rounds", "2"), 2
+    )
+    assert "does not exist" in one_line_error(
+        invoke("match", "--variant", "bounty", "--a", tmp_path / "gone.h5", "--rounds", "2"), 2
+    )
     assert "neither a bot name nor a player file" in one_line_error(
-        invoke("match", "--variant", "bounty", "--a", "bot.zip", "--rounds", "2"), 2)
+        invoke("match", "--variant", "bounty", "--a", "bot.zip", "--rounds", "2"), 2
+    )
     moved = tmp_path / "moved"
     moved.mkdir()
     (moved / "bounty.h5").write_bytes(strategy.read_bytes())
@@ -69,7 +89,8 @@ def test_match_refuses_files_it_cannot_play_with_exit_code_2(solved, tmp_path: P
     cards.unlink()
     try:
         assert "matches its card sha256" in one_line_error(
-            invoke("match", "--variant", "bounty", "--a", moved / "bounty.h5", "--rounds", "2"), 2)
+            invoke("match", "--variant", "bounty", "--a", moved / "bounty.h5", "--rounds", "2"), 2
+        )
     finally:
         cards.write_bytes(original)
 
@@ -100,8 +121,8 @@ def test_mbb_per_hand_is_pinned_on_a_known_match(monkeypatch) -> None:
     is the dealer and folds first, and the big blind (2 chips = -1000 mbb) facing the min-raiser's
     opening raise. Seats alternate, so every deal pair costs it exactly 3 chips: -750 mbb/hand, and
     the interval over pairs has width 0. Played single, the per-round results alternate -500 and
-    -1000 mbb: the same mean, and the interval of 100 samples of standard deviation
-    250 * sqrt(100 / 99) mbb."""
+    -1000 mbb: the same mean, and the Student-t interval (99 degrees of freedom) of 100 samples of
+    standard deviation 250 * sqrt(100 / 99) mbb."""
     monkeypatch.setitem(BOTS, "fold", lambda config, seed: FoldBot())
     monkeypatch.setitem(BOTS, "minraise", lambda config, seed: MinRaiseBot())
     common = ("match", "--variant", "holdem", "--a", "fold", "--b", "minraise", "--rounds", "100", "--json")
@@ -110,6 +131,6 @@ def test_mbb_per_hand_is_pinned_on_a_known_match(monkeypatch) -> None:
     assert duplicate["mbb_per_hand"] == -750.0 and duplicate["ci95_mbb_per_hand"] == 0.0
     single = json.loads(invoke(*common, "--no-duplicate").stdout)
     assert single["duplicate"] is False and single["mbb_per_hand"] == -750.0
-    assert single["ci95_mbb_per_hand"] == pytest.approx(1.959963984540054 * 250 * math.sqrt(100 / 99) / 10)
+    assert single["ci95_mbb_per_hand"] == pytest.approx(stats.t.ppf(0.975, 99) * 250 * math.sqrt(100 / 99) / 10)
     text = invoke(*common[:-1])
     assert "fold: -750 mbb/hand +- 0 (95% CI over 50 deal pairs)" in text.stdout
