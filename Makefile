@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-slow clean
+.PHONY: demo test test-slow test-nojit lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,7 +26,17 @@ test: $(VENV)/.stamp-test
 	$(BIN)/pytest -n 2
 
 test-slow: $(VENV)/.stamp-test
-	$(BIN)/pytest -m slow
+	$(BIN)/pytest -n 2 -m slow
+
+# Style guide rule 7: the kernels are plain Python under NUMBA_DISABLE_JIT, so their logic is
+# checked by the interpreter too (bounds, types numba would coerce). The fast game and solver tests.
+test-nojit: $(VENV)/.stamp-test
+	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -n 2 tests/game tests/solver -m "not slow and not jit_only"
+
+# The check CI runs: ruff's lint rules and its formatter, as configured in pyproject.toml.
+lint: $(VENV)/.stamp-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 clean:
 	rm -rf $(VENV) build *.egg-info
