@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solver.kernels_cfr import CHANCE, DECISION, FOLD, SHOWDOWN, _terminal_value
+from abstraction.tree import CHANCE, DECISION, FOLD, SHOWDOWN
+from solver.kernels_cfr import _terminal_value
 
 
 @njit(cache=True, nogil=True)

@@ -21,10 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-DECISION = 0
-FOLD = 1
-SHOWDOWN = 2
-CHANCE = 3
+from abstraction.tree import CHANCE, DECISION  # node kinds; numba freezes them as constants
 
 
 @njit(cache=True, nogil=True, inline="always")

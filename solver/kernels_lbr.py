@@ -26,8 +26,9 @@ from numba import njit
 
 from abstraction.kernels_chance import AUCTION, N_STREETS, _workspace
 from abstraction.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _resample_hidden
+from abstraction.tree import CHANCE, DECISION
 from game.kernels_rng import _splitmix64, _uniform
-from solver.kernels_cfr import CHANCE, DECISION, _terminal_value
+from solver.kernels_cfr import _terminal_value
 from solver.kernels_mccfr import _sample_index
 
 DEAL_STREAM = 0

@@ -37,9 +37,10 @@ from numba import njit
 
 from abstraction.kernels_chance import AUCTION, N_STREETS, _board_size, _workspace
 from abstraction.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _resample_hidden
+from abstraction.tree import CHANCE, DECISION
 from game.kernels_equity import _showdown_shares
 from game.kernels_rng import _splitmix64, _uniform
-from solver.kernels_cfr import CHANCE, DECISION, _terminal_value
+from solver.kernels_cfr import _terminal_value
 from solver.kernels_lbr import TIE_TOLERANCE, _passive_value, _seed_hand
 
 EQUITY_SALT = 0x45515549545952  # "EQUITY": keys the equity generators apart from the deal streams

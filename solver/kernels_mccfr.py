@@ -29,8 +29,9 @@ from numba import config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from abstraction.tree import CHANCE, DECISION
 from game.kernels_rng import _splitmix64, _uniform, _unit
-from solver.kernels_cfr import CHANCE, DECISION, _regret_matching_row, _terminal_value
+from solver.kernels_cfr import _regret_matching_row, _terminal_value
 
 ITERATION_STREAM = 0
 """Stream of the draws of one iteration (deal offset, opponent actions, pruning coin)."""
