@@ -90,6 +90,10 @@ LBR_SETTING = (
 SMOKE_CARDS = {"buckets": "20,8,8,8", "flops": "5"}
 P99_TARGET_MS = 2.0
 EQUITY_TARGET_MBB = 300.0
+PARALLEL_RATE_TARGET = 1.8
+PARALLEL_TIME_TARGET = 1.7
+SWAP_RATE_TARGET = 50_000
+HEADS_UP_VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")
 BUDGET_SECONDS = 3600.0
 BUDGET_BYTES = 8 * 1024**3
 COLUMNS = ("year", "variant", "measure", "result", "95% CI ±", "hands", "target", "status")
@@ -758,8 +762,9 @@ def year_rows(year: dict[str, Any]) -> list[dict[str, str]]:
     return rows
 
 
-def _official_engine_results(path: Path) -> dict[str, Any] | None:
-    """``experiments/official_engines.py``'s JSON report, or None if it has not been written."""
+def _read_report(path: Path) -> dict[str, Any] | None:
+    """A separate experiment's JSON report (official engines, parallel scaling, speed bench), or None if
+    it has not been written."""
     try:
         return json.loads(path.read_text())
     except (OSError, json.JSONDecodeError):
@@ -824,6 +829,48 @@ def official_rows(year: dict[str, Any], official: dict[str, Any] | None) -> list
             p99 <= P99_TARGET_MS,
         )
     )
+    return rows
+
+
+def speed_rows(
+    year: dict[str, Any], parallel: dict[str, Any] | None, bench: dict[str, Any] | None
+) -> list[dict[str, str]]:
+    """Rows of the solver's speed on the year's variant, from two separate runs that need an idle machine:
+    ``experiments/parallel_scaling_abstract.py`` (2 threads vs 1 on the variant's default abstract game) and,
+    for Swap, ``vcfr bench abstract`` (one-thread ES-MCCFR with fresh chance on issue 11's Swap game)."""
+    name, variant = year["year"], year["variant"]
+
+    def row(measure: str, result: str, target: str, ok: bool | None) -> dict[str, str]:
+        return dict(zip(COLUMNS, (name, variant, measure, result, "n/a", "n/a", target, _status(ok)), strict=True))
+
+    rows = []
+    measured = (parallel or {}).get("variants", {}).get(variant)
+    if measured is not None:
+        rate = measured["rates"]["speedups"]["2 threads"]
+        time_ratio = measured["target"]["speedup"]
+        rows.append(
+            row(
+                "parallel ES-MCCFR, 2 threads vs 1: iterations/s; time to an exact-exploitability target "
+                "(results/parallel_scaling_abstract.md, separate idle-machine run)",
+                f"{rate:.2f}x; {time_ratio:.2f}x",
+                f">= {PARALLEL_RATE_TARGET}x; >= {PARALLEL_TIME_TARGET}x",
+                rate >= PARALLEL_RATE_TARGET and time_ratio >= PARALLEL_TIME_TARGET,
+            )
+        )
+    elif variant in HEADS_UP_VARIANTS:
+        rows.append(row("parallel ES-MCCFR, 2 threads vs 1", "n/a: not run", ">= 1.8x; >= 1.7x", None))
+    swap_rows = [entry for entry in (bench or {}).get("rows", []) if entry["variant"] == "swap"]
+    if variant == "swap" and swap_rows:
+        speed = swap_rows[0]["iterations_per_second"]
+        rows.append(
+            row(
+                f"ES-MCCFR iterations/s, one thread, fresh chance, Swap game of {swap_rows[0]['nodes']:,} nodes "
+                "(buckets 169/50/50/50, bets 0.5p,1p,a cap=2; results/bench_abstract.md, separate run)",
+                f"{speed:,.0f}",
+                f">= {SWAP_RATE_TARGET:,}",
+                speed >= SWAP_RATE_TARGET,
+            )
+        )
     return rows
 
 
@@ -994,6 +1041,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         default=ROOT / "results" / "official_engines.json",
         help="experiments/official_engines.py's JSON report, whose rows join the table",
     )
+    parser.add_argument(
+        "--parallel",
+        type=Path,
+        default=ROOT / "results" / "parallel_scaling_abstract.json",
+        help="experiments/parallel_scaling_abstract.py's JSON report (needs an idle machine), whose rows join the table",
+    )
+    parser.add_argument(
+        "--bench",
+        type=Path,
+        default=ROOT / "results" / "bench_abstract.json",
+        help="`vcfr bench abstract --json`'s report (one-thread ES-MCCFR speed), whose Swap row joins the table",
+    )
     parser.add_argument("--force", action="store_true", help="redo every stage even if its output exists")
     parser.add_argument(
         "--smoke",
@@ -1017,8 +1076,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     command = shlex.join([".venv/bin/python", "experiments/blueprints.py", *(sys.argv[1:] if argv is None else argv)])
     started = time.perf_counter()
     reports = {year: run_year(year, arguments, stages) for year in years}
-    official = _official_engine_results(arguments.official)
-    rows = [row for year in reports.values() for row in year_rows(year) + official_rows(year, official)]
+    official = _read_report(arguments.official)
+    parallel, bench = _read_report(arguments.parallel), _read_report(arguments.bench)
+    rows = [
+        row
+        for year in reports.values()
+        for row in year_rows(year) + official_rows(year, official) + speed_rows(year, parallel, bench)
+    ]
     report = {
         "command": command,
         "smoke": arguments.smoke,

@@ -244,3 +244,22 @@ def test_official_engine_rows_count_every_event_and_take_the_worst_p99():
     missing = blueprints.official_rows(year, None)
     assert len(missing) == 1 and missing[0]["result"].startswith("n/a: not run")
     assert blueprints.official_rows({"year": "limit", "variant": "limit"}, {"rows": [entry]}) == []
+
+
+def test_speed_rows_need_both_parallel_bars_and_swap_its_rate():
+    def parallel(rate: float, time_ratio: float) -> dict:
+        return {"variants": {"swap": {"rates": {"speedups": {"2 threads": rate}}, "target": {"speedup": time_ratio}}}}
+
+    bench = {"rows": [{"variant": "holdem", "iterations_per_second": 1.0, "nodes": 9}]}
+    bench["rows"].append({"variant": "swap", "iterations_per_second": 50_000.0, "nodes": 41_938})
+    swap = {"year": "2022", "variant": "swap"}
+    met = blueprints.speed_rows(swap, parallel(1.8, 1.7), bench)
+    assert [row["status"] for row in met] == ["met", "met"]
+    assert met[0]["result"] == "1.80x; 1.70x" and met[1]["result"] == "50,000" and "41,938 nodes" in met[1]["measure"]
+    slow_time = blueprints.speed_rows(swap, parallel(1.95, 1.69), None)
+    assert [row["status"] for row in slow_time] == ["**missed**"]  # no bench report: no Swap rate row
+    bench["rows"][1]["iterations_per_second"] = 49_999.0
+    assert blueprints.speed_rows(swap, parallel(1.79, 2.0), bench)[1]["status"] == "**missed**"
+    not_run = blueprints.speed_rows({"year": "2024", "variant": "auction"}, parallel(2.0, 2.0), None)
+    assert len(not_run) == 1 and not_run[0]["result"] == "n/a: not run"
+    assert blueprints.speed_rows({"year": "limit", "variant": "limit"}, None, bench) == []
