@@ -1,10 +1,19 @@
-"""Running ``vcfr`` commands in tests: one runner, and the check of a one-line error."""
+"""Running ``vcfr`` commands in tests: one in-process runner, the check of a one-line error, and a
+subprocess run killed mid-solve."""
 
 from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 from typer.testing import CliRunner
 
 from solver.cli import app
+from solver.strategy_file import read_strategy_file
 
 RUNNER = CliRunner()
 
@@ -22,3 +31,22 @@ def one_line_error(result, code: int) -> str:
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), result.output
     return lines[0]
+
+
+CLI = [sys.executable, "-c", "from solver.cli import app; app()"]
+"""``vcfr`` in a subprocess of the test's interpreter (for runs a test kills)."""
+
+
+def kill_once_written(arguments: list[str], out: Path) -> int:
+    """Start ``vcfr *arguments`` in a subprocess, SIGKILL it as soon as ``out`` (its strategy file) exists
+    (at most 120 s), and return the iterations of the file it left: a solve killed between checkpoints."""
+    process = subprocess.Popen([*CLI, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while not out.exists() and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        os.kill(process.pid, signal.SIGKILL)
+    finally:
+        process.wait()
+    assert process.returncode == -signal.SIGKILL, process.stderr.read() if process.stderr else ""
+    return read_strategy_file(out).iterations

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -14,8 +9,7 @@ import pytest
 
 from solver.strategy_file import read_strategy_file
 from solver.training import TrainingConfig, TrainingProgress, evaluate_strategy_file, train
-
-CLI = [sys.executable, "-c", "from solver.cli import app; app()"]
+from tests.solver.cli_support import kill_once_written
 
 
 def assert_same_tables(left: dict[str, np.ndarray], right: dict[str, np.ndarray]) -> None:
@@ -87,16 +81,7 @@ def test_sigkilled_mccfr_run_resumes_to_identical_tables(tmp_path: Path) -> None
         "--out",
         str(out),
     ]
-    process = subprocess.Popen([*CLI, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 120
-        while not out.exists() and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.005)
-        os.kill(process.pid, signal.SIGKILL)
-    finally:
-        process.wait()
-    assert process.returncode == -signal.SIGKILL, process.stderr.read() if process.stderr else ""
-    killed_at = read_strategy_file(out).iterations
+    killed_at = kill_once_written(arguments, out)
     assert 0 < killed_at < 200_000 and killed_at % 10_000 == 0
     config = TrainingConfig(
         game="leduc", algorithm="es-mccfr", iterations=200_000, seed=7, evaluate_every=10_000, checkpoint_every=10_000

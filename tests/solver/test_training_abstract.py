@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import os
-import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -20,8 +17,7 @@ from solver.abstract_games import AbstractGameConfig, build_abstract_game, write
 from solver.cfr import Solver
 from solver.strategy_file import StrategyFileError, read_strategy_file
 from solver.training import TrainingConfig, TrainingProgress, evaluate_strategy_file, train
-
-CLI = [sys.executable, "-c", "from solver.cli import app; app()"]
+from tests.solver.cli_support import CLI, kill_once_written
 
 
 @pytest.fixture(scope="module")
@@ -112,16 +108,7 @@ def test_sigkilled_vcfr_solve_resumes_to_identical_tables(cards: Path, tmp_path:
         "--out",
         str(out),
     ]
-    process = subprocess.Popen([*CLI, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 120
-        while not out.exists() and process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.005)
-        os.kill(process.pid, signal.SIGKILL)
-    finally:
-        process.wait()
-    assert process.returncode == -signal.SIGKILL, process.stderr.read() if process.stderr else ""
-    killed_at = read_strategy_file(out).iterations
+    killed_at = kill_once_written(arguments, out)
     assert 0 < killed_at < total and killed_at % every == 0
     resumed = subprocess.run([*CLI, *arguments, "--resume"], capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
