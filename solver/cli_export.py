@@ -89,15 +89,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         except RuntimeError as error:  # the bot failed its warm-up round
             typer.echo(f"export failed: {error}", err=True)
             raise typer.Exit(1) from None
-        result = {
-            "folder": str(summary.folder),
-            "files": len(summary.files),
-            "bytes": summary.total_bytes,
-            "zipped_bytes": summary.zipped_bytes,
-            "peak_memory_bytes": summary.peak_memory_bytes,
-            "modules": list(summary.modules),
-            "lock_in": lock_in,
-        }
+        result = {**summary.as_json(), "lock_in": lock_in}
         if as_json:
             typer.echo(json.dumps(result))
             return

@@ -188,6 +188,17 @@ class ExportSummary:
     zipped_bytes: int = 0
     peak_memory_bytes: int | None = None
 
+    def as_json(self) -> dict[str, Any]:
+        """The summary as JSON-ready values (``vcfr export-bot --json`` prints it; sizes in bytes)."""
+        return {
+            "folder": str(self.folder),
+            "files": len(self.files),
+            "bytes": self.total_bytes,
+            "zipped_bytes": self.zipped_bytes,
+            "peak_memory_bytes": self.peak_memory_bytes,
+            "modules": list(self.modules),
+        }
+
 
 def make_bot(spec: BotSpec, folder: str | Path | None = None) -> Any:
     """Build the bot named by ``spec`` (see the module docstring); file paths are relative to ``folder``."""
