@@ -47,6 +47,7 @@ float64, ``flop_centroids`` and ``turn_centroids`` (k, d) float64. Loading check
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import os
@@ -54,6 +55,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -67,15 +69,15 @@ from abstraction.kernels_buckets import (
     N_RIVERS,
     N_TURNS,
     UNSET,
-    _bounty_bucket,
-    _bucket,
     _flop_pass,
     _flop_strength_table,
     _turn_feature,
 )
 from abstraction.kernels_features import HAND_CARDS, N_HANDS
-from game.cards import format_cards, parse_cards
 from game.rng import as_generator
+
+if TYPE_CHECKING:
+    from abstraction.bucket_lookup import BucketLookup
 
 FILE_FORMAT = "vcfr-card-abstraction"
 FILE_VERSION = 1
@@ -234,41 +236,22 @@ class CardAbstraction:
         bounty_rank: int | None = None,
     ) -> int:
         """Bucket of 2 hole cards (3 after winning the Auction, from the flop on) on a board of 0, 3,
-        4 or >= 5 cards (Bounty: pass ``bounty_rank`` 0..12).
+        4 or 5..48 cards (Bounty: pass ``bounty_rank`` 0..12). The one bucket API: this is
+        `abstraction.bucket_lookup.BucketLookup.bucket` on this abstraction (`lookup`), with its one
+        documented fallback for flops a partial build left out.
 
         >>> tiny = CardAbstraction.blank((169, 4, 4, 4))
         >>> tiny.bucket("AhAd") == tiny.bucket("AsAc"), tiny.bucket("AhAs", "2c7d9sJh4c"), tiny.bucket("3h2s", "Ac7d9sJh4c")
         (True, 3, 0)
         """
-        hole_cards = parse_cards(hole) if isinstance(hole, str) else parse_cards(np.asarray(hole).tolist())
-        board_cards = (
-            parse_cards(board) if isinstance(board, str) else parse_cards(np.asarray(board, dtype=np.int64).tolist())
-        )
-        cards = np.concatenate([hole_cards, board_cards])
-        three_ok = hole_cards.shape[0] == 3 and board_cards.shape[0] >= 3
-        if (
-            (hole_cards.shape[0] != 2 and not three_ok)
-            or board_cards.shape[0] in (1, 2)
-            or len(set(cards.tolist())) != cards.shape[0]
-        ):
-            raise ValueError(
-                f"bucket needs 2 hole cards (3 from the flop on) and a board of 0, 3, 4 or >= 5 distinct cards, "
-                f"got {format_cards(hole_cards)!r} on {format_cards(board_cards)!r}"
-            )
-        value = int(
-            _bucket(
-                cards,
-                hole_cards.shape[0],
-                *self.kernel_arguments(),
-                np.zeros((5, 4), np.int64),
-                np.empty(cards.shape[0] + 1, np.int8),
-            )
-        )
-        if self.config.variant != "bounty":
-            return value
-        if bounty_rank is None or not 0 <= int(bounty_rank) <= 12:
-            raise ValueError(f"a Bounty abstraction needs bounty_rank 0..12, got {bounty_rank!r}")
-        return int(_bounty_bucket(value, cards, int(bounty_rank)))
+        return self.lookup.bucket(hole, board, bounty_rank)
+
+    @functools.cached_property
+    def lookup(self) -> BucketLookup:
+        """The `abstraction.bucket_lookup.BucketLookup` of this abstraction, built on first use."""
+        from abstraction.bucket_lookup import BucketLookup  # that module imports this one
+
+        return BucketLookup(self)
 
     @classmethod
     def blank(cls, buckets: tuple[int, int, int, int]) -> CardAbstraction:
