@@ -594,14 +594,7 @@ def stage_export(recipe: Recipe, strategy: Path, stages: Stages) -> dict[str, An
 
     started = time.perf_counter()
     summary = export_bot(recipe.variant, "lookup", stages.work / recipe.year / "bot", strategy=strategy, force=True)
-    result = {
-        "folder": str(summary.folder),
-        "files": len(summary.files),
-        "bytes": summary.total_bytes,
-        "zipped_bytes": summary.zipped_bytes,
-        "peak_memory_bytes": summary.peak_memory_bytes,
-        "lock_in": True,
-    }
+    result = {**summary.as_json(), "lock_in": True}
     return {**stages.save(marker, key, time.perf_counter() - started, result), "cached": False}
 
 
@@ -900,7 +893,7 @@ def markdown(report: dict[str, Any]) -> str:
         f"{report['settings']['hands']:,} hands per opponent, seed {report['settings']['seed']}; the 95% interval "
         "is over deal pairs. Limit: 3-player freeze-outs (real LimitConfig(n_players=3) rules, buy-in 1,000), "
         f"{report['settings']['freezeouts']} per lineup, at most {report['settings']['max_games']:,} games each, the "
-        'blueprint\'s seat rotating; wins with a Wilson 95% interval, chips with a normal one; "hands" = games played.',
+        'blueprint\'s seat rotating; wins with a Wilson 95% interval, chips with a Student-t one; "hands" = games played.',
         "Decision time: every `act` of the lookup bot during those matches (after an untimed warm-up).",
         "",
         "| " + " | ".join(COLUMNS) + " |",
