@@ -197,6 +197,8 @@ def test_smoke_run_writes_markdown_and_json(tmp_path):
     measures = {row["measure"] for row in data["rows"]}
     for measure in (
         "LBR vs blueprint (mbb/hand)",
+        "LBR vs equity bot (its rule on exact cards), reference (mbb/hand)",
+        "LBR vs always-call, reference (mbb/hand)",
         "vs random, duplicate, engine rules (mbb/hand)",
         "vs checkcall, duplicate, engine rules (mbb/hand)",
         "vs equity, duplicate, engine rules (mbb/hand)",
@@ -212,7 +214,7 @@ def test_smoke_run_writes_markdown_and_json(tmp_path):
     assert "error" not in year, year.get("error")
     assert year["matches"]["result"]["matches"]["equity"]["hands"] == 40
     assert year["matches"]["result"]["rules"] == "engine"
-    assert set(year["stages"]) == {"cards", "solve", "lbr", "matches", "export"}
+    assert set(year["stages"]) == {"cards", "solve", "lbr", "lbr_equity", "lbr_checkcall", "matches", "export"}
     assert report["years"]["2023"]["stages"]["export"]["result"]["zipped_bytes"] > 0
     again = blueprints.main(arguments)  # every stage cached
     assert all(stage["cached"] for stage in again["years"]["2023"]["stages"].values())

@@ -196,7 +196,7 @@ def test_es_mccfr_exploitability_falls_below_one_percent_of_the_pot(variant: str
     game = small(variant, "document").game
     solver = Solver(game, "es-mccfr", seed=3)
     values = []
-    for iterations in (10_000, 300_000):
+    for iterations in (10_000, 3_000_000):
         solver.run(iterations - solver.iteration)
         values.append(exploitability(game, solver.average_strategy()).exploitability_chips)
     assert values[1] < values[0] and values[1] < TARGET, values
