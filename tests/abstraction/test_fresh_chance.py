@@ -36,6 +36,7 @@ from game.kernels_rng import _splitmix64, _uniform
 from game.river_of_blood import RiverOfBloodConfig
 from game.swap import SwapConfig
 from game.variants import start_round
+from tests.abstraction.table_support import table_bucket
 
 SMALL = dict(
     training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
@@ -219,7 +220,9 @@ def test_reference_covers_the_fallback_and_every_outcome(lookups):
     plain = lookups["plain"].abstraction
     deals, cards, _ = make_chance(CONFIGS["swap_often"], lookups).sample_with_cards(1000, 150, SEED)
     flops = cards[:, 4:7]
-    assert sum(plain.bucket(card_row[:2], flop) == UNSET for card_row, flop in zip(cards, flops, strict=True)) > 100
+    assert (
+        sum(table_bucket(plain, card_row[:2], flop) == UNSET for card_row, flop in zip(cards, flops, strict=True)) > 100
+    )
     assert ((cards >= 0).sum(axis=1) > 9).mean() > 0.5  # deals with swaps
     assert set(np.flatnonzero(deals.weight.sum(axis=0))) == {0, 1, 2}
     rob = make_chance(CONFIGS["river_of_blood"], lookups).sample(1000, 150, SEED)
@@ -376,7 +379,7 @@ def test_lookup_accepts_every_variants_hands(lookups):
         assert bounty.bucket(hole[:2], flop, bounty_rank=rank) == 2 * plain.bucket(hole[:2], flop) + hit
     assert bounty.n_buckets == (10, 8, 8, 6) and plain.n_buckets == (5, 4, 4, 3)
     # the fallback serves three-card hands on unreached boards, by strength
-    assert plain.abstraction.bucket("KsKhKd", "As9h4d") == UNSET
+    assert table_bucket(plain.abstraction, "KsKhKd", "As9h4d") == UNSET
     assert plain.bucket("KsKhKd", "As9h4d") == 3 and plain.bucket("2c3d7h", "As9h4d") == 0
     # run boards are bucketed like the river
     run_board = "As9h4dTc2h5d6h"

@@ -18,6 +18,7 @@ from game.evaluator import evaluate
 from game.holdem import HoldemConfig
 from game.kernels_rng import _splitmix64, _uniform
 from game.swap import SwapConfig
+from tests.abstraction.table_support import table_bucket
 
 SMALL = dict(
     training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
@@ -118,7 +119,8 @@ def test_lookup_uses_the_table_where_the_build_reached(abstraction):
 def test_fallback_orders_unreached_flop_hands_by_strength(abstraction):
     lookup = BucketLookup(abstraction)
     board = "As 9h 4d"  # not among the 2 flops the tables were built on
-    assert abstraction.bucket("Ks Kh", board) == UNSET
+    assert table_bucket(abstraction, "Ks Kh", board) == UNSET
+    assert abstraction.bucket("Ks Kh", board) == lookup.bucket("Ks Kh", board)  # one API, one fallback
     # trip aces are the strongest third of hands here, 2c 3d (no pair, no draw) the weakest
     assert lookup.bucket("Ah Ad", board) == 2
     assert lookup.bucket("2c 3d", board) == 0

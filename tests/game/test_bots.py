@@ -164,6 +164,7 @@ CASES = [
 ]
 
 
+@pytest.mark.jit_only
 @pytest.mark.parametrize(("config", "hole", "board", "extra", "opponent", "rank"), CASES)
 def test_equity_kernel_matches_a_slow_reference(config, hole, board, extra, opponent, rank) -> None:
     bot = EquityBot(config, samples=20_000, seed=1)
@@ -185,6 +186,7 @@ def test_equity_kernel_matches_a_slow_reference(config, hole, board, extra, oppo
     assert fast[1] == pytest.approx(slow[1], abs=0.06)
 
 
+@pytest.mark.jit_only
 def test_equity_known_values() -> None:
     # Pre-flop all-in equity against a random hand: AA 85.2%, 72o 34.6% (standard tables, e.g.
     # PokerStove / "Texas hold'em starting hands" equity vs a random hand).
@@ -195,6 +197,7 @@ def test_equity_known_values() -> None:
     assert bot.equity(observation("holdem", "As Ks", "Qs Js Ts 2c 3d")) == (1.0, 1.0)
 
 
+@pytest.mark.jit_only
 def test_equity_is_variant_aware() -> None:
     aces = observation("swap", "Ah Ad")
     certain_swaps = EquityBot(SwapConfig(flop_swap_probability=1.0), samples=20_000, seed=4).equity(aces)[0]
@@ -211,6 +214,7 @@ def test_equity_is_variant_aware() -> None:
     assert black_with_runs == EquityBot(RiverOfBloodConfig(max_board_cards=5), samples=2000, seed=5).equity(black_river)
 
 
+@pytest.mark.jit_only
 def test_bounty_weighting_and_a_certain_hit() -> None:
     holding_the_rank = observation("bounty", "Ah 7c", bounty_rank=12)  # our bounty is the ace we hold
     equity, weighted = EquityBot(BountyConfig(), samples=5000, seed=6).equity(holding_the_rank)

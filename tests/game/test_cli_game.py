@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from solver.cli import app
@@ -29,6 +30,7 @@ def test_variants_lists_every_parameter_with_its_default() -> None:
     assert "turn_swap_probability = 0.05" in text and "max_board_cards = 48" in text
 
 
+@pytest.mark.jit_only
 def test_match_prints_json_with_bankrolls_and_the_confidence_interval(tmp_path: Path) -> None:
     history = tmp_path / "match.jsonl"
     arguments = [

@@ -180,6 +180,7 @@ def chaotic_decider(seed: int):
     return decide
 
 
+@pytest.mark.jit_only
 @pytest.mark.parametrize("match", ["random_vs_random", "client_chaos_vs_random"])
 @pytest.mark.parametrize("year", YEARS)
 def test_recorded_matches_every_answer_legal_and_every_delta_matches_rules_module(year: str, match: str) -> None:
@@ -238,6 +239,7 @@ def test_recorded_matches_every_answer_legal_and_every_delta_matches_rules_modul
         assert session.repairs > 0 and session.errors > 0  # the chaotic bot was repaired and caught
 
 
+@pytest.mark.jit_only
 def test_wire_round_matches_recorded_answers_without_repair() -> None:
     # Every recorded answer was accepted by the engine (no 'illegal' in the game logs). Replayed
     # as the bot's wish through our session, each must pass unchanged: our legality agrees with

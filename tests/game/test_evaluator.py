@@ -38,6 +38,7 @@ SEVEN_CARD_COUNTS = {
 }
 
 
+@pytest.mark.jit_only
 def test_all_five_card_hands():
     census = hand_census(5)
     assert census["hands"] == 2_598_960
@@ -45,6 +46,7 @@ def test_all_five_card_hands():
     assert census["categories"] == FIVE_CARD_COUNTS
 
 
+@pytest.mark.jit_only
 def test_all_seven_card_hands():
     # 133,784,560 hands in a few seconds; results/evaluator_census.json holds the same run.
     census = hand_census(7)
@@ -53,6 +55,7 @@ def test_all_seven_card_hands():
     assert census["categories"] == SEVEN_CARD_COUNTS
 
 
+@pytest.mark.jit_only
 def test_every_five_card_class_matches_reference_order():
     from itertools import combinations
 
@@ -108,6 +111,7 @@ def test_fast_path_equals_direct_path(cards):
     assert kernels._evaluate(array) == kernels._evaluate_direct(array)
 
 
+@pytest.mark.jit_only
 def test_one_million_seven_card_hands_agree_with_phevaluator():
     # phevaluator ranks 1 (royal flush) .. 7462 (7-5-4-3-2): exactly our classes reversed.
     phevaluator = pytest.importorskip("phevaluator")
