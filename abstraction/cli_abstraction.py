@@ -53,7 +53,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         from numba import get_num_threads
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-        from abstraction.buckets import (
+        from abstraction.cards.buckets import (
             CardAbstractionConfig,
             build_card_abstraction,
             canonical_flops,
@@ -120,7 +120,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Time exact all-hands flop features, the all-flops pass and bucket lookups next to eval7."""
-        from abstraction.bench import run_abstraction_benchmark
+        from abstraction.bench.abstraction import run_abstraction_benchmark
 
         result = run_abstraction_benchmark(flops=flops, repeats=repeats, peer_iterations=peer_iterations)
         if as_json:
@@ -151,7 +151,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Fresh deals per second of each variant's sampler, on one thread and on all."""
-        from abstraction.chance_bench import run_chance_benchmark
+        from abstraction.bench.chance import run_chance_benchmark
 
         try:
             caps = tuple(int(part) for part in max_runs.split(","))

@@ -19,7 +19,7 @@ payoff rule (Bounty's formula and rounding, three-card and run-board showdowns, 
 costs the solver one weighted row lookup. Exact games list every deal in a :class:`DealTable`;
 full-size games draw fresh deals in numba, a batch at a time, into the same arrays.
 
->>> from abstraction.exact_games import build_game
+>>> from abstraction.exact.exact_games import build_game
 >>> game = build_game("kuhn")
 >>> game.tree.n_nodes, game.tree.n_infosets, game.tree.table_size, game.deals.n_deals
 (9, 12, 24, 6)
@@ -34,7 +34,7 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from game.actions import Action, ActionKind
+from game.rules.actions import Action, ActionKind
 
 DECISION = 0
 """``kind``: a player acts; ``player[n]`` is the actor."""
@@ -96,7 +96,7 @@ class FlatTree(OutcomeColumns):
     heads-up fold; -1 otherwise); ``street`` int8 (0 preflop ... 3 river, 4.. run streets);
     ``child_start``/``n_children`` int32; ``committed`` float64 ``[n_nodes, n_players]`` chips each
     player has put in (antes included); ``infoset_group`` int32 (-1 except at decisions);
-    ``action_kind``/``action_amount`` int8/int32, the :class:`~game.actions.Action` leading into the
+    ``action_kind``/``action_amount`` int8/int32, the :class:`~game.rules.actions.Action` leading into the
     node (-1 at the root, :data:`CHANCE_ACTION` and the outcome index below a chance node);
     ``context`` int32: a chance node's chance slot, a terminal's outcome context (-1: its payoff
     does not depend on the cards), -1 at decisions; ``value_row`` int64: a terminal's first row of
@@ -210,7 +210,7 @@ class FlatTree(OutcomeColumns):
         MCCFR keeps two float32 tables (regrets, strategy sums): 8 bytes per information-set action;
         full-traversal CFR keeps three float64 tables (``n_tables=3, itemsize=8``).
 
-        >>> from abstraction.exact_games import build_game
+        >>> from abstraction.exact.exact_games import build_game
         >>> build_game("leduc").tree.table_bytes(3, 8)
         52416
         """
@@ -248,7 +248,7 @@ class FlatTree(OutcomeColumns):
     def validate(self) -> None:
         """Check every invariant; raise ValueError naming the first broken one.
 
-        >>> from abstraction.exact_games import build_game
+        >>> from abstraction.exact.exact_games import build_game
         >>> arrays = build_game("kuhn").tree.to_arrays()
         >>> arrays["child_start"][0] = 42
         >>> FlatTree.from_arrays(arrays).validate()
@@ -528,7 +528,7 @@ class SolverGame:
     or a fixed sample of it, or ``sampler``, a :class:`DealSource` drawing a fresh deal for every
     Monte Carlo iteration (full-size games; full-traversal CFR and exact best responses need
     ``deals``). ``config`` is JSON-serialisable (stored in strategy files); for exact games
-    ``abstraction.exact_games.build_game(**config)`` rebuilds the same game.
+    ``abstraction.exact.exact_games.build_game(**config)`` rebuilds the same game.
     """
 
     name: str

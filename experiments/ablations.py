@@ -49,7 +49,7 @@ LBR_CANDIDATES = 100
 
 @dataclass(frozen=True)
 class SolverSetting:
-    """One ES-MCCFR setting of the solver ablation (fields of `solver.cfr.SolverConfig`)."""
+    """One ES-MCCFR setting of the solver ablation (fields of `solver.solve.cfr.SolverConfig`)."""
 
     name: str
     linear_averaging: bool = False
@@ -74,9 +74,9 @@ def solver_curve(
 ) -> list[tuple[float, int, float]]:
     """One thread, ``seconds`` of timed blocks of ``block`` iterations; (solve s, iterations,
     exploitability chips) after every block (measuring is not timed)."""
-    from solver.cfr import SolverConfig, allocate_tables, normalized_strategy, table_dtype
-    from solver.exploitability import exploitability
-    from solver.parallel import iteration_runner
+    from solver.evaluate.exploitability import exploitability
+    from solver.solve.cfr import SolverConfig, allocate_tables, normalized_strategy, table_dtype
+    from solver.solve.parallel import iteration_runner
 
     config = SolverConfig(
         algorithm="es-mccfr",
@@ -106,8 +106,8 @@ def chips_at(curve: list[tuple[float, int, float]], seconds: float) -> float:
 
 
 def run_solver_ablation(arguments: argparse.Namespace) -> dict[str, Any]:
-    from game.holdem import HoldemConfig
-    from solver.abstract_games import AbstractGameConfig, build_abstract_game
+    from game.rules.holdem import HoldemConfig
+    from solver.games.abstract_games import AbstractGameConfig, build_abstract_game
 
     sys.path.insert(0, str(ROOT / "experiments"))
     from parallel_scaling_holdem import card_abstraction  # the same cached card file as that experiment
@@ -201,7 +201,7 @@ def run_abstraction_ablation(arguments: argparse.Namespace) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT / "experiments"))
     from blueprints import CardSettings, last_json, run_command
 
-    from game.client import engine_rules
+    from game.pokerbots.engines import engine_rules
 
     variant = arguments.variant
     card_variant = variant if variant in ("swap", "bounty") else "holdem"  # who needs its own card file

@@ -4,16 +4,16 @@ Run: ``.venv/bin/python experiments/abstraction_quality.py`` (12 cards J Q K A x
 iterations; about six minutes on a loaded 2-core machine) and, for a deck with flushes and straights,
 ``... --ranks 9TJQKA --suits hs --iterations 300 --stem abstraction_quality_9TJQKA_hs`` (about
 twenty minutes). ``--render-only`` rewrites the tables and verdicts from a run's JSON. The game
-(`abstraction.small_deck`) is fixed-limit hold'em on a small deck: two hole cards each, a three-card
+(`abstraction.exact.small_deck`) is fixed-limit hold'em on a small deck: two hole cards each, a three-card
 flop, raises of 2 then 4 chips, at most 2 per street, ante 1. Its exact buckets are every real view
 up to suit isomorphism (lossless). Each abstraction clusters every street's views
-(`abstraction.deal_features`): k-means on E[HS] (``ehs``), on (E[HS], E[HS²]) (``ehs2``), k-means
+(`abstraction.exact.deal_features`): k-means on E[HS] (``ehs``), on (E[HS], E[HS²]) (``ehs2``), k-means
 under the earth mover's distance on the distribution of final hand strength (``emd``,
 distribution/potential-aware), k-means on opponent cluster hand strength (``ochs``: equity against
 each preflop class of the opponent), or ``emd`` preflop with ``ochs`` on the flop (``emd+ochs``, the
 pairing of Johanson et al. 2013). The abstract game (same betting tree, clustered buckets) is solved
-with CFR+, the abstract strategy is lifted to the exact game (`abstraction.lifting`) and its
-exploitability is measured there exactly (`solver.exploitability`), in mbb/hand with the 1-chip ante
+with CFR+, the abstract strategy is lifted to the exact game (`abstraction.exact.lifting`) and its
+exploitability is measured there exactly (`solver.evaluate.exploitability`), in mbb/hand with the 1-chip ante
 as the big blind.
 
 Series: ``reference`` (the exact game itself, and the no-card-information abstraction 1/1);
@@ -38,13 +38,13 @@ from typing import Any
 
 import numpy as np
 
-from abstraction.deal_features import METHODS, bucket_features, build_abstraction
-from abstraction.lifting import CardAbstraction, abstract_game, lift_strategy
-from abstraction.small_deck import build_small_deck_game
+from abstraction.exact.deal_features import METHODS, bucket_features, build_abstraction
+from abstraction.exact.lifting import CardAbstraction, abstract_game, lift_strategy
+from abstraction.exact.small_deck import build_small_deck_game
 from abstraction.tree import SolverGame
-from game.evaluator import CATEGORY_NAMES, category_index, evaluate_batch
-from solver.cfr import Solver
-from solver.exploitability import exploitability
+from game.cards.evaluator import CATEGORY_NAMES, category_index, evaluate_batch
+from solver.evaluate.exploitability import exploitability
+from solver.solve.cfr import Solver
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 JOINT_COUNTS = ((2, 8), (4, 32), (8, 128))
@@ -237,9 +237,9 @@ COVERAGE = [
     "which the `preflop` series isolates; OCHS differs on both streets.",
     "- Not covered, Swap: a swap replaces hole cards by undealt cards with a probability, so a deal becomes "
     "(cards, which hole cards were swapped, their replacements) and a view includes the replacements; that "
-    "needs a larger deal enumeration and rules engine support in `game.small_holdem`, not built in this round.",
+    "needs a larger deal enumeration and rules engine support in `game.rules.small_holdem`, not built in this round.",
     "- Not covered, Bounty, River of Blood and Auction: the solver model carries them now (payoff rows per "
-    "outcome context, chance and bid nodes; `abstraction.tree`), but `game.small_holdem` deals a flop-only "
+    "outcome context, chance and bid nodes; `abstraction.tree`), but `game.rules.small_holdem` deals a flop-only "
     "small deck without bounties, run cards or a third card, so their exact small games are not in this table.",
 ]
 

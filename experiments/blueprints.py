@@ -6,7 +6,7 @@ Run (full budget: about an hour per year on 2 cores; cached per stage, so it res
 
 Years and recipes: ``2022`` Swap (`swap`), ``2023`` River of Blood (`river_of_blood`), ``2024``
 Auction (`auction`), ``2025`` Bounty (`bounty`), ``limit`` 3-player limit hold'em. A recipe is a
-committed run file ``experiments/configs/blueprint_<variant>.toml`` (schema: solver/run_config.py;
+committed run file ``experiments/configs/blueprint_<variant>.toml`` (schema: solver/solve/run_config.py;
 ``rules = "engine"`` for the four engine years), whose comment line ``# blueprint-cards: variant=...
 buckets=... method=... flops=... seed=...`` holds the card-abstraction build settings (the [cards]
 table takes only a path), and ``# blueprint-companions: FILE ...`` extra run files solved in the same
@@ -27,15 +27,15 @@ exists with the same settings (``--force`` redoes them; a stage whose settings c
    ``lbr_checkcall``): the same LBR in the same game against the equity bot's rule on exact cards
    and against always-call (``vcfr lbr --opponent``); target: LBR against the blueprint at most
    half of LBR against the equity bot.
-4. ``matches``: duplicate matches under engine rules (`game.match.play_match`, what ``vcfr match
+4. ``matches``: duplicate matches under engine rules (`game.play.match.play_match`, what ``vcfr match
    --a strategy.h5 --b equity --rules engine`` runs) of the lookup bot against ``random``,
    ``checkcall`` and ``equity``, ``--hands`` rounds each (default 20,000); limit: ``--freezeouts``
-   3-player freeze-outs (`game.limit.FreezeOut`, real `LimitConfig(n_players=3)` rules) of
-   `solver.limit_lookup_bot.LimitLookupBot` against two ``random`` or two ``checkcall`` bots, the
+   3-player freeze-outs (`game.play.freeze_out.FreezeOut`, real `LimitConfig(n_players=3)` rules) of
+   `solver.bots.limit_lookup_bot.LimitLookupBot` against two ``random`` or two ``checkcall`` bots, the
    blueprint's seat rotating; wins (Wilson 95% interval) and final chips (95% interval).
    Every decision of the lookup bot is timed (``time.perf_counter`` around ``act``) after a short
    untimed warm-up match: p50/p99 in ms.
-5. ``export``: `solver.export_bot.export_bot` (``vcfr export-bot --bot lookup``, lock-in on, as
+5. ``export``: `solver.bots.export_bot.export_bot` (``vcfr export-bot --bot lookup``, lock-in on, as
    uploaded): the folder's zipped size and the peak memory of its warm-up round. The limit game
    has no engine, so no export.
 
@@ -244,7 +244,7 @@ class Stages:
 def run_command(arguments: list[str], log: Path) -> tuple[str, int]:
     """Run ``vcfr ARGUMENTS`` in a child process (stdout and stderr to ``log``); returns its stdout and
     peak memory (max RSS of that child, bytes). RuntimeError naming the log on failure."""
-    command = [sys.executable, "-m", "solver.cli", *arguments]
+    command = [sys.executable, "-m", "solver.cli.main", *arguments]
     log.parent.mkdir(parents=True, exist_ok=True)
     print(f"$ vcfr {shlex.join(arguments)}", flush=True)
     with log.open("w") as out, log.with_suffix(".err").open("w") as err:
@@ -465,9 +465,9 @@ def _decision_summary(times: list[float]) -> dict[str, Any]:
 
 
 def _heads_up_matches(strategy: Path, hands: int, seed: int) -> tuple[dict[str, Any], list[float]]:
-    from game.bots import make_bot
-    from game.match import play_match
-    from solver.lookup_bot import LookupBot
+    from game.play.bots import make_bot
+    from game.play.match import play_match
+    from solver.bots.lookup_bot import LookupBot
 
     seed_a, seed_b = _bot_seeds(seed)
     bot = LookupBot(strategy, seed=seed_a, name="blueprint")
@@ -525,10 +525,11 @@ def _limit_freezeouts(
 ) -> tuple[dict[str, Any], list[float]]:
     import numpy as np
 
-    from game.bots import make_bot
-    from game.limit import FreezeOut, LimitConfig
-    from game.match import interval_95
-    from solver.limit_lookup_bot import LimitLookupBot
+    from game.play.bots import make_bot
+    from game.play.freeze_out import FreezeOut
+    from game.play.match import interval_95
+    from game.rules.limit import LimitConfig
+    from solver.bots.limit_lookup_bot import LimitLookupBot
 
     bot = LimitLookupBot(strategies, seed=np.random.SeedSequence((seed, 1)), name="blueprint")
     timed = TimedBot(bot)
@@ -590,7 +591,7 @@ def stage_export(recipe: Recipe, strategy: Path, stages: Stages) -> dict[str, An
     data = stages.cached(marker, key)
     if data is not None:
         return {**data, "cached": True}
-    from solver.export_bot import export_bot
+    from solver.bots.export_bot import export_bot
 
     started = time.perf_counter()
     summary = export_bot(recipe.variant, "lookup", stages.work / recipe.year / "bot", strategy=strategy, force=True)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.bench_solver import measure_convergence, openspiel_driver, ours_driver
+from solver.bench.solver import measure_convergence, openspiel_driver, ours_driver
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 OURS_FULL = ("cfr", "cfr+", "dcfr")

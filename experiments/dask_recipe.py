@@ -12,7 +12,7 @@ Three solves of the same recipe (`vcfr solve --config RECIPE`), each ``--minutes
 3. ``--workers 2 --backend dask --scheduler <LocalCluster>``: a ``distributed.LocalCluster`` of 2
    worker processes (1 thread each). Every block of ``--block`` iterations is split over the
    workers; each worker receives the tables, runs its share on a copy and returns the change
-   (regrets and strategy sums); the client adds the deltas (`solver.parallel`).
+   (regrets and strategy sums); the client adds the deltas (`solver.solve.parallel`).
 
 The Dask strategy file is then loaded and played: a duplicate match against the equity bot under
 engine rules (``--hands``), to show the file is a working blueprint (not to rank it: a few minutes

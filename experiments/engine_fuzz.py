@@ -22,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from game.actions import Action, ActionKind, IllegalActionError
-from game.chance import RandomChance
-from game.nolimit import NoLimitRound, sample_legal_action
-from game.variants import VARIANTS
+from game.rules.actions import Action, ActionKind, IllegalActionError
+from game.rules.chance import RandomChance
+from game.rules.nolimit import NoLimitRound, sample_legal_action
+from game.rules.variants import VARIANTS
 
 FOLD_KEEP_PROBABILITY = 0.25
 """When fold is legal with alternatives, a sampled fold is kept with this probability."""

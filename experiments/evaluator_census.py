@@ -11,7 +11,7 @@ import platform
 import time
 from pathlib import Path
 
-from game.evaluator import hand_census
+from game.cards.evaluator import hand_census
 
 
 def main() -> None:

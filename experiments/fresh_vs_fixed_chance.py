@@ -3,11 +3,11 @@
 The question (issue "Solve every variant"): a full-size game cannot list its deals, so a Monte
 Carlo solver either draws a new deal every iteration (fresh chance, what `abstract_games` does by
 default) or draws N deals once and solves that sample (the old default). The second optimises
-against the sample. Small-deck hold'em (`abstraction.small_deck`, lossless buckets) lists every
+against the sample. Small-deck hold'em (`abstraction.exact.small_deck`, lossless buckets) lists every
 deal, so both strategies can be measured by an exact best response in the real game:
 
 - ``fresh``: ES-MCCFR whose every iteration draws a deal from the true distribution
-  (`abstraction.fresh_chance.TableChance`);
+  (`abstraction.chance.fresh_chance.TableChance`);
 - ``fixed N``: ES-MCCFR on a table of N deals drawn once from the same distribution (each with
   probability 1/N), for several N.
 
@@ -30,11 +30,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from abstraction.fresh_chance import TableChance
-from abstraction.small_deck import build_small_deck_game
+from abstraction.chance.fresh_chance import TableChance
+from abstraction.exact.small_deck import build_small_deck_game
 from abstraction.tree import SolverGame
-from solver.cfr import Solver
-from solver.exploitability import exploitability
+from solver.evaluate.exploitability import exploitability
+from solver.solve.cfr import Solver
 
 
 def solve_in(training: SolverGame, exact: SolverGame, iterations: int, seed: int) -> float:

@@ -5,16 +5,16 @@ machine: card abstraction 55 s on first run, then cached; deals 10 s; 10^7 ES-MC
 80-150 s; three 20,000-round matches 45 s). ``--flops 0 --output results/holdem_pipeline_allflops``
 builds the card abstraction on all 1,755 flops instead (264 s on first run).
 
-1. Card abstraction (`abstraction.buckets`): ``--buckets`` per street by ``--method``; the flop
+1. Card abstraction (`abstraction.cards.buckets`): ``--buckets`` per street by ``--method``; the flop
    and turn tables are built from the first ``--flops`` suit-isomorphic flops only, and hands on
-   other flops use the fallback of `abstraction.bucket_lookup` (current strength to the nearest
+   other flops use the fallback of `abstraction.cards.bucket_lookup` (current strength to the nearest
    centroid). Cached in ``--work-dir`` (``build/holdem_pipeline``, not committed).
-2. Abstract game (`solver.abstract_games`): heads-up no-limit Hold'em, stack 400, blinds 1/2, bet
+2. Abstract game (`solver.games.abstract_games`): heads-up no-limit Hold'em, stack 400, blinds 1/2, bet
    abstraction ``--bets`` (default ``1p,a cap=2``), chance = a fixed sample of ``--deals`` deals.
 3. ES-MCCFR for ``--iterations`` iterations. (No exploitability here: an exact best response in
    the abstract game holds two float64 arrays of nodes x deals, 7 GB at the defaults.)
-4. Strategy file (`solver.strategy_file`) in the work directory.
-5. Duplicate matches (`game.match.play_match`, ``--rounds`` rounds, seats swapped on every deal)
+4. Strategy file (`solver.solve.strategy_file`) in the work directory.
+5. Duplicate matches (`game.play.match.play_match`, ``--rounds`` rounds, seats swapped on every deal)
    of the lookup bot against the ``random``, ``checkcall`` and ``equity`` bots: mbb/hand of the
    lookup bot with the 95% confidence half-width over deal pairs, and the bot's own counters
    (decisions, off-tree fallbacks, internal errors) and mean decision time.
@@ -33,14 +33,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from abstraction.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops
-from game.actions import Action
-from game.bots import make_bot
-from game.holdem import HoldemConfig
-from game.match import play_match
-from solver.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
-from solver.cfr import Solver
-from solver.lookup_bot import LookupBot
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops
+from game.play.bots import make_bot
+from game.play.match import play_match
+from game.rules.actions import Action
+from game.rules.holdem import HoldemConfig
+from solver.bots.lookup_bot import LookupBot
+from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
+from solver.solve.cfr import Solver
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -85,7 +85,7 @@ def markdown(report: dict[str, Any]) -> str:
     if settings["flops"]:
         tables = (
             f"flop/turn tables from the first {settings['flops']} canonical flops (other flops: the "
-            "current-strength fallback of abstraction.bucket_lookup)"
+            "current-strength fallback of abstraction.cards.bucket_lookup)"
         )
     else:
         tables = "flop/turn tables from all 1,755 canonical flops"

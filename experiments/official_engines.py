@@ -7,7 +7,7 @@ deals. Round ``r`` of match 1 and round ``r`` of match 2 form a duplicate pair (
 swapped); the result is mbb/hand (big blind from the engine's ``config.py``) with a 95% normal
 interval over pairs. The game logs give per-round deltas and every illegal action, misformatted
 answer, timeout and disconnect; engine output and the players' logs give crashes; our bot's
-decision times are measured inside its own process (``game.client``, ``VCFR_DECISION_SECONDS``).
+decision times are measured inside its own process (``game.pokerbots.client``, ``VCFR_DECISION_SECONDS``).
 
 Getting the engines (they are not part of this project; pass their parent folder as ``--engines``)::
 
@@ -68,14 +68,14 @@ import numpy as np
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 YEARS = ("2022", "2023", "2024", "2025")
 VARIANTS = {"2022": "swap", "2023": "river_of_blood", "2024": "auction", "2025": "bounty"}
-"""The official engine of each year and its variant (`game.client.ENGINE_RULES`)."""
+"""The official engine of each year and its variant (`game.pokerbots.engines.ENGINE_RULES`)."""
 OPPONENTS = ("skeleton", "equity")
 ENGINE = "engine"
 """Key of crashes of the match itself (engine exit code, missing or short game log)."""
 OUR_NAME = "blueprint"
 """Our bot's player name in the engine (its game-log name and its log file ``blueprint.txt``)."""
 DECISION_SECONDS_ENV = "VCFR_DECISION_SECONDS"
-"""Same as ``game.client.DECISION_SECONDS_ENV`` (kept literal: the engine runner imports nothing of ours)."""
+"""Same as ``game.pokerbots.client.DECISION_SECONDS_ENV`` (kept literal: the engine runner imports nothing of ours)."""
 P99_TARGET_MS = 2.0
 """Issue 11: p99 decision time in the official engine at most 2 ms."""
 CLONE_HINT = "git clone https://github.com/mitpokerbots/engine-{year}"
@@ -259,7 +259,7 @@ def duplicate_summary(ours_first: list[int], ours_second: list[int], big_blind: 
 
     ``ours_first[r]`` and ``ours_second[r]`` are our chips in round ``r`` of the two matches (same
     deal, seats swapped). A pair's value is the mean of its two rounds; the interval is
-    Student's (`game.match.interval_95`) over the pair values, in milli big blinds per hand. Unpaired rounds (one
+    Student's (`game.play.match.interval_95`) over the pair values, in milli big blinds per hand. Unpaired rounds (one
     match shorter) are left out and counted.
 
     >>> summary = duplicate_summary([10, -4, 6], [-6, 8, 0], 2)  # pairs of 2, 2, 3 chips; big blind 2
@@ -274,7 +274,7 @@ def duplicate_summary(ours_first: list[int], ours_second: list[int], big_blind: 
     values = (np.asarray(ours_first[:pairs], dtype=float) + np.asarray(ours_second[:pairs], dtype=float)) / 2
     scale = 1000.0 / big_blind
     mean = float(values.mean()) * scale if pairs else None
-    from game.match import interval_95  # lazily: the engine-side runner of this file imports nothing of ours
+    from game.play.match import interval_95  # lazily: the engine-side runner of this file imports nothing of ours
 
     half_width = interval_95(values)
     interval = None if half_width is None else half_width * scale
@@ -507,7 +507,7 @@ def export_folder(
     command += ["--out", str(out)]
     reused = (out / "bot.json").is_file()
     if not reused:
-        from solver.export_bot import export_bot  # the installed project (pip install -e .)
+        from solver.bots.export_bot import export_bot  # the installed project (pip install -e .)
 
         export_bot(variant, bot, out, strategy=strategy, lock_in=lock_in, force=True)
     return {"command": shlex.join(command), "reused": reused}

@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python experiments/parallel_scaling.py [--seconds 10] [--target 0.01] [--repeats 3]``
 (about ``3 x repeats x seconds`` plus start-up). Three settings of the same solve loop
-(``solver.training.train``): one worker; two threads on shared tables; two processes merging
+(``solver.solve.training.train``): one worker; two threads on shared tables; two processes merging
 deltas. Each runs ``repeats`` times (seeds ``seed, seed + 1, ...``), interleaved so that a change
 of machine load hits every setting, and is summarised by medians.
 
@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.training import TrainingConfig, TrainingProgress, train
+from solver.solve.training import TrainingConfig, TrainingProgress, train
 
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 RUNS = {

@@ -10,12 +10,12 @@ seconds of solving plus exploitability checks (``--checks`` per run) and game bu
 tree about a minute, twice): about an hour and a half with the defaults.
 
 Per variant (Hold'em, Swap, Bounty, River of Blood, Auction), the game of ``vcfr bench abstract``
-(:func:`solver.abstract_bench.default_game`: its default bets, a random-table card abstraction
+(:func:`solver.bench.abstract.default_game`: its default bets, a random-table card abstraction
 with buckets 169/50/50/50):
 
-1. Iterations per second, fresh chance: :func:`solver.abstract_bench.iterations_per_second` (the
-   ``threads`` solve loop of :mod:`solver.parallel`, blocks of about half a second after a
-   warm-up) for ``--rate-seconds`` with 1 worker; 2 threads with each of ``solver.parallel``'s
+1. Iterations per second, fresh chance: :func:`solver.bench.abstract.iterations_per_second` (the
+   ``threads`` solve loop of :mod:`solver.solve.parallel`, blocks of about half a second after a
+   warm-up) for ``--rate-seconds`` with 1 worker; 2 threads with each of ``solver.solve.parallel``'s
    ways of sharing the tables (``sums``, the default; ``rows``; ``buffers``, the scheme before
    issue 11); and, as the ceiling of any way of sharing, 2 independent solves on separate tables
    at once (their rates added: nothing shared, but twice the tables in the caches). Interleaved,
@@ -61,9 +61,9 @@ from numba import njit
 from parallel_scaling import median, target_index
 from parallel_scaling_holdem import run
 
-from game.kernels_rng import _splitmix64
-from solver.abstract_bench import DEFAULT_BETS, default_game, iterations_per_second, random_abstraction
-from solver.abstract_games import AbstractGameConfig, build_abstract_game
+from game.cards.kernels_rng import _splitmix64
+from solver.bench.abstract import DEFAULT_BETS, default_game, iterations_per_second, random_abstraction
+from solver.games.abstract_games import AbstractGameConfig, build_abstract_game
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -75,7 +75,7 @@ RATE_SETTINGS = {
     "2 threads, sharing buffers": (2, "buffers"),
     "2 independent solves": (2, None),
 }
-"""Name: (workers, ``solver.parallel`` sharing; None: one worker per thread on separate tables)."""
+"""Name: (workers, ``solver.solve.parallel`` sharing; None: one worker per thread on separate tables)."""
 TARGET_SETTINGS = {"1 worker": (1, "sums"), "2 threads": (2, "sums"), "2 threads, sharing buffers": (2, "buffers")}
 MIN_DEALS, MAX_DEALS = 20, 20_000
 IT_PER_S_BAR, TIME_BAR = 1.8, 1.7
@@ -265,7 +265,7 @@ def markdown(report: dict) -> str:
         + ".",
         "",
         f"Bar (issue 11): 2 threads {IT_PER_S_BAR}x the iterations/s of 1 and {TIME_BAR}x less time to target. "
-        "`2 threads` is the default sharing (`sums`, `solver.parallel`); `buffers` the scheme before.",
+        "`2 threads` is the default sharing (`sums`, `solver.solve.parallel`); `buffers` the scheme before.",
         "",
         "## Iterations per second (fresh chance, medians; speedup over 1 worker)",
         "",

@@ -9,7 +9,7 @@ The game is the hold'em pipeline's abstract game (card abstraction ehs2 16/16/16
 first 120 canonical flops, bets ``1p,a cap=2``, stack 400) with chance a fixed sample of
 ``--deals`` deals, small enough that the exact best response in the abstract game (two float64
 arrays of nodes x deals) fits in memory. It has about 16 times Leduc's information sets, so two
-threads running the GIL-free kernel on one shared regret table (``solver.parallel``, backend
+threads running the GIL-free kernel on one shared regret table (``solver.solve.parallel``, backend
 ``threads``) collide less often on the same cache lines than on Leduc's 17 KB table.
 
 Both settings run the same solve loop in blocks of ``--block`` iterations; only the blocks are
@@ -38,12 +38,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 from parallel_scaling import median, target_index
 
-from abstraction.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops
-from game.holdem import HoldemConfig
-from solver.abstract_games import AbstractGameConfig, build_abstract_game
-from solver.cfr import SolverConfig, allocate_tables, normalized_strategy, table_dtype
-from solver.exploitability import exploitability
-from solver.parallel import iteration_runner
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops
+from game.rules.holdem import HoldemConfig
+from solver.evaluate.exploitability import exploitability
+from solver.games.abstract_games import AbstractGameConfig, build_abstract_game
+from solver.solve.cfr import SolverConfig, allocate_tables, normalized_strategy, table_dtype
+from solver.solve.parallel import iteration_runner
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -65,7 +65,7 @@ def card_abstraction(work: Path, seed: int) -> tuple[CardAbstraction, Path]:
 def run(
     game, workers: int, seed: int, seconds: float, block: int, sharing: str = "sums"
 ) -> list[tuple[float, int, float]]:
-    """Solve for ``seconds`` of timed blocks (``sharing``: ``solver.parallel``'s, for threads);
+    """Solve for ``seconds`` of timed blocks (``sharing``: ``solver.solve.parallel``'s, for threads);
     returns (solve seconds, iterations, exploitability)."""
     config = SolverConfig(algorithm="es-mccfr", seed=seed)
     tables = allocate_tables(game, table_dtype(config))

@@ -1,8 +1,8 @@
-"""Exactness of the solver on the small exact versions of the heads-up variants (abstraction.small_variants).
+"""Exactness of the solver on the small exact versions of the heads-up variants (abstraction.exact.small_variants).
 
 For each variant: build the small game (short deck, stack 4, blinds 1/2, bets "a"; every legal
-action in the tree, every deal enumerated), run CFR+ (solver.cfr.Solver) and, at each checkpoint,
-the exact best response over the full DealTable (solver.exploitability: the unabstracted
+action in the tree, every deal enumerated), run CFR+ (solver.solve.cfr.Solver) and, at each checkpoint,
+the exact best response over the full DealTable (solver.evaluate.exploitability: the unabstracted
 short-deck game). Writes results/small_variants_exactness.{md,json}.
 
     .venv/bin/python -m experiments.small_variants_exactness
@@ -17,9 +17,9 @@ import platform
 import time
 from pathlib import Path
 
-from abstraction.small_variants import DEFAULT_DECKS, build_small_variant
-from solver.cfr import Solver
-from solver.exploitability import exploitability
+from abstraction.exact.small_variants import DEFAULT_DECKS, build_small_variant
+from solver.evaluate.exploitability import exploitability
+from solver.solve.cfr import Solver
 
 VARIANTS = ("holdem", "bounty", "auction", "river_of_blood", "swap")
 COMMAND = ".venv/bin/python -m experiments.small_variants_exactness"
@@ -78,12 +78,12 @@ def markdown(results: list[dict], seconds: float) -> str:
         f"Command: `{COMMAND}` ({seconds:.0f} s in all). Machine: {os.cpu_count()} cores "
         f"({platform.processor() or platform.machine()}), shared with other jobs; Python {platform.python_version()}.",
         "",
-        "Games: `abstraction.small_variants.build_small_variant(variant, rules=...)`: stack 4 chips, blinds 1/2,",
+        "Games: `abstraction.exact.small_variants.build_small_variant(variant, rules=...)`: stack 4 chips, blinds 1/2,",
         "bet abstraction `a` (every raise is all-in, so every legal action is in the tree: checked against the",
         "engine), Auction bids `0.25p,a` (0, 1, 2 chips: all legal bids), every deal of the short deck enumerated",
-        "(over card types: lossless when no flush is possible), buckets = exact views. Solver: CFR+ (`solver.cfr.Solver`).",
+        "(over card types: lossless when no flush is possible), buckets = exact views. Solver: CFR+ (`solver.solve.cfr.Solver`).",
         "Exploitability: (BR_0 + BR_1 - 0) / 2 chips per hand from the exact best response over every deal",
-        "(`solver.exploitability`); % of pot: of the starting pot, the blinds 1 + 2 = 3 chips (1% = 0.03 chips).",
+        "(`solver.evaluate.exploitability`); % of pot: of the starting pot, the blinds 1 + 2 = 3 chips (1% = 0.03 chips).",
         "",
         "Small versions: River of Blood's real rules capped at 6 board cards (`max_board_cards=6`, 1 run card, the",
         "abstract game's run cap equals it); Swap with flop swaps of probability 1 and no turn swaps (the real",

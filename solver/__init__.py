@@ -1,0 +1,3 @@
+"""The solver layer: abstract games (`solver.games`), solving (`solver.solve`), measuring strategies
+(`solver.evaluate`), bots that play them (`solver.bots`), the ``vcfr`` command line (`solver.cli`) and
+benchmarks (`solver.bench`). Built on `game` and `abstraction`."""

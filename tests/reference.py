@@ -1,7 +1,7 @@
-"""Slow, obviously correct CFR and best response in pure Python, written against game.leduc rounds.
+"""Slow, obviously correct CFR and best response in pure Python, written against game.rules.leduc rounds.
 
 The oracle the numba kernels are tested against (OpenSpiel ``cfr.py`` / ``best_response.py``
-style): recursive tree walks over :class:`game.leduc.LeducRound` states, information sets keyed by
+style): recursive tree walks over :class:`game.rules.leduc.LeducRound` states, information sets keyed by
 ``(player, visible cards, betting history)`` in dicts, chance enumerated at the root. Nothing here
 touches the flat tree, the deal table or numba.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 
-from game.leduc import LeducConfig, LeducRound
+from game.rules.leduc import LeducConfig, LeducRound
 
 InfosetKey = tuple[int, tuple[int, ...], str]
 

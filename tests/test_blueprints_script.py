@@ -19,7 +19,7 @@ def test_doctests():
 
 @pytest.mark.parametrize("year", list(blueprints.YEARS))
 def test_every_committed_recipe_loads(year):
-    from solver.run_config import load_run_config
+    from solver.solve.run_config import load_run_config
 
     recipe = blueprints.load_recipe(year)
     assert recipe.variant == blueprints.YEARS[year]

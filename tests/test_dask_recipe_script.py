@@ -26,9 +26,9 @@ def test_projection_is_compute_over_block_time():
 
 
 def test_table_bytes_reads_both_tables_of_a_strategy_file(tmp_path):
-    from abstraction.exact_games import build_game
-    from solver.cfr import Solver
-    from solver.training import TrainingConfig, train
+    from abstraction.exact.exact_games import build_game
+    from solver.solve.cfr import Solver
+    from solver.solve.training import TrainingConfig, train
 
     out = tmp_path / "kuhn.h5"
     train(TrainingConfig(game="kuhn", algorithm="es-mccfr", iterations=100), out)

@@ -11,8 +11,8 @@
   dealer's bid request carries the big blind's bid, so each first bid has its own second-bid
   group. After the auction both bids are public.
 
->>> from game.actions import Action
->>> from game.auction import AuctionConfig
+>>> from game.rules.actions import Action
+>>> from game.rules.auction import AuctionConfig
 >>> walk = HOOKS.start(AuctionConfig())
 >>> round_, _ = walk.apply(walk.root, Action.call(), ())
 >>> round_, _ = walk.apply(round_, Action.check(), ())    # the flop: the big blind bids first
@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from abstraction.bet_abstraction import N_BETTING_STREETS
+from abstraction.bets.bet_abstraction import N_BETTING_STREETS
+from abstraction.chance.kernels_chance import AUCTION, AUCTION_BOTH, AUCTION_NONE, AUCTION_PLAYER_0, AUCTION_PLAYER_1
 from abstraction.hooks.holdem import SHOWDOWN_OUTCOMES, HoldemHooks, street_ordinal
-from abstraction.kernels_chance import AUCTION, AUCTION_BOTH, AUCTION_NONE, AUCTION_PLAYER_0, AUCTION_PLAYER_1
-from game.actions import Action, ActionKind
-from game.nolimit import NoLimitConfig, NoLimitRound
+from game.rules.actions import Action, ActionKind
+from game.rules.nolimit import NoLimitConfig, NoLimitRound
 
 THIRD_CARD_SLOTS = N_BETTING_STREETS - 1
 """Slots with three hole cards (flop, turn, river), after the four two-card slots."""
@@ -44,7 +44,7 @@ _CONTEXT_OF_HOLDERS = {
     (True, True): AUCTION_BOTH,
     (False, False): AUCTION_NONE,
 }
-"""Showdown context by whether each seat holds three cards (the layout of `abstraction.kernels_chance`)."""
+"""Showdown context by whether each seat holds three cards (the layout of `abstraction.chance.kernels_chance`)."""
 SEALED_BID = "bid?"
 """The first sealed bid as the second bidder sees it (document rules)."""
 

@@ -8,11 +8,11 @@ hits when their bounty rank is among their hole cards or the board dealt so far)
 - context 4: the showdown, 12 outcomes ``o = 4 * w + h`` with w the showdown outcome (0 seat 0
   wins, 1 tie, 2 seat 1 wins).
 
-Each row is `game.bounty.BountyRound.payoffs_for` on the terminal round: the rules' own award,
+Each row is `game.rules.bounty.BountyRound.payoffs_for` on the terminal round: the rules' own award,
 split and rounding (document or engine) for that hit pattern and winner.
 
->>> from game.actions import Action
->>> from game.bounty import BountyConfig
+>>> from game.rules.actions import Action
+>>> from game.rules.bounty import BountyConfig
 >>> walk = HOOKS.start(BountyConfig())
 >>> round_, _ = walk.apply(walk.root, Action.fold(), ())     # the dealer folds preflop
 >>> HOOKS.terminal_context(round_), HOOKS.terminal_values(round_).tolist()
@@ -25,13 +25,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from abstraction.bet_abstraction import N_BETTING_STREETS
+from abstraction.bets.bet_abstraction import N_BETTING_STREETS
+from abstraction.chance.kernels_chance import BOUNTY, HIT_OUTCOMES
 from abstraction.hooks.holdem import SHOWDOWN_OUTCOMES, HoldemHooks, Walk, folder, street_ordinal
-from abstraction.kernels_chance import BOUNTY, HIT_OUTCOMES
-from game.bounty import BountyRound
-from game.chance import RandomChance
-from game.nolimit import NoLimitConfig, NoLimitRound
-from game.variants import start_round
+from game.rules.bounty import BountyRound
+from game.rules.chance import RandomChance
+from game.rules.nolimit import NoLimitConfig, NoLimitRound
+from game.rules.variants import start_round
 
 SHOWDOWN_CONTEXT = N_BETTING_STREETS
 """Context of the showdown (after the four fold contexts)."""

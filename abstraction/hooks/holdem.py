@@ -1,11 +1,11 @@
 """Tree hooks of heads-up no-limit Hold'em, the base the other heads-up variants' hooks extend.
 
-The betting-tree builder (`abstraction.betting_tree`) walks a variant's real round and asks the
+The betting-tree builder (`abstraction.bets.betting_tree`) walks a variant's real round and asks the
 variant's hooks (`abstraction.hooks.tree_hooks`) what the rules leave open in an abstract game:
 the bucket slot a decision reads, the outcome context a terminal's payoff depends on and its
 payoff row per outcome (NET chips by seat, `abstraction.tree.FlatTree.terminal_values`), and
 where chance nodes sit inside the betting. The definitions are the spec's, the same ones
-`abstraction.fresh_chance` draws deals for. Here, plain Hold'em:
+`abstraction.chance.fresh_chance` draws deals for. Here, plain Hold'em:
 
 - slots: the street ordinal (`street_ordinal`): 0 preflop, 1 flop, 2 turn, 3 river;
 - contexts: 0 = the showdown, 3 outcomes (0 seat 0 wins, 1 tie, 2 seat 1 wins; seat 0 is the
@@ -15,8 +15,8 @@ where chance nodes sit inside the betting. The definitions are the spec's, the s
 A showdown's rows come from the round's own payoff code on the terminal state (`showdown_payoffs`),
 so the engine's odd-chip split and unequal contributions (Auction) are exactly the rules module's.
 
->>> from game.actions import Action
->>> from game.holdem import HoldemConfig
+>>> from game.rules.actions import Action
+>>> from game.rules.holdem import HoldemConfig
 >>> hooks = HoldemHooks()
 >>> walk = hooks.start(HoldemConfig(rules="engine"))
 >>> round_, chance_slot = walk.apply(walk.root, Action.raise_to(6), ())
@@ -34,12 +34,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from abstraction.bet_abstraction import GAME_STREETS
-from abstraction.kernels_chance import HOLDEM, SHOWDOWN_OUTCOMES
-from game.actions import Action, ActionKind
-from game.chance import RandomChance
-from game.nolimit import RIVER, NoLimitConfig, NoLimitRound
-from game.variants import start_round
+from abstraction.bets.bet_abstraction import GAME_STREETS
+from abstraction.chance.kernels_chance import HOLDEM, SHOWDOWN_OUTCOMES
+from game.rules.actions import Action, ActionKind
+from game.rules.chance import RandomChance
+from game.rules.nolimit import RIVER, NoLimitConfig, NoLimitRound
+from game.rules.variants import start_round
 
 NO_CHANCE = -1
 """`Walk.apply`'s chance slot when the action dealt no card a chance node decides."""
@@ -48,7 +48,7 @@ NO_CONTEXT = -1
 
 
 def street_ordinal(game_street: int) -> int:
-    """Street ordinal of a `game.nolimit` street: 0 preflop, 1 flop, 2 turn, 3 river, 3 + k run street k.
+    """Street ordinal of a `game.rules.nolimit` street: 0 preflop, 1 flop, 2 turn, 3 river, 3 + k run street k.
 
     The tree's ``street`` values and the slots of the plain variants.
 
@@ -73,7 +73,7 @@ def folder(round_: NoLimitRound) -> int | None:
 def showdown_payoffs(round_: NoLimitRound, outcome: int) -> tuple[int, int]:
     """Chips won by each seat at the showdown ``round_`` if the cards gave ``outcome`` (0 seat 0
     wins, 1 tie, 2 seat 1 wins): the round's own award and split code
-    (`game.nolimit.NoLimitRound.payoffs_if`; document: a tie returns the contributions, engine:
+    (`game.rules.nolimit.NoLimitRound.payoffs_if`; document: a tie returns the contributions, engine:
     ``(stack0 - stack1) // 2`` to seat 0) on the terminal state."""
     return round_.payoffs_if(None if outcome == 1 else (0 if outcome == 0 else 1))
 
@@ -100,8 +100,8 @@ class Walk:
 class HoldemHooks:
     """Tree hooks of Hold'em; a variant's hooks subclass it and override what differs.
 
-    ``variant``: the `game.variants` name the hooks serve; ``sampler``: the variant code of its
-    fresh-chance kernel (`abstraction.kernels_chance._sample_deal`); ``bounty_buckets``: whether
+    ``variant``: the `game.rules.variants` name the hooks serve; ``sampler``: the variant code of its
+    fresh-chance kernel (`abstraction.chance.kernels_chance._sample_deal`); ``bounty_buckets``: whether
     its card abstraction carries Bounty's hit bit. Methods take the rules config of the tree
     (`walk_config`) or a round of its walk.
     """
@@ -134,7 +134,7 @@ class HoldemHooks:
 
     def sampler_arguments(self, config: NoLimitConfig) -> tuple[int, float, float, int]:
         """``(sampler code, flop swap probability, turn swap probability, run cap R)``, the variant's
-        head of `abstraction.kernels_chance._sample_deal`'s arguments for the tree config ``config``."""
+        head of `abstraction.chance.kernels_chance._sample_deal`'s arguments for the tree config ``config``."""
         return (self.sampler, 0.0, 0.0, 0)
 
     def slot(self, round_: NoLimitRound, seat: int) -> int:

@@ -16,8 +16,8 @@ The walk drives the real round with a `ColourChance`, whose chance cards have th
 walk asks for; `ColourWalk.apply` reports a chance card it was not told the colour of, and the
 builder makes a chance node there and applies the action again once per colour.
 
->>> from game.actions import Action
->>> from game.river_of_blood import RiverOfBloodConfig
+>>> from game.rules.actions import Action
+>>> from game.rules.river_of_blood import RiverOfBloodConfig
 >>> config = HOOKS.walk_config(RiverOfBloodConfig(), max_runs=2)
 >>> config.max_board_cards, HOOKS.slot_names(config)[4:], HOOKS.context_size(config), HOOKS.chance_size(config)
 (7, ('run 1', 'run 2'), (3, 3, 3), (2, 2))
@@ -40,13 +40,13 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from abstraction.chance.kernels_chance import RIVER_OF_BLOOD
 from abstraction.hooks.holdem import NO_CHANCE, SHOWDOWN_OUTCOMES, HoldemHooks, Walk
-from abstraction.kernels_chance import RIVER_OF_BLOOD
-from game.actions import Action
-from game.cards import N_CARDS
-from game.nolimit import NoLimitConfig, NoLimitRound
-from game.river_of_blood import RiverOfBloodConfig
-from game.variants import start_round
+from game.cards.deck import N_CARDS
+from game.rules.actions import Action
+from game.rules.nolimit import NoLimitConfig, NoLimitRound
+from game.rules.river_of_blood import RiverOfBloodConfig
+from game.rules.variants import start_round
 
 DEFAULT_MAX_RUNS = 2
 """Run streets of the abstract game when ``max_runs`` is not given."""
@@ -79,7 +79,7 @@ class _ColourPlan:
 
 
 class ColourChance:
-    """A `game.chance.ChanceSource` for walking River of Blood's tree: distinct known cards, where board
+    """A `game.rules.chance.ChanceSource` for walking River of Blood's tree: distinct known cards, where board
     card 4 + j for chance slot j < ``plan.n_slots`` has the colour ``plan.colours[j]`` (black, and
     recorded in ``plan.unknown``, when not given) and every other card is black while blacks are left.
 

@@ -4,9 +4,9 @@ Swaps are chance outside the betting: they happen when a street is dealt, before
 decision, and each player sees only their own cards. So the tree is Hold'em's: slot s holds the
 bucket of the cards a player holds on street s after that street's swaps, and the showdown
 context's outcome is decided by the final hands; both are the deal's business
-(`abstraction.fresh_chance`, which draws the swaps with the config's probabilities), not the tree's.
+(`abstraction.chance.fresh_chance`, which draws the swaps with the config's probabilities), not the tree's.
 
->>> from game.swap import SwapConfig
+>>> from game.rules.swap import SwapConfig
 >>> HOOKS.sampler_arguments(SwapConfig(turn_swap_probability=0.2))[1:]
 (0.1, 0.2, 0)
 """
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from abstraction.chance.kernels_chance import SWAP
 from abstraction.hooks.holdem import HoldemHooks
-from abstraction.kernels_chance import SWAP
-from game.nolimit import NoLimitConfig
+from game.rules.nolimit import NoLimitConfig
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class SwapHooks(HoldemHooks):
     sampler: int = SWAP
 
     def sampler_arguments(self, config: NoLimitConfig) -> tuple[int, float, float, int]:
-        """The swap probabilities of ``config`` (`game.swap.SwapConfig`)."""
+        """The swap probabilities of ``config`` (`game.rules.swap.SwapConfig`)."""
         return (self.sampler, float(config.flop_swap_probability), float(config.turn_swap_probability), 0)  # type: ignore[attr-defined]
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from abstraction.buckets import CardAbstraction
-from abstraction.kernels_buckets import _bucket
-from game.cards import parse_cards
+from abstraction.cards.buckets import CardAbstraction
+from abstraction.cards.kernels_buckets import _bucket
+from game.cards.deck import parse_cards
 
 
 def table_bucket(abstraction: CardAbstraction, hole: str | list[int], board: str | list[int]) -> int:
-    """The table entry of ``hole`` on ``board``: `abstraction.kernels_buckets.UNSET` on a flop or
+    """The table entry of ``hole`` on ``board``: `abstraction.cards.kernels_buckets.UNSET` on a flop or
     turn class the build did not reach (where `CardAbstraction.bucket` falls back on strength)."""
     hole_cards = parse_cards(hole if isinstance(hole, str) else np.asarray(hole).tolist())
     board_cards = parse_cards(board if isinstance(board, str) else np.asarray(board).tolist())

@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from abstraction.bet_abstraction import BetAbstraction, StreetBets
-from abstraction.betting_tree import build_betting_tree, measure_betting_tree
-from abstraction.translation import median_point, pseudo_harmonic_probability, translate, translation_probabilities
+from abstraction.bets.bet_abstraction import BetAbstraction, StreetBets
+from abstraction.bets.betting_tree import build_betting_tree, measure_betting_tree
+from abstraction.bets.translation import median_point, pseudo_harmonic_probability, translate, translation_probabilities
 from abstraction.tree import DECISION, FOLD, SHOWDOWN
-from game.actions import Action, ActionKind
-from game.auction import AuctionConfig
-from game.holdem import HoldemConfig
-from game.swap import SwapConfig
+from game.rules.actions import Action, ActionKind
+from game.rules.auction import AuctionConfig
+from game.rules.holdem import HoldemConfig
+from game.rules.swap import SwapConfig
 
 
 def test_text_form_round_trips():
@@ -70,8 +70,8 @@ def test_tree_without_raises_has_the_hand_counted_shape():
 
 def replay(tree, node, config, chance_seed=0):
     """Apply the actions on the path to ``node`` to a real round; raises if one is illegal."""
-    from game.chance import RandomChance
-    from game.variants import start_round
+    from game.rules.chance import RandomChance
+    from game.rules.variants import start_round
 
     parent = tree.parent_array()
     path = []

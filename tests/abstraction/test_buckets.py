@@ -7,17 +7,17 @@ import dataclasses
 import numpy as np
 import pytest
 
-from abstraction.buckets import (
+from abstraction.cards.buckets import (
     CardAbstraction,
     CardAbstractionConfig,
     _preflop,
     build_card_abstraction,
     canonical_flops,
 )
-from abstraction.features import board_strengths, hand_index, hand_strength
-from abstraction.isomorphism import holdem_indexer
-from abstraction.kernels_buckets import UNSET
-from game.cards import parse_cards
+from abstraction.cards.features import board_strengths, hand_index, hand_strength
+from abstraction.cards.isomorphism import holdem_indexer
+from abstraction.cards.kernels_buckets import UNSET
+from game.cards.deck import parse_cards
 
 SMALL = dict(
     training_flops=3, turn_training_points=3000, river_training_points=3000, flop_training_points=2000, iterations=8

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from abstraction.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops
-from abstraction.features import (
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops
+from abstraction.cards.features import (
     FutureModel,
     all_hands_features,
     hand_features,
@@ -23,13 +23,13 @@ from abstraction.features import (
     runout_strengths,
     swap_flop_moments,
 )
-from abstraction.fresh_chance import FreshChance
-from abstraction.kernels_buckets import _flop_strength_table, _swap_flop_atoms
-from abstraction.kernels_features import HAND_CARDS, HAND_OF_PAIR
-from game.cards import parse_cards
-from game.holdem import HoldemConfig
-from game.swap import SwapConfig
-from solver.cli import app
+from abstraction.cards.kernels_buckets import _flop_strength_table, _swap_flop_atoms
+from abstraction.cards.kernels_features import HAND_CARDS, HAND_OF_PAIR
+from abstraction.chance.fresh_chance import FreshChance
+from game.cards.deck import parse_cards
+from game.rules.holdem import HoldemConfig
+from game.rules.swap import SwapConfig
+from solver.cli.main import app
 
 SMALL = dict(
     training_flops=2, turn_training_points=1500, river_training_points=1500, flop_training_points=1000, iterations=6

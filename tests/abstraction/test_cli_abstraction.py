@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from solver.cli import app
+from solver.cli.main import app
 
 RUNNER = CliRunner()
 

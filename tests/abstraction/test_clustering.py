@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from abstraction.clustering import assign, emd_atoms, emd_histograms, fit_kmeans
+from abstraction.cards.clustering import assign, emd_atoms, emd_histograms, fit_kmeans
 
 
 def brute_emd_histograms(a: np.ndarray, b: np.ndarray) -> float:

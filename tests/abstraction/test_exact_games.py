@@ -1,4 +1,4 @@
-"""Exact Kuhn and Leduc games with 2..6 players (abstraction.exact_games) and their N-player rules (game.leduc).
+"""Exact Kuhn and Leduc games with 2..6 players (abstraction.exact.exact_games) and their N-player rules (game.rules.leduc).
 
 The rules follow OpenSpiel's ``kuhn_poker(players=N)`` / ``leduc_poker(players=N)`` (checked by random
 playouts when OpenSpiel is installed); the exact games' payoff rows, outcome weights and buckets are
@@ -14,7 +14,7 @@ import random
 import numpy as np
 import pytest
 
-from abstraction.exact_games import (
+from abstraction.exact.exact_games import (
     build_game,
     locate,
     outcome_table,
@@ -24,9 +24,9 @@ from abstraction.exact_games import (
     winner_mask,
 )
 from abstraction.tree import DECISION, FOLD, SHOWDOWN, SolverGame
-from game.actions import Action
-from game.cards import parse_cards
-from game.leduc import LeducConfig, LeducRound, leduc_config
+from game.cards.deck import parse_cards
+from game.rules.actions import Action
+from game.rules.leduc import LeducConfig, LeducRound, leduc_config
 from tests.solver.test_openspiel_nash_conv import our_action
 
 GAMES = [("kuhn", 2), ("leduc", 2), ("kuhn", 3), ("leduc", 3)]

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from abstraction.features import (
+from abstraction.cards.features import (
     FutureModel,
     all_hands_features,
     auction_features,
@@ -19,9 +19,9 @@ from abstraction.features import (
     hand_strength,
     runout_strengths,
 )
-from abstraction.kernels_features import HAND_CARDS, _hand_outcomes
-from game.cards import parse_cards
-from game.evaluator import evaluate_batch
+from abstraction.cards.kernels_features import HAND_CARDS, _hand_outcomes
+from game.cards.deck import parse_cards
+from game.cards.evaluator import evaluate_batch
 
 
 def slow_strength(hole: list[int], board: list[int]) -> float:

@@ -1,11 +1,11 @@
-"""Fresh chance (`abstraction.fresh_chance`) against a slow reference built on the rules engine.
+"""Fresh chance (`abstraction.chance.fresh_chance`) against a slow reference built on the rules engine.
 
 The reference re-draws each deal in plain Python from the same counter-based generator (the
 draws are part of the sampler's definition), then plays the cards through the variant's rules
-engine (`game.variants`, scripted chance, checking down) and reads from the engine what the deal
+engine (`game.rules.variants`, scripted chance, checking down) and reads from the engine what the deal
 arrays must say: the cards held on each street (bucketed by `BucketLookup.bucket`, the checked
 Python path), Bounty's hits (`bounty_hits()`), the street River of Blood's showdown happens on,
-and showdown winners (the engine's payoffs, or `game.evaluator.evaluate` for outcomes the
+and showdown winners (the engine's payoffs, or `game.cards.evaluator.evaluate` for outcomes the
 check-down does not reach). The small card abstraction (tables built on 2 flops) sends most
 flop and turn hands through the lookup's fallback.
 """
@@ -18,24 +18,24 @@ import numpy as np
 import pytest
 from numba import njit
 
-from abstraction.bucket_lookup import BucketLookup
-from abstraction.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
-from abstraction.fresh_chance import FreshChance
+from abstraction.cards.bucket_lookup import BucketLookup
+from abstraction.cards.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
+from abstraction.cards.kernels_buckets import UNSET
+from abstraction.chance.fresh_chance import FreshChance
+from abstraction.chance.kernels_chance import _sample_deal, _workspace
 from abstraction.hooks.river_of_blood import DEFAULT_MAX_RUNS
-from abstraction.kernels_buckets import UNSET
-from abstraction.kernels_chance import _sample_deal, _workspace
 from abstraction.tree import DealTable
-from game.actions import Action, ActionKind
-from game.auction import AuctionConfig
-from game.bounty import BountyConfig
-from game.cards import format_cards
-from game.chance import ScriptedChance
-from game.evaluator import evaluate
-from game.holdem import HoldemConfig
-from game.kernels_rng import _splitmix64, _uniform
-from game.river_of_blood import RiverOfBloodConfig
-from game.swap import SwapConfig
-from game.variants import start_round
+from game.cards.deck import format_cards
+from game.cards.evaluator import evaluate
+from game.cards.kernels_rng import _splitmix64, _uniform
+from game.rules.actions import Action, ActionKind
+from game.rules.auction import AuctionConfig
+from game.rules.bounty import BountyConfig
+from game.rules.chance import ScriptedChance
+from game.rules.holdem import HoldemConfig
+from game.rules.river_of_blood import RiverOfBloodConfig
+from game.rules.swap import SwapConfig
+from game.rules.variants import start_round
 from tests.abstraction.table_support import table_bucket
 
 SMALL = dict(

@@ -3,8 +3,8 @@
 The key test draws real deals (cards, swaps, bounty ranks, third cards, run colours), walks a
 random path of the abstract tree through the real round, and compares the terminal's value from
 ``terminal_values`` (weighted by the deal's outcomes, computed here in plain Python with
-`game.evaluator`) with the round's own ``payoffs()``. The same walk runs on deals drawn by
-`abstraction.fresh_chance` with its own outcome weights, so the tree and the sampler fit.
+`game.cards.evaluator`) with the round's own ``payoffs()``. The same walk runs on deals drawn by
+`abstraction.chance.fresh_chance` with its own outcome weights, so the tree and the sampler fit.
 """
 
 from __future__ import annotations
@@ -16,20 +16,20 @@ import itertools
 import numpy as np
 import pytest
 
-from abstraction.bet_abstraction import BetAbstraction
-from abstraction.betting_tree import build_betting_tree, measure_betting_tree
-from abstraction.buckets import CardAbstraction
-from abstraction.fresh_chance import FreshChance
+from abstraction.bets.bet_abstraction import BetAbstraction
+from abstraction.bets.betting_tree import build_betting_tree, measure_betting_tree
+from abstraction.cards.buckets import CardAbstraction
+from abstraction.chance.fresh_chance import FreshChance
 from abstraction.hooks import tree_hooks
 from abstraction.tree import CHANCE, CHANCE_ACTION, DECISION, FOLD, SHOWDOWN, FlatTree, check_compatible
-from game.actions import Action, ActionKind
-from game.bounty import BountyConfig, BountyRound
-from game.cards import parse_cards
-from game.chance import RandomChance, ScriptedChance
-from game.evaluator import evaluate
-from game.nolimit import NoLimitRound, sample_legal_action
-from game.river_of_blood import RiverOfBloodConfig
-from game.variants import VARIANTS, get_variant, start_round
+from game.cards.deck import parse_cards
+from game.cards.evaluator import evaluate
+from game.rules.actions import Action, ActionKind
+from game.rules.bounty import BountyConfig, BountyRound
+from game.rules.chance import RandomChance, ScriptedChance
+from game.rules.nolimit import NoLimitRound, sample_legal_action
+from game.rules.river_of_blood import RiverOfBloodConfig
+from game.rules.variants import VARIANTS, get_variant, start_round
 
 RULES = ("document", "engine")
 STACK = 30
@@ -184,7 +184,7 @@ def third_cards(tree: FlatTree, deal: Deal, path: list[int]) -> list[int]:
 
 
 def scripted_chance(variant: str, deal: Deal, tree: FlatTree, path: list[int]) -> ScriptedChance:
-    """The deal in the order the real round deals it (`game.nolimit`'s deal order)."""
+    """The deal in the order the real round deals it (`game.rules.nolimit`'s deal order)."""
     hole, board = deal.hole, deal.board
     deck = hole[0] + hole[1] + board[:3]
     if variant == "swap":

@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from abstraction.isomorphism import HandIndexer, holdem_indexer
+from abstraction.cards.isomorphism import HandIndexer, holdem_indexer
 
 SUIT_PERMUTATIONS = list(itertools.permutations(range(4)))
 

@@ -1,4 +1,4 @@
-"""The N-player limit abstract game's tree (abstraction.limit_tree) and fresh chance (abstraction.limit_chance)."""
+"""The N-player limit abstract game's tree (abstraction.bets.limit_tree) and fresh chance (abstraction.chance.limit_chance)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import dataclasses
 import numpy as np
 import pytest
 
-from abstraction.bucket_lookup import BucketLookup
-from abstraction.buckets import CardAbstraction
-from abstraction.exact_games import showdown_outcomes
-from abstraction.limit_chance import LimitChance, all_contexts
-from abstraction.limit_tree import build_limit_tree, count_nodes, max_commitment, showdown_contexts
+from abstraction.bets.limit_tree import build_limit_tree, count_nodes, max_commitment, showdown_contexts
+from abstraction.cards.bucket_lookup import BucketLookup
+from abstraction.cards.buckets import CardAbstraction
+from abstraction.chance.limit_chance import LimitChance, all_contexts
+from abstraction.exact.exact_games import showdown_outcomes
 from abstraction.tree import DECISION, FOLD, SHOWDOWN
-from game.chance import ScriptedChance
-from game.limit import LimitConfig, LimitRound, best_hand
+from game.rules.chance import ScriptedChance
+from game.rules.limit import LimitConfig, LimitRound, best_hand
 
 BUCKETS = (169, 8, 8, 8)
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from abstraction.bucket_lookup import BucketLookup
-from abstraction.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
-from abstraction.kernels_buckets import UNSET
-from abstraction.sampled_deals import sample_deal_table
-from game.evaluator import evaluate
-from game.holdem import HoldemConfig
-from game.kernels_rng import _splitmix64, _uniform
-from game.swap import SwapConfig
+from abstraction.cards.bucket_lookup import BucketLookup
+from abstraction.cards.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
+from abstraction.cards.kernels_buckets import UNSET
+from abstraction.chance.sampled_deals import sample_deal_table
+from game.cards.evaluator import evaluate
+from game.cards.kernels_rng import _splitmix64, _uniform
+from game.rules.holdem import HoldemConfig
+from game.rules.swap import SwapConfig
 from tests.abstraction.table_support import table_bucket
 
 SMALL = dict(
@@ -33,7 +33,7 @@ def abstraction():
 
 def reference_deal(root_seed: int, deal: int, flop_swap: float, turn_swap: float, lookup: BucketLookup):
     """Deal number ``deal`` replayed in plain Python: the same draws, buckets by `BucketLookup.bucket`
-    (its checked path), the showdown by `game.evaluator.evaluate`."""
+    (its checked path), the showdown by `game.cards.evaluator.evaluate`."""
     with np.errstate(over="ignore"):
         state = np.array([_splitmix64(_splitmix64(np.uint64(root_seed)) ^ np.uint64(deal))], dtype=np.uint64)
         deck = list(range(52))
@@ -127,7 +127,7 @@ def test_fallback_orders_unreached_flop_hands_by_strength(abstraction):
 
 
 def test_errors_name_the_bad_value(abstraction):
-    from game.bounty import BountyConfig
+    from game.rules.bounty import BountyConfig
 
     with pytest.raises(ValueError, match="'bounty'"):
         sample_deal_table(BountyConfig(), abstraction, 10)

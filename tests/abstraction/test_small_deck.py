@@ -1,6 +1,6 @@
 """Small-deck exact games, card abstractions of them, lifting and deal-table features.
 
-abstraction.small_deck, abstraction.lifting, abstraction.deal_features.
+abstraction.exact.small_deck, abstraction.exact.lifting, abstraction.exact.deal_features.
 """
 
 from __future__ import annotations
@@ -14,16 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from abstraction.deal_features import METHODS, bucket_features, build_abstraction, cluster_street, showdown_shares
-from abstraction.exact_games import build_game
-from abstraction.lifting import CardAbstraction, abstract_game, lift_strategy, merge_deals
-from abstraction.small_deck import build_small_deck_game
+from abstraction.exact.deal_features import METHODS, bucket_features, build_abstraction, cluster_street, showdown_shares
+from abstraction.exact.exact_games import build_game
+from abstraction.exact.lifting import CardAbstraction, abstract_game, lift_strategy, merge_deals
+from abstraction.exact.small_deck import build_small_deck_game
 from abstraction.tree import SHOWDOWN, DealTable, SolverGame
-from game.actions import Action
-from game.evaluator import evaluate
-from game.small_holdem import SmallHoldemConfig, SmallHoldemRound
-from solver.cfr import Solver
-from solver.exploitability import exploitability, uniform_strategy
+from game.cards.evaluator import evaluate
+from game.rules.actions import Action
+from game.rules.small_holdem import SmallHoldemConfig, SmallHoldemRound
+from solver.evaluate.exploitability import exploitability, uniform_strategy
+from solver.solve.cfr import Solver
 
 LEDUC_UNIFORM_NASH_CONV = 4.747222222222222  # OpenSpiel exploitability_test.py, uniform Leduc policy
 

@@ -1,4 +1,4 @@
-"""Exact small versions of the heads-up variants (abstraction.small_variants).
+"""Exact small versions of the heads-up variants (abstraction.exact.small_variants).
 
 1. Payoffs: random deals of the short deck and random paths of the abstract tree, played by the
    rules engine on a ScriptedChance of the deal: the engine's payoffs equal the tree's terminal value
@@ -6,7 +6,7 @@
 2. Exactness: CFR+ on each small game; the exact best response over the full DealTable (the
    unabstracted short-deck game) gives an exploitability that falls with iterations and ends below
    1% of the starting pot (blinds 1 + 2 = 3 chips: < 0.03 chips per hand).
-3. Kernels: solver.cfr.Solver("cfr") equals the plain-Python reference (tests/solver/reference_tree_cfr.py)
+3. Kernels: solver.solve.cfr.Solver("cfr") equals the plain-Python reference (tests/solver/reference_tree_cfr.py)
    on a tiny instance of each variant (the small tree, a few of its deals).
 """
 
@@ -18,12 +18,12 @@ import itertools
 import numpy as np
 import pytest
 
-from abstraction.small_variants import build_small_variant
+from abstraction.exact.small_variants import build_small_variant
 from abstraction.tree import CHANCE, DECISION, FOLD, SHOWDOWN, DealTable, SolverGame
-from game.actions import Action, ActionKind
-from game.variants import start_round
-from solver.cfr import Solver
-from solver.exploitability import exploitability, uniform_strategy
+from game.rules.actions import Action, ActionKind
+from game.rules.variants import start_round
+from solver.evaluate.exploitability import exploitability, uniform_strategy
+from solver.solve.cfr import Solver
 from tests.solver.reference_tree_cfr import ReferenceTreeCFR
 
 VARIANTS = ("holdem", "bounty", "auction", "river_of_blood", "swap")

@@ -2,7 +2,7 @@
 
 `_strength_vs_range` scores boards past five cards with `_long_board_strength` (one evaluation
 per rank pair plus flush look-ups); the reference evaluates the hand and every live opponent
-holding with `game.evaluator.evaluate_batch`. Both sum halves exactly, so results must be equal.
+holding with `game.cards.evaluator.evaluate_batch`. Both sum halves exactly, so results must be equal.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import itertools
 import numpy as np
 import pytest
 
-from abstraction.kernels_features import _strength_vs_range
-from game.cards import parse_cards
-from game.evaluator import evaluate_batch
+from abstraction.cards.kernels_features import _strength_vs_range
+from game.cards.deck import parse_cards
+from game.cards.evaluator import evaluate_batch
 
 
 def direct_strength(hole: list[int], board: list[int], dead: int) -> float:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from game.actions import Action, ActionKind, IllegalActionError
-from game.auction import AuctionConfig, AuctionRound
-from game.cards import format_cards, parse_cards
-from game.chance import ScriptedChance
+from game.cards.deck import format_cards, parse_cards
+from game.rules.actions import Action, ActionKind, IllegalActionError
+from game.rules.auction import AuctionConfig, AuctionRound
+from game.rules.chance import ScriptedChance
 
 BID = ActionKind.BID
 # Seat 0 Ah Kd, seat 1 Qs Qh; flop 2c 7d Jc; third card(s) Ad (then As); turn 3s, river 8h.

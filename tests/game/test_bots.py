@@ -7,18 +7,19 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from game.actions import Action, ActionKind
-from game.auction import AuctionConfig
-from game.bots import BOTS, CheckCallBot, EquityBot, RandomBot, make_bot
-from game.bounty import BountyConfig
-from game.cards import parse_cards
-from game.chance import RandomChance, ScriptedChance
-from game.evaluator import evaluate
-from game.holdem import HoldemConfig, HoldemRound
-from game.limit import FreezeOut, LimitConfig
-from game.river_of_blood import RiverOfBloodConfig
-from game.swap import SwapConfig
-from game.variants import VARIANTS
+from game.cards.deck import parse_cards
+from game.cards.evaluator import evaluate
+from game.play.bots import BOTS, CheckCallBot, EquityBot, RandomBot, make_bot
+from game.play.freeze_out import FreezeOut
+from game.rules.actions import Action, ActionKind
+from game.rules.auction import AuctionConfig
+from game.rules.bounty import BountyConfig
+from game.rules.chance import RandomChance, ScriptedChance
+from game.rules.holdem import HoldemConfig, HoldemRound
+from game.rules.limit import LimitConfig
+from game.rules.river_of_blood import RiverOfBloodConfig
+from game.rules.swap import SwapConfig
+from game.rules.variants import VARIANTS
 
 
 def random_rounds(variant: str, count: int, seed: int):
@@ -115,7 +116,7 @@ def reference_equity(
     samples: int,
     seed: int,
 ) -> tuple[float, float]:
-    """Slow obvious Monte Carlo of the same quantity as the kernel (pure Python, game.evaluator)."""
+    """Slow obvious Monte Carlo of the same quantity as the kernel (pure Python, game.cards.evaluator)."""
     rng = np.random.default_rng(seed)
     mine_known = parse_cards(hole).tolist()
     board_known = parse_cards(board).tolist() if board else []
@@ -237,7 +238,7 @@ def test_equity_bot_decisions_follow_its_thresholds() -> None:
 
 def test_equity_bot_bids_the_value_of_the_third_card() -> None:
     deck = parse_cards("Ah Ad 9h 8h Th Js 2c").tolist()
-    from game.auction import AuctionRound
+    from game.rules.auction import AuctionRound
 
     round_ = AuctionRound(AuctionConfig(), ScriptedChance(deck))
     round_.apply(Action.call())

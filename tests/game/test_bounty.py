@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.actions import Action, ActionKind
-from game.bounty import BountyConfig, BountyRound, draw_bounty_ranks
-from game.cards import RANKS, parse_cards
-from game.chance import ScriptedChance
+from game.cards.deck import RANKS, parse_cards
+from game.rules.actions import Action, ActionKind
+from game.rules.bounty import BountyConfig, BountyRound, draw_bounty_ranks
+from game.rules.chance import ScriptedChance
 
 # Seat 0 Ah Ad, seat 1 Kc Qc; board 2s 7h 9d 3c 4d: seat 0 wins a showdown.
 SEAT_0_WINS = "Ah Ad Kc Qc 2s 7h 9d 3c 4d"

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.cards import Deck, card_str, format_cards, make_card, parse_card, parse_cards, rank_of, suit_of
+from game.cards.deck import Deck, card_str, format_cards, make_card, parse_card, parse_cards, rank_of, suit_of
 
 
 def test_card_layout_is_four_times_rank_plus_suit():

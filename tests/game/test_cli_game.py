@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from solver.cli import app
+from solver.cli.main import app
 
 runner = CliRunner()
 

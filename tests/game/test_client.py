@@ -20,22 +20,11 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from game.actions import Action, ActionKind
-from game.cards import card_str, parse_cards
-from game.chance import ScriptedChance
-from game.client import (
-    DECISION_SECONDS_ENV,
-    ENGINE_RULES,
-    ClientSession,
-    WireRound,
-    engine_rules,
-    read_transcript,
-    run_client,
-    write_decision_seconds,
-)
-from game.evaluator import evaluate
-from game.nolimit import NoLimitRound
-from game.protocol import (
+from game.cards.deck import card_str, parse_cards
+from game.cards.evaluator import evaluate
+from game.pokerbots.client import DECISION_SECONDS_ENV, read_transcript, run_client, write_decision_seconds
+from game.pokerbots.engines import ENGINE_RULES, engine_rules
+from game.pokerbots.protocol import (
     AuctionResult,
     Board,
     Bounty,
@@ -46,7 +35,12 @@ from game.protocol import (
     UpdatedHoleCards,
     parse_line,
 )
-from game.variants import VARIANTS
+from game.pokerbots.session import ClientSession
+from game.pokerbots.wire_round import WireRound
+from game.rules.actions import Action, ActionKind
+from game.rules.chance import ScriptedChance
+from game.rules.nolimit import NoLimitRound
+from game.rules.variants import VARIANTS
 from tests.fake_engine import start_fake_engine
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"

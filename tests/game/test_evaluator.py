@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game import kernels
-from game.cards import card_str, parse_cards
-from game.evaluator import CATEGORY_NAMES, category_index, evaluate, evaluate_batch, hand_category, hand_census
-from game.evaluator_bench import random_seven_card_hands
+from game.bench.evaluator import random_seven_card_hands
+from game.cards import kernels_evaluator
+from game.cards.deck import card_str, parse_cards
+from game.cards.evaluator import CATEGORY_NAMES, category_index, evaluate, evaluate_batch, hand_category, hand_census
 from tests.reference_evaluator import best_of, rank_five
 
 # Known category counts: Wikipedia "Poker probability" (5-card and 7-card tables).
@@ -108,7 +108,7 @@ def test_flush_beside_a_full_house_past_seven_cards():
 @settings(max_examples=300, deadline=None)
 def test_fast_path_equals_direct_path(cards):
     array = np.array(cards, dtype=np.int8)
-    assert kernels._evaluate(array) == kernels._evaluate_direct(array)
+    assert kernels_evaluator._evaluate(array) == kernels_evaluator._evaluate_direct(array)
 
 
 @pytest.mark.jit_only

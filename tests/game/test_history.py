@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from game.actions import Action
-from game.bots import CheckCallBot, RandomBot
-from game.bounty import BountyConfig
-from game.cards import parse_cards
-from game.chance import ScriptedChance
-from game.history import HISTORY_FORMAT, HistoryHeader, RoundRecord, read_history, replay
-from game.holdem import HoldemConfig, HoldemRound
-from game.match import play_match
-from game.variants import VARIANTS
+from game.cards.deck import parse_cards
+from game.play.bots import CheckCallBot, RandomBot
+from game.play.history import HISTORY_FORMAT, HistoryHeader, RoundRecord, read_history, replay
+from game.play.match import play_match
+from game.rules.actions import Action
+from game.rules.bounty import BountyConfig
+from game.rules.chance import ScriptedChance
+from game.rules.holdem import HoldemConfig, HoldemRound
+from game.rules.variants import VARIANTS
 
 
 def write_match(tmp_path: Path, variant: str = "holdem", rounds: int = 30, **options) -> tuple[Path, dict]:
@@ -143,7 +143,7 @@ def test_a_round_line_holds_the_chance_log_actions_and_payoffs() -> None:
         "deck": "Ah Ad Kc Qc 2s 7h 9d 3c 4d",
         "events": {},
         "actions": ["0:R6", "1:C", "1:K", "0:K", "1:K", "0:K", "1:R10", "0:C"],
-        "payoffs": [16, -16],  # the game.nolimit docstring example: aces win 6 + 10
+        "payoffs": [16, -16],  # the game.rules.nolimit docstring example: aces win 6 + 10
         "faults": [],
     }
 

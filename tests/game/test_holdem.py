@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.actions import Action, ActionKind
-from game.cards import format_cards, parse_cards
-from game.chance import RandomChance, ScriptedChance
-from game.holdem import HoldemConfig, HoldemRound
-from game.nolimit import sample_legal_action
+from game.cards.deck import format_cards, parse_cards
+from game.rules.actions import Action, ActionKind
+from game.rules.chance import RandomChance, ScriptedChance
+from game.rules.holdem import HoldemConfig, HoldemRound
+from game.rules.nolimit import sample_legal_action
 from tests.game.pokerkit_oracle import pokerkit_automations
 
 

@@ -1,4 +1,4 @@
-"""Kuhn poker rules (game.kuhn): OpenSpiel's kuhn_poker."""
+"""Kuhn poker rules (game.rules.kuhn): OpenSpiel's kuhn_poker."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
-from game.actions import Action, IllegalActionError
-from game.cards import parse_cards
-from game.kuhn import KUHN, kuhn_round
+from game.cards.deck import parse_cards
+from game.rules.actions import Action, IllegalActionError
+from game.rules.kuhn import KUHN, kuhn_round
 
 
 def play(cards: str, actions: str):

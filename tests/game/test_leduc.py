@@ -1,4 +1,4 @@
-"""Leduc hold'em rules (game.leduc): OpenSpiel's leduc_poker."""
+"""Leduc hold'em rules (game.rules.leduc): OpenSpiel's leduc_poker."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.actions import Action, ActionKind, IllegalActionError
-from game.cards import format_cards, parse_cards
-from game.leduc import LeducConfig, LeducRound
+from game.cards.deck import format_cards, parse_cards
+from game.rules.actions import Action, ActionKind, IllegalActionError
+from game.rules.leduc import LeducConfig, LeducRound
 
 LEDUC = LeducConfig()
 

@@ -1,4 +1,4 @@
-"""Hand-computed games of N-player limit hold'em (``game.limit``) against the rules document.
+"""Hand-computed games of N-player limit hold'em (``game.rules.limit``) against the rules document.
 
 The document is URCS "Rules of Hold 'Em Poker for Computers" (Ferguson and Brown, after Cardoza
 and Scarne); default parameters from its last section: buy-in 1000, limits 10/20, 3 raises,
@@ -12,10 +12,11 @@ import itertools
 import numpy as np
 import pytest
 
-from game.actions import Action, ActionKind, IllegalActionError
-from game.cards import format_cards, parse_cards
-from game.chance import ScriptedChance
-from game.limit import FLOP, RIVER, TURN, FreezeOut, LimitConfig, LimitRound, best_hand
+from game.cards.deck import format_cards, parse_cards
+from game.play.freeze_out import FreezeOut
+from game.rules.actions import Action, ActionKind, IllegalActionError
+from game.rules.chance import ScriptedChance
+from game.rules.limit import FLOP, RIVER, TURN, LimitConfig, LimitRound, best_hand
 
 
 def scripted(*hands: str, board: str = "2c 3d 8h 9s Kd") -> ScriptedChance:

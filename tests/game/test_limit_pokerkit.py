@@ -1,4 +1,4 @@
-"""``game.limit`` against PokerKit (a test-only oracle) on random N-player hands.
+"""``game.rules.limit`` against PokerKit (a test-only oracle) on random N-player hands.
 
 Where the rules coincide PokerKit's ``State`` plays the same game: fixed-limit hold'em with a
 uniform ante, blinds ``(blind, straddle)`` posted by PokerKit players 0 and 1 (our button and
@@ -19,10 +19,10 @@ import pytest
 
 pokerkit = pytest.importorskip("pokerkit")
 
-from game.actions import Action, ActionKind  # noqa: E402
-from game.cards import format_cards  # noqa: E402
-from game.chance import ScriptedChance  # noqa: E402
-from game.limit import LimitConfig, LimitRound, best_hand  # noqa: E402
+from game.cards.deck import format_cards  # noqa: E402
+from game.rules.actions import Action, ActionKind  # noqa: E402
+from game.rules.chance import ScriptedChance  # noqa: E402
+from game.rules.limit import LimitConfig, LimitRound, best_hand  # noqa: E402
 from tests.game.pokerkit_oracle import pokerkit_automations  # noqa: E402
 
 _AUTOMATIONS = pokerkit_automations(pokerkit)

@@ -1,4 +1,4 @@
-"""Property tests of ``game.limit`` (hypothesis): random configs, stacks and playouts.
+"""Property tests of ``game.rules.limit`` (hypothesis): random configs, stacks and playouts.
 
 Invariants: chips are conserved at every step, payoffs sum to zero, no stack goes negative,
 the game is terminal iff no action is legal, every legal action is accepted and every illegal
@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.actions import Action, ActionKind, IllegalActionError
-from game.limit import LimitConfig, LimitRound
+from game.rules.actions import Action, ActionKind, IllegalActionError
+from game.rules.limit import LimitConfig, LimitRound
 
 configs = st.builds(
     LimitConfig,

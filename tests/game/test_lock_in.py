@@ -1,4 +1,4 @@
-"""Match-level lock-in (`game.lock_in`): thresholds by hand, the bound checked on the rules modules,
+"""Match-level lock-in (`game.play.lock_in`): thresholds by hand, the bound checked on the rules modules,
 and matches through our engine client on both sides of the threshold (and an exported folder
 with ``--no-lock-in``).
 
@@ -23,25 +23,26 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from game.actions import Action, ActionKind
-from game.auction import AuctionConfig
-from game.bots import CheckCallBot, RandomBot
-from game.bounty import BountyConfig
-from game.cards import RANKS, card_str
-from game.chance import RandomChance
-from game.client import ENGINE_RULES, ClientSession, bot_decider
-from game.holdem import HoldemConfig
-from game.lock_in import LockIn, lock_in_threshold, locked_action, round_loss_bound
-from game.nolimit import NoLimitRound
-from game.protocol import format_answer
-from game.river_of_blood import RiverOfBloodConfig
-from game.swap import SwapConfig
-from game.variants import get_variant
+from game.cards.deck import RANKS, card_str
+from game.play.bots import CheckCallBot, RandomBot
+from game.play.lock_in import LockIn, lock_in_threshold, locked_action, round_loss_bound
+from game.pokerbots.engines import ENGINE_RULES
+from game.pokerbots.protocol import format_answer
+from game.pokerbots.session import ClientSession, bot_decider
+from game.rules.actions import Action, ActionKind
+from game.rules.auction import AuctionConfig
+from game.rules.bounty import BountyConfig
+from game.rules.chance import RandomChance
+from game.rules.holdem import HoldemConfig
+from game.rules.nolimit import NoLimitRound
+from game.rules.river_of_blood import RiverOfBloodConfig
+from game.rules.swap import SwapConfig
+from game.rules.variants import get_variant
 
 ENGINE_VARIANTS = ("swap", "river_of_blood", "auction", "bounty")
 
 MIN_RAISER = '''
-from game.actions import Action, ActionKind
+from game.rules.actions import Action, ActionKind
 
 
 class MinRaiser:
@@ -336,8 +337,8 @@ def test_lock_in_comes_when_the_lead_overtakes_the_threshold_and_stays() -> None
 
 
 def test_our_match_runner_never_locks_in() -> None:
-    # game.match plays the bots it is given: no wrapper, so results measure the strategies
-    from game.match import play_match
+    # game.play.match plays the bots it is given: no wrapper, so results measure the strategies
+    from game.play.match import play_match
 
     result = play_match(HoldemConfig(), CheckCallBot(), RandomBot(seed=1), rounds=20, seed=2)
     assert result.rounds == 20 and "lock" not in str(result.to_dict())
@@ -358,7 +359,7 @@ def test_unattached_wrapper_plays_the_bot_and_delegates_its_counters() -> None:
 
 
 def test_export_spec_and_player_lock_in_by_default(tmp_path: Path) -> None:
-    from solver.export_bot import BotSpec, make_player
+    from solver.bots.export_bot import BotSpec, make_player
 
     assert BotSpec("bounty", "checkcall").lock_in
     player = make_player(BotSpec("bounty", "checkcall"))
@@ -374,8 +375,8 @@ def test_export_spec_and_player_lock_in_by_default(tmp_path: Path) -> None:
 
 
 def test_exported_folder_with_no_lock_in_records_it_and_never_locks_in(tmp_path: Path) -> None:
-    from solver.cli import app
-    from solver.export_bot import BotSpec, make_player
+    from solver.bots.export_bot import BotSpec, make_player
+    from solver.cli.main import app
 
     folder = tmp_path / "bot"
     (tmp_path / "min_raiser.py").write_text(MIN_RAISER)

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.actions import Action, ActionKind
-from game.auction import AuctionConfig
-from game.bots import CheckCallBot, RandomBot
-from game.bounty import BountyConfig
-from game.holdem import HoldemConfig
-from game.match import MatchResult, interval_95, mbb_per_hand, play_match
-from game.variants import VARIANTS
+from game.play.bots import CheckCallBot, RandomBot
+from game.play.match import MatchResult, interval_95, mbb_per_hand, play_match
+from game.rules.actions import Action, ActionKind
+from game.rules.auction import AuctionConfig
+from game.rules.bounty import BountyConfig
+from game.rules.holdem import HoldemConfig
+from game.rules.variants import VARIANTS
 
 
 def history_lines(config, bot_a, bot_b, **options) -> tuple[MatchResult, list[dict]]:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.actions import Action, ActionKind, IllegalActionError
-from game.cards import parse_cards
-from game.chance import UNKNOWN_CARD, RandomChance, ScriptedChance
-from game.holdem import HoldemConfig, HoldemRound
-from game.nolimit import Move, NoLimitConfig, NoLimitRound, sample_legal_action, street_name
+from game.cards.deck import parse_cards
+from game.rules.actions import Action, ActionKind, IllegalActionError
+from game.rules.chance import UNKNOWN_CARD, RandomChance, ScriptedChance
+from game.rules.holdem import HoldemConfig, HoldemRound
+from game.rules.nolimit import Move, NoLimitConfig, NoLimitRound, sample_legal_action, street_name
 
 F, K, C, R = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.RAISE
 

@@ -36,7 +36,7 @@ def test_small_fuzz_run_writes_the_summary(engine_fuzz, tmp_path: Path) -> None:
 
 
 def test_a_broken_invariant_is_reported(engine_fuzz, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    from game.holdem import HoldemRound
+    from game.rules.holdem import HoldemRound
 
     monkeypatch.setattr(HoldemRound, "_split", lambda self: (1, 0))
     monkeypatch.setattr(HoldemRound, "_award", lambda self, winner: (5, -4))

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.actions import Action, ActionKind, IllegalActionError
-from game.chance import RandomChance
-from game.nolimit import NoLimitRound
-from game.variants import VARIANTS
+from game.rules.actions import Action, ActionKind, IllegalActionError
+from game.rules.chance import RandomChance
+from game.rules.nolimit import NoLimitRound
+from game.rules.variants import VARIANTS
 from tests.game.test_nolimit import snapshot
 
 CASES = [(name, rules) for name in sorted(VARIANTS) for rules in ("document", "engine")]

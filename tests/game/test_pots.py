@@ -1,4 +1,4 @@
-"""Pot division by the limit rules' expectation method (``game.pots``).
+"""Pot division by the limit rules' expectation method (``game.rules.pots``).
 
 Hand-computed cases follow the rules document (URCS "Rules of Hold 'Em Poker for Computers",
 section *The Showdown*: E_i = the pot "if their bet had been the last bet", share E_i / E; a
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.pots import divide_pot, expectation
+from game.rules.pots import divide_pot, expectation
 
 
 def standard_side_pots(contributions: list[int], strengths: list[int | None]) -> list[int]:

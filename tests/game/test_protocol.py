@@ -9,9 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.actions import Action, ActionKind
-from game.cards import parse_cards
-from game.protocol import (
+from game.cards.deck import parse_cards
+from game.pokerbots.protocol import (
     AuctionResult,
     Board,
     Bounty,
@@ -28,6 +27,7 @@ from game.protocol import (
     parse_clause,
     parse_line,
 )
+from game.rules.actions import Action, ActionKind
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.actions import Action, ActionKind
-from game.cards import format_cards, parse_cards
-from game.chance import RandomChance, ScriptedChance
-from game.river_of_blood import RiverOfBloodConfig, RiverOfBloodRound
+from game.cards.deck import format_cards, parse_cards
+from game.rules.actions import Action, ActionKind
+from game.rules.chance import RandomChance, ScriptedChance
+from game.rules.river_of_blood import RiverOfBloodConfig, RiverOfBloodRound
 
 
 def cards(text: str) -> list[int]:

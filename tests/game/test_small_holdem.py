@@ -1,4 +1,4 @@
-"""Small-deck fixed-limit hold'em rules (game.small_holdem)."""
+"""Small-deck fixed-limit hold'em rules (game.rules.small_holdem)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.actions import Action
-from game.cards import parse_cards
-from game.evaluator import evaluate
-from game.small_holdem import SmallHoldemConfig, SmallHoldemRound
+from game.cards.deck import parse_cards
+from game.cards.evaluator import evaluate
+from game.rules.actions import Action
+from game.rules.small_holdem import SmallHoldemConfig, SmallHoldemRound
 
 CONFIG = SmallHoldemConfig()
 

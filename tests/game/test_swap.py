@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.actions import Action
-from game.cards import format_cards, parse_cards
-from game.chance import UNKNOWN_CARD, RandomChance, ScriptedChance
-from game.swap import SwapConfig, SwapRound
+from game.cards.deck import format_cards, parse_cards
+from game.rules.actions import Action
+from game.rules.chance import UNKNOWN_CARD, RandomChance, ScriptedChance
+from game.rules.swap import SwapConfig, SwapRound
 
 NO_SWAPS = [False] * 4
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.auction import AuctionConfig, AuctionRound
-from game.bounty import BountyConfig, BountyRound
-from game.chance import RandomChance
-from game.holdem import HoldemConfig, HoldemRound
-from game.nolimit import NoLimitConfig
-from game.river_of_blood import RiverOfBloodConfig, RiverOfBloodRound
-from game.swap import SwapConfig, SwapRound
-from game.variants import VARIANTS, get_variant, start_round
+from game.rules.auction import AuctionConfig, AuctionRound
+from game.rules.bounty import BountyConfig, BountyRound
+from game.rules.chance import RandomChance
+from game.rules.holdem import HoldemConfig, HoldemRound
+from game.rules.nolimit import NoLimitConfig
+from game.rules.river_of_blood import RiverOfBloodConfig, RiverOfBloodRound
+from game.rules.swap import SwapConfig, SwapRound
+from game.rules.variants import VARIANTS, get_variant, start_round
 
 EXPECTED = {
     "holdem": (HoldemConfig, HoldemRound, 400),

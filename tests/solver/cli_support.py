@@ -12,8 +12,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from solver.cli import app
-from solver.strategy_file import read_strategy_file
+from solver.cli.main import app
+from solver.solve.strategy_file import read_strategy_file
 
 RUNNER = CliRunner()
 
@@ -33,7 +33,7 @@ def one_line_error(result, code: int) -> str:
     return lines[0]
 
 
-CLI = [sys.executable, "-c", "from solver.cli import app; app()"]
+CLI = [sys.executable, "-c", "from solver.cli.main import app; app()"]
 """``vcfr`` in a subprocess of the test's interpreter (for runs a test kills)."""
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from abstraction.exact_games import build_game
+from abstraction.exact.exact_games import build_game
 from abstraction.tree import SolverGame
 
 

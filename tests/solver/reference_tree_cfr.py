@@ -1,4 +1,4 @@
-"""Slow, plain-Python vanilla CFR over a FlatTree and a DealTable: the oracle for solver.kernels_cfr.
+"""Slow, plain-Python vanilla CFR over a FlatTree and a DealTable: the oracle for solver.solve.kernels_cfr.
 
 Recursive walks in plain loops, no numba, no solver code: only the data types of
 `abstraction.tree` are read (as Python lists). Vanilla CFR with alternating updates as OpenSpiel's

@@ -7,8 +7,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from solver.abstract_bench import format_table, random_abstraction, run_abstract_benchmark
-from solver.cli import app
+from solver.bench.abstract import format_table, random_abstraction, run_abstract_benchmark
+from solver.cli.main import app
 
 
 def test_benchmark_measures_fresh_and_fixed_chance_on_holdem() -> None:

@@ -1,4 +1,4 @@
-"""Full-traversal CFR family (solver.cfr, solver.kernels_cfr) against the pure-Python reference and known values."""
+"""Full-traversal CFR family (solver.solve.cfr, solver.solve.kernels_cfr) against the pure-Python reference and known values."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import numba
 import numpy as np
 import pytest
 
-from abstraction.exact_games import bucket_index, rules_config
+from abstraction.exact.exact_games import bucket_index, rules_config
 from abstraction.tree import SolverGame
-from solver.cfr import ALGORITHMS, FULL_TRAVERSAL, SAMPLING, Solver, SolverConfig
-from solver.exploitability import exploitability
+from solver.evaluate.exploitability import exploitability
+from solver.solve.cfr import ALGORITHMS, FULL_TRAVERSAL, SAMPLING, Solver, SolverConfig
 from tests.reference import InfosetKey, ReferenceCFR
 
 needs_jit = pytest.mark.skipif(
@@ -170,7 +170,7 @@ def _coin_game() -> SolverGame:
 
 @pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "es-mccfr", "os-mccfr"])
 def test_chance_nodes_inside_the_betting_follow_the_deal(algorithm: str) -> None:
-    from solver.exploitability import exploitability
+    from solver.evaluate.exploitability import exploitability
 
     game = _coin_game()
     solver = Solver(game, algorithm, seed=3).run(2000 if algorithm in SAMPLING else 200)

@@ -9,15 +9,15 @@ import sys
 import numpy as np
 import pytest
 
-from abstraction.buckets import CardAbstraction
+from abstraction.cards.buckets import CardAbstraction
 from abstraction.tree import FlatTree
-from solver.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
-from solver.cfr import Solver
-from solver.charts import COMBOS, class_cards, hand_class, preflop_grid, preflop_points, write_charts
-from solver.strategy_file import read_strategy_file
-from solver.training import TrainingConfig, train
+from solver.evaluate.charts import COMBOS, class_cards, hand_class, preflop_grid, preflop_points, write_charts
+from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
+from solver.solve.cfr import Solver
+from solver.solve.strategy_file import read_strategy_file
+from solver.solve.training import TrainingConfig, train
 
-CLI = [sys.executable, "-c", "from solver.cli import app; app()"]
+CLI = [sys.executable, "-c", "from solver.cli.main import app; app()"]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from scipy import stats
 
-from game.actions import Action, ActionKind
-from game.bots import BOTS
-from game.cli_game import PLAYER_FILES, make_player
-from solver.lookup_bot import LookupBot
+from game.play.bots import BOTS
+from game.play.cli_game import PLAYER_FILES, make_player
+from game.rules.actions import Action, ActionKind
+from solver.bots.lookup_bot import LookupBot
 from tests.solver.cli_support import invoke, one_line_error
 from tests.solver.tiny_bounty import bounty_cards, solve_tiny, tampered
 
@@ -24,9 +24,9 @@ def solved(tmp_path_factory) -> tuple[Path, Path]:
 
 
 def test_the_solver_registers_strategy_files_as_match_players(solved) -> None:
-    from game.variants import get_variant
+    from game.rules.variants import get_variant
 
-    assert ".h5" in PLAYER_FILES  # registered by solver.cli_export when the vcfr app is built
+    assert ".h5" in PLAYER_FILES  # registered by solver.cli.export when the vcfr app is built
     player = make_player(str(solved[0]), get_variant("bounty").config_class(rules="engine"), 7)
     assert isinstance(player, LookupBot) and player.name == "bounty.h5" and player.config.rules == "engine"
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from solver.cli import app
-from solver.openspiel_peer import OpenSpielSolver, PeerUnavailableError
+from solver.bench.openspiel_peer import OpenSpielSolver, PeerUnavailableError
+from solver.cli.main import app
 
 RUNNER = CliRunner()
 
@@ -122,7 +122,7 @@ def test_missing_openspiel_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_bench_solver_json_shape(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("pyspiel")
-    monkeypatch.setattr("solver.bench_solver.QUICK_BUDGET_SECONDS", (0.05, 0.1))
+    monkeypatch.setattr("solver.bench.solver.QUICK_BUDGET_SECONDS", (0.05, 0.1))
     result = invoke("bench", "solver", "--game", "kuhn", "--quick", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from abstraction.buckets import CardAbstraction, CardAbstractionConfig
-from solver.strategy_file import read_strategy_file
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
+from solver.solve.strategy_file import read_strategy_file
 from tests.solver.cli_support import invoke, one_line_error
 
 CONFIGS = Path(__file__).resolve().parents[2] / "experiments" / "configs"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver.demo import DemoConfig, run_demo
+from solver.cli.demo import DemoConfig, run_demo
 
 
 def test_demo_config_refuses_bad_values():

@@ -13,17 +13,17 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from game.actions import Action, ActionKind
-from game.bots import CheckCallBot, EquityBot, RandomBot
-from game.client import read_transcript
-from solver.cli import app
-from solver.export_bot import WARM_UP_ROUNDS, BotSpec, export_bot, make_bot, play_warm_up
+from game.play.bots import CheckCallBot, EquityBot, RandomBot
+from game.pokerbots.client import read_transcript
+from game.rules.actions import Action, ActionKind
+from solver.bots.export_bot import WARM_UP_ROUNDS, BotSpec, export_bot, make_bot, play_warm_up
+from solver.cli.main import app
 from tests.fake_engine import start_fake_engine
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 
 USER_BOT = """
-from game.actions import Action
+from game.rules.actions import Action
 
 
 class AlwaysRaise:
@@ -50,7 +50,7 @@ def test_make_bot_by_registry_name_module_and_file(tmp_path: Path) -> None:
     assert isinstance(make_bot(BotSpec("swap", "random", seed=3)), RandomBot)
     equity = make_bot(BotSpec("bounty", "equity"))
     assert isinstance(equity, EquityBot) and equity._config_for("bounty").rules == "engine"
-    assert isinstance(make_bot(BotSpec("swap", "game.bots:CheckCallBot")), CheckCallBot)
+    assert isinstance(make_bot(BotSpec("swap", "game.play.bots:CheckCallBot")), CheckCallBot)
     (tmp_path / "mine.py").write_text(USER_BOT)
     mine = make_bot(BotSpec("swap", "mine.py:AlwaysRaise", seed=5), tmp_path)
     assert mine.name == "always-raise" and mine.seed == 5
@@ -74,7 +74,7 @@ def test_export_refuses_bad_input(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown bot 'allin'"):
         export_bot("swap", "allin", tmp_path / "new3")
     with pytest.raises(ValueError, match="has no attribute 'Nope'"):
-        export_bot("swap", "game.bots:Nope", tmp_path / "new4")
+        export_bot("swap", "game.play.bots:Nope", tmp_path / "new4")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["other.txt"]  # nothing half-written
 
 
@@ -101,7 +101,7 @@ def test_exported_folder_is_self_contained_and_plays_a_fake_engine(tmp_path: Pat
     assert commands == {"build": [], "run": [sys.executable, "player.py"]}
     assert BotSpec.read(folder) == BotSpec("swap", "bots/mine.py:AlwaysRaise", None, 0, "transcript.txt.gz")
     # only what the bot imports: the client and the rules it needs; no CLI, no solver internals
-    assert "game/client.py" in summary["modules"] and "solver/export_bot.py" in summary["modules"]
+    assert "game/pokerbots/client.py" in summary["modules"] and "solver/bots/export_bot.py" in summary["modules"]
     assert not any(name.startswith(("abstraction/", "solver/cli")) for name in summary["modules"])
     assert summary["bytes"] < 5_000_000
 

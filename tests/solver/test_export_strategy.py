@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from abstraction.buckets import CardAbstraction
-from game.client import read_transcript
-from solver.abstract_games import AbstractGameConfig, CardHashMismatch, card_file_hash
-from solver.export_bot import BotSpec, ExportSummary, zipped_size
-from solver.lookup_bot import LookupBot, find_card_abstraction
-from solver.strategy_file import StrategyFileError, read_strategy_file, write_strategy_file
-from solver.training import load_solved_game
+from abstraction.cards.buckets import CardAbstraction
+from game.pokerbots.client import read_transcript
+from solver.bots.export_bot import BotSpec, ExportSummary, zipped_size
+from solver.bots.lookup_bot import LookupBot, find_card_abstraction
+from solver.games.abstract_games import AbstractGameConfig, CardHashMismatch, card_file_hash
+from solver.solve.strategy_file import StrategyFileError, read_strategy_file, write_strategy_file
+from solver.solve.training import load_solved_game
 from tests.fake_engine import start_fake_engine
 from tests.solver import tiny_bounty
 from tests.solver.cli_support import invoke, one_line_error
@@ -129,12 +129,12 @@ def test_export_refuses_what_is_not_a_strategy_of_the_variant(tmp_path: Path, bo
 
 
 def test_export_text_output_shows_the_zipped_size_and_peak_memory(monkeypatch, tmp_path: Path) -> None:
-    import solver.export_bot
+    import solver.bots.export_bot
 
     def fake_export(variant, bot, out, **settings):
-        return ExportSummary(Path(out), ("bot.json",), 8_000_000, ("game/client.py",), 2_500_000, 374_000_000)
+        return ExportSummary(Path(out), ("bot.json",), 8_000_000, ("game/pokerbots/client.py",), 2_500_000, 374_000_000)
 
-    monkeypatch.setattr(solver.export_bot, "export_bot", fake_export)
+    monkeypatch.setattr(solver.bots.export_bot, "export_bot", fake_export)
     result = invoke("export-bot", "--variant", "2025", "--bot", "random", "--out", tmp_path / "bot")
     assert result.exit_code == 0, result.output
     assert "1 files, 8.00 MB (2.50 MB zipped)" in result.stdout

@@ -1,7 +1,7 @@
-"""Local best response (`solver.lbr`, `solver.kernels_lbr`, `abstraction.kernels_resample`) and ``vcfr lbr``.
+"""Local best response (`solver.evaluate.lbr`, `solver.evaluate.kernels_lbr`, `abstraction.chance.kernels_resample`) and ``vcfr lbr``.
 
 Exact games: LBR's belief is exact (all consistent table rows), so its value can be checked against
-the exact best response (`solver.exploitability`): never above it beyond the interval, close to it
+the exact best response (`solver.evaluate.exploitability`): never above it beyond the interval, close to it
 against a weak strategy. Fresh-chance variants: the card stages reproduce the sampler bit for bit,
 the resampler keeps the seat's view and redraws the rest, and LBR runs on every variant.
 """
@@ -15,22 +15,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from abstraction.buckets import CardAbstraction, CardAbstractionConfig
-from abstraction.exact_games import build_game
-from abstraction.fresh_chance import FreshChance, TableChance
-from abstraction.kernels_chance import _workspace
-from abstraction.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _resample_batch
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
+from abstraction.chance.fresh_chance import FreshChance, TableChance
+from abstraction.chance.kernels_chance import _workspace
+from abstraction.chance.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _resample_batch
+from abstraction.exact.exact_games import build_game
 from abstraction.tree import SolverGame
-from game.auction import AuctionConfig
-from game.bounty import BountyConfig
-from game.holdem import HoldemConfig
-from game.river_of_blood import RiverOfBloodConfig
-from game.swap import SwapConfig
-from solver.abstract_games import AbstractGameConfig, build_abstract_game
-from solver.cfr import Solver
-from solver.exploitability import exploitability, uniform_strategy
-from solver.lbr import LBRConfig, lbr_payoffs, local_best_response
-from solver.training import TrainingConfig, train
+from game.rules.auction import AuctionConfig
+from game.rules.bounty import BountyConfig
+from game.rules.holdem import HoldemConfig
+from game.rules.river_of_blood import RiverOfBloodConfig
+from game.rules.swap import SwapConfig
+from solver.evaluate.exploitability import exploitability, uniform_strategy
+from solver.evaluate.lbr import LBRConfig, lbr_payoffs, local_best_response
+from solver.games.abstract_games import AbstractGameConfig, build_abstract_game
+from solver.solve.cfr import Solver
+from solver.solve.training import TrainingConfig, train
 from tests.solver.cli_support import invoke, one_line_error
 
 RUNS = 3

@@ -1,9 +1,9 @@
-"""LBR against the reference opponents (`solver.lbr` opponents ``checkcall`` and ``equity``,
-`solver.kernels_lbr_rule`) and ``vcfr lbr --opponent``.
+"""LBR against the reference opponents (`solver.evaluate.lbr` opponents ``checkcall`` and ``equity``,
+`solver.evaluate.kernels_lbr_rule`) and ``vcfr lbr --opponent``.
 
-The check/call table picks what `game.bots.CheckCallBot` plays; the equity rule's equity equals
-`game.kernels_equity._equity` (the bot's own Monte Carlo) within sampling error, and its action at
-a tree node is `game.bots.EquityBot.act` on the same cards and pot mapped onto the tree (in the
+The check/call table picks what `game.play.bots.CheckCallBot` plays; the equity rule's equity equals
+`game.play.kernels_equity._equity` (the bot's own Monte Carlo) within sampling error, and its action at
+a tree node is `game.play.bots.EquityBot.act` on the same cards and pot mapped onto the tree (in the
 Auction: its bid mapped to the nearest tree bid, and three hole cards for each auction winner); LBR beats
 check/call by a wide margin; LBR against the rule is reproducible and independent of batches and
 threads.
@@ -18,18 +18,18 @@ import json
 import numpy as np
 import pytest
 
-from abstraction.buckets import CardAbstraction, CardAbstractionConfig
-from abstraction.exact_games import build_game
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
+from abstraction.exact.exact_games import build_game
 from abstraction.tree import CHANCE_ACTION
-from game.actions import Action, ActionKind
-from game.bots import CheckCallBot, EquityBot
-from game.cards import parse_cards
-from game.chance import ScriptedChance
-from game.kernels_equity import _equity
-from game.variants import get_variant
-from solver import kernels_lbr_rule
-from solver.exploitability import uniform_strategy
-from solver.lbr import (
+from game.cards.deck import parse_cards
+from game.play.bots import CheckCallBot, EquityBot
+from game.play.kernels_equity import _equity
+from game.rules.actions import Action, ActionKind
+from game.rules.chance import ScriptedChance
+from game.rules.variants import get_variant
+from solver.evaluate import kernels_lbr_rule
+from solver.evaluate.exploitability import uniform_strategy
+from solver.evaluate.lbr import (
     EquityRule,
     LBRConfig,
     checkcall_strategy,
@@ -40,7 +40,7 @@ from solver.lbr import (
     local_best_response,
     tree_arguments,
 )
-from solver.training import TrainingConfig, train
+from solver.solve.training import TrainingConfig, train
 from tests.solver.cli_support import invoke, one_line_error
 
 
@@ -56,7 +56,7 @@ AUCTION_BIDS = " | bids=0.1p,0.25p,0.5p,1p,a"
 
 
 def tiny_game(name: str, blanks, bets: str = "1p,a cap=1"):
-    from solver.abstract_games import AbstractGameConfig, build_abstract_game
+    from solver.games.abstract_games import AbstractGameConfig, build_abstract_game
 
     if name == "auction" and "bids=" not in bets:
         bets += AUCTION_BIDS

@@ -1,5 +1,5 @@
-"""The N-player limit abstract game (solver.limit_games): config, build, train() on fresh chance, the
-strategy file and the limit lookup bot playing freeze-outs (solver.limit_lookup_bot)."""
+"""The N-player limit abstract game (solver.games.limit_games): config, build, train() on fresh chance, the
+strategy file and the limit lookup bot playing freeze-outs (solver.bots.limit_lookup_bot)."""
 
 from __future__ import annotations
 
@@ -10,18 +10,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from abstraction.buckets import CardAbstraction
-from abstraction.limit_tree import showdown_contexts
-from game.actions import Action, IllegalActionError
-from game.bots import CheckCallBot, RandomBot
-from game.chance import ScriptedChance
-from game.limit import FreezeOut, LimitConfig, LimitRound
-from solver.abstract_games import write_abstract_strategy
-from solver.cfr import Solver
-from solver.limit_games import LimitGameConfig, build_limit_game
-from solver.limit_lookup_bot import OFF_TREE, LimitLookupBot
-from solver.strategy_file import read_strategy_file
-from solver.training import TrainingConfig, build_game_from_config, train
+from abstraction.bets.limit_tree import showdown_contexts
+from abstraction.cards.buckets import CardAbstraction
+from game.play.bots import CheckCallBot, RandomBot
+from game.play.freeze_out import FreezeOut
+from game.rules.actions import Action, IllegalActionError
+from game.rules.chance import ScriptedChance
+from game.rules.limit import LimitConfig, LimitRound
+from solver.bots.limit_lookup_bot import OFF_TREE, LimitLookupBot
+from solver.games.abstract_games import write_abstract_strategy
+from solver.games.limit_games import LimitGameConfig, build_limit_game
+from solver.solve.cfr import Solver
+from solver.solve.strategy_file import read_strategy_file
+from solver.solve.training import TrainingConfig, build_game_from_config, train
 
 BUCKETS = (169, 8, 8, 8)
 
@@ -127,7 +128,7 @@ def test_lookup_bot_plays_a_three_player_freeze_out(solved: dict[int, Path], cap
     bot = LimitLookupBot([solved[3], solved[2]], seed=7)
     assert bot.player_counts == [2, 3]
     config = LimitConfig(n_players=3, buy_in=300)
-    with caplog.at_level(logging.WARNING, logger="solver.limit_lookup_bot"):
+    with caplog.at_level(logging.WARNING, logger="solver.bots.limit_lookup_bot"):
         match = _play(config, [bot, RandomBot(seed=1), CheckCallBot()], seed=5, max_games=150)
     assert bot.decisions > 50 and bot.errors == 0 and not caplog.records
     assert bot.off_tree < bot.decisions  # mostly on the tree (off it after tap-outs and the 4th raise)
@@ -170,13 +171,13 @@ def test_lookup_bot_never_crashes_on_internal_errors(solved: dict[int, Path], ca
     bot = LimitLookupBot(solved[3], seed=1)
     round_ = LimitRound(LimitConfig(n_players=3), chance=ScriptedChance(list(range(11))))
     observation = dataclasses.replace(round_.observation(round_.to_act), hole_cards=(1,))  # cannot be bucketed
-    with caplog.at_level(logging.WARNING, logger="solver.limit_lookup_bot"):
+    with caplog.at_level(logging.WARNING, logger="solver.bots.limit_lookup_bot"):
         action = bot.act(observation)
     assert action in round_.legal_moves() and bot.errors == 1 and "cannot bucket" in caplog.text
 
 
 def test_lookup_bot_announces_its_best_hand(solved: dict[int, Path]) -> None:
-    from game.cards import parse_cards
+    from game.cards.deck import parse_cards
 
     bot = LimitLookupBot(solved[3], seed=1)
     cards = parse_cards("Ah Ad 2c 3d 7h 8h Ac Kd Qh 4s 9c").tolist()
@@ -218,7 +219,7 @@ def test_process_backend_rebuilds_the_limit_game(cards: Path, tmp_path: Path) ->
 
 
 def test_run_files_take_the_limit_variant(cards: Path) -> None:
-    from solver.run_config import RunConfigError, parse_run_config
+    from solver.solve.run_config import RunConfigError, parse_run_config
 
     text = f"""
 [rules]

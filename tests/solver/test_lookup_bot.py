@@ -12,17 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from abstraction.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
-from game.actions import Action, ActionKind
-from game.bots import BOTS, RandomBot, make_bot, passive_action
-from game.chance import RandomChance
-from game.holdem import HoldemConfig, HoldemRound
-from game.match import play_match
-from game.swap import SwapConfig
-from solver.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
-from solver.cfr import Solver
-from solver.lookup_bot import LookupBot, make_lookup_bot, register_lookup_bot
-from solver.strategy_file import StrategyFileError, read_strategy_file
+from abstraction.cards.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
+from game.play.bots import BOTS, RandomBot, make_bot, passive_action
+from game.play.match import play_match
+from game.rules.actions import Action, ActionKind
+from game.rules.chance import RandomChance
+from game.rules.holdem import HoldemConfig, HoldemRound
+from game.rules.swap import SwapConfig
+from solver.bots.lookup_bot import LookupBot, make_lookup_bot, register_lookup_bot
+from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
+from solver.solve.cfr import Solver
+from solver.solve.strategy_file import StrategyFileError, read_strategy_file
 
 SMALL = dict(
     training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
@@ -124,7 +124,7 @@ def test_internal_error_falls_back_to_a_legal_action(solved, caplog):
 
     bot.lookup.bucket_unchecked = broken  # type: ignore[method-assign]
     round_ = HoldemRound(HoldemConfig(stack=STACK), RandomChance(0))
-    with caplog.at_level("WARNING", logger="solver.lookup_bot"):
+    with caplog.at_level("WARNING", logger="solver.bots.lookup_bot"):
         action = bot.act(round_.observation(0))
     assert action == Action.call()  # facing the big blind: no check, so call
     assert bot.errors == 1 and "bucket table unavailable" in caplog.text

@@ -8,12 +8,12 @@ import dataclasses
 
 import pytest
 
-from abstraction.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
-from game.bots import make_bot
-from game.match import play_match
-from solver.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
-from solver.cfr import Solver
-from solver.lookup_bot import LookupBot
+from abstraction.cards.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
+from game.play.bots import make_bot
+from game.play.match import play_match
+from solver.bots.lookup_bot import LookupBot
+from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
+from solver.solve.cfr import Solver
 
 SMALL = dict(
     training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4

@@ -1,4 +1,4 @@
-"""Monte Carlo CFR (solver.kernels_mccfr via solver.cfr): determinism, resumability, convergence."""
+"""Monte Carlo CFR (solver.solve.kernels_mccfr via solver.solve.cfr): determinism, resumability, convergence."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import threading
 import numpy as np
 import pytest
 
-from abstraction.exact_games import build_game
+from abstraction.exact.exact_games import build_game
 from abstraction.tree import SolverGame
-from solver import kernels_mccfr
-from solver.cfr import SAMPLING, Solver, allocate_tables, run_iterations
-from solver.exploitability import exploitability
+from solver.evaluate.exploitability import exploitability
+from solver.solve import kernels_mccfr
+from solver.solve.cfr import SAMPLING, Solver, allocate_tables, run_iterations
 from tests.solver.test_cfr import needs_jit
 
 # with NUMBA_DISABLE_JIT=1 the generator's uint64 arithmetic runs in NumPy scalars, which warn
@@ -178,8 +178,8 @@ def test_threads_share_tables(leduc) -> None:
 
 _PYTHON_PATH_SCRIPT = """
 import sys, numpy as np
-from abstraction.exact_games import build_game
-from solver.cfr import Solver
+from abstraction.exact.exact_games import build_game
+from solver.solve.cfr import Solver
 game = build_game("kuhn")
 tables = {}
 for algorithm in ("cfr+", "es-mccfr", "os-mccfr"):
@@ -259,7 +259,7 @@ def test_stratified_deals_follow_unequal_probabilities() -> None:
 @pytest.mark.parametrize("linear", [False, True])
 def test_external_sampling_equals_recursive_reference(name, iterations, linear) -> None:
     """The iterative kernel equals a recursive pure-Python walk bit for bit at the same seed."""
-    from abstraction.exact_games import rules_config
+    from abstraction.exact.exact_games import rules_config
     from tests.reference import ReferenceExternalSampling
     from tests.solver.test_cfr import reference_rows
 

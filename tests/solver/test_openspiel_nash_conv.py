@@ -3,7 +3,7 @@
 A strategy of ours (flat table) becomes an OpenSpiel tabular policy by walking both games in lockstep:
 OpenSpiel's card ``i`` is our ``config.deck()[i]``, its actions map to ours (Kuhn: 0 pass = check or
 fold, 1 bet = raise or call; Leduc: 0 fold, 1 call or check, 2 raise), and each OpenSpiel
-information state takes the row of ours that ``abstraction.exact_games.locate`` finds. Betting does
+information state takes the row of ours that ``abstraction.exact.exact_games.locate`` finds. Betting does
 not depend on the cards, so walking one deal per (seat, private card, public card) reaches every
 information state.
 """
@@ -15,12 +15,12 @@ import itertools
 import numpy as np
 import pytest
 
-from abstraction.exact_games import build_game, locate, rules_config
+from abstraction.exact.exact_games import build_game, locate, rules_config
 from abstraction.tree import SolverGame
-from game.actions import Action, ActionKind
-from game.leduc import LeducConfig, LeducRound
-from solver.cfr import Solver, normalized_strategy
-from solver.exploitability import exploitability, uniform_strategy
+from game.rules.actions import Action, ActionKind
+from game.rules.leduc import LeducConfig, LeducRound
+from solver.evaluate.exploitability import exploitability, uniform_strategy
+from solver.solve.cfr import Solver, normalized_strategy
 from tests.solver.test_exploitability import random_strategy
 
 LEDUC_3_UNIFORM_NASH_CONV = 12.611221340388003

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from abstraction.exact_games import build_game
-from solver.cfr import PrivateRows, Solver, first_round_end, normalized_strategy, run_iterations
-from solver.exploitability import exploitability
-from solver.parallel import SHARING, check_parallel_settings, delta_block, iteration_runner, split_range
-from solver.training import TrainingConfig, train
+from abstraction.exact.exact_games import build_game
+from solver.evaluate.exploitability import exploitability
+from solver.solve.cfr import PrivateRows, Solver, first_round_end, normalized_strategy, run_iterations
+from solver.solve.parallel import SHARING, check_parallel_settings, delta_block, iteration_runner, split_range
+from solver.solve.training import TrainingConfig, train
 from tests.solver.test_cfr import needs_jit
 
 KUHN = build_game("kuhn")

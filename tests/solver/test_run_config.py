@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from abstraction.buckets import CardAbstraction, CardAbstractionConfig
-from solver.run_config import (
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
+from solver.solve.run_config import (
     RunConfigError,
     load_run_config,
     merge_overrides,
     parse_rule,
     parse_run_config,
 )
-from solver.training import build_game_from_config
+from solver.solve.training import build_game_from_config
 
 CONFIGS = Path(__file__).resolve().parents[2] / "experiments" / "configs"
 VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from abstraction.exact_games import build_game
-from solver.cfr import Solver
-from solver.strategy_file import (
+from abstraction.exact.exact_games import build_game
+from solver.solve.cfr import Solver
+from solver.solve.strategy_file import (
     FORMAT_VERSION,
     ConvergenceLog,
     StrategyFileError,

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.strategy_file import read_strategy_file
-from solver.training import TrainingConfig, TrainingProgress, evaluate_strategy_file, train
+from solver.solve.strategy_file import read_strategy_file
+from solver.solve.training import TrainingConfig, TrainingProgress, evaluate_strategy_file, train
 from tests.solver.cli_support import kill_once_written
 
 

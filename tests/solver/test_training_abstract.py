@@ -12,11 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from abstraction.buckets import CardAbstraction, CardAbstractionConfig
-from solver.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
-from solver.cfr import Solver
-from solver.strategy_file import StrategyFileError, read_strategy_file
-from solver.training import TrainingConfig, TrainingProgress, evaluate_strategy_file, train
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
+from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
+from solver.solve.cfr import Solver
+from solver.solve.strategy_file import StrategyFileError, read_strategy_file
+from solver.solve.training import TrainingConfig, TrainingProgress, evaluate_strategy_file, train
 from tests.solver.cli_support import CLI, kill_once_written
 
 

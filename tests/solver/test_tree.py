@@ -1,4 +1,4 @@
-"""FlatTree invariants, the exact-game builder and the deal tables (abstraction.tree, abstraction.exact_games)."""
+"""FlatTree invariants, the exact-game builder and the deal tables (abstraction.tree, abstraction.exact.exact_games)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from abstraction.exact_games import bucket_index, build_game
+from abstraction.exact.exact_games import bucket_index, build_game
 from abstraction.tree import DECISION, FOLD, SHOWDOWN, DealTable, FlatTree, SolverGame
-from game.leduc import LeducConfig
+from game.rules.leduc import LeducConfig
 
 
 def test_information_set_counts(kuhn, leduc) -> None:
@@ -206,9 +206,9 @@ def test_validator_refuses_non_breadth_first_order() -> None:
 
 
 def test_locate_agrees_with_the_deal_table(leduc) -> None:
-    from abstraction.exact_games import locate
-    from game.actions import Action
-    from game.leduc import LeducRound
+    from abstraction.exact.exact_games import locate
+    from game.rules.actions import Action
+    from game.rules.leduc import LeducRound
 
     config = LeducConfig()
     for deal in (0, 37, 119):
@@ -243,7 +243,7 @@ rules_strategy = st.builds(
 @settings(max_examples=10, deadline=None, derandomize=True)
 @given(rules=rules_strategy)
 def test_builder_and_best_response_on_random_rules(rules) -> None:
-    from solver.exploitability import exploitability, uniform_strategy
+    from solver.evaluate.exploitability import exploitability, uniform_strategy
     from tests.reference import best_response_value
     from tests.solver.test_exploitability import as_policy
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from abstraction.buckets import CardAbstraction, CardAbstractionConfig
-from solver.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
-from solver.cfr import Solver
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
+from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
+from solver.solve.cfr import Solver
 
 BUCKETS = (169, 3, 3, 3)
 

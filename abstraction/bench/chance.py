@@ -1,0 +1,59 @@
+"""``vcfr bench chance``: fresh deals per second of each heads-up variant's sampler.
+
+For every variant (River of Blood once per run cap in ``max_runs``), `FreshChance.sample` of
+``deals`` deals on the calling thread (``parallel=False``: how a solver thread draws its
+deals) and split over all numba threads; best wall-clock of ``repeats``. The card abstraction is
+full-size blank tables (`CardAbstraction.blank`, 169/200/200/200 buckets, doubled for Bounty):
+table contents do not change the speed, and river and run-street buckets compute the hand's
+strength on the spot (about 8 µs on the river, much more on run boards of 6+ cards), which
+dominates a deal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import platform
+
+from numba import get_num_threads
+
+from abstraction.bench.abstraction import _best
+from abstraction.cards.buckets import CardAbstraction
+from abstraction.chance.fresh_chance import FreshChance
+from abstraction.hooks import HOOKED_VARIANTS
+from game.rules.variants import get_variant
+
+
+def run_chance_benchmark(
+    *, deals: int = 20_000, repeats: int = 3, max_runs: tuple[int, ...] = (1, 3), seed: int = 0
+) -> dict:
+    """Run every measurement; returns the JSON-able result of ``vcfr bench chance --json``:
+    ``deals_per_second`` maps ``holdem``, ``swap``, ``bounty``, ``auction`` and
+    ``river_of_blood_R<cap>`` to ``{"one_thread": ..., "all_threads": ...}``."""
+    if deals < 1 or repeats < 1 or not max_runs or min(max_runs) < 0:
+        raise ValueError(
+            f"deals and repeats must be >= 1 and max_runs run caps >= 0, got {deals}, {repeats}, {max_runs}"
+        )
+    blank = CardAbstraction.blank((169, 200, 200, 200))
+    bounty = dataclasses.replace(blank, config=dataclasses.replace(blank.config, variant="bounty"))
+    samplers: dict[str, FreshChance] = {}
+    for variant in HOOKED_VARIANTS:
+        config = get_variant(variant).config_class()
+        if variant == "river_of_blood":
+            for runs in max_runs:
+                samplers[f"river_of_blood_R{runs}"] = FreshChance(config, blank, max_runs=runs)
+        else:
+            samplers[variant] = FreshChance(config, bounty if variant == "bounty" else blank)
+    rates: dict[str, dict[str, float]] = {}
+    for name, chance in samplers.items():
+        chance.sample(0, 2, seed, parallel=False)  # compile or load the kernels outside the timing
+        chance.sample(0, 2, seed, parallel=True)
+        one_thread, _ = _best(lambda: chance.sample(0, deals, seed, parallel=False), repeats)  # noqa: B023
+        all_threads, _ = _best(lambda: chance.sample(0, deals, seed, parallel=True), repeats)  # noqa: B023
+        rates[name] = {"one_thread": deals / one_thread, "all_threads": deals / all_threads}
+    return {
+        "deals_per_second": rates,
+        "deals": deals,
+        "repeats": repeats,
+        "threads": get_num_threads(),
+        "machine": platform.processor() or platform.machine(),
+    }

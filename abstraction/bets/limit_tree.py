@@ -1,0 +1,319 @@
+"""The betting tree of N-player limit hold'em (`game.rules.limit`), walked from the rules engine.
+
+Nothing about the betting is re-encoded: the tree is the walk of :class:`game.rules.limit.LimitRound`
+(``legal_moves`` / ``apply`` on clones) from a round with the button on seat 0 and every player
+holding ``config.buy_in`` chips. Betting in limit does not depend on the cards, so one walk serves
+every deal. Conventions (those of `abstraction.exact.exact_games`, whose helpers are reused):
+
+- seats are relative to the button: seat 0 is the button (it posts the blind), seat 1 the
+  straddler, ...; a real game with the button elsewhere is rotated onto this tree;
+- the bucket slot of a decision is its street ordinal (0 preflop, 1 flop, 2 turn, 3 river) and
+  every decision node is its own information-set group (the betting is public);
+- a showdown's outcome context is the set of seats alive there (:func:`showdown_contexts`, the
+  largest sets first) and its outcomes are the winner subsets
+  (`abstraction.exact.exact_games.showdown_outcomes`); each outcome's payoff row is
+  :meth:`LimitRound.payoffs_if` of those winners: NET chips per seat, divided by the rules'
+  expectation method (`game.rules.pots`), odd chips from the button clockwise;
+- a fold terminal (one player left) has one row, the round's own ``payoffs()``.
+
+Assumptions of the abstract game (the lookup bot copes when reality breaks them):
+
+- **cards speak**: at a showdown the best hand of each player wins (with
+  ``must_use_hole_card`` the best hand using a hole card); in announced-hands rules
+  (``cards_speak=False``) every player is assumed to announce their best hand, never to muck;
+- **no tap-outs**: every player can put in the most a game can cost, ``ante + (max_raises + 1) *
+  (2 * low_limit + 2 * high_limit)`` chips (:func:`max_commitment`); a config whose ``buy_in``
+  is smaller is refused with a ValueError (a tap-out would change who may act later).
+
+Sizes (3 players, default limits, blinds in round two): ``max_raises`` 0: 393 nodes, 1: 14,035,
+2: 296,913, 3 (the rules' default): 5,354,611 (:func:`count_nodes` measures without building).
+
+>>> from game.rules.limit import LimitConfig
+>>> tree = build_limit_tree(LimitConfig(n_players=3, max_raises=1), [169, 8, 8, 8])
+>>> tree.n_nodes, tree.n_players, tree.n_slots, showdown_contexts(tree)
+(14035, 3, 4, [(0, 1, 2), (0, 1), (0, 2), (1, 2)])
+>>> tree.context_size.tolist(), count_nodes(LimitConfig(n_players=3, max_raises=1))
+([7, 3, 3, 3], 14035)
+>>> build_limit_tree(LimitConfig(n_players=3, buy_in=100), [169, 8, 8, 8])
+Traceback (most recent call last):
+...
+ValueError: the limit abstract game assumes nobody taps out: a player can put in up to 245 chips in one game (ante 5 + 4 bets of 10, 10, 20, 20 per street), but buy_in is 100 chips; raise buy_in to >= 245 or lower max_raises
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import numpy as np
+
+from abstraction.exact.exact_games import showdown_contexts, showdown_outcomes
+from abstraction.tree import DECISION, FOLD, MAX_PLAYERS, SHOWDOWN, FlatTree
+from game.rules.chance import ScriptedChance
+from game.rules.limit import LimitConfig, LimitRound
+from game.rules.nolimit import FLOP, PREFLOP, RIVER, TURN
+
+__all__ = ["STREET_ORDINAL", "build_limit_tree", "count_nodes", "max_commitment", "showdown_contexts", "walk_config"]
+
+STREET_ORDINAL = {PREFLOP: 0, FLOP: 1, TURN: 2, RIVER: 3}
+"""Board cards of a street (0, 3, 4, 5) -> its ordinal, the decision's bucket slot."""
+_BOARD_STREETS = (PREFLOP, FLOP, TURN, RIVER)
+
+
+def max_commitment(config: LimitConfig) -> int:
+    """The most chips one player can put in during one game: the ante plus, per street, the
+    opening bet (or the straddle) and ``max_raises`` raises of that street's limit.
+
+    >>> max_commitment(LimitConfig()), max_commitment(LimitConfig(max_raises=2))
+    (245, 185)
+    """
+    return int(config.ante) + (config.max_raises + 1) * sum(config.limit(street) for street in _BOARD_STREETS)
+
+
+def check_no_tap_out(config: LimitConfig) -> None:
+    """ValueError unless ``config.buy_in`` covers :func:`max_commitment` (nobody can tap out)."""
+    needed = max_commitment(config)
+    if config.buy_in < needed:
+        limits = ", ".join(str(config.limit(street)) for street in _BOARD_STREETS)
+        raise ValueError(
+            f"the limit abstract game assumes nobody taps out: a player can put in up to {needed} chips in one "
+            f"game (ante {config.ante} + {config.max_raises + 1} bets of {limits} per street), but buy_in is "
+            f"{config.buy_in} chips; raise buy_in to >= {needed} or lower max_raises"
+        )
+
+
+def walk_config(config: LimitConfig) -> LimitConfig:
+    """The rules the tree is walked with: ``config`` with announced hands (the walk stops when the
+    betting is over, before any hand is evaluated; cards are irrelevant to the betting)."""
+    if not isinstance(config, LimitConfig):
+        raise TypeError(f"config must be a game.rules.limit.LimitConfig, got {config!r}")
+    if config.n_players > MAX_PLAYERS:
+        raise ValueError(f"the limit abstract game seats 2..{MAX_PLAYERS} players, the rules {config.n_players}")
+    check_no_tap_out(config)
+    values = {name: getattr(config, name) for name in config.__dataclass_fields__}
+    values["cards_speak"] = False
+    return LimitConfig(**values)
+
+
+def _root(config: LimitConfig) -> LimitRound:
+    rules = walk_config(config)
+    n = rules.n_players
+    cards = list(range(2 * n + 5))  # any distinct cards: the walk never looks at them
+    return LimitRound(rules, [rules.buy_in] * n, 0, chance=ScriptedChance(cards))
+
+
+def _betting_over(round_: LimitRound) -> bool:
+    return round_.is_terminal or round_.in_showdown
+
+
+def count_nodes(config: LimitConfig) -> int:
+    """Nodes of the tree of ``config`` without building it (milliseconds; the subtree below a
+    street's start depends only on the street and who folded, since nobody taps out)."""
+    memo: dict[tuple, int] = {}
+
+    def walk(round_: LimitRound, street_start: bool) -> int:
+        key = (round_.street, round_.folded, _betting_over(round_)) if street_start else None
+        if key is not None and key in memo:
+            return memo[key]
+        total = 1
+        if not _betting_over(round_):
+            for move in round_.legal_moves():
+                child = round_.clone()
+                child.apply(move)
+                total += walk(child, child.street != round_.street)
+        if key is not None:
+            memo[key] = total
+        return total
+
+    return walk(_root(config), True)
+
+
+def build_limit_tree(
+    config: LimitConfig, buckets_per_street: Sequence[int], *, max_nodes: int | None = None
+) -> FlatTree:
+    """The :class:`FlatTree` of limit hold'em with ``config`` (2..6 players; see the module docstring).
+
+    ``buckets_per_street``: buckets of slots 0..3 (preflop, flop, turn, river). ``max_nodes``: refuse
+    (ValueError, before walking) a tree with more nodes. Arrays: ``committed`` float64
+    ``[n_nodes, n_players]`` chips put in (antes and blinds included); ``terminal_values`` float64
+    ``[rows, n_players]`` NET chips; ``action_amount`` the raise-to total of the street's bets.
+    """
+    buckets = np.asarray(buckets_per_street, dtype=np.int32).reshape(-1)
+    if buckets.shape != (4,) or (buckets < 1).any():
+        raise ValueError(
+            f"buckets_per_street must be 4 counts >= 1 (preflop, flop, turn, river), got {buckets_per_street!r}"
+        )
+    root = _root(config)
+    if max_nodes is not None:
+        size = count_nodes(config)
+        if size > max_nodes:
+            raise ValueError(
+                f"the limit tree of {config.n_players} players with max_raises={config.max_raises} has {size:,} nodes, "
+                f"more than max_nodes={max_nodes:,}; lower max_raises (rules) or raise max_nodes"
+            )
+    n_players = config.n_players
+    # Depth-first walk into flat lists (memory: no round is kept once its subtree is done), then
+    # renumbered breadth-first.
+    parent: list[int] = []
+    rank: list[int] = []
+    depth: list[int] = []
+    kind: list[int] = []
+    player: list[int] = []
+    street: list[int] = []
+    action_kind: list[int] = []
+    action_amount: list[int] = []
+    committed: list[tuple[int, ...]] = []
+    alive_of: dict[int, tuple[int, ...]] = {}
+    rows_of: dict[int, tuple[tuple[int, ...], ...]] = {}
+    row_cache: dict[tuple, tuple[tuple[int, ...], ...]] = {}
+    n_children: list[int] = []
+
+    def visit(round_: LimitRound, up: int, index: int, level: int, move_kind: int, move_amount: int) -> None:
+        node = len(kind)
+        parent.append(up)
+        rank.append(index)
+        depth.append(level)
+        action_kind.append(move_kind)
+        action_amount.append(move_amount)
+        street.append(STREET_ORDINAL[round_.street])
+        committed.append(round_.contributions)
+        if _betting_over(round_):
+            folded = round_.folded
+            alive = tuple(seat for seat in range(n_players) if not folded[seat])
+            n_children.append(0)
+            if len(alive) == 1:
+                kind.append(FOLD)
+                player.append(folded.index(True) if n_players == 2 else -1)
+                rows_of[node] = (tuple(int(chips) for chips in round_.payoffs()),)
+            else:
+                kind.append(SHOWDOWN)
+                player.append(-1)
+                alive_of[node] = alive
+                key = (round_.contributions, folded)
+                rows = row_cache.get(key)
+                if rows is None:
+                    rows = tuple(round_.payoffs_if(winners) for winners in showdown_outcomes(alive, n_players))
+                    row_cache[key] = rows
+                rows_of[node] = rows
+            return
+        moves = round_.legal_moves()
+        kind.append(DECISION)
+        player.append(int(round_.to_act))
+        n_children.append(len(moves))
+        for child_index, move in enumerate(moves):
+            child = round_.clone()
+            child.apply(move)
+            visit(child, node, child_index, level + 1, int(move.kind), int(move.amount))
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        visit(root, -1, 0, 0, -1, -1)
+    finally:
+        sys.setrecursionlimit(limit)
+    return _flat_tree(
+        parent,
+        rank,
+        depth,
+        kind,
+        player,
+        street,
+        action_kind,
+        action_amount,
+        committed,
+        n_children,
+        alive_of,
+        rows_of,
+        buckets,
+        n_players,
+    )
+
+
+def _breadth_first(parent: np.ndarray, rank: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """``order``: the depth-first node indices listed breadth-first (children contiguous, by rank)."""
+    new_index = np.full(len(parent), -1, dtype=np.int64)
+    new_index[0] = 0
+    order_parts = [np.zeros(1, dtype=np.int64)]
+    next_free = 1
+    by_depth = np.argsort(depth, kind="stable")
+    bounds = np.searchsorted(depth[by_depth], np.arange(int(depth.max()) + 2))
+    for level in range(1, int(depth.max()) + 1):
+        nodes = by_depth[bounds[level] : bounds[level + 1]]
+        ordered = nodes[np.lexsort((rank[nodes], new_index[parent[nodes]]))]
+        new_index[ordered] = np.arange(next_free, next_free + len(ordered))
+        next_free += len(ordered)
+        order_parts.append(ordered)
+    return np.concatenate(order_parts)
+
+
+def _flat_tree(
+    parent,
+    rank,
+    depth,
+    kind,
+    player,
+    street,
+    action_kind,
+    action_amount,
+    committed,
+    n_children,
+    alive_of,
+    rows_of,
+    buckets,
+    n_players,
+) -> FlatTree:
+    order = _breadth_first(
+        np.asarray(parent, dtype=np.int64), np.asarray(rank, dtype=np.int64), np.asarray(depth, dtype=np.int64)
+    )
+    n_nodes = len(order)
+    kind_array = np.asarray(kind, dtype=np.int8)[order]
+    children = np.asarray(n_children, dtype=np.int32)[order]
+    child_start = np.zeros(n_nodes, dtype=np.int32)
+    starts = 1 + np.concatenate([[0], np.cumsum(children[:-1], dtype=np.int64)])
+    child_start[children > 0] = starts[children > 0]
+    contexts = sorted(set(alive_of.values()), key=lambda alive: (-len(alive), alive))
+    context_index = {alive: c for c, alive in enumerate(contexts)}
+    context = np.full(n_nodes, -1, dtype=np.int32)
+    value_row = np.full(n_nodes, -1, dtype=np.int64)
+    rows: list[tuple[int, ...]] = []
+    for new, old in enumerate(order.tolist()):
+        block = rows_of.get(old)
+        if block is None:
+            continue
+        value_row[new] = len(rows)
+        if old in alive_of:
+            context[new] = context_index[alive_of[old]]
+        rows.extend(block)
+    decisions = np.flatnonzero(kind_array == DECISION)
+    group = np.full(n_nodes, -1, dtype=np.int32)
+    group[decisions] = np.arange(len(decisions), dtype=np.int32)
+    street_array = np.asarray(street, dtype=np.int8)[order]
+    player_array = np.asarray(player, dtype=np.int8)[order]
+    n_actions = children[decisions]
+    group_street = street_array[decisions]
+    n_buckets = buckets[group_street]
+    sizes = n_buckets.astype(np.int64) * n_actions
+    tree = FlatTree(
+        kind=kind_array,
+        player=player_array,
+        street=street_array,
+        child_start=child_start,
+        n_children=children,
+        committed=np.asarray(committed, dtype=np.float64).reshape(-1, n_players)[order],
+        infoset_group=group,
+        action_kind=np.asarray(action_kind, dtype=np.int8)[order],
+        action_amount=np.asarray(action_amount, dtype=np.int32)[order],
+        context=context,
+        value_row=value_row,
+        n_actions=n_actions,
+        row_offset=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
+        n_buckets=n_buckets,
+        group_player=player_array[decisions],
+        group_street=group_street,
+        group_slot=group_street,
+        terminal_values=np.asarray(rows, dtype=np.float64).reshape(len(rows), n_players),
+        context_size=np.array([len(showdown_outcomes(alive, n_players)) for alive in contexts], dtype=np.int32),
+        chance_size=np.zeros(0, dtype=np.int32),
+    )
+    tree.validate()
+    return tree

@@ -1,0 +1,459 @@
+"""Card abstraction: per-street bucket tables and centroids, built by clustering, stored in HDF5.
+
+Streets and what maps a real hand to its bucket:
+
+- preflop: a table over the 169 suit-isomorphic classes (lossless at 169 buckets);
+- flop: a table over the 1,286,792 flop classes (uint16);
+- turn: a table over the 55,190,538 turn classes (uint16, 110 MB);
+- river (and River of Blood run streets): no table (2.4e9 classes): the hand's exact strength
+  against all opponent holdings is computed on the spot (about 10 µs in numba) and mapped to the
+  nearest of the 1-D river centroids.
+
+Methods (``method``): ``ehs`` clusters E[HS], ``ehs2`` clusters (E[HS], E[HS²]) (both L2 k-means),
+``emd`` clusters distributions under earth mover's distance: a turn hand by its 46 river
+strengths, a flop hand potential-aware by its 47 next-street (turn) buckets, each placed at its
+bucket's equity (so the ground distance between turn buckets is the difference of their
+equities, a 1-D simplification of Johanson et al. 2013's centroid-to-centroid distance).
+Preflop below 169 buckets clusters (E[HS], E[HS²]) from Monte Carlo features for every method.
+
+Variants: Hold'em tables serve every variant but Swap's (below). Bounty doubles the buckets:
+``2 * bucket + hit`` where ``hit`` says whether the own bounty rank is among the known cards (if it
+is not, the chance it still hits depends on the street only, so that one bit carries both). River
+of Blood run streets score the longer board on the spot like the river. An Auction three-card
+hand takes the highest bucket of its three two-card sub-hands on the flop and turn, and its own
+strength on the river.
+
+Swap (``variant="swap"``) clusters on Swap's futures, with the probabilities
+``flop_swap_probability`` / ``turn_swap_probability`` of the config (default: `game.rules.swap.SwapConfig`'s
+0.10 / 0.05; other variants hold 0): a preflop hand faces the flop swap and the turn swap (its
+Monte Carlo E[HS], E[HS²] draw them, `abstraction.cards.features.hand_features`), a flop hand (the cards
+held after the flop swap) faces the turn swap (E[HS], E[HS²] exact over every turn, swap outcome,
+replacement card and river; EMD: the distribution of the turn bucket of the hand held after the
+turn swap; `abstraction.cards.kernels_buckets._swap_flop_moments` and ``_swap_flop_atoms``), and turn and
+river hands face no more swaps, so their tables and centroids are the plain ones. The opponent is
+uniform over the unseen cards throughout: its own swaps leave its final hand uniform. On the flop
+a replaced own card, although known dead, is not taken out of the opponent's range (as in the
+river lookup); preflop it is. With both probabilities 0 a Swap file equals the Hold'em one.
+A Swap file serves only Swap games (`abstraction.chance.fresh_chance.FreshChance` refuses it elsewhere).
+
+Not in the tables: River of Blood run-card potential at the river.
+
+HDF5 file format (version 1), written to a temporary file and renamed:
+attributes ``format = "vcfr-card-abstraction"``, ``format_version = 1``, ``config`` (JSON of
+`CardAbstractionConfig`), ``cards_per_round`` (2, 3, 1, 1); datasets ``preflop_table`` (169,),
+``flop_table`` (1286792,), ``turn_table`` (55190538,) as uint16, ``river_centroids`` (k,) increasing
+float64, ``flop_centroids`` and ``turn_centroids`` (k, d) float64. Loading checks the version.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from abstraction.cards.clustering import assign, fit_kmeans
+from abstraction.cards.features import FutureModel, hand_features, runout_positions
+from abstraction.cards.isomorphism import HandIndexer, holdem_indexer
+from abstraction.cards.kernels_buckets import (
+    METHOD_EHS,
+    METHOD_EHS2,
+    METHOD_EMD,
+    N_RIVERS,
+    N_TURNS,
+    UNSET,
+    _flop_pass,
+    _flop_strength_table,
+    _turn_feature,
+)
+from abstraction.cards.kernels_features import HAND_CARDS, N_HANDS
+from game.cards.rng import as_generator
+
+if TYPE_CHECKING:
+    from abstraction.cards.bucket_lookup import BucketLookup
+
+FILE_FORMAT = "vcfr-card-abstraction"
+FILE_VERSION = 1
+METHODS = {"ehs": METHOD_EHS, "ehs2": METHOD_EHS2, "emd": METHOD_EMD}
+VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")
+MAX_BUCKETS = UNSET - 1
+ASSIGN_BLOCK = 100_000
+"""Flop classes assigned to centroids per block (bounds the float64 copy of their features)."""
+
+ProgressCallback = Callable[[str, int, int], None]
+"""``progress(stage, done, total)``, called as the build advances."""
+
+
+@dataclass(frozen=True)
+class CardAbstractionConfig:
+    """How to build a card abstraction: buckets per street (preflop, flop, turn, river), method,
+    seed, and the sample sizes used to fit centroids (clusters are then assigned to every class).
+
+    >>> CardAbstractionConfig(buckets=(169, 200, 200, 200)).method
+    'emd'
+    >>> CardAbstractionConfig(buckets=(169, 0, 200, 200))
+    Traceback (most recent call last):
+    ...
+    ValueError: buckets must be 4 counts in 1..65534 (preflop, flop, turn, river), got (169, 0, 200, 200)
+    """
+
+    buckets: tuple[int, int, int, int] = (169, 200, 200, 200)
+    method: str = "emd"
+    variant: str = "holdem"
+    seed: int = 0
+    training_flops: int = 48
+    """Random flops whose hands train the turn and river centroids."""
+    turn_training_points: int = 60_000
+    river_training_points: int = 100_000
+    flop_training_points: int = 60_000
+    iterations: int = 20
+    """Lloyd iterations per street."""
+    flop_swap_probability: float | None = None
+    """Swap only: chance each hole card is replaced when the flop is dealt (None: the rules'
+    default, `game.rules.swap.SwapConfig`; stored resolved, 0.0 for the other variants)."""
+    turn_swap_probability: float | None = None
+    """Swap only: chance each hole card is replaced when the turn is dealt (as above)."""
+
+    def __post_init__(self) -> None:
+        buckets = tuple(self.buckets)
+        if len(buckets) != 4 or any(not isinstance(b, (int, np.integer)) or not 1 <= b <= MAX_BUCKETS for b in buckets):
+            raise ValueError(
+                f"buckets must be 4 counts in 1..{MAX_BUCKETS} (preflop, flop, turn, river), got {self.buckets!r}"
+            )
+        object.__setattr__(self, "buckets", tuple(int(b) for b in buckets))
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {sorted(METHODS)}, got {self.method!r}")
+        if self.variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {VARIANTS}, got {self.variant!r}")
+        for name in (
+            "training_flops",
+            "turn_training_points",
+            "river_training_points",
+            "flop_training_points",
+            "iterations",
+        ):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
+        from game.rules.swap import SwapConfig
+
+        for name in ("flop_swap_probability", "turn_swap_probability"):
+            value = getattr(self, name)
+            if self.variant != "swap":
+                if value not in (None, 0, 0.0) or isinstance(value, bool):
+                    raise ValueError(
+                        f"{name} is a rule of the 'swap' variant; variant {self.variant!r} takes none, got {value!r}"
+                    )
+                object.__setattr__(self, name, 0.0)
+                continue
+            if value is None:
+                value = getattr(SwapConfig, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+                raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
+            object.__setattr__(self, name, float(value))
+
+    @property
+    def future(self) -> FutureModel:
+        """What chance does to a preflop hand under this config (Swap's swaps; plain otherwise).
+
+        >>> CardAbstractionConfig(variant="swap", turn_swap_probability=0.2).future
+        FutureModel(swap_flop=0.1, swap_turn=0.2, run_cards=False, extra_hole_cards=0, opponent_cards=2)
+        """
+        return FutureModel(
+            swap_flop=float(self.flop_swap_probability or 0.0), swap_turn=float(self.turn_swap_probability or 0.0)
+        )
+
+
+def canonical_flops() -> np.ndarray:
+    """One flop per suit-isomorphism class: int8 (1755, 3)."""
+    flops = np.array(list(itertools.combinations(range(52), 3)), dtype=np.int8)
+    classes = HandIndexer((3,)).index_batch(flops)
+    _, first = np.unique(classes, return_index=True)
+    return flops[np.sort(first)]
+
+
+def estimate_build_memory(config: CardAbstractionConfig, threads: int = 2) -> int:
+    """Bytes the build holds at its peak, beyond the interpreter and compiled kernels (about 0.4 GB
+    more): the uint16 flop and turn tables, float32 flop features, each thread's two runout tables,
+    and one float64 block of flop features being assigned."""
+    indexer = holdem_indexer()
+    feature_width = {"ehs": 1, "ehs2": 2, "emd": N_TURNS}[config.method]
+    tables = 2 * (indexer.sizes[1] + indexer.sizes[2])
+    flop_features = 4 * indexer.sizes[1] * feature_width
+    per_thread = 2 * 8 * N_HANDS * 1176
+    return tables + flop_features + threads * per_thread + 8 * ASSIGN_BLOCK * (feature_width + 2)
+
+
+@dataclass(frozen=True)
+class CardAbstraction:
+    """Built bucket tables; `bucket` maps real cards to a bucket, `save`/`load` use HDF5."""
+
+    config: CardAbstractionConfig
+    preflop_table: np.ndarray
+    flop_table: np.ndarray
+    turn_table: np.ndarray
+    river_centroids: np.ndarray
+    flop_centroids: np.ndarray
+    turn_centroids: np.ndarray
+
+    def n_buckets(self, street: int) -> int:
+        """Buckets on ``street`` (0 preflop, 3 flop, 4 turn, >= 5 river/run), doubled for Bounty."""
+        index = {0: 0, 3: 1, 4: 2}.get(street, 3 if street >= 5 else -1)
+        if index < 0:
+            raise ValueError(f"no street {street!r}: streets are 0, 3, 4, 5, 6, ...")
+        return self.config.buckets[index] * (2 if self.config.variant == "bounty" else 1)
+
+    def kernel_arguments(self) -> tuple:
+        """The arrays `abstraction.cards.kernels_buckets._bucket` takes after ``cards, n_hole`` (minus scratch)."""
+        indexer = holdem_indexer()
+        rounds, preflop_keys, preflop_offsets = indexer.kernel_tables(1)
+        _, flop_keys, flop_offsets = indexer.kernel_tables(2)
+        _, turn_keys, turn_offsets = indexer.kernel_tables(3)
+        return (
+            rounds,
+            preflop_keys,
+            preflop_offsets,
+            flop_keys,
+            flop_offsets,
+            turn_keys,
+            turn_offsets,
+            self.preflop_table,
+            self.flop_table,
+            self.turn_table,
+            self.river_centroids,
+        )
+
+    def bucket(
+        self,
+        hole: str | list[int] | np.ndarray,
+        board: str | list[int] | np.ndarray = (),
+        bounty_rank: int | None = None,
+    ) -> int:
+        """Bucket of 2 hole cards (3 after winning the Auction, from the flop on) on a board of 0, 3,
+        4 or 5..48 cards (Bounty: pass ``bounty_rank`` 0..12). The one bucket API: this is
+        `abstraction.cards.bucket_lookup.BucketLookup.bucket` on this abstraction (`lookup`), with its one
+        documented fallback for flops a partial build left out.
+
+        >>> tiny = CardAbstraction.blank((169, 4, 4, 4))
+        >>> tiny.bucket("AhAd") == tiny.bucket("AsAc"), tiny.bucket("AhAs", "2c7d9sJh4c"), tiny.bucket("3h2s", "Ac7d9sJh4c")
+        (True, 3, 0)
+        """
+        return self.lookup.bucket(hole, board, bounty_rank)
+
+    @functools.cached_property
+    def lookup(self) -> BucketLookup:
+        """The `abstraction.cards.bucket_lookup.BucketLookup` of this abstraction, built on first use."""
+        from abstraction.cards.bucket_lookup import BucketLookup  # that module imports this one
+
+        return BucketLookup(self)
+
+    @classmethod
+    def blank(cls, buckets: tuple[int, int, int, int]) -> CardAbstraction:
+        """Full-size tables with every flop and turn class in bucket 0, the identity preflop (169
+        buckets) and river centroids spread evenly over [0, 1]: for speed tests and examples."""
+        sizes = holdem_indexer().sizes
+        if buckets[0] != sizes[0]:
+            raise ValueError(
+                f"a blank abstraction has the identity preflop table: buckets[0] must be {sizes[0]}, got {buckets!r}"
+            )
+        return cls(
+            CardAbstractionConfig(buckets=buckets),
+            np.arange(sizes[0], dtype=np.uint16),
+            np.zeros(sizes[1], dtype=np.uint16),
+            np.zeros(sizes[2], dtype=np.uint16),
+            np.linspace(0.0, 1.0, buckets[3]),
+            np.zeros((buckets[1], N_TURNS)),
+            np.zeros((buckets[2], N_RIVERS)),
+        )
+
+    def save(self, path: str | Path) -> None:
+        """Write the HDF5 file described in the module docstring (temporary file, then rename)."""
+        import h5py
+
+        target = Path(path)
+        handle, temporary = tempfile.mkstemp(suffix=".h5.tmp", dir=target.parent if str(target.parent) else ".")
+        os.close(handle)
+        try:
+            with h5py.File(temporary, "w") as file:
+                file.attrs["format"] = FILE_FORMAT
+                file.attrs["format_version"] = FILE_VERSION
+                file.attrs["config"] = json.dumps(asdict(self.config))
+                file.attrs["cards_per_round"] = np.array(holdem_indexer().cards_per_round)
+                for name in ("preflop_table", "flop_table", "turn_table"):
+                    file.create_dataset(name, data=getattr(self, name), chunks=True, compression="lzf")
+                for name in ("river_centroids", "flop_centroids", "turn_centroids"):
+                    file.create_dataset(name, data=getattr(self, name))
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temporary, 0o666 & ~umask)  # mkstemp makes 0600; give the usual permissions
+            os.replace(temporary, target)
+        finally:
+            if os.path.exists(temporary):
+                os.remove(temporary)
+
+    @classmethod
+    def load(cls, path: str | Path) -> CardAbstraction:
+        """Read a file written by `save`; raises ValueError on another format or version."""
+        import h5py
+
+        with h5py.File(path, "r") as file:
+            found_format = str(file.attrs.get("format", ""))
+            found_version = int(file.attrs.get("format_version", -1))
+            if found_format != FILE_FORMAT or found_version != FILE_VERSION:
+                raise ValueError(
+                    f"{str(path)!r} is not a {FILE_FORMAT} file of version {FILE_VERSION}: "
+                    f"format {found_format!r}, version {found_version}"
+                )
+            raw = json.loads(file.attrs["config"])
+            raw["buckets"] = tuple(raw["buckets"])
+            for name in ("flop_swap_probability", "turn_swap_probability"):
+                raw.setdefault(name, 0.0)  # files written before Swap futures were built: plain tables
+            arrays = {
+                name: file[name][...]
+                for name in (
+                    "preflop_table",
+                    "flop_table",
+                    "turn_table",
+                    "river_centroids",
+                    "flop_centroids",
+                    "turn_centroids",
+                )
+            }
+        return cls(CardAbstractionConfig(**raw), **arrays)
+
+
+def _preflop(config: CardAbstractionConfig) -> tuple[np.ndarray, np.ndarray]:
+    indexer = holdem_indexer()
+    classes = indexer.index_batch(HAND_CARDS)
+    n_buckets = config.buckets[0]
+    if n_buckets >= indexer.sizes[0]:
+        return np.arange(indexer.sizes[0], dtype=np.uint16), np.zeros((0, 2))
+    _, first = np.unique(classes, return_index=True)
+    future = config.future
+    features = np.array(
+        [
+            [f.ehs, f.ehs2]
+            for f in (
+                hand_features(HAND_CARDS[i], future=future, n_samples=400, seed=config.seed + int(i)) for i in first
+            )
+        ]
+    )
+    result = fit_kmeans(features, n_buckets, "l2", seed=config.seed, iterations=config.iterations)
+    order = np.argsort(np.argsort(result.centroids[:, 0]))  # number buckets by increasing E[HS]
+    return order[result.labels].astype(np.uint16), result.centroids[np.argsort(result.centroids[:, 0])]
+
+
+def _training_samples(config: CardAbstractionConfig, method: int) -> tuple[np.ndarray, np.ndarray]:
+    """Turn features of random (hand, turn) pairs and river strengths of random (hand, runout)
+    pairs, from ``config.training_flops`` flops drawn uniformly from all 22,100 flops."""
+    generator = as_generator(config.seed)
+    all_flops = np.array(list(itertools.combinations(range(52), 3)), dtype=np.int8)
+    chosen = all_flops[generator.choice(all_flops.shape[0], size=config.training_flops, replace=False)]
+    pairs = runout_positions(3)
+    width = {METHOD_EHS: 1, METHOD_EHS2: 2, METHOD_EMD: N_RIVERS}[method]
+    per_flop_turn = -(-config.turn_training_points // config.training_flops)
+    per_flop_river = -(-config.river_training_points // config.training_flops)
+    turn_features = np.empty((per_flop_turn * config.training_flops, width))
+    river_strengths = []
+    strengths = np.empty((N_HANDS, pairs.shape[0]))
+    row_of_pair = np.zeros((52, 52), dtype=np.int16)
+    atoms = np.empty(N_RIVERS)
+    for number, flop in enumerate(chosen):
+        _flop_strength_table(flop, pairs, strengths, row_of_pair)
+        flop_bits = sum(1 << int(card) for card in flop)
+        live = [
+            h
+            for h in range(N_HANDS)
+            if not (flop_bits >> int(HAND_CARDS[h, 0])) & 1 and not (flop_bits >> int(HAND_CARDS[h, 1])) & 1
+        ]
+        for sample, hand in enumerate(generator.choice(live, per_flop_turn)):
+            dead = flop_bits | (1 << int(HAND_CARDS[hand, 0])) | (1 << int(HAND_CARDS[hand, 1]))
+            turn = int(generator.choice([c for c in range(52) if not (dead >> c) & 1]))
+            _turn_feature(
+                strengths[hand],
+                row_of_pair,
+                np.int64(dead),
+                turn,
+                method,
+                atoms,
+                turn_features[number * per_flop_turn + sample],
+            )
+        values = strengths[live].ravel()
+        river_strengths.append(generator.choice(values[values >= 0], per_flop_river))
+    return turn_features, np.concatenate(river_strengths)
+
+
+def _ordered(result_centroids: np.ndarray, labels: np.ndarray, method: int) -> tuple[np.ndarray, np.ndarray]:
+    """Renumber clusters by increasing equity (key): bucket 0 is the weakest."""
+    keys = result_centroids.mean(axis=1) if method == METHOD_EMD else result_centroids[:, 0]
+    order = np.argsort(keys, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.shape[0])
+    return result_centroids[order], rank[labels]
+
+
+def build_card_abstraction(
+    config: CardAbstractionConfig, progress: ProgressCallback | None = None, *, flops: np.ndarray | None = None
+) -> CardAbstraction:
+    """Build every street's buckets (see the module docstring). ``flops`` restricts the table pass
+    to some flops (tests); classes never reached keep `UNSET`. Reports progress by stage."""
+    report = progress or (lambda stage, done, total: None)
+    method = METHODS[config.method]
+    metric = "emd" if method == METHOD_EMD else "l2"
+    indexer = holdem_indexer()
+    table_flops = canonical_flops() if flops is None else np.asarray(flops, dtype=np.int8)
+
+    report("preflop", 0, 1)
+    preflop_table, _ = _preflop(config)
+    report("preflop", 1, 1)
+
+    report("training samples", 0, 1)
+    turn_samples, river_samples = _training_samples(config, method)
+    report("training samples", 1, 1)
+    turn_fit = fit_kmeans(turn_samples, config.buckets[2], metric, seed=config.seed + 1, iterations=config.iterations)
+    turn_centroids, _ = _ordered(turn_fit.centroids, turn_fit.labels, method)
+    turn_keys = turn_centroids.mean(axis=1) if method == METHOD_EMD else turn_centroids[:, 0].copy()
+    river_fit = fit_kmeans(
+        river_samples[:, None], config.buckets[3], "l2", seed=config.seed + 2, iterations=config.iterations
+    )
+    river_centroids = np.sort(river_fit.centroids[:, 0])
+
+    turn_table = np.full(indexer.sizes[2], UNSET, dtype=np.uint16)
+    width = {METHOD_EHS: 1, METHOD_EHS2: 2, METHOD_EMD: N_TURNS}[method]
+    flop_features = np.full((indexer.sizes[1], width), np.nan, dtype=np.float32)
+    rounds, flop_keys, flop_offsets = indexer.kernel_tables(2)
+    _, turn_class_keys, turn_offsets = indexer.kernel_tables(3)
+    pairs = runout_positions(3)
+    progress_flags = np.zeros(table_flops.shape[0], dtype=np.int8)
+    block = 16
+    for start in range(0, table_flops.shape[0], block):
+        stop = min(start + block, table_flops.shape[0])
+        _flop_pass(
+            table_flops[start:stop], pairs, method, rounds, flop_keys, flop_offsets, turn_class_keys, turn_offsets,
+            turn_centroids, turn_keys, turn_table, flop_features, progress_flags[start:stop], float(config.turn_swap_probability or 0.0),
+        )  # fmt: skip
+        report("flops", stop, table_flops.shape[0])
+
+    reached = np.flatnonzero(~np.isnan(flop_features[:, 0]))
+    generator = as_generator(config.seed + 3)
+    sample = flop_features[
+        np.sort(generator.choice(reached, min(reached.size, config.flop_training_points), replace=False))
+    ]
+    report("flop clustering", 0, reached.size)
+    flop_fit = fit_kmeans(sample, config.buckets[1], metric, seed=config.seed + 4, iterations=config.iterations)
+    flop_centroids, _ = _ordered(flop_fit.centroids, flop_fit.labels, method)
+    flop_table = np.full(indexer.sizes[1], UNSET, dtype=np.uint16)
+    for start in range(0, reached.size, ASSIGN_BLOCK):
+        rows = reached[start : start + ASSIGN_BLOCK]
+        labels, _ = assign(flop_features[rows], flop_centroids, metric)
+        flop_table[rows] = labels
+        report("flop clustering", min(start + ASSIGN_BLOCK, reached.size), reached.size)
+    return CardAbstraction(
+        config, preflop_table, flop_table, turn_table, river_centroids, flop_centroids, turn_centroids
+    )

@@ -1,0 +1,481 @@
+"""The strategy lookup bot: plays a solved abstract no-limit game (`solver.games.abstract_games`) for real.
+
+At each decision the bot
+
+1. maps the public betting history onto the abstract tree stored in the strategy file: a check or
+   call goes to the check/call child (a check where the tree has only a call, and the reverse,
+   are read as the other), a fold to the fold child, a raise to one of the abstract raise children
+   by the randomised pseudo-harmonic translation (`abstraction.bets.translation`) of its pot fraction
+   (``(raise_to - own pip - cost) / (pot + cost)``, the bet abstraction's definition) among the
+   children's fractions at that node; a real all-in is read as the abstract all-in when the node
+   has one. The bot's own actions are read back as the abstract child it chose. Translations are
+   drawn once per history and remembered, so one hand reads the same history the same way;
+   A bid goes to the abstract bid nearest in chips; in a sealed (document-rules) auction the
+   dealer bids before seeing the big blind's bid, and every abstract bid of the big blind leads
+   to the dealer's one information set, so the bot reads the first abstract bid until the
+   auction resolves and both bids are public. At a River of Blood chance node the bot takes the
+   child of the real card's colour (red: a run follows). **Past the abstract run cap** (the real
+   board keeps running after the tree's last run street) the bot replays the last abstract run
+   street: each further run street starts again at that street's first node, with buckets of
+   the real, longer board;
+2. buckets its real cards (`abstraction.cards.bucket_lookup.BucketLookup`, as the deal sampler did):
+   two or three hole cards, any board length, the Bounty rank's hit bit;
+3. samples an abstract action from the average strategy of ``(group, bucket)``;
+4. turns it into a legal real action: a raise of pot fraction f becomes
+   ``own pip + cost + f * (pot + cost)`` chips clamped to the real raise bounds (all-in: the
+   maximum); a fold with nothing to call becomes a check; anything impossible becomes check/call.
+
+Off the tree (a raise where the abstract street is capped, which is read as a call, and any later
+mismatch of actor or street), the bot checks, else calls (bids 0 in an auction): the documented
+fallback. On any internal error it logs a warning and plays check, else call, else
+fold (else bid 0). Counters ``decisions``, ``off_tree`` and ``errors`` report how it went.
+
+The bot is not in `game.play.bots`' ``BOTS`` registry, whose factories take ``(config, seed)`` and no
+strategy file: build it with :class:`LookupBot`, with :func:`make_lookup_bot` (the signature
+``vcfr export-bot`` passes: ``config``, ``strategy``, ``seed``), or add a named entry for one file
+at run time with :func:`register_lookup_bot`.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from abstraction.bets.betting_tree import street_ordinal
+from abstraction.bets.translation import translation_probabilities
+from abstraction.cards.bucket_lookup import BucketLookup
+from abstraction.cards.buckets import CardAbstraction
+from abstraction.chance.fresh_chance import FreshChance
+from abstraction.tree import CHANCE, DECISION, SHOWDOWN, FlatTree
+from game.cards.rng import SeedLike, as_generator
+from game.play.bots import passive_action
+from game.rules.actions import Action, ActionKind
+from game.rules.nolimit import Move, NoLimitConfig, Observation
+from solver.games.abstract_games import AbstractGameConfig, CardHashMismatch, card_file_hash, check_card_hash
+from solver.solve.strategy_file import read_strategy_file
+
+logger = logging.getLogger(__name__)
+
+_FOLD = ActionKind.FOLD
+_CHECK = ActionKind.CHECK
+_CALL = ActionKind.CALL
+_RAISE = ActionKind.RAISE
+_BID = ActionKind.BID
+OFF_TREE = -1
+"""Abstract node of a history the tree cannot follow."""
+
+
+_RED_SUITS = (1, 2)  # diamonds, hearts (suits c d h s = 0 1 2 3)
+_FIRST_CHANCE_CARD = 4
+"""Board index of the card a River of Blood chance slot 0 looks at (the river)."""
+
+
+class _AbstractTree:
+    """The stored tree with what the bot needs per node: street-start commitments, raise fractions."""
+
+    def __init__(self, tree: FlatTree, stack: int) -> None:
+        self.tree = tree
+        n_nodes = tree.n_nodes
+        parent = tree.parent_array()
+        street_base = np.array(tree.committed)  # chips committed before the street: pip = committed - base
+        street_base[tree.street == 0] = 0.0  # preflop pips hold the blinds
+        for node in range(1, n_nodes):  # breadth-first: parents come first
+            up = parent[node]
+            if tree.street[node] == tree.street[up]:
+                street_base[node] = street_base[up]
+        self.street_base = street_base
+        street_start = np.arange(n_nodes)  # first node of each node's street along its path
+        for node in range(1, n_nodes):
+            up = parent[node]
+            if tree.street[node] == tree.street[up] and tree.kind[up] != CHANCE:
+                street_start[node] = street_start[up]
+        self.street_start = street_start.tolist()
+        self.context = tree.context.tolist()
+        self.last_street = int(tree.street.max())
+        self.stack = stack
+        self.kind = tree.kind.tolist()
+        self.player = tree.player.tolist()
+        self.street = tree.street.tolist()
+        self.group = tree.infoset_group.tolist()
+        self._children: dict[int, tuple[list[int], list[int]]] = {}
+
+    def children(self, node: int) -> tuple[list[int], list[int]]:
+        """``(child nodes, their action kinds)`` of a decision node (cached)."""
+        cached = self._children.get(node)
+        if cached is None:
+            start = int(self.tree.child_start[node])
+            nodes = list(range(start, start + int(self.tree.n_children[node])))
+            cached = (nodes, [int(self.tree.action_kind[child]) for child in nodes])
+            self._children[node] = cached
+        return cached
+
+    def raise_fraction(self, node: int, child: int) -> float:
+        """Pot fraction of the raise into ``child`` at decision ``node`` (bet abstraction's definition)."""
+        seat = self.player[node]
+        pips = self.tree.committed[node] - self.street_base[node]
+        cost = pips[1 - seat] - pips[seat]
+        pot = self.tree.committed[node].sum()
+        return float((self.tree.action_amount[child] - pips[seat] - cost) / (pot + cost))
+
+    def is_all_in(self, child: int, seat: int) -> bool:
+        return bool(self.tree.committed[child, seat] >= self.stack)
+
+    def through_chance(self, node: int, board: tuple[int, ...]) -> int:
+        """Follow chance nodes from ``node`` by the real board's colours (unchanged while the card is not dealt)."""
+        while node != OFF_TREE and self.kind[node] == CHANCE:
+            index = _FIRST_CHANCE_CARD + self.context[node]
+            if index >= len(board):
+                return node
+            red = (board[index] & 3) in _RED_SUITS
+            node = int(self.tree.child_start[node]) + int(red)
+        return node
+
+    def capped(self, street: int) -> int:
+        """The tree street a real street ordinal plays as: itself, or the last street past the run cap."""
+        return min(street, self.last_street)
+
+    def past_cap(self, node: int, street: int) -> int:
+        """The node to play from on real ``street`` (an ordinal) when the tree stopped at ``node``.
+
+        A showdown reached by closing the last abstract run street, met on a later real run
+        street, restarts that last street (the documented behaviour past the run cap).
+        """
+        if node != OFF_TREE and self.kind[node] == SHOWDOWN and street > self.last_street == self.street[node] >= 4:
+            return self.street_start[node]
+        return node
+
+
+class LookupBot:
+    """Plays the average strategy of a strategy file written by `solver.games.abstract_games.write_abstract_strategy`.
+
+    ``strategy_file``: the HDF5 strategy file; ``card_abstraction``: a `CardAbstraction` (taken as
+    is) or its file (default: :func:`find_card_abstraction`: the path in the file's game config,
+    else the same name or ``cards.h5`` next to the strategy file); a file must have the strategy's
+    ``card_hash`` (ValueError naming both hashes otherwise); ``config``: the real game's rules
+    (default: the abstract game's); ``seed``: the bot's randomness (action sampling and
+    translation). Implements `game.rules.actions.Bot`.
+    """
+
+    def __init__(
+        self,
+        strategy_file: str | Path,
+        *,
+        card_abstraction: CardAbstraction | str | Path | None = None,
+        config: NoLimitConfig | None = None,
+        seed: SeedLike = None,
+        name: str = "lookup",
+    ) -> None:
+        record = read_strategy_file(strategy_file)
+        self.game_config = AbstractGameConfig.from_dict(dict(record.game_config))
+        self.config = config if config is not None else self.game_config.variant_config()
+        if not isinstance(self.config, NoLimitConfig):
+            raise TypeError(f"config must be a heads-up variant config (NoLimitConfig), got {self.config!r}")
+        if self.config.variant != self.game_config.variant:
+            raise ValueError(
+                f"the strategy was solved for {self.game_config.variant!r}, config is {self.config.variant!r}"
+            )
+        if card_abstraction is None:
+            card_abstraction = find_card_abstraction(self.game_config, strategy_file)  # hash checked
+        elif not isinstance(card_abstraction, CardAbstraction):
+            check_card_hash(card_abstraction, self.game_config.card_hash, repr(str(strategy_file)))
+        if not isinstance(card_abstraction, CardAbstraction):
+            card_abstraction = CardAbstraction.load(card_abstraction)
+        self.lookup = BucketLookup(card_abstraction)
+        tree = FlatTree.from_arrays(dict(record.tree_arrays))
+        slots = FreshChance(self.game_config.variant_config(), self.lookup, max_runs=self.game_config.max_runs)
+        if tree.n_slots > len(slots.n_buckets) or not np.array_equal(tree.n_buckets, slots.n_buckets[tree.group_slot]):
+            raise ValueError(
+                f"the card abstraction's buckets {self.lookup.n_buckets} do not match the strategy file's tree"
+            )
+        self._tree = _AbstractTree(tree, self.game_config.variant_config().stack)
+        self._strategy = np.asarray(record.average_strategy, dtype=np.float64)
+        self._row_offset = tree.row_offset.tolist()
+        self._n_actions = tree.n_actions.tolist()
+        self._rng = as_generator(seed)
+        self.name = name
+        self.decisions = 0
+        self.off_tree = 0
+        self.errors = 0
+        self._cards = np.empty(3 + 48, dtype=np.int8)
+        self._cache_key: tuple = ()
+        self._cache_moves: tuple = ()
+        self._cache_state: tuple = ()
+
+    # ------------------------------------------------------------------ the Bot protocol
+    def act(self, observation: Any) -> Action:
+        """A legal action for ``observation`` (a `game.rules.nolimit.Observation` of the seat to act)."""
+        try:
+            return self._act(observation)
+        except Exception as error:
+            self.errors += 1
+            self._cache_key = ()
+            logger.warning("%s: %s: %s; playing check/call/fold instead", self.name, type(error).__name__, error)
+            return passive_action(observation)
+
+    def _act(self, observation: Observation) -> Action:
+        legal = observation.legal_actions
+        if not legal:
+            raise ValueError(f"asked to act with no legal action (seat {observation.seat})")
+        self.decisions += 1
+        node = self.abstract_node(observation)
+        tree = self._tree
+        seat = observation.seat
+        if node != OFF_TREE and _BID in legal and tree.kind[node] == DECISION and tree.player[node] != seat:
+            node = tree.children(node)[0][0]  # sealed bids: every first bid leads to our one information set
+        if (
+            node == OFF_TREE
+            or tree.kind[node] != DECISION
+            or tree.player[node] != seat
+            or tree.street[node] != tree.capped(street_ordinal(observation.street))
+        ):
+            self.off_tree += 1
+            return passive_action(observation)
+        group = tree.group[node]
+        n_actions = self._n_actions[group]
+        bucket = self._bucket(observation)
+        offset = self._row_offset[group] + bucket * n_actions
+        row = self._strategy[offset : offset + n_actions]
+        target = self._rng.random()
+        index = n_actions - 1
+        running = 0.0
+        for k in range(n_actions):
+            running += row[k]
+            if target < running:
+                index = k
+                break
+        children, kinds = tree.children(node)
+        child = children[index]
+        action = self._real_action(observation, node, child, kinds[index])
+        if action.kind != kinds[index]:  # the abstract action was impossible here: read back what was played
+            child = self._step(
+                node, Move(seat, observation.street, action), observation.pips, observation.contributions
+            )
+        self._remember_own_choice(observation, child, action)
+        return action
+
+    # ------------------------------------------------------------------ cards
+    def _bucket(self, observation: Observation) -> int:
+        hole, board = observation.hole_cards, observation.board
+        if len(hole) not in (2, 3) or (len(board) not in (0, 3) and len(board) < 4):
+            raise ValueError(f"cannot bucket {len(hole)} hole cards on a board of {len(board)} cards")
+        cards = self._cards[: len(hole) + len(board)]
+        cards[: len(hole)] = hole
+        cards[len(hole) :] = board
+        rank = -1 if observation.bounty_rank is None else int(observation.bounty_rank)
+        return self.lookup.bucket_unchecked(cards, len(hole), rank)
+
+    # ------------------------------------------------------------------ history -> abstract node
+    def abstract_node(self, observation: Observation) -> int:
+        """Abstract node of the observation's history (:data:`OFF_TREE` if the tree cannot follow it).
+
+        Replays the chips (street, pips, contributions) alongside; reuses the walk of the previous
+        decision when this history extends it (same seat and hole cards).
+        """
+        key = (observation.seat, observation.hole_cards)
+        history = observation.history
+        cached = len(self._cache_moves)
+        if key == self._cache_key and history[:cached] == self._cache_moves:
+            node, street, pips, contributions = self._cache_state
+            start = cached
+        else:
+            config = self.config
+            node, street = 0, 0
+            pips = (config.small_blind, config.big_blind)
+            contributions = pips
+            start = 0
+        tree = self._tree
+        for move in history[start:]:
+            if move.street != street:
+                street, pips = move.street, (0, 0)
+            node = tree.past_cap(tree.through_chance(node, observation.board), street_ordinal(move.street))
+            node = self._step(node, move, pips, contributions)
+            pips, contributions = _after(move.seat, move.action, pips, contributions)
+        self._cache_key, self._cache_moves = key, history
+        self._cache_state = (node, street, pips, contributions)
+        return tree.past_cap(tree.through_chance(node, observation.board), street_ordinal(observation.street))
+
+    def _remember_own_choice(self, observation: Observation, child: int, action: Action) -> None:
+        """Record our own move as the abstract child chosen, so the next walk reads it back exactly."""
+        pips, contributions = _after(observation.seat, action, observation.pips, observation.contributions)
+        self._cache_moves = (*self._cache_moves, Move(observation.seat, observation.street, action))
+        self._cache_state = (child, observation.street, pips, contributions)
+
+    def _step(self, node: int, move: Move, pips: tuple[int, int], contributions: tuple[int, int]) -> int:
+        """The abstract child a real move leads to from ``node`` (:data:`OFF_TREE` if none)."""
+        tree = self._tree
+        seat, action = move.seat, move.action
+        if (
+            node == OFF_TREE
+            or tree.kind[node] != DECISION
+            or tree.player[node] != seat
+            or tree.street[node] != tree.capped(street_ordinal(move.street))
+        ):
+            return OFF_TREE
+        children, kinds = tree.children(node)
+        kind = action.kind
+        if kind is _BID:
+            return self._bid_child(node, children, kinds, action.amount)
+        if kind is _FOLD:
+            return children[kinds.index(_FOLD)] if _FOLD in kinds else OFF_TREE
+        if kind is _CHECK or kind is _CALL:
+            for wanted in (kind, _CALL if kind is _CHECK else _CHECK):
+                if wanted in kinds:
+                    return children[kinds.index(wanted)]
+            return OFF_TREE
+        if kind is not _RAISE:
+            return OFF_TREE
+        raises = [child for child, child_kind in zip(children, kinds, strict=True) if child_kind == _RAISE]
+        if not raises:  # the abstract street is capped: read the raise as a call
+            return children[kinds.index(_CALL)] if _CALL in kinds else OFF_TREE
+        own_pip, opponent_pip = pips[seat], pips[1 - seat]
+        cost = opponent_pip - own_pip
+        stack_left = self.config.stack - contributions[seat]
+        if action.amount >= own_pip + stack_left and tree.is_all_in(raises[-1], seat):
+            return raises[-1]
+        real_fraction = (action.amount - own_pip - cost) / (sum(contributions) + cost)
+        fractions = [tree.raise_fraction(node, child) for child in raises]
+        probabilities = translation_probabilities(max(real_fraction, 0.0), fractions)
+        target = self._rng.random()
+        running = 0.0
+        for child, probability in zip(raises, probabilities, strict=True):
+            running += probability
+            if target < running:
+                return child
+        return raises[-1]
+
+    def _bid_child(self, node: int, children: list[int], kinds: list[int], amount: int) -> int:
+        """The abstract bid child for a real bid of ``amount`` chips: pseudo-harmonic between the
+        nearest abstract bids, in fractions of the pot."""
+        bids = [child for child, child_kind in zip(children, kinds, strict=True) if child_kind == _BID]
+        if not bids:
+            return OFF_TREE
+        pot = float(self._tree.tree.committed[node].sum())
+        amounts = [float(self._tree.tree.action_amount[child]) / pot for child in bids]
+        order = np.argsort(amounts, kind="stable")
+        probabilities = translation_probabilities(max(amount / pot, 0.0), [amounts[i] for i in order])
+        target = self._rng.random()
+        running = 0.0
+        for index, probability in zip(order, probabilities, strict=True):
+            running += probability
+            if target < running:
+                return bids[int(index)]
+        return bids[int(order[-1])]
+
+    # ------------------------------------------------------------------ abstract action -> real action
+    def _real_action(self, observation: Observation, node: int, child: int, kind: int) -> Action:
+        legal = observation.legal_actions
+        if kind == _BID and _BID in legal:
+            low, high = observation.bid_bounds
+            return Action.bid(min(high, max(low, int(self._tree.tree.action_amount[child]))))
+        if kind == _FOLD:
+            if _CHECK in legal:
+                return Action.check()
+            if _FOLD in legal:
+                return Action.fold()
+        if kind == _RAISE and _RAISE in legal:
+            seat = observation.seat
+            low, high = observation.raise_bounds
+            if self._tree.is_all_in(child, seat):
+                return Action.raise_to(high)
+            pips = observation.pips
+            cost = pips[1 - seat] - pips[seat]
+            fraction = self._tree.raise_fraction(node, child)
+            target = round(pips[seat] + cost + fraction * (sum(observation.contributions) + cost))
+            return Action.raise_to(min(high, max(low, target)))
+        return passive_action(observation)
+
+
+def _after(
+    seat: int, action: Action, pips: tuple[int, int], contributions: tuple[int, int]
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Pips and contributions (chips) after ``seat`` plays ``action``."""
+    kind = action.kind
+    if kind is _CALL:
+        added = pips[1 - seat] - pips[seat]
+    elif kind is _RAISE:
+        added = action.amount - pips[seat]
+    else:
+        return pips, contributions
+    new_pips = (pips[0] + added, pips[1]) if seat == 0 else (pips[0], pips[1] + added)
+    new_contributions = (
+        (contributions[0] + added, contributions[1]) if seat == 0 else (contributions[0], contributions[1] + added)
+    )
+    return new_pips, new_contributions
+
+
+CARDS_FILE_NAME = "cards.h5"
+"""Name of the card-abstraction file next to a strategy file that `vcfr export-bot` writes (and the
+last name :func:`find_card_abstraction` tries there)."""
+
+
+def find_card_abstraction(game_config: AbstractGameConfig, strategy_file: str | Path) -> Path:
+    """The card-abstraction file of a strategy file's game, checked against the stored ``card_hash``.
+
+    Tried in order: the stored path as given (relative paths also from the strategy file's folder),
+    then, next to the strategy file, a file with the stored file's name, then ``cards.h5``. The
+    first existing file whose sha256 is the stored ``card_hash`` wins (any existing file when the
+    strategy predates the hash), so a folder holding a strategy file and its card file still works
+    after it is moved. ValueError (one line) otherwise: :class:`~solver.games.abstract_games.CardHashMismatch`
+    naming the expected hash and each file found with its hash, or "not found" naming the paths tried.
+    """
+    stored = Path(game_config.card_abstraction)
+    folder = Path(strategy_file).parent
+    candidates = list(dict.fromkeys((stored, folder / stored, folder / stored.name, folder / CARDS_FILE_NAME)))
+    expected = game_config.card_hash
+    mismatched: list[str] = []
+    seen: set[Path] = set()
+    for candidate in candidates:
+        if not candidate.is_file():
+            continue
+        resolved = candidate.resolve()
+        if resolved in seen:
+            continue
+        seen.add(resolved)
+        if not expected:
+            return candidate
+        actual = card_file_hash(candidate)
+        if actual == expected:
+            return candidate
+        mismatched.append(f"{str(candidate)!r} has sha256 {actual}")
+    if mismatched:
+        raise CardHashMismatch(
+            f"no card abstraction of {str(strategy_file)!r} matches its card sha256 {expected}: "
+            f"{'; '.join(mismatched)}; use the card file it was solved with"
+        )
+    tried = ", ".join(repr(str(candidate)) for candidate in candidates)
+    raise ValueError(
+        f"card abstraction file {str(stored)!r} of {str(strategy_file)!r} not found (tried {tried}); "
+        "pass card_abstraction="
+    )
+
+
+def make_lookup_bot(
+    config: NoLimitConfig | None = None,
+    strategy: str | Path | None = None,
+    seed: SeedLike = None,
+    card_abstraction: str | Path | None = None,
+) -> LookupBot:
+    """A :class:`LookupBot` for ``strategy`` (required), playing the rules ``config`` (default: the
+    file's), with the card file ``card_abstraction`` (default: :func:`find_card_abstraction`).
+
+    >>> make_lookup_bot()
+    Traceback (most recent call last):
+    ...
+    ValueError: the lookup bot needs a strategy file: pass strategy=<path of an .h5 strategy file>
+    """
+    if strategy is None:
+        raise ValueError("the lookup bot needs a strategy file: pass strategy=<path of an .h5 strategy file>")
+    return LookupBot(strategy, card_abstraction=card_abstraction, config=config, seed=seed)
+
+
+def register_lookup_bot(strategy_file: str | Path, name: str = "lookup") -> None:
+    """Add ``name`` to `game.play.bots.BOTS` (at run time, this process only), building a
+    :class:`LookupBot` of ``strategy_file`` for ``make_bot(name, config=..., seed=...)``."""
+    from game.play.bots import BOTS
+
+    path = Path(strategy_file)
+    read_strategy_file(path)  # fail now, not at the first match
+    BOTS[name] = lambda config, seed: LookupBot(path, config=config, seed=seed, name=name)

@@ -1,0 +1,53 @@
+"""``vcfr version``, ``vcfr demo`` and ``vcfr bench evaluator``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer, bench: typer.Typer) -> None:
+    @app.command()
+    def version() -> None:
+        """Print the package version."""
+        from importlib.metadata import version as package_version
+
+        typer.echo(package_version("vcfr"))
+
+    @bench.command("evaluator")
+    def bench_evaluator(
+        hands: int = typer.Option(2_000_000, help="Random 7-card hands per timed pass."),
+        repeats: int = typer.Option(5, help="Timed passes; the best is reported."),
+        seed: int = typer.Option(0, help="Seed of the random hands."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """Time our batch evaluator and the peers (eval7, phevaluator) on the same hands."""
+        from game.bench.evaluator import run_evaluator_benchmark
+
+        result = run_evaluator_benchmark(n_hands=hands, repeats=repeats, seed=seed)
+        if as_json:
+            typer.echo(json.dumps(result))
+            return
+        typer.echo(f"ours: {result['ours_evals_per_s'] / 1e6:,.1f} M 7-card evaluations/s (1 thread)")
+        for name, rate in result["peers"].items():
+            shown = "not installed" if rate is None else f"{rate / 1e6:,.2f} M/s"
+            typer.echo(f"{name}: {shown}")
+        if result["ratio_vs_best_peer"] is not None:
+            typer.echo(f"ratio vs fastest peer: {result['ratio_vs_best_peer']:.1f}x")
+
+    @app.command()
+    def demo(
+        variant: str = typer.Option("swap", help="Heads-up variant to solve (see `vcfr variants`)."),
+        seconds: int = typer.Option(90, help="Wall-clock seconds of solving."),
+        out: Path = typer.Option(Path("out/demo"), help="Folder for every output."),
+    ) -> None:
+        """Run the main job end to end on a small default: cards, solve, LBR, match, chart, bot folder."""
+        from solver.cli.demo import DemoConfig, run_demo
+
+        try:
+            config = DemoConfig(variant=variant, solve_seconds=seconds, out=out)
+        except ValueError as error:
+            raise typer.BadParameter(str(error)) from None
+        run_demo(config)

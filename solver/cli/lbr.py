@@ -1,0 +1,142 @@
+"""``vcfr lbr``: local best response against a strategy file (`solver.evaluate.lbr`); ``vcfr exploit --lbr`` calls
+:func:`run_lbr` too. ``--opponent equity`` / ``checkcall`` run the same LBR (the file's game: tree,
+buckets, sampler; same hands, candidates and seed) against the equity bot's rule or check/call,
+the reference lines of a blueprint. Usage errors (bad numbers, unknown opponent) exit with code 2,
+failures (missing or damaged files, games LBR or the opponent cannot play) with code 1, each as
+one ``error: ...`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+from solver.cli.solve import OneLineErrors, _fail
+
+DEFAULT_HANDS = 10_000
+DEFAULT_CANDIDATES = 100
+
+
+def run_lbr(
+    path: Path,
+    hands: int,
+    candidates: int,
+    seed: int,
+    as_json: bool,
+    workers: int = 1,
+    quiet: bool = False,
+    opponent: str = "strategy",
+    equity_samples: int | None = None,
+) -> None:
+    """Run LBR on ``path`` against ``opponent`` and print the result (JSON, or a few lines); raise typer
+    exits on errors. ``equity_samples``: Monte Carlo deals per equity of the equity opponent (None:
+    `game.play.bots.EquityBot`'s default)."""
+    from solver.evaluate.lbr import OPPONENTS, EquityRule, LBRConfig, lbr_strategy_file
+    from solver.solve.strategy_file import StrategyFileError
+
+    if opponent not in OPPONENTS:
+        raise _fail(f"--opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r}", 2)
+    if equity_samples is not None and equity_samples < 1:
+        raise _fail(f"--equity-samples must be >= 1, got {equity_samples}", 2)
+    if equity_samples is not None and opponent != "equity":
+        raise _fail(f"--equity-samples applies to --opponent equity only, got --opponent {opponent}", 2)
+    rule = None
+    if opponent == "equity":
+        rule = EquityRule() if equity_samples is None else EquityRule(samples=equity_samples)
+
+    if hands < 2:
+        raise _fail(f"--hands must be >= 2, got {hands}", 2)
+    if candidates < 1:
+        raise _fail(f"--candidates must be >= 1, got {candidates}", 2)
+    if workers < 1:
+        raise _fail(f"--workers must be >= 1, got {workers}", 2)
+    if not 0 <= seed <= 2**64 - 1:
+        raise _fail(f"--seed must be in 0..2**64-1, got {seed}", 2)
+    config = LBRConfig(hands=hands, candidates=candidates, seed=seed, workers=workers, batch=max(1, min(2_000, hands)))
+    progress = None
+    report = None
+    if not (as_json or quiet):
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        progress = Progress(
+            TextColumn("[bold]lbr"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
+        )
+        task = progress.add_task("lbr", total=2 * hands)
+
+        def report(done: int, total: int) -> None:
+            progress.update(task, completed=done)
+
+        progress.start()
+    try:
+        result = lbr_strategy_file(path, config, on_progress=report, opponent=opponent, rule=rule)
+    except (StrategyFileError, ValueError, TypeError, OSError) as error:
+        raise _fail(str(error)) from None
+    finally:
+        if progress is not None:
+            progress.stop()
+    result["path"] = str(path)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    typer.echo(f"{path}: {result['game']} {result['algorithm']}, {result['iterations']:,} iterations")
+    belief = (
+        "every consistent deal of the table" if result["chance"] == "exact" else f"{result['candidates']} redrawn deals"
+    )
+    against = {
+        "strategy": "the average strategy",
+        "checkcall": "check/call (CheckCallBot)",
+        "equity": "the equity bot's rule on exact cards ({samples} Monte Carlo deals per equity)",
+    }[opponent]
+    typer.echo(f"local best response against {against.format(**(result['equity_rule'] or {}))}")
+    typer.echo(f"over {result['hands']:,} hands per seat (belief: {belief}, seed {seed})")
+    typer.echo(
+        f"LBR wins {result['mbb_per_hand']:.4g} +- {result['ci95_mbb']:.3g} mbb/hand (95%; "
+        f"{result['chips_per_hand']:.6g} chips, big blind {result['big_blind']:g} chips)"
+    )
+    seat_0, seat_1 = result["seat_chips"]
+    typer.echo(f"per seat: {seat_0:.6g} / {seat_1:.6g} chips; {result['seconds']:.1f} s")
+    if result["unreached_decisions"]:
+        typer.echo(
+            f"note: {result['unreached_decisions']:,} decisions had no candidate the opponent could reach "
+            "(raise --candidates)"
+        )
+
+
+def register(app: typer.Typer, bench: typer.Typer) -> None:
+    @app.command(cls=OneLineErrors)
+    def lbr(
+        path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
+        hands: int = typer.Option(DEFAULT_HANDS, help="Hands per seat."),
+        candidates: int = typer.Option(
+            DEFAULT_CANDIDATES,
+            help="Deals in LBR's belief (fresh-chance games; exact games use every consistent deal).",
+        ),
+        seed: int = typer.Option(0, help="Seed of the deals, the opponent's actions and the candidates."),
+        workers: int = typer.Option(1, help="Threads (results do not depend on it)."),
+        opponent: str = typer.Option(
+            "strategy",
+            help="Who LBR plays in the file's game: strategy (the file's "
+            "average strategy), equity (the equity bot's rule on exact cards) or checkcall.",
+        ),
+        equity_samples: int = typer.Option(
+            None, help="Monte Carlo deals per equity of --opponent equity (default: the equity bot's)."
+        ),
+        quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """Local best response (Lisý & Bowling 2017): a lower bound on the exploitability of a strategy
+        file's average strategy, in mbb/hand with a 95% interval; works on full-size heads-up games.
+        --opponent equity/checkcall: the same LBR against the equity bot or check/call (reference lines)."""
+        run_lbr(
+            path,
+            hands,
+            candidates,
+            seed,
+            as_json,
+            workers=workers,
+            quiet=quiet,
+            opponent=opponent,
+            equity_samples=equity_samples,
+        )

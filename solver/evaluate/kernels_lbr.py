@@ -1,0 +1,338 @@
+"""Numba kernels of local best response (users call `solver.evaluate.lbr`; the method is described there).
+
+Every kernel plays hands ``first .. first + count - 1`` for one LBR seat and writes the seat's NET
+chips per hand into ``payoff``. Hand ``h`` depends only on ``(seed, h)`` (the deal, the same for
+both seats) and ``(seed, seat, h)`` (the opponent's sampled actions and the candidate deals), so
+any split of the hands into batches or threads gives identical payoffs.
+
+The tree is passed as one tuple (`solver.evaluate.lbr.tree_arguments`): ``(kind, player, street,
+child_start, n_children, infoset_group, context, value_row, n_actions, row_offset, group_slot,
+terminal_values, context_bounds, parent, group_start, group_nodes, passive_child, preference)``:
+``parent[n]`` (-1 at the root); ``group_nodes[group_start[g]:group_start[g + 1]]`` the nodes of
+group ``g``; ``passive_child[n]`` the check/call child of a decision (Auction bid: the smallest
+bid); ``preference[child_start[n] + r]`` the action index in place ``r`` of the tie order
+(passive first, then fold, then the others by increasing amount).
+
+Candidate deals are rows of ``bucket`` [C, 2, S], ``weight`` [C, W], ``chance`` [C, K] with a
+prior weight ``prior[C]`` (0: not a candidate): the table rows of an exact game or the redrawn
+deals of a fresh-chance game (`abstraction.chance.kernels_resample`). LBR against the equity bot's rule
+instead of a table: `solver.evaluate.kernels_lbr_rule` (it reuses `_passive_value` and `_seed_hand`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from abstraction.chance.kernels_chance import AUCTION, N_STREETS, _workspace
+from abstraction.chance.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _resample_hidden
+from abstraction.tree import CHANCE, DECISION
+from game.cards.kernels_rng import _splitmix64, _uniform
+from solver.solve.kernels_cfr import _terminal_value
+from solver.solve.kernels_mccfr import _sample_index
+
+DEAL_STREAM = 0
+"""Stream of the deal of a hand (shared by both seats)."""
+TIE_TOLERANCE = 1e-9
+"""Chips: an action must beat the preferred (more passive) one by more than this to be chosen."""
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _seed_hand(seed, stream, hand, state):
+    """``state[0]``: the generator of ``hand`` in ``stream`` (0 deals, 1 + seat the LBR seat's draws)."""
+    state[0] = _splitmix64(_splitmix64(_splitmix64(np.uint64(seed)) ^ np.uint64(stream)) ^ np.uint64(hand))
+
+
+@njit(cache=True, nogil=True)
+def _passive_value(tree, node, weight, chance, candidate, seat):
+    """Seat's chips from ``node`` on when every player takes the passive action and chance follows the candidate."""
+    kind, child_start, context, value_row = tree[0], tree[3], tree[6], tree[7]
+    terminal_values, context_bounds, passive_child = tree[11], tree[12], tree[16]
+    current = node
+    while True:
+        if kind[current] == CHANCE:
+            current = child_start[current] + chance[candidate, context[current]]
+        elif kind[current] == DECISION:
+            current = passive_child[current]
+        else:
+            return _terminal_value(
+                terminal_values, context_bounds, context, value_row, weight, candidate, current, seat
+            )
+
+
+@njit(cache=True, nogil=True)
+def _response_value(tree, node, bucket, weight, chance, candidate, seat, strategy):
+    """Seat's chips from ``node`` (just after its action): if the next decision is the opponent's, it
+    plays its strategy at the candidate's bucket; everything after that (or everything, if the next
+    decision is the seat's own) is passive."""
+    kind, player, child_start, n_children, context = tree[0], tree[1], tree[3], tree[4], tree[6]
+    infoset_group, n_actions, row_offset, group_slot = tree[5], tree[8], tree[9], tree[10]
+    current = node
+    while kind[current] == CHANCE:
+        current = child_start[current] + chance[candidate, context[current]]
+    if kind[current] != DECISION or player[current] == seat:
+        return _passive_value(tree, current, weight, chance, candidate, seat)
+    actor = player[current]
+    group = infoset_group[current]
+    row = row_offset[group] + bucket[candidate, actor, group_slot[group]] * n_actions[group]
+    total = 0.0
+    for k in range(n_children[current]):
+        probability = strategy[row + k]
+        if probability > 0.0:
+            total += probability * _passive_value(tree, child_start[current] + k, weight, chance, candidate, seat)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _reach(tree, node, bucket, chance, candidate, seat, strategy):
+    """Probability that the opponent's strategy (at the candidate's buckets) and the candidate's chance
+    lead to ``node`` (the seat's own actions count 1)."""
+    kind, player, child_start, context = tree[0], tree[1], tree[3], tree[6]
+    infoset_group, n_actions, row_offset, group_slot, parent = tree[5], tree[8], tree[9], tree[10], tree[13]
+    reach = 1.0
+    child = node
+    current = parent[node]
+    while current >= 0:
+        if kind[current] == CHANCE:
+            if child_start[current] + chance[candidate, context[current]] != child:
+                return 0.0
+        elif player[current] != seat:
+            group = infoset_group[current]
+            row = row_offset[group] + bucket[candidate, player[current], group_slot[group]] * n_actions[group]
+            reach *= strategy[row + child - child_start[current]]
+            if reach == 0.0:
+                return 0.0
+        child = current
+        current = parent[current]
+    return reach
+
+
+@njit(cache=True, nogil=True)
+def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, values):
+    """LBR's action at its decision ``node`` and whether no candidate could reach the group (then the
+    prior alone weighs the candidates at ``node``).
+
+    Belief: every node ``m`` of the node's group (nodes the seat cannot tell apart) and every
+    candidate ``c``, weighted ``prior[c] * reach(c, m)``; ``values[k]`` receives the expected chips
+    of action ``k`` (normalised). Ties go to the more passive action (``preference`` order).
+    """
+    child_start, infoset_group, n_actions = tree[3], tree[5], tree[8]
+    group_start, group_nodes, preference = tree[14], tree[15], tree[17]
+    group = infoset_group[node]
+    count = n_actions[group]
+    for k in range(count):
+        values[k] = 0.0
+    total = 0.0
+    for index in range(group_start[group], group_start[group + 1]):
+        member = group_nodes[index]
+        for candidate in range(len(prior)):
+            if prior[candidate] <= 0.0:
+                continue
+            w = prior[candidate] * _reach(tree, member, bucket, chance, candidate, seat, strategy)
+            if w <= 0.0:
+                continue
+            total += w
+            for k in range(count):
+                values[k] += w * _response_value(
+                    tree, child_start[member] + k, bucket, weight, chance, candidate, seat, strategy
+                )
+    unreached = total <= 0.0
+    if unreached:
+        for candidate in range(len(prior)):
+            w = prior[candidate]
+            if w <= 0.0:
+                continue
+            total += w
+            for k in range(count):
+                values[k] += w * _response_value(
+                    tree, child_start[node] + k, bucket, weight, chance, candidate, seat, strategy
+                )
+    if total <= 0.0:
+        return preference[child_start[node]], unreached
+    for k in range(count):
+        values[k] /= total
+    best = preference[child_start[node]]
+    for rank in range(1, count):
+        k = preference[child_start[node] + rank]
+        if values[k] > values[best] + TIE_TOLERANCE:
+            best = k
+    return best, unreached
+
+
+@njit(cache=True, nogil=True)
+def _opponent_action(tree, node, bucket, deal, strategy, state):
+    """The opponent's action at ``node``, sampled from its strategy at the real deal's bucket."""
+    player, infoset_group, n_actions, row_offset, group_slot = tree[1], tree[5], tree[8], tree[9], tree[10]
+    group = infoset_group[node]
+    row = row_offset[group] + bucket[deal, player[node], group_slot[group]] * n_actions[group]
+    return _sample_index(strategy, row, n_actions[group], _uniform(state))
+
+
+@njit(cache=True, nogil=True)
+def _lbr_table_hands(
+    tree,
+    probability,
+    cumulative,
+    bucket,
+    weight,
+    chance,
+    slot_street,
+    strategy,
+    seat,
+    seed,
+    first,
+    count,
+    payoff,
+    unreached,
+):
+    """LBR hands on an exact game's deal table (the whole distribution).
+
+    The real deal of hand ``h`` is a row drawn by its probability; at each LBR decision the
+    candidates are the rows whose seat buckets equal the real deal's on every slot the seat has seen
+    (``slot_street[slot] <= street``; -1: unused slot), with prior = their probability.
+    ``payoff[h]`` (float64) receives the seat's chips; ``unreached[0]`` (int64) counts decisions no
+    candidate could reach. Modified in place: ``payoff``, ``unreached``.
+    """
+    kind, street, child_start, context, value_row = tree[0], tree[2], tree[3], tree[6], tree[7]
+    player, terminal_values, context_bounds = tree[1], tree[11], tree[12]
+    n_deals = len(probability)
+    n_slots = bucket.shape[2]
+    prior = np.zeros(n_deals)
+    values = np.zeros(max(1, int(tree[8].max())))
+    state = np.zeros(1, dtype=np.uint64)
+    for h in range(count):
+        hand = first + h
+        _seed_hand(seed, DEAL_STREAM, hand, state)
+        real = min(np.searchsorted(cumulative, _uniform(state), side="right"), n_deals - 1)
+        _seed_hand(seed, 1 + seat, hand, state)
+        node = 0
+        while True:
+            if kind[node] == CHANCE:
+                node = child_start[node] + chance[real, context[node]]
+                continue
+            if kind[node] != DECISION:
+                payoff[h] = _terminal_value(
+                    terminal_values, context_bounds, context, value_row, weight, real, node, seat
+                )
+                break
+            if player[node] != seat:
+                node = child_start[node] + _opponent_action(tree, node, bucket, real, strategy, state)
+                continue
+            seen = street[node]
+            for deal in range(n_deals):
+                consistent = True
+                for slot in range(n_slots):
+                    if 0 <= slot_street[slot] <= seen and bucket[deal, seat, slot] != bucket[real, seat, slot]:
+                        consistent = False
+                        break
+                prior[deal] = probability[deal] if consistent else 0.0
+            action, missed = _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, values)
+            if missed:
+                unreached[0] += 1
+            node = child_start[node] + action
+
+
+@njit(cache=True, nogil=True)
+def _lbr_fresh_hands(
+    tree, arguments, n_slots, n_columns, n_chance, strategy, seat, seed, first, count, n_candidates, payoff, unreached
+):
+    """LBR hands on a heads-up variant with fresh chance (``arguments`` =
+    `abstraction.chance.fresh_chance.FreshChance.kernel_arguments`).
+
+    The real deal of hand ``h`` is deal ``h`` of the sampler seeded ``seed`` (`_draw_cards`, the
+    sampler's own draws). At an LBR decision on a new street (or, in the Auction, once the seat
+    holds its third card) ``n_candidates`` deals are redrawn around the seat's view
+    (`_resample_hidden`), each with prior 1; decisions on the same street reuse them (same view).
+    Their opponent buckets are computed up to the next street only: the reach reads past streets,
+    the response the next decision, at most one street on.
+    Modified in place: ``payoff``, ``unreached`` as in `_lbr_table_hands`.
+    """
+    kind, street, child_start, context, value_row = tree[0], tree[2], tree[3], tree[6], tree[7]
+    player, infoset_group, group_slot = tree[1], tree[5], tree[10]
+    terminal_values, context_bounds = tree[11], tree[12]
+    variant, flop_swap, turn_swap, max_runs, lookup = arguments
+    work = _workspace()
+    pool = np.empty(52, dtype=np.int8)
+    real_hole, real_board, real_bounty = _card_arrays()
+    hole, board, bounty = _card_arrays()
+    real_bucket = np.zeros((1, 2, n_slots), dtype=np.int32)
+    real_weight = np.zeros((1, n_columns))
+    real_chance = np.zeros((1, n_chance), dtype=np.int8)
+    bucket = np.zeros((n_candidates, 2, n_slots), dtype=np.int32)
+    weight = np.zeros((n_candidates, n_columns))
+    chance = np.zeros((n_candidates, n_chance), dtype=np.int8)
+    prior = np.ones(n_candidates)
+    values = np.zeros(max(1, int(tree[8].max())))
+    state = np.zeros(1, dtype=np.uint64)
+    for h in range(count):
+        hand = first + h
+        _draw_cards(seed, hand, variant, flop_swap, turn_swap, max_runs, work, real_hole, real_board, real_bounty)
+        _evaluate_cards(
+            variant,
+            max_runs,
+            lookup,
+            real_hole,
+            real_board,
+            real_bounty,
+            work,
+            real_bucket[0],
+            real_weight[0],
+            real_chance[0],
+            seat,
+        )
+        _seed_hand(seed, 1 + seat, hand, state)
+        drawn_street = -1
+        drawn_third = False
+        node = 0
+        while True:
+            if kind[node] == CHANCE:
+                node = child_start[node] + real_chance[0, context[node]]
+                continue
+            if kind[node] != DECISION:
+                payoff[h] = _terminal_value(
+                    terminal_values, context_bounds, context, value_row, real_weight, 0, node, seat
+                )
+                break
+            if player[node] != seat:
+                node = child_start[node] + _opponent_action(tree, node, real_bucket, 0, strategy, state)
+                continue
+            third = variant == AUCTION and group_slot[infoset_group[node]] >= N_STREETS
+            if street[node] != drawn_street or third != drawn_third:
+                drawn_street = street[node]
+                drawn_third = third
+                for candidate in range(n_candidates):
+                    _resample_hidden(
+                        variant,
+                        flop_swap,
+                        turn_swap,
+                        max_runs,
+                        real_hole,
+                        real_board,
+                        real_bounty,
+                        seat,
+                        drawn_street,
+                        third,
+                        state,
+                        pool,
+                        hole,
+                        board,
+                        bounty,
+                    )
+                    _evaluate_cards(
+                        variant,
+                        max_runs,
+                        lookup,
+                        hole,
+                        board,
+                        bounty,
+                        work,
+                        bucket[candidate],
+                        weight[candidate],
+                        chance[candidate],
+                        seat,
+                        drawn_street + 1,
+                    )
+            action, missed = _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, values)
+            if missed:
+                unreached[0] += 1
+            node = child_start[node] + action

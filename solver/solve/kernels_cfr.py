@@ -1,0 +1,215 @@
+"""Numba kernels for full-traversal CFR, CFR+, linear CFR and discounted CFR (users call solver.solve.cfr).
+
+One iteration, alternating updates as OpenSpiel does: for each traverser in turn, turn the regrets
+into the current strategy (regret matching), then for every deal sweep the betting tree forward
+(every player's reach, the traverser's strategy sums) and backward (values, the traverser's
+regrets), then clip (CFR+) or discount (linear / discounted CFR) the traverser's regrets. A chance
+node inside the betting passes reach only to the child the deal names. Every variant is the same
+kernel with other parameters: strategy-sum weight ``t ** gamma``, regret matching+ on/off, regret
+discount ``t**alpha / (t**alpha + 1)`` for positive and ``t**beta / (t**beta + 1)`` for negative
+regrets when ``discount`` is on (OpenSpiel ``discounted_cfr.py``). With more than two players the
+same loop is CFR for N players (no equilibrium guarantee, as in OpenSpiel).
+
+Tables are flat arrays of ``FlatTree.table_size`` entries (see :mod:`abstraction.tree`), modified in
+place. Tree arrays are passed as returned by ``solver.solve.cfr.tree_arrays``; deal arrays as by
+``solver.solve.cfr.deal_arrays``. The terminal helpers here are shared by every kernel that values a
+terminal: `_terminal_value` is the one place a deal's outcome weights meet the payoff rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from abstraction.tree import CHANCE, DECISION  # node kinds; numba freezes them as constants
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _regret_matching_row(regrets, start, count, out, out_start):
+    """Current strategy of the information set at ``regrets[start:start+count]`` into ``out[out_start:]``.
+
+    Uniform if no regret is positive. Sums in float64 whatever the table's dtype (``float()``: the
+    same arithmetic compiled and under NUMBA_DISABLE_JIT).
+    """
+    positive_sum = 0.0
+    for k in range(count):
+        if regrets[start + k] > 0.0:
+            positive_sum += float(regrets[start + k])
+    if positive_sum > 0.0:
+        for k in range(count):
+            out[out_start + k] = float(regrets[start + k]) / positive_sum if regrets[start + k] > 0.0 else 0.0
+    else:
+        for k in range(count):
+            out[out_start + k] = 1.0 / count
+
+
+@njit(cache=True, nogil=True)
+def _regret_matching(regrets, n_actions, row_offset, n_buckets, out):
+    """Current strategy of every information set into ``out`` (same layout as ``regrets``)."""
+    for group in range(len(n_actions)):
+        count = n_actions[group]
+        for bucket in range(n_buckets[group]):
+            start = row_offset[group] + bucket * count
+            _regret_matching_row(regrets, start, count, out, start)
+
+
+@njit(cache=True, nogil=True)
+def _normalize_rows(sums, n_actions, row_offset, n_buckets, out):
+    """Rows of ``sums`` scaled to sum to 1 into ``out``; uniform where a row sums to 0."""
+    for group in range(len(n_actions)):
+        count = n_actions[group]
+        for bucket in range(n_buckets[group]):
+            start = row_offset[group] + bucket * count
+            total = 0.0
+            for k in range(count):
+                total += sums[start + k]
+            for k in range(count):
+                out[start + k] = sums[start + k] / total if total > 0.0 else 1.0 / count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _terminal_value(terminal_values, context_bounds, context, value_row, weight, deal, node, player):
+    """Net chips ``player`` wins at terminal ``node`` on ``deal``: the deal's outcome weights of the
+    node's context times its payoff rows (one row when the context is -1)."""
+    row = value_row[node]
+    c = context[node]
+    if c < 0:
+        return terminal_values[row, player]
+    first = context_bounds[c]
+    total = 0.0
+    for outcome in range(context_bounds[c + 1] - first):
+        w = weight[deal, first + outcome]
+        if w != 0.0:
+            total += w * terminal_values[row + outcome, player]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _deal_rows(kind, player, infoset_group, n_actions, row_offset, group_slot, bucket):
+    """``rows[d, j]``: table row of the ``j``-th decision node in deal ``d``; also the decision nodes."""
+    decisions = np.flatnonzero(kind == DECISION)
+    rows = np.empty((bucket.shape[0], len(decisions)), dtype=np.int64)
+    for deal in range(bucket.shape[0]):
+        for j in range(len(decisions)):
+            node = decisions[j]
+            group = infoset_group[node]
+            rows[deal, j] = row_offset[group] + bucket[deal, player[node], group_slot[group]] * n_actions[group]
+    return decisions, rows
+
+
+@njit(cache=True, nogil=True)
+def _cfr_iterations(
+    kind,
+    player,
+    child_start,
+    n_children,
+    infoset_group,
+    context,
+    value_row,
+    n_actions,
+    row_offset,
+    n_buckets,
+    group_player,
+    group_slot,
+    terminal_values,
+    context_bounds,
+    probability,
+    bucket,
+    weight,
+    chance,
+    regrets,
+    strategy_sums,
+    strategy,
+    first_iteration,
+    n_iterations,
+    regret_matching_plus,
+    gamma,
+    discount,
+    alpha,
+    beta,
+):
+    """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based, as OpenSpiel).
+
+    ``regrets``, ``strategy_sums`` and the scratch ``strategy`` are modified in place. Returns nothing.
+    Per deal: a forward sweep over the decision and chance nodes (every player's reach, the
+    traverser's strategy sums), then the terminal values, then a reverse sweep (values, the
+    traverser's regrets). The deal loop is written inline: a call per deal would reference-count
+    two dozen arrays.
+    """
+    n_nodes = len(kind)
+    n_players = bucket.shape[1]
+    reach = np.empty((n_nodes, n_players))
+    value = np.empty(n_nodes)
+    terminals = np.flatnonzero((kind != DECISION) & (kind != CHANCE))
+    inner = np.flatnonzero((kind == DECISION) | (kind == CHANCE))
+    decisions, rows = _deal_rows(kind, player, infoset_group, n_actions, row_offset, group_slot, bucket)
+    row_of = np.full(n_nodes, -1, dtype=np.int64)
+    for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
+        averaging_weight = float(iteration) ** gamma
+        for traverser in range(n_players):
+            _regret_matching(regrets, n_actions, row_offset, n_buckets, strategy)
+            for deal in range(len(probability)):
+                for j in range(len(decisions)):
+                    row_of[decisions[j]] = rows[deal, j]
+                for p in range(n_players):
+                    reach[0, p] = 1.0
+                for node in inner:
+                    start = child_start[node]
+                    count = n_children[node]
+                    if kind[node] == CHANCE:
+                        taken = chance[deal, context[node]]
+                        for k in range(count):
+                            for p in range(n_players):
+                                reach[start + k, p] = reach[node, p] if k == taken else 0.0
+                        continue
+                    actor = player[node]
+                    row = row_of[node]
+                    for k in range(count):
+                        for p in range(n_players):
+                            reach[start + k, p] = reach[node, p]
+                        reach[start + k, actor] = reach[node, actor] * strategy[row + k]
+                    own = reach[node, actor]
+                    if actor == traverser and own > 0.0:
+                        scale = averaging_weight * probability[deal] * own
+                        for k in range(count):
+                            strategy_sums[row + k] += scale * strategy[row + k]
+                for node in terminals:
+                    value[node] = _terminal_value(
+                        terminal_values, context_bounds, context, value_row, weight, deal, node, traverser
+                    )
+                for j in range(len(inner) - 1, -1, -1):
+                    node = inner[j]
+                    others = 1.0
+                    for p in range(n_players):
+                        if p != traverser:
+                            others *= reach[node, p]
+                    if others == 0.0:
+                        value[node] = 0.0  # never used: every path to here has weight 0 for the traverser
+                        continue
+                    start = child_start[node]
+                    if kind[node] == CHANCE:
+                        value[node] = value[start + chance[deal, context[node]]]
+                        continue
+                    count = n_children[node]
+                    row = row_of[node]
+                    node_value = 0.0
+                    for k in range(count):
+                        node_value += strategy[row + k] * value[start + k]
+                    value[node] = node_value
+                    if player[node] == traverser:
+                        counterfactual_reach = probability[deal] * others
+                        for k in range(count):
+                            regrets[row + k] += counterfactual_reach * (value[start + k] - node_value)
+            if regret_matching_plus or discount:
+                positive_factor = float(iteration) ** alpha / (float(iteration) ** alpha + 1.0)
+                negative_factor = float(iteration) ** beta / (float(iteration) ** beta + 1.0)
+                for group in range(len(n_actions)):
+                    if group_player[group] != traverser:
+                        continue
+                    start = row_offset[group]
+                    stop = start + n_buckets[group] * n_actions[group]
+                    for entry in range(start, stop):
+                        if regret_matching_plus and regrets[entry] < 0.0:
+                            regrets[entry] = 0.0
+                        if discount:
+                            regrets[entry] *= positive_factor if regrets[entry] >= 0.0 else negative_factor

@@ -1,0 +1,662 @@
+"""The solve loop for every game kind: blocks of iterations, a convergence log, atomic checkpoints, exact resume.
+
+One loop serves every kind of solver game; the game's JSON config (``SolverGame.config``, stored
+as a strategy file's ``game_config``) says which kind it is, and :data:`GAME_KINDS` maps the kind
+to what rebuilds it:
+
+- ``"exact"`` (configs without a ``kind`` entry): Kuhn and Leduc of :mod:`abstraction.exact.exact_games`.
+- ``"sampled-nolimit"``: the heads-up abstract games of :mod:`solver.games.abstract_games` (Hold'em, Swap,
+  River of Blood, Auction, Bounty), rebuilt from their config and their card-abstraction file.
+- ``"limit"``: the N-player limit hold'em abstract games of :mod:`solver.games.limit_games` (fresh
+  chance only), rebuilt from their config and their card-abstraction file.
+- more kinds plug in with :func:`register_game_kind`.
+
+Schedule. Block ends fall on multiples of ``evaluate_every`` and ``checkpoint_every`` (and on the
+iteration target). MCCFR iteration ``t`` samples from ``(seed, t)`` alone, so with one worker the
+tables depend on the seed and the iteration count only, never on how the iterations were cut into
+blocks; with the ``processes``/``dask`` backends they also depend on the block ends, which then
+come from the settings only. A run interrupted at a checkpoint and resumed therefore ends with
+bit-identical tables (one worker, or the delta backends with the same schedule).
+
+Exact games: at each block end the exact exploitability of the average strategy is measured
+(time excluded from the solve's seconds) and logged; ``seconds`` counts solve time only.
+
+Abstract games: blocks are also cut to about ``block_seconds`` of wall clock with one worker or
+threads (this moves no table bit) so the progress report, the ``seconds`` budget and the
+wall-clock checkpoints (``checkpoint_minutes``: at the first block end that many minutes after the
+last write) stay responsive. ``seconds`` is wall clock from the first iteration, checkpoint writes
+included (start-up: loading the card file, building the game, starting the workers, is not). A
+fresh-chance game has no exact exploitability (no deal table to sum over): the log records
+iterations and seconds with exploitability NaN, and :class:`TrainingProgress` says why in
+``note``. A fixed-chance game is measured over its deal table (the best response within the
+abstraction over that sample) when its two ``nodes x deals`` float64 arrays fit in
+:data:`EXPLOITABILITY_MEMORY_LIMIT`. Every file written (checkpoints and the final one) holds the
+solver tables, so any of them can be resumed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from abstraction.exact.exact_games import EXACT_GAMES, build_game
+from abstraction.tree import SolverGame
+from solver.evaluate.exploitability import exploitability
+from solver.solve.cfr import ALGORITHMS, FULL_TRAVERSAL, Solver, normalized_strategy, table_dtype
+from solver.solve.parallel import check_parallel_settings, iteration_runner
+from solver.solve.strategy_file import (
+    ConvergenceLog,
+    StrategyFileError,
+    StrategyRecord,
+    read_strategy_file,
+    write_strategy_file,
+)
+
+DEFAULT_EVALUATE_EVERY = {"full": 10, "sampling": 20_000, "abstract": 100_000}
+"""Iterations between log entries by algorithm family (``abstract``: sampling on an abstract game)."""
+EXPLOITABILITY_MEMORY_LIMIT = 512 * 2**20
+"""Bytes the exact best response of a fixed-chance abstract game may take (two float64 ``nodes x deals``)."""
+EXACT_KIND = "exact"
+"""Kind of the configs of :mod:`abstraction.exact.exact_games` (they carry no ``kind`` entry)."""
+ABSTRACT_KIND = "sampled-nolimit"
+"""Kind of the heads-up abstract games (:data:`solver.games.abstract_games.GAME_KIND`)."""
+LIMIT_KIND = "limit"
+"""Kind of the N-player limit abstract games (:data:`solver.games.limit_games.GAME_KIND`)."""
+
+
+# --- game kinds --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """How the loop handles one kind of game config.
+
+    ``normalize(config)``: the config checked and in canonical JSON form (ValueError naming a bad
+    field); ``build(config)``: the :class:`SolverGame`; ``big_blind(config)``: chips per big blind
+    for mbb/hand; ``exact``: the game has an exact exploitability after every block (the loop then
+    keeps the historical exact-game schedule, see the module docstring).
+    """
+
+    name: str
+    normalize: Callable[[Mapping[str, Any]], dict[str, Any]]
+    build: Callable[[Mapping[str, Any]], SolverGame]
+    big_blind: Callable[[Mapping[str, Any]], float]
+    exact: bool = False
+
+
+GAME_KINDS: dict[str, GameKind] = {}
+"""Registered game kinds by the ``kind`` entry of their configs (:data:`EXACT_KIND` when absent)."""
+
+
+def register_game_kind(kind: GameKind) -> GameKind:
+    """Add (or replace) a game kind; returns it."""
+    GAME_KINDS[kind.name] = kind
+    return kind
+
+
+def _as_json(value: Any) -> Any:
+    return json.loads(json.dumps(value, sort_keys=True))
+
+
+def game_kind(config: Mapping[str, Any]) -> GameKind:
+    """The :class:`GameKind` of a game config (ValueError for an unknown kind).
+
+    >>> game_kind({"name": "kuhn"}).name, game_kind({"kind": "sampled-nolimit"}).name
+    ('exact', 'sampled-nolimit')
+    """
+    if not isinstance(config, Mapping):
+        raise ValueError(f"a game config must be a mapping, got {config!r}")
+    name = config.get("kind", EXACT_KIND)
+    if name not in GAME_KINDS:
+        raise ValueError(f"unknown game kind {name!r}: known kinds are {sorted(GAME_KINDS)}")
+    return GAME_KINDS[name]
+
+
+def _normalize_exact(config: Mapping[str, Any]) -> dict[str, Any]:
+    values = dict(config)
+    values.pop("kind", None)
+    unknown = sorted(set(values) - {"name", "rules"})
+    if unknown:
+        raise ValueError(f"unknown exact game config fields {unknown}: known are ['name', 'rules']")
+    name = values.get("name")
+    if name not in EXACT_GAMES:
+        raise ValueError(f"unknown game {name!r}: expected one of {list(EXACT_GAMES)}")
+    rules = values.get("rules") or {}
+    if not isinstance(rules, Mapping):
+        raise ValueError(f"rules must be a mapping of rules fields, got {rules!r}")
+    return _as_json({"name": name, "rules": dict(rules)}) if rules else {"name": name}
+
+
+def _build_exact(config: Mapping[str, Any]) -> SolverGame:
+    return build_game(config["name"], config.get("rules"))
+
+
+def _exact_big_blind(config: Mapping[str, Any]) -> float:
+    from abstraction.exact.exact_games import rules_config
+
+    rules = rules_config(config["name"], config.get("rules")).to_dict()
+    return float(rules.get("big_blind", rules.get("ante", 1.0)) or 1.0)
+
+
+def abstract_config(config: Mapping[str, Any]) -> Any:
+    """The :class:`~solver.games.abstract_games.AbstractGameConfig` of a JSON config (ValueError on bad fields)."""
+    from solver.games.abstract_games import AbstractGameConfig
+
+    try:
+        return AbstractGameConfig.from_dict(dict(config))
+    except TypeError as error:
+        raise ValueError(f"bad abstract game config: {error}") from None
+
+
+def _normalize_abstract(config: Mapping[str, Any]) -> dict[str, Any]:
+    return _as_json(abstract_config(config).to_dict())
+
+
+def check_card_file(path: str | os.PathLike[str], variant: str) -> dict[str, Any]:
+    """Check that ``path`` is a card-abstraction file usable by ``variant``; return its config.
+
+    Usable: a Bounty game needs a file built for ``bounty`` (its buckets carry the hit bit); the
+    other variants take a file built for their own variant or for ``holdem`` (the tables are the
+    same). Raises ValueError naming the file and the problem. Reads the attributes only.
+    """
+    import h5py
+
+    from abstraction.cards.buckets import FILE_FORMAT, FILE_VERSION
+
+    source = Path(path)
+    if not source.is_file():
+        raise ValueError(
+            f"card abstraction file {str(source)!r} does not exist "
+            f"(build it with: vcfr abstract --variant {variant} --out {source})"
+        )
+    try:
+        with h5py.File(source, "r") as handle:
+            found_format = str(handle.attrs.get("format", ""))
+            found_version = int(handle.attrs.get("format_version", -1))
+            raw = handle.attrs.get("config")
+            card_config = json.loads(raw) if raw is not None else {}
+    except (OSError, ValueError, TypeError) as error:
+        raise ValueError(
+            f"card abstraction file {str(source)!r} is unreadable ({' '.join(str(error).split())})"
+        ) from None
+    if found_format != FILE_FORMAT or found_version != FILE_VERSION:
+        raise ValueError(
+            f"{str(source)!r} is not a {FILE_FORMAT} file of version {FILE_VERSION} "
+            f"(format {found_format!r}, version {found_version})"
+        )
+    built_for = card_config.get("variant", "holdem")
+    usable = built_for == variant or (built_for == "holdem" and variant != "bounty")
+    if not usable:
+        needed = "'bounty'" if variant == "bounty" else f"{variant!r} or 'holdem'"
+        raise ValueError(
+            f"card abstraction file {str(source)!r} was built for variant {built_for!r}; "
+            f"a {variant} game needs one built for {needed} (vcfr abstract --variant {variant})"
+        )
+    return card_config
+
+
+def _build_abstract(config: Mapping[str, Any]) -> SolverGame:
+    from solver.games.abstract_games import build_abstract_game
+
+    game_config = abstract_config(config)
+    check_card_file(game_config.card_abstraction, game_config.variant)
+    return build_abstract_game(game_config)
+
+
+def _abstract_big_blind(config: Mapping[str, Any]) -> float:
+    # The stored rules hold only the fields that differ from the defaults: read the big blind
+    # from the rebuilt variant config, never from the rules dict.
+    return float(abstract_config(config).variant_config().big_blind)
+
+
+def limit_config(config: Mapping[str, Any]) -> Any:
+    """The :class:`~solver.games.limit_games.LimitGameConfig` of a JSON config (ValueError on bad fields)."""
+    from solver.games.limit_games import LimitGameConfig
+
+    return LimitGameConfig.from_dict(dict(config))
+
+
+def _normalize_limit(config: Mapping[str, Any]) -> dict[str, Any]:
+    return _as_json(limit_config(config).to_dict())
+
+
+def _build_limit(config: Mapping[str, Any]) -> SolverGame:
+    from solver.games.limit_games import build_limit_game
+
+    game_config = limit_config(config)
+    check_card_file(game_config.card_abstraction, "holdem")
+    return build_limit_game(game_config)
+
+
+def _limit_big_blind(config: Mapping[str, Any]) -> float:
+    from solver.games.limit_games import limit_big_blind
+
+    return limit_big_blind(limit_config(config))
+
+
+register_game_kind(GameKind(EXACT_KIND, _normalize_exact, _build_exact, _exact_big_blind, exact=True))
+register_game_kind(GameKind(ABSTRACT_KIND, _normalize_abstract, _build_abstract, _abstract_big_blind))
+register_game_kind(GameKind(LIMIT_KIND, _normalize_limit, _build_limit, _limit_big_blind))
+
+
+def game_config_of(game: str | Mapping[str, Any]) -> dict[str, Any]:
+    """A game name (``"kuhn"``, ``"leduc"``) or a JSON game config, checked, in canonical form."""
+    config = {"name": game} if isinstance(game, str) else game
+    return game_kind(config).normalize(config)
+
+
+def build_game_from_config(config: Mapping[str, Any]) -> SolverGame:
+    """The :class:`SolverGame` of a JSON game config of any registered kind (what workers and
+    ``vcfr exploit`` rebuild from a strategy file)."""
+    kind = game_kind(config)
+    return kind.build(kind.normalize(config))
+
+
+# --- settings and events -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrainingConfig:
+    """What to solve and how: the game, the algorithm, the budget, the workers and the schedule.
+
+    ``game`` is an exact game's name (``kuhn``, ``leduc``) or a JSON game config of any kind in
+    :data:`GAME_KINDS` (e.g. ``AbstractGameConfig(...).to_dict()``, or ``{"name": "kuhn", "rules":
+    {"players": 3}}``). Exactly one of ``iterations`` (total iterations to reach) and ``seconds``
+    (total solve seconds: exact games count solve time only, abstract games wall clock, see the
+    module docstring) is set. ``evaluate_every`` is the number of iterations between log entries
+    (and exploitability measurements where there is one; default 10 for full traversals, 20,000
+    for sampling on exact games, 100,000 for sampling on abstract games); ``checkpoint_every`` the iterations
+    between strategy-file writes and ``checkpoint_minutes`` the minutes between them (abstract
+    games; ``None``: only at the end). ``block_seconds`` is the wall clock a block of an abstract
+    game aims at. ``solver_params`` are extra :class:`solver.solve.cfr.SolverConfig` fields
+    (``alpha``, ``linear_averaging``, ``table_dtype`` ...).
+
+    >>> TrainingConfig(game="kuhn", algorithm="cfr+", iterations=100).evaluate_every
+    10
+    >>> TrainingConfig(game="kuhn", iterations=100, seconds=1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: set exactly one of iterations and seconds, got iterations=100, seconds=1.0
+    """
+
+    game: str | Mapping[str, Any] = "leduc"
+    algorithm: str = "cfr+"
+    iterations: int | None = None
+    seconds: float | None = None
+    seed: int = 0
+    workers: int = 1
+    backend: str = "threads"
+    scheduler: str | None = None
+    evaluate_every: int | None = None
+    checkpoint_every: int | None = None
+    solver_params: Mapping[str, Any] = field(default_factory=dict)
+    checkpoint_minutes: float | None = None
+    block_seconds: float = 1.0
+
+    def __post_init__(self) -> None:
+        config = game_config_of(self.game)
+        if not isinstance(self.game, str):
+            object.__setattr__(self, "game", config)
+        if (self.iterations is None) == (self.seconds is None):
+            raise ValueError(
+                f"set exactly one of iterations and seconds, got iterations={self.iterations!r}, seconds={self.seconds!r}"
+            )
+        if self.iterations is not None and (
+            not isinstance(self.iterations, int) or isinstance(self.iterations, bool) or self.iterations < 1
+        ):
+            raise ValueError(f"iterations must be an int >= 1, got {self.iterations!r}")
+        if self.seconds is not None and not (isinstance(self.seconds, (int, float)) and self.seconds > 0):
+            raise ValueError(f"seconds must be > 0, got {self.seconds!r}")
+        if self.algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {self.algorithm!r}: expected one of {list(ALGORITHMS)}")
+        check_parallel_settings(self.algorithm, self.workers, self.backend, self.scheduler)
+        if self.evaluate_every is None:
+            family = "full" if self.algorithm in FULL_TRAVERSAL else "sampling"
+            if family == "sampling" and not self.kind.exact:
+                family = "abstract"
+            object.__setattr__(self, "evaluate_every", DEFAULT_EVALUATE_EVERY[family])
+        for name in ("evaluate_every", "checkpoint_every"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+        if self.checkpoint_minutes is not None and not (
+            isinstance(self.checkpoint_minutes, (int, float)) and self.checkpoint_minutes > 0
+        ):
+            raise ValueError(f"checkpoint_minutes must be > 0, got {self.checkpoint_minutes!r}")
+        if not (isinstance(self.block_seconds, (int, float)) and self.block_seconds > 0):
+            raise ValueError(f"block_seconds must be > 0, got {self.block_seconds!r}")
+        object.__setattr__(self, "solver_params", dict(self.solver_params))
+
+    @property
+    def game_config(self) -> dict[str, Any]:
+        """The game's JSON config (canonical form)."""
+        return game_config_of(self.game)
+
+    @property
+    def kind(self) -> GameKind:
+        return game_kind(self.game_config)
+
+    def schedule(self) -> dict[str, Any]:
+        """The settings stored as ``solver_config`` next to the solver's own (JSON)."""
+        schedule = {
+            "workers": self.workers,
+            "backend": self.backend,
+            "evaluate_every": self.evaluate_every,
+            "checkpoint_every": self.checkpoint_every,
+        }
+        if self.checkpoint_minutes is not None:
+            schedule["checkpoint_minutes"] = self.checkpoint_minutes
+        return schedule
+
+
+@dataclass(frozen=True)
+class TrainingProgress:
+    """One block done: iterations done, solve seconds so far, iterations per second of the last
+    block, the latest exploitability in chips (NaN when there is none: ``note`` says why), whether
+    a checkpoint was written, the CPU seconds this process spent solving in this call of
+    :func:`train` (all its threads; worker processes not included), and the run's target
+    (``iterations`` or ``seconds``, whichever the config sets)."""
+
+    iteration: int
+    seconds: float
+    iterations_per_second: float
+    exploitability: float
+    checkpoint: bool
+    cpu_seconds: float
+    note: str | None = None
+    target_iterations: int | None = None
+    target_seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class TrainingResult:
+    """The final strategy file's contents, where it was written, and the iteration it resumed from
+    (``None`` for a fresh start)."""
+
+    record: StrategyRecord
+    path: Path
+    resumed_from: int | None
+
+
+# --- the loop ----------------------------------------------------------------------------------
+
+
+def _next_stop(done: int, config: TrainingConfig) -> int:
+    """The next block end after ``done`` iterations: a multiple of evaluate/checkpoint, or the target."""
+    assert config.evaluate_every is not None
+    stops = [(done // config.evaluate_every + 1) * config.evaluate_every]
+    if config.checkpoint_every:
+        stops.append((done // config.checkpoint_every + 1) * config.checkpoint_every)
+    if config.iterations is not None:
+        stops.append(config.iterations)
+    return min(stops)
+
+
+def exploitability_note(game: SolverGame) -> str | None:
+    """Why the loop measures no exploitability on ``game`` (``None``: it does)."""
+    if game.deals is None:
+        return "fresh chance (a new deal per iteration) has no exact exploitability; chance = 'fixed' has one"
+    needed = 16 * game.tree.n_nodes * game.deals.n_deals
+    if needed > EXPLOITABILITY_MEMORY_LIMIT:
+        return (
+            f"no exploitability: the best response over {game.deals.n_deals:,} deals needs "
+            f"{needed / 2**30:.1f} GiB (limit {EXPLOITABILITY_MEMORY_LIMIT / 2**30:.1f} GiB)"
+        )
+    return None
+
+
+def _differences(stored: Mapping[str, Any], wanted: Mapping[str, Any]) -> str:
+    keys = sorted(key for key in set(stored) | set(wanted) if stored.get(key) != wanted.get(key))
+    return ", ".join(f"{key}: file {stored.get(key)!r}, requested {wanted.get(key)!r}" for key in keys)
+
+
+def _resume_state(path: Path, game: SolverGame, solver: Solver) -> tuple[dict[str, np.ndarray], ConvergenceLog]:
+    record = read_strategy_file(path, expected_tree_fingerprint=game.tree.fingerprint())
+    if record.game_config != _as_json(game.config):
+        different = _differences(record.game_config, _as_json(game.config))
+        raise ValueError(f"{path}: solved game differs from the requested one ({different})")
+    tables = {name: np.array(values) for name, values in record.tables.items()}
+    for name in ("regrets", "strategy_sums", "iteration"):
+        if name not in tables:
+            raise ValueError(
+                f"{path}: no resume state (missing table {name!r}); "
+                "only files written by `vcfr solve` or train() can be resumed"
+            )
+    stored = record.solver_config.get("solver", {})
+    different = _differences(stored, _as_json(solver.config.to_dict()))
+    if different:
+        raise ValueError(f"{path}: cannot resume with other solver settings ({different})")
+    dtype = np.dtype(table_dtype(solver.config))
+    for name in ("regrets", "strategy_sums"):
+        if tables[name].shape != (game.tree.table_size,) or tables[name].dtype != dtype:
+            raise StrategyFileError(
+                f"{path}: table {name!r} is {tables[name].dtype} {tables[name].shape}, "
+                f"the solve needs {dtype} ({game.tree.table_size},)"
+            )
+    if tables["iteration"].size != 1:
+        raise StrategyFileError(
+            f"{path}: table 'iteration' must hold one number, got shape {tables['iteration'].shape}"
+        )
+    tables["iteration"] = tables["iteration"].astype(np.int64).reshape(1)
+    if int(tables["iteration"][0]) != record.iterations:
+        raise StrategyFileError(
+            f"{path}: tables are at iteration {int(tables['iteration'][0])}, the file says {record.iterations}"
+        )
+    return tables, record.convergence
+
+
+def train(
+    config: TrainingConfig,
+    out: str | os.PathLike[str],
+    *,
+    resume: bool = False,
+    on_progress: Callable[[TrainingProgress], None] | None = None,
+) -> TrainingResult:
+    """Solve ``config.game`` and write the strategy file ``out`` (checkpoints along the way).
+
+    With ``resume=True`` and an existing ``out``, continue from its tables (refused with a
+    ValueError if the file's game or solver settings differ, StrategyFileError if the file is
+    damaged); without an existing file, start fresh. ``on_progress`` is called after every block.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     result = train(TrainingConfig(game="kuhn", algorithm="cfr+", iterations=200), pathlib.Path(folder) / "k.h5")
+    >>> result.record.iterations, bool(result.record.convergence.exploitability[-1] < 2e-3)
+    (200, True)
+    """
+    path = Path(out)
+    kind = config.kind
+    game = kind.build(config.game_config)
+    solver = Solver(game, config.algorithm, config.seed, **config.solver_params)
+    tables, log = solver.tables(), ConvergenceLog.empty()
+    resumed_from = None
+    if resume and path.exists():
+        tables, log = _resume_state(path, game, solver)
+        resumed_from = int(tables["iteration"][0])
+    note = None if kind.exact else exploitability_note(game)
+    big_blind = kind.big_blind(config.game_config)
+    fingerprint = game.tree.fingerprint()
+    solver_config = {"solver": solver.config.to_dict(), **config.schedule()}
+    delta_backend = config.backend == "dask" or (config.backend == "processes" and config.workers > 1)
+    cut_blocks = not kind.exact and not delta_backend
+
+    def record() -> StrategyRecord:
+        return StrategyRecord(
+            game_config=game.config,
+            solver_config=solver_config,
+            iterations=int(tables["iteration"][0]),
+            seed=config.seed,
+            tree_fingerprint=fingerprint,
+            tree_arrays=game.tree.to_arrays(),
+            average_strategy=normalized_strategy(game, tables["strategy_sums"]),
+            tables=tables,
+            convergence=log,
+        )
+
+    def measure() -> float:
+        if note is not None:
+            return math.nan
+        strategy = normalized_strategy(game, tables["strategy_sums"])
+        return float(exploitability(game, strategy, big_blind=big_blind).exploitability_chips)
+
+    base_seconds = float(log.seconds[-1]) if len(log) else 0.0
+    elapsed = base_seconds
+    cpu_seconds = 0.0
+    last_value = float(log.exploitability[-1]) if len(log) else math.nan
+
+    def finished() -> bool:
+        if config.iterations is not None:
+            return int(tables["iteration"][0]) >= config.iterations
+        return elapsed >= float(config.seconds or 0.0)
+
+    with iteration_runner(game, solver.config, config.workers, config.backend, config.scheduler) as runner:
+        clock_started = time.perf_counter()
+        last_write = clock_started
+        rate = 0.0
+        while not finished():
+            done = int(tables["iteration"][0])
+            scheduled = _next_stop(done, config)
+            stop = scheduled
+            if cut_blocks:
+                budget = config.block_seconds
+                if config.seconds is not None:
+                    budget = min(budget, max(float(config.seconds) - elapsed, 0.0))
+                size = 1000 if rate <= 0 else max(256, int(rate * budget))
+                stop = min(scheduled, done + size)
+            started, cpu_started = time.perf_counter(), time.process_time()
+            runner(tables, stop - done)
+            block_seconds = time.perf_counter() - started
+            cpu_seconds += time.process_time() - cpu_started
+            rate = (stop - done) / max(block_seconds, 1e-12)
+            if kind.exact:
+                elapsed += block_seconds
+                last_value = measure()
+                log = log.appended(stop, elapsed, last_value)
+                checkpoint = bool(config.checkpoint_every) and stop % config.checkpoint_every == 0
+                if config.checkpoint_minutes is not None:
+                    checkpoint = checkpoint or time.perf_counter() - last_write >= 60.0 * config.checkpoint_minutes
+                if checkpoint:
+                    write_strategy_file(path, record())
+                    last_write = time.perf_counter()
+            else:
+                elapsed = base_seconds + (time.perf_counter() - clock_started)
+                checkpoint = bool(config.checkpoint_every) and stop % config.checkpoint_every == 0
+                if config.checkpoint_minutes is not None:
+                    checkpoint = checkpoint or time.perf_counter() - last_write >= 60.0 * config.checkpoint_minutes
+                on_schedule = (stop == scheduled and stop % config.evaluate_every == 0) or finished()
+                if on_schedule and note is None:
+                    last_value = measure()
+                    elapsed = base_seconds + (time.perf_counter() - clock_started)
+                if on_schedule or checkpoint:
+                    log = log.appended(stop, elapsed, last_value if on_schedule else math.nan)
+                if checkpoint:
+                    write_strategy_file(path, record())
+                    last_write = time.perf_counter()
+                    elapsed = base_seconds + (last_write - clock_started)
+            if on_progress is not None:
+                on_progress(
+                    TrainingProgress(
+                        stop,
+                        elapsed,
+                        rate,
+                        last_value,
+                        checkpoint,
+                        cpu_seconds,
+                        note,
+                        config.iterations,
+                        config.seconds,
+                    )
+                )
+    final = record()
+    write_strategy_file(path, final)
+    return TrainingResult(final, path, resumed_from)
+
+
+# --- reading solved games back -----------------------------------------------------------------
+
+
+def load_solved_game(path: str | os.PathLike[str]) -> tuple[SolverGame, StrategyRecord]:
+    """Read a strategy file and rebuild its game from the stored config; refuse a file whose tree
+    is not the rebuilt game's tree (:class:`~solver.solve.strategy_file.StrategyFileError`)."""
+    record = read_strategy_file(path)
+    try:
+        game = build_game_from_config(record.game_config)
+    except (TypeError, ValueError, OSError) as error:
+        raise StrategyFileError(f"{path}: cannot rebuild the game from its stored config ({error})") from None
+    if game.tree.fingerprint() != record.tree_fingerprint:
+        raise StrategyFileError(f"{path}: the stored tree is not the tree of the game {record.game_config}")
+    return game, record
+
+
+def _fixed_sample_game(record: StrategyRecord, deals: int, deal_seed: int) -> SolverGame:
+    """The stored fresh-chance abstract game with chance replaced by ``deals`` deals drawn once."""
+    config = replace(abstract_config(record.game_config), chance="fixed", n_deals=deals, deal_seed=deal_seed)
+    return build_game_from_config(config.to_dict())
+
+
+def evaluate_strategy_file(
+    path: str | os.PathLike[str], *, deals: int | None = None, deal_seed: int = 0
+) -> dict[str, Any]:
+    """Exact exploitability of a strategy file's average strategy, as a JSON-ready dict.
+
+    Keys: ``exploitability_chips``, ``exploitability_mbb`` (mbb per hand, big blind from the game's
+    rules, :attr:`GameKind.big_blind`), ``big_blind`` (chips), ``game_value`` (player 0, chips),
+    ``nash_conv`` (chips), ``iterations``, ``game``, ``algorithm``, ``chance`` (``"exact"``,
+    ``"fixed"`` or ``"sampled"``) and ``deals`` (deals summed over; ``None`` for exact games).
+
+    Exact games: the true exploitability. Fixed-chance abstract games: the best response within
+    the abstraction over the game's own deal table. A fresh-chance abstract game has no deal
+    table: it is refused (ValueError) unless ``deals`` is given; then chance is replaced by
+    ``deals`` deals drawn once with ``deal_seed`` and the best response is computed over that
+    sample (within the abstraction). That best response also fits the sample's noise, so the
+    value overstates the abstract game's exploitability, by more the fewer the deals.
+    """
+    game, record = load_solved_game(path)
+    kind = game_kind(record.game_config)
+    chance = "exact" if kind.exact else "fixed"
+    if game.deals is None:
+        if deals is None:
+            raise ValueError(
+                f"{path}: exact exploitability needs a fixed deal table, and this {game.name!r} game "
+                "draws fresh chance (a new deal per iteration); pass --deals N to measure it over "
+                "N sampled deals, or solve with chance = 'fixed'"
+            )
+        if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+            raise ValueError(f"deals must be an int >= 1, got {deals!r}")
+        needed = 16 * game.tree.n_nodes * deals
+        if needed > EXPLOITABILITY_MEMORY_LIMIT * 4:
+            raise ValueError(
+                f"a best response over {deals:,} deals on {game.tree.n_nodes:,} nodes needs "
+                f"{needed / 2**30:.1f} GiB; use fewer deals"
+            )
+        game = _fixed_sample_game(record, deals, deal_seed)
+        if game.tree.fingerprint() != record.tree_fingerprint:
+            raise StrategyFileError(f"{path}: the fixed-sample game's tree is not the stored tree")
+        chance = "sampled"
+    elif deals is not None:
+        raise ValueError(
+            f"{path}: --deals only applies to fresh-chance abstract games; this game has its own "
+            f"{'deals' if kind.exact else 'deal table'}"
+        )
+    big_blind = kind.big_blind(record.game_config)
+    result = exploitability(game, record.average_strategy, big_blind=big_blind)
+    return {
+        "exploitability_chips": float(result.exploitability_chips),
+        "exploitability_mbb": float(result.exploitability_mbb),
+        "big_blind": big_blind,
+        "game_value": float(result.game_value),
+        "nash_conv": float(result.nash_conv),
+        "iterations": record.iterations,
+        "game": game.name,
+        "algorithm": record.solver_config.get("solver", record.solver_config).get("algorithm"),
+        "chance": chance,
+        "deals": None if kind.exact else int(game.deals.n_deals),
+    }
