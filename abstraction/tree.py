@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 import numpy as np
 
@@ -85,6 +85,32 @@ class OutcomeColumns:
     def weight_columns(self) -> int:
         """Columns of a deal's ``weight`` row: ``sum(context_size)``."""
         return int(self.context_size.sum())
+
+
+class KernelTree(NamedTuple):
+    """The arrays of a `FlatTree` that the numba kernels read, passed as one argument.
+
+    Numba types a NamedTuple of arrays and compiles each field read to a plain load, so a kernel
+    takes ``tree`` where it took these fifteen arrays. Fields as in `FlatTree`, plus
+    ``context_bounds`` int64 (n_contexts + 1,): ``[0, cumsum(context_size)]``, context ``c``'s
+    outcome columns are ``context_bounds[c]:context_bounds[c + 1]``.
+    """
+
+    kind: np.ndarray
+    player: np.ndarray
+    street: np.ndarray
+    child_start: np.ndarray
+    n_children: np.ndarray
+    infoset_group: np.ndarray
+    context: np.ndarray
+    value_row: np.ndarray
+    n_actions: np.ndarray
+    row_offset: np.ndarray
+    n_buckets: np.ndarray
+    group_player: np.ndarray
+    group_slot: np.ndarray
+    terminal_values: np.ndarray
+    context_bounds: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -236,6 +262,27 @@ class FlatTree(OutcomeColumns):
             labels.append(text)
             node = up
         return "".join(reversed(labels))
+
+    def kernel_tree(self) -> KernelTree:
+        """The arrays the numba kernels read, as one `KernelTree` argument."""
+        bounds = np.concatenate([[0], np.cumsum(self.context_size, dtype=np.int64)]).astype(np.int64)
+        return KernelTree(
+            self.kind,
+            self.player,
+            self.street,
+            self.child_start,
+            self.n_children,
+            self.infoset_group,
+            self.context,
+            self.value_row,
+            self.n_actions,
+            self.row_offset,
+            self.n_buckets,
+            self.group_player,
+            self.group_slot,
+            self.terminal_values,
+            bounds,
+        )
 
     def parent_array(self) -> np.ndarray:
         """``parent[n]`` (-1 at the root)."""

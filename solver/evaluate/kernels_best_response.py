@@ -24,18 +24,7 @@ from solver.solve.kernels_cfr import _terminal_value
 
 @njit(cache=True, nogil=True)
 def _best_response_value(
-    kind,
-    player,
-    child_start,
-    n_children,
-    infoset_group,
-    context,
-    value_row,
-    n_actions,
-    row_offset,
-    group_slot,
-    terminal_values,
-    context_bounds,
+    tree,
     probability,
     bucket,
     weight,
@@ -54,7 +43,7 @@ def _best_response_value(
     ``group_nodes[group_nodes_start[g]:group_nodes_start[g + 1]]`` lists the nodes of group ``g``;
     ``group_first_node[g]`` is the smallest. Memory: two float64 ``[n_nodes, n_deals]`` arrays.
     """
-    n_nodes = len(kind)
+    n_nodes = len(tree.kind)
     n_deals = len(probability)
     reach = np.zeros((n_nodes, n_deals))
     value = np.zeros((n_nodes, n_deals))
@@ -62,37 +51,35 @@ def _best_response_value(
     for deal in range(n_deals):
         reach[0, deal] = probability[deal]
     for node in range(n_nodes):
-        start = child_start[node]
-        if kind[node] == CHANCE:
+        start = tree.child_start[node]
+        if tree.kind[node] == CHANCE:
             for deal in range(n_deals):
-                reach[start + chance[deal, context[node]], deal] = reach[node, deal]  # the other children stay 0
+                reach[start + chance[deal, tree.context[node]], deal] = reach[node, deal]  # the other children stay 0
             continue
-        if kind[node] != DECISION:
+        if tree.kind[node] != DECISION:
             continue
-        actor = player[node]
-        group = infoset_group[node]
+        actor = tree.player[node]
+        group = tree.infoset_group[node]
         for deal in range(n_deals):
-            row = row_offset[group] + bucket[deal, actor, group_slot[group]] * n_actions[group]
-            for k in range(n_children[node]):
+            row = tree.row_offset[group] + bucket[deal, actor, tree.group_slot[group]] * tree.n_actions[group]
+            for k in range(tree.n_children[node]):
                 factor = 1.0 if actor == responder else strategy[row + k]
                 reach[start + k, deal] = reach[node, deal] * factor
     for node in range(n_nodes - 1, -1, -1):
-        start = child_start[node]
-        if kind[node] == FOLD or kind[node] == SHOWDOWN:
+        start = tree.child_start[node]
+        if tree.kind[node] == FOLD or tree.kind[node] == SHOWDOWN:
             for deal in range(n_deals):
-                value[node, deal] = _terminal_value(
-                    terminal_values, context_bounds, context, value_row, weight, deal, node, responder
-                )
+                value[node, deal] = _terminal_value(tree, weight, deal, node, responder)
             continue
-        if kind[node] == CHANCE:
+        if tree.kind[node] == CHANCE:
             for deal in range(n_deals):
-                value[node, deal] = value[start + chance[deal, context[node]], deal]
+                value[node, deal] = value[start + chance[deal, tree.context[node]], deal]
             continue
-        group = infoset_group[node]
-        count = n_actions[group]
-        if player[node] != responder:
+        group = tree.infoset_group[node]
+        count = tree.n_actions[group]
+        if tree.player[node] != responder:
             for deal in range(n_deals):
-                row = row_offset[group] + bucket[deal, player[node], group_slot[group]] * count
+                row = tree.row_offset[group] + bucket[deal, tree.player[node], tree.group_slot[group]] * count
                 total = 0.0
                 for k in range(count):
                     total += strategy[row + k] * value[start + k, deal]
@@ -102,15 +89,15 @@ def _best_response_value(
             continue  # resolved with the whole group at its first node
         members = group_nodes[group_nodes_start[group] : group_nodes_start[group + 1]]
         for member in members:
-            member_start = child_start[member]
+            member_start = tree.child_start[member]
             for deal in range(n_deals):
-                row = row_offset[group] + bucket[deal, responder, group_slot[group]] * count
+                row = tree.row_offset[group] + bucket[deal, responder, tree.group_slot[group]] * count
                 for k in range(count):
                     action_value[row + k] += reach[member, deal] * value[member_start + k, deal]
         for member in members:
-            member_start = child_start[member]
+            member_start = tree.child_start[member]
             for deal in range(n_deals):
-                row = row_offset[group] + bucket[deal, responder, group_slot[group]] * count
+                row = tree.row_offset[group] + bucket[deal, responder, tree.group_slot[group]] * count
                 best = 0
                 for k in range(1, count):
                     if action_value[row + k] > action_value[row + best]:
@@ -125,18 +112,7 @@ def _best_response_value(
 
 @njit(cache=True, nogil=True)
 def _profile_values(
-    kind,
-    player,
-    child_start,
-    n_children,
-    infoset_group,
-    context,
-    value_row,
-    n_actions,
-    row_offset,
-    group_slot,
-    terminal_values,
-    context_bounds,
+    tree,
     probability,
     bucket,
     weight,
@@ -144,28 +120,28 @@ def _profile_values(
     strategy,
 ):
     """Expected chips of every player (float64 ``[n_players]``) when all follow ``strategy``."""
-    n_nodes = len(kind)
+    n_nodes = len(tree.kind)
     n_players = bucket.shape[1]
     reach = np.zeros(n_nodes)
     totals = np.zeros(n_players)
     for deal in range(len(probability)):
         reach[0] = probability[deal]
         for node in range(n_nodes):
-            start = child_start[node]
-            if kind[node] == CHANCE:
-                taken = chance[deal, context[node]]
-                for k in range(n_children[node]):
+            start = tree.child_start[node]
+            if tree.kind[node] == CHANCE:
+                taken = chance[deal, tree.context[node]]
+                for k in range(tree.n_children[node]):
                     reach[start + k] = reach[node] if k == taken else 0.0
                 continue
-            if kind[node] != DECISION:
+            if tree.kind[node] != DECISION:
                 if reach[node] > 0.0:
                     for p in range(n_players):
-                        totals[p] += reach[node] * _terminal_value(
-                            terminal_values, context_bounds, context, value_row, weight, deal, node, p
-                        )
+                        totals[p] += reach[node] * _terminal_value(tree, weight, deal, node, p)
                 continue
-            group = infoset_group[node]
-            row = row_offset[group] + bucket[deal, player[node], group_slot[group]] * n_actions[group]
-            for k in range(n_children[node]):
+            group = tree.infoset_group[node]
+            row = (
+                tree.row_offset[group] + bucket[deal, tree.player[node], tree.group_slot[group]] * tree.n_actions[group]
+            )
+            for k in range(tree.n_children[node]):
                 reach[start + k] = reach[node] * strategy[row + k]
     return totals

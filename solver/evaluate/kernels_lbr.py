@@ -5,13 +5,8 @@ chips per hand into ``payoff``. Hand ``h`` depends only on ``(seed, h)`` (the de
 both seats) and ``(seed, seat, h)`` (the opponent's sampled actions and the candidate deals), so
 any split of the hands into batches or threads gives identical payoffs.
 
-The tree is passed as one tuple (`solver.evaluate.lbr.tree_arguments`): ``(kind, player, street,
-child_start, n_children, infoset_group, context, value_row, n_actions, row_offset, group_slot,
-terminal_values, context_bounds, parent, group_start, group_nodes, passive_child, preference)``:
-``parent[n]`` (-1 at the root); ``group_nodes[group_start[g]:group_start[g + 1]]`` the nodes of
-group ``g``; ``passive_child[n]`` the check/call child of a decision (Auction bid: the smallest
-bid); ``preference[child_start[n] + r]`` the action index in place ``r`` of the tie order
-(passive first, then fold, then the others by increasing amount).
+The tree is passed as one `solver.evaluate.lbr.LbrTree` (``tree``): the game's
+`abstraction.tree.KernelTree` (``tree.flat``) and the tables of the walk (fields described there).
 
 Candidate deals are rows of ``bucket`` [C, 2, S], ``weight`` [C, W], ``chance`` [C, K] with a
 prior weight ``prior[C]`` (0: not a candidate): the table rows of an exact game or the redrawn
@@ -46,8 +41,9 @@ def _seed_hand(seed, stream, hand, state):
 @njit(cache=True, nogil=True)
 def _passive_value(tree, node, weight, chance, candidate, seat):
     """Seat's chips from ``node`` on when every player takes the passive action and chance follows the candidate."""
-    kind, child_start, context, value_row = tree[0], tree[3], tree[6], tree[7]
-    terminal_values, context_bounds, passive_child = tree[11], tree[12], tree[16]
+    flat = tree.flat
+    kind, child_start, context = flat.kind, flat.child_start, flat.context
+    passive_child = tree.passive_child
     current = node
     while True:
         if kind[current] == CHANCE:
@@ -55,9 +51,7 @@ def _passive_value(tree, node, weight, chance, candidate, seat):
         elif kind[current] == DECISION:
             current = passive_child[current]
         else:
-            return _terminal_value(
-                terminal_values, context_bounds, context, value_row, weight, candidate, current, seat
-            )
+            return _terminal_value(flat, weight, candidate, current, seat)
 
 
 @njit(cache=True, nogil=True)
@@ -65,8 +59,20 @@ def _response_value(tree, node, bucket, weight, chance, candidate, seat, strateg
     """Seat's chips from ``node`` (just after its action): if the next decision is the opponent's, it
     plays its strategy at the candidate's bucket; everything after that (or everything, if the next
     decision is the seat's own) is passive."""
-    kind, player, child_start, n_children, context = tree[0], tree[1], tree[3], tree[4], tree[6]
-    infoset_group, n_actions, row_offset, group_slot = tree[5], tree[8], tree[9], tree[10]
+    flat = tree.flat
+    kind, player, child_start, n_children, context = (
+        flat.kind,
+        flat.player,
+        flat.child_start,
+        flat.n_children,
+        flat.context,
+    )
+    infoset_group, n_actions, row_offset, group_slot = (
+        flat.infoset_group,
+        flat.n_actions,
+        flat.row_offset,
+        flat.group_slot,
+    )
     current = node
     while kind[current] == CHANCE:
         current = child_start[current] + chance[candidate, context[current]]
@@ -87,8 +93,15 @@ def _response_value(tree, node, bucket, weight, chance, candidate, seat, strateg
 def _reach(tree, node, bucket, chance, candidate, seat, strategy):
     """Probability that the opponent's strategy (at the candidate's buckets) and the candidate's chance
     lead to ``node`` (the seat's own actions count 1)."""
-    kind, player, child_start, context = tree[0], tree[1], tree[3], tree[6]
-    infoset_group, n_actions, row_offset, group_slot, parent = tree[5], tree[8], tree[9], tree[10], tree[13]
+    flat = tree.flat
+    kind, player, child_start, context = flat.kind, flat.player, flat.child_start, flat.context
+    infoset_group, n_actions, row_offset, group_slot, parent = (
+        flat.infoset_group,
+        flat.n_actions,
+        flat.row_offset,
+        flat.group_slot,
+        tree.parent,
+    )
     reach = 1.0
     child = node
     current = parent[node]
@@ -116,8 +129,9 @@ def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, va
     candidate ``c``, weighted ``prior[c] * reach(c, m)``; ``values[k]`` receives the expected chips
     of action ``k`` (normalised). Ties go to the more passive action (``preference`` order).
     """
-    child_start, infoset_group, n_actions = tree[3], tree[5], tree[8]
-    group_start, group_nodes, preference = tree[14], tree[15], tree[17]
+    flat = tree.flat
+    child_start, infoset_group, n_actions = flat.child_start, flat.infoset_group, flat.n_actions
+    group_start, group_nodes, preference = tree.group_start, tree.group_nodes, tree.preference
     group = infoset_group[node]
     count = n_actions[group]
     for k in range(count):
@@ -162,7 +176,14 @@ def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, va
 @njit(cache=True, nogil=True)
 def _opponent_action(tree, node, bucket, deal, strategy, state):
     """The opponent's action at ``node``, sampled from its strategy at the real deal's bucket."""
-    player, infoset_group, n_actions, row_offset, group_slot = tree[1], tree[5], tree[8], tree[9], tree[10]
+    flat = tree.flat
+    player, infoset_group, n_actions, row_offset, group_slot = (
+        flat.player,
+        flat.infoset_group,
+        flat.n_actions,
+        flat.row_offset,
+        flat.group_slot,
+    )
     group = infoset_group[node]
     row = row_offset[group] + bucket[deal, player[node], group_slot[group]] * n_actions[group]
     return _sample_index(strategy, row, n_actions[group], _uniform(state))
@@ -193,12 +214,13 @@ def _lbr_table_hands(
     ``payoff[h]`` (float64) receives the seat's chips; ``unreached[0]`` (int64) counts decisions no
     candidate could reach. Modified in place: ``payoff``, ``unreached``.
     """
-    kind, street, child_start, context, value_row = tree[0], tree[2], tree[3], tree[6], tree[7]
-    player, terminal_values, context_bounds = tree[1], tree[11], tree[12]
+    flat = tree.flat
+    kind, street, child_start, context = flat.kind, flat.street, flat.child_start, flat.context
+    player = flat.player
     n_deals = len(probability)
     n_slots = bucket.shape[2]
     prior = np.zeros(n_deals)
-    values = np.zeros(max(1, int(tree[8].max())))
+    values = np.zeros(max(1, int(flat.n_actions.max())))
     state = np.zeros(1, dtype=np.uint64)
     for h in range(count):
         hand = first + h
@@ -211,9 +233,7 @@ def _lbr_table_hands(
                 node = child_start[node] + chance[real, context[node]]
                 continue
             if kind[node] != DECISION:
-                payoff[h] = _terminal_value(
-                    terminal_values, context_bounds, context, value_row, weight, real, node, seat
-                )
+                payoff[h] = _terminal_value(flat, weight, real, node, seat)
                 break
             if player[node] != seat:
                 node = child_start[node] + _opponent_action(tree, node, bucket, real, strategy, state)
@@ -247,9 +267,9 @@ def _lbr_fresh_hands(
     the response the next decision, at most one street on.
     Modified in place: ``payoff``, ``unreached`` as in `_lbr_table_hands`.
     """
-    kind, street, child_start, context, value_row = tree[0], tree[2], tree[3], tree[6], tree[7]
-    player, infoset_group, group_slot = tree[1], tree[5], tree[10]
-    terminal_values, context_bounds = tree[11], tree[12]
+    flat = tree.flat
+    kind, street, child_start, context = flat.kind, flat.street, flat.child_start, flat.context
+    player, infoset_group, group_slot = flat.player, flat.infoset_group, flat.group_slot
     variant, flop_swap, turn_swap, max_runs, lookup = arguments
     work = _workspace()
     pool = np.empty(52, dtype=np.int8)
@@ -262,7 +282,7 @@ def _lbr_fresh_hands(
     weight = np.zeros((n_candidates, n_columns))
     chance = np.zeros((n_candidates, n_chance), dtype=np.int8)
     prior = np.ones(n_candidates)
-    values = np.zeros(max(1, int(tree[8].max())))
+    values = np.zeros(max(1, int(flat.n_actions.max())))
     state = np.zeros(1, dtype=np.uint64)
     for h in range(count):
         hand = first + h
@@ -289,9 +309,7 @@ def _lbr_fresh_hands(
                 node = child_start[node] + real_chance[0, context[node]]
                 continue
             if kind[node] != DECISION:
-                payoff[h] = _terminal_value(
-                    terminal_values, context_bounds, context, value_row, real_weight, 0, node, seat
-                )
+                payoff[h] = _terminal_value(flat, real_weight, 0, node, seat)
                 break
             if player[node] != seat:
                 node = child_start[node] + _opponent_action(tree, node, real_bucket, 0, strategy, state)

@@ -237,7 +237,13 @@ def _bid_index(rule, child_start, n_children, node, with_card, without_card):
 @njit(cache=True, nogil=True)
 def _opponent_index(tree, rule, params, node, hole, board, bounty, cache, seed, scratch):
     """The rule's action index at the opponent's decision ``node`` on one deal's cards (bids included)."""
-    player, street, child_start, n_children = tree[1], tree[2], tree[3], tree[4]
+    flat = tree.flat
+    player, street, child_start, n_children = (
+        flat.player,
+        flat.street,
+        flat.child_start,
+        flat.n_children,
+    )
     actor = player[node]
     if rule[7][node] >= 0.0:
         with_card = _cards_equity(
@@ -255,7 +261,8 @@ def _opponent_index(tree, rule, params, node, hole, board, bounty, cache, seed, 
 def _rule_reach(tree, rule, params, node, cards, candidate, seat, seed, scratch):
     """1.0 if the candidate's chance and the rule on the candidate's opponent cards lead to ``node``
     (the seat's own actions count 1), else 0.0."""
-    kind, player, _street, child_start, context, parent = tree[0], tree[1], tree[2], tree[3], tree[6], tree[13]
+    flat = tree.flat
+    kind, player, child_start, context, parent = flat.kind, flat.player, flat.child_start, flat.context, tree.parent
     hole, board, bounty, chance, cache = cards
     child = node
     current = parent[node]
@@ -287,7 +294,8 @@ def _rule_reach(tree, rule, params, node, cards, candidate, seat, seed, scratch)
 def _rule_response_value(tree, rule, params, node, cards, weight, candidate, seat, seed, scratch):
     """Seat's chips from ``node`` (just after its action): the opponent's next decision by the rule on
     the candidate's cards, everything after it (or everything, if the seat acts next) passive."""
-    kind, player, _street, child_start, context = tree[0], tree[1], tree[2], tree[3], tree[6]
+    flat = tree.flat
+    kind, player, child_start, context = flat.kind, flat.player, flat.child_start, flat.context
     hole, board, bounty, chance, cache = cards
     current = node
     while kind[current] == CHANCE:
@@ -314,8 +322,9 @@ def _rule_choose_action(tree, rule, params, node, seat, cards, weight, n_candida
     """`solver.evaluate.kernels_lbr._choose_action` against the rule: belief = every node of the group times
     every candidate the rule reaches it with (weight 1 each); ``values[k]`` the mean chips of action k.
     Returns the action and whether no candidate reached the group (then every candidate counts at ``node``)."""
-    child_start, infoset_group, n_actions = tree[3], tree[5], tree[8]
-    group_start, group_nodes, preference = tree[14], tree[15], tree[17]
+    flat = tree.flat
+    child_start, infoset_group, n_actions = flat.child_start, flat.infoset_group, flat.n_actions
+    group_start, group_nodes, preference = tree.group_start, tree.group_nodes, tree.preference
     group = infoset_group[node]
     count = n_actions[group]
     for k in range(count):
@@ -377,8 +386,9 @@ def _lbr_rule_hands(
     interleave: the rule is deterministic). The real opponent plays the rule on its real cards. ``max_streets``: tree streets (4 + River of Blood runs), the equity memo's width.
     Modified in place: ``payoff`` float64 [count] (the seat's NET chips), ``unreached`` int64 [1].
     """
-    kind, player, street, child_start, context, value_row = tree[0], tree[1], tree[2], tree[3], tree[6], tree[7]
-    infoset_group, group_slot, terminal_values, context_bounds = tree[5], tree[10], tree[11], tree[12]
+    flat = tree.flat
+    kind, player, street, child_start, context = flat.kind, flat.player, flat.street, flat.child_start, flat.context
+    infoset_group, group_slot = flat.infoset_group, flat.group_slot
     variant, flop_swap, turn_swap, max_runs, lookup = arguments
     work = _workspace()
     scratch = _scratch()
@@ -395,7 +405,7 @@ def _lbr_rule_hands(
     chance = np.zeros((n_candidates, n_chance), dtype=np.int8)
     cache = np.empty((n_candidates, max_streets, EQUITY_SLOTS))
     cards = (hole, board, bounty, chance, cache)
-    values = np.zeros(max(1, int(tree[8].max())))
+    values = np.zeros(max(1, int(flat.n_actions.max())))
     state = np.zeros(1, dtype=np.uint64)
     for h in range(count):
         hand = first + h
@@ -424,9 +434,7 @@ def _lbr_rule_hands(
                 node = child_start[node] + real_chance[0, context[node]]
                 continue
             if kind[node] != DECISION:
-                payoff[h] = _terminal_value(
-                    terminal_values, context_bounds, context, value_row, real_weight, 0, node, seat
-                )
+                payoff[h] = _terminal_value(flat, real_weight, 0, node, seat)
                 break
             if player[node] != seat:
                 node = child_start[node] + _opponent_index(

@@ -72,16 +72,15 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from abstraction.chance.fresh_chance import FreshChance, TableChance
-from abstraction.tree import DECISION, DealTable, SolverGame
+from abstraction.tree import DECISION, DealTable, KernelTree, SolverGame
 from game.play.match import interval_95
 from game.rules.actions import ActionKind
 from solver.evaluate import kernels_lbr, kernels_lbr_rule
-from solver.solve.cfr import context_bounds
 
 MAX_SEED = 2**64 - 1
 PASSIVE_KINDS = (int(ActionKind.CHECK), int(ActionKind.CALL))
@@ -227,8 +226,26 @@ def _preference_rank(passive_index: int, kinds: np.ndarray, amounts: np.ndarray,
     return (2, int(amounts[k]), k)
 
 
-def tree_arguments(game: SolverGame) -> tuple[np.ndarray, ...]:
-    """The tree tuple of `solver.evaluate.kernels_lbr` (layout in its module docstring)."""
+class LbrTree(NamedTuple):
+    """What the LBR kernels (`solver.evaluate.kernels_lbr`, `solver.evaluate.kernels_lbr_rule`) read of a
+    game's tree, as one argument: its `abstraction.tree.KernelTree` and the tables of the walk, int64.
+
+    ``parent[n]`` (-1 at the root); ``group_nodes[group_start[g]:group_start[g + 1]]`` the nodes of
+    group ``g``; ``passive_child[n]`` the check/call child of a decision (Auction bid: the smallest
+    bid); ``preference[child_start[n] + r]`` the action index in place ``r`` of the tie order
+    (passive first, then fold, then the others by increasing amount).
+    """
+
+    flat: KernelTree
+    parent: np.ndarray
+    group_start: np.ndarray
+    group_nodes: np.ndarray
+    passive_child: np.ndarray
+    preference: np.ndarray
+
+
+def tree_arguments(game: SolverGame) -> LbrTree:
+    """The `LbrTree` of ``game``: what the LBR kernels read of its tree."""
     tree = game.tree
     parent = tree.parent_array()
     groups = tree.infoset_group
@@ -253,26 +270,7 @@ def tree_arguments(game: SolverGame) -> tuple[np.ndarray, ...]:
         preference[start : start + count] = sorted(
             range(count), key=functools.partial(_preference_rank, passive_index, kinds, amounts)
         )
-    return (
-        tree.kind,
-        tree.player,
-        tree.street,
-        tree.child_start,
-        tree.n_children,
-        tree.infoset_group,
-        tree.context,
-        tree.value_row,
-        tree.n_actions,
-        tree.row_offset,
-        tree.group_slot,
-        tree.terminal_values,
-        context_bounds(tree),
-        parent,
-        group_start,
-        order,
-        passive,
-        preference,
-    )
+    return LbrTree(tree.kernel_tree(), parent, group_start, order, passive, preference)
 
 
 def _slot_street(game: SolverGame, n_slots: int) -> np.ndarray:
@@ -297,7 +295,7 @@ def checkcall_strategy(game: SolverGame) -> np.ndarray:
     [0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1]
     """
     tree = game.tree
-    passive = tree_arguments(game)[16]
+    passive = tree_arguments(game).passive_child
     table = np.zeros(tree.table_size)
     groups = tree.infoset_group
     for node in np.flatnonzero(groups >= 0):
@@ -503,7 +501,7 @@ def lbr_payoffs(
     config: LBRConfig = LBRConfig(),
     *,
     dealer: tuple[str, Any] | None = None,
-    tree: tuple[np.ndarray, ...] | None = None,
+    tree: LbrTree | None = None,
     opponent: str = "strategy",
     rule: EquityRule | None = None,
     rule_arguments: tuple[tuple[np.ndarray, ...], tuple[Any, ...]] | None = None,

@@ -107,11 +107,6 @@ SAMPLING_BATCH = 4096
 """Iterations per kernel call of the sampling algorithms: one batch of fresh deals (or table rows) each."""
 
 
-def context_bounds(tree: FlatTree) -> np.ndarray:
-    """``[0, cumsum(context_size)]``: context ``c``'s outcome columns are ``bounds[c]:bounds[c + 1]``."""
-    return np.concatenate([[0], np.cumsum(tree.context_size, dtype=np.int64)]).astype(np.int64)
-
-
 def deal_arrays(deals: DealTable) -> tuple[np.ndarray, ...]:
     """The deal fields in the order the kernels take them: bucket, weight, chance."""
     return (deals.bucket, deals.weight, deals.chance)
@@ -299,20 +294,7 @@ def _run_full_traversal(
         "dcfr": (config.alpha, config.beta, config.gamma),
     }[config.algorithm]
     kernels_cfr._cfr_iterations(
-        tree.kind,
-        tree.player,
-        tree.child_start,
-        tree.n_children,
-        tree.infoset_group,
-        tree.context,
-        tree.value_row,
-        tree.n_actions,
-        tree.row_offset,
-        tree.n_buckets,
-        tree.group_player,
-        tree.group_slot,
-        tree.terminal_values,
-        context_bounds(tree),
+        tree.kernel_tree(),
         game.deals.probability,
         *deal_arrays(game.deals),
         regrets,
@@ -352,19 +334,7 @@ def _run_sampling(
         if private is None:
             private = PrivateRows(strategy_sums[:0], regrets[:0], 1)
         kernels_mccfr._es_mccfr_iterations(
-            tree.kind,
-            tree.player,
-            tree.street,
-            tree.child_start,
-            tree.n_children,
-            tree.infoset_group,
-            tree.context,
-            tree.value_row,
-            tree.n_actions,
-            tree.row_offset,
-            tree.group_slot,
-            tree.terminal_values,
-            context_bounds(tree),
+            tree.kernel_tree(),
             *deal_arrays(deals),
             deal_of_iteration,
             int(tree.street.max()),
@@ -383,17 +353,7 @@ def _run_sampling(
         )
     else:
         kernels_mccfr._os_mccfr_iterations(
-            tree.kind,
-            tree.player,
-            tree.child_start,
-            tree.infoset_group,
-            tree.context,
-            tree.value_row,
-            tree.n_actions,
-            tree.row_offset,
-            tree.group_slot,
-            tree.terminal_values,
-            context_bounds(tree),
+            tree.kernel_tree(),
             *deal_arrays(deals),
             deal_of_iteration,
             regrets,

@@ -68,51 +68,40 @@ def _normalize_rows(sums, n_actions, row_offset, n_buckets, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _terminal_value(terminal_values, context_bounds, context, value_row, weight, deal, node, player):
+def _terminal_value(tree, weight, deal, node, player):
     """Net chips ``player`` wins at terminal ``node`` on ``deal``: the deal's outcome weights of the
     node's context times its payoff rows (one row when the context is -1)."""
-    row = value_row[node]
-    c = context[node]
+    row = tree.value_row[node]
+    c = tree.context[node]
     if c < 0:
-        return terminal_values[row, player]
-    first = context_bounds[c]
+        return tree.terminal_values[row, player]
+    first = tree.context_bounds[c]
     total = 0.0
-    for outcome in range(context_bounds[c + 1] - first):
+    for outcome in range(tree.context_bounds[c + 1] - first):
         w = weight[deal, first + outcome]
         if w != 0.0:
-            total += w * terminal_values[row + outcome, player]
+            total += w * tree.terminal_values[row + outcome, player]
     return total
 
 
 @njit(cache=True, nogil=True)
-def _deal_rows(kind, player, infoset_group, n_actions, row_offset, group_slot, bucket):
+def _deal_rows(tree, bucket):
     """``rows[d, j]``: table row of the ``j``-th decision node in deal ``d``; also the decision nodes."""
-    decisions = np.flatnonzero(kind == DECISION)
+    decisions = np.flatnonzero(tree.kind == DECISION)
     rows = np.empty((bucket.shape[0], len(decisions)), dtype=np.int64)
     for deal in range(bucket.shape[0]):
         for j in range(len(decisions)):
             node = decisions[j]
-            group = infoset_group[node]
-            rows[deal, j] = row_offset[group] + bucket[deal, player[node], group_slot[group]] * n_actions[group]
+            group = tree.infoset_group[node]
+            rows[deal, j] = (
+                tree.row_offset[group] + bucket[deal, tree.player[node], tree.group_slot[group]] * tree.n_actions[group]
+            )
     return decisions, rows
 
 
 @njit(cache=True, nogil=True)
 def _cfr_iterations(
-    kind,
-    player,
-    child_start,
-    n_children,
-    infoset_group,
-    context,
-    value_row,
-    n_actions,
-    row_offset,
-    n_buckets,
-    group_player,
-    group_slot,
-    terminal_values,
-    context_bounds,
+    tree,
     probability,
     bucket,
     weight,
@@ -136,33 +125,33 @@ def _cfr_iterations(
     traverser's regrets). The deal loop is written inline: a call per deal would reference-count
     two dozen arrays.
     """
-    n_nodes = len(kind)
+    n_nodes = len(tree.kind)
     n_players = bucket.shape[1]
     reach = np.empty((n_nodes, n_players))
     value = np.empty(n_nodes)
-    terminals = np.flatnonzero((kind != DECISION) & (kind != CHANCE))
-    inner = np.flatnonzero((kind == DECISION) | (kind == CHANCE))
-    decisions, rows = _deal_rows(kind, player, infoset_group, n_actions, row_offset, group_slot, bucket)
+    terminals = np.flatnonzero((tree.kind != DECISION) & (tree.kind != CHANCE))
+    inner = np.flatnonzero((tree.kind == DECISION) | (tree.kind == CHANCE))
+    decisions, rows = _deal_rows(tree, bucket)
     row_of = np.full(n_nodes, -1, dtype=np.int64)
     for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
         averaging_weight = float(iteration) ** gamma
         for traverser in range(n_players):
-            _regret_matching(regrets, n_actions, row_offset, n_buckets, strategy)
+            _regret_matching(regrets, tree.n_actions, tree.row_offset, tree.n_buckets, strategy)
             for deal in range(len(probability)):
                 for j in range(len(decisions)):
                     row_of[decisions[j]] = rows[deal, j]
                 for p in range(n_players):
                     reach[0, p] = 1.0
                 for node in inner:
-                    start = child_start[node]
-                    count = n_children[node]
-                    if kind[node] == CHANCE:
-                        taken = chance[deal, context[node]]
+                    start = tree.child_start[node]
+                    count = tree.n_children[node]
+                    if tree.kind[node] == CHANCE:
+                        taken = chance[deal, tree.context[node]]
                         for k in range(count):
                             for p in range(n_players):
                                 reach[start + k, p] = reach[node, p] if k == taken else 0.0
                         continue
-                    actor = player[node]
+                    actor = tree.player[node]
                     row = row_of[node]
                     for k in range(count):
                         for p in range(n_players):
@@ -174,9 +163,7 @@ def _cfr_iterations(
                         for k in range(count):
                             strategy_sums[row + k] += scale * strategy[row + k]
                 for node in terminals:
-                    value[node] = _terminal_value(
-                        terminal_values, context_bounds, context, value_row, weight, deal, node, traverser
-                    )
+                    value[node] = _terminal_value(tree, weight, deal, node, traverser)
                 for j in range(len(inner) - 1, -1, -1):
                     node = inner[j]
                     others = 1.0
@@ -186,28 +173,28 @@ def _cfr_iterations(
                     if others == 0.0:
                         value[node] = 0.0  # never used: every path to here has weight 0 for the traverser
                         continue
-                    start = child_start[node]
-                    if kind[node] == CHANCE:
-                        value[node] = value[start + chance[deal, context[node]]]
+                    start = tree.child_start[node]
+                    if tree.kind[node] == CHANCE:
+                        value[node] = value[start + chance[deal, tree.context[node]]]
                         continue
-                    count = n_children[node]
+                    count = tree.n_children[node]
                     row = row_of[node]
                     node_value = 0.0
                     for k in range(count):
                         node_value += strategy[row + k] * value[start + k]
                     value[node] = node_value
-                    if player[node] == traverser:
+                    if tree.player[node] == traverser:
                         counterfactual_reach = probability[deal] * others
                         for k in range(count):
                             regrets[row + k] += counterfactual_reach * (value[start + k] - node_value)
             if regret_matching_plus or discount:
                 positive_factor = float(iteration) ** alpha / (float(iteration) ** alpha + 1.0)
                 negative_factor = float(iteration) ** beta / (float(iteration) ** beta + 1.0)
-                for group in range(len(n_actions)):
-                    if group_player[group] != traverser:
+                for group in range(len(tree.n_actions)):
+                    if tree.group_player[group] != traverser:
                         continue
-                    start = row_offset[group]
-                    stop = start + n_buckets[group] * n_actions[group]
+                    start = tree.row_offset[group]
+                    stop = start + tree.n_buckets[group] * tree.n_actions[group]
                     for entry in range(start, stop):
                         if regret_matching_plus and regrets[entry] < 0.0:
                             regrets[entry] = 0.0

@@ -209,30 +209,30 @@ _LOW_56 = (1 << 56) - 1
 
 @njit(cache=True, nogil=True)
 def _node_records(
-    kind, player, street, child_start, n_children, infoset_group, context, value_row, row_offset, group_slot
+    tree,
 ):
     """Everything the external-sampling walk reads about a node, packed into two int64 words (`NODE_BITS`):
     one cache line serves four nodes (siblings are adjacent), instead of a line per node in each of a
     dozen node and group arrays."""
-    n_nodes = len(kind)
+    n_nodes = len(tree.kind)
     records = np.empty((n_nodes, 2), dtype=np.int64)
     for node in range(n_nodes):
-        if n_children[node] >= 1 << 16 or street[node] >= 1 << 7 or not -1 <= player[node] < 15:
+        if tree.n_children[node] >= 1 << 16 or tree.street[node] >= 1 << 7 or not -1 <= tree.player[node] < 15:
             raise ValueError("tree too large for the packed node records")
         records[node, 0] = (
-            np.int64(child_start[node])
-            | (np.int64(n_children[node]) << 32)
-            | (np.int64(kind[node]) << 48)
-            | (np.int64(player[node] + 1) << 52)
-            | (np.int64(street[node]) << 56)
+            np.int64(tree.child_start[node])
+            | (np.int64(tree.n_children[node]) << 32)
+            | (np.int64(tree.kind[node]) << 48)
+            | (np.int64(tree.player[node] + 1) << 52)
+            | (np.int64(tree.street[node]) << 56)
         )
-        if kind[node] == DECISION:
-            group = infoset_group[node]
-            low, high = row_offset[group], np.int64(group_slot[group])
-        elif kind[node] == CHANCE:
-            low, high = np.int64(0), np.int64(context[node])
+        if tree.kind[node] == DECISION:
+            group = tree.infoset_group[node]
+            low, high = tree.row_offset[group], np.int64(tree.group_slot[group])
+        elif tree.kind[node] == CHANCE:
+            low, high = np.int64(0), np.int64(tree.context[node])
         else:
-            low, high = value_row[node], np.int64(context[node] + 1)
+            low, high = tree.value_row[node], np.int64(tree.context[node] + 1)
         if low < 0 or low > _LOW_56 or high < 0 or high >= 1 << 7:
             raise ValueError("tree too large for the packed node records")
         records[node, 1] = low | (high << 56)
@@ -241,19 +241,7 @@ def _node_records(
 
 @njit(cache=True, nogil=True)
 def _es_mccfr_iterations(
-    kind,
-    player,
-    street,
-    child_start,
-    n_children,
-    infoset_group,
-    context,
-    value_row,
-    n_actions,
-    row_offset,
-    group_slot,
-    terminal_values,
-    context_bounds,
+    tree,
     bucket,
     weight,
     chance,
@@ -307,11 +295,9 @@ def _es_mccfr_iterations(
     tables of a breadth-first level overlap instead of following one another.
     """
     n_players = bucket.shape[1]
-    max_actions = _max_actions(n_actions)
-    records = _node_records(
-        kind, player, street, child_start, n_children, infoset_group, context, value_row, row_offset, group_slot
-    )
-    capacity = len(kind)  # a traversal lists each node at most once
+    max_actions = _max_actions(tree.n_actions)
+    records = _node_records(tree)
+    capacity = len(tree.kind)  # a traversal lists each node at most once
     visit_node = np.empty(capacity, dtype=np.int64)
     visit_info = np.empty(capacity, dtype=np.int64)  # word 0 of the node's record
     visit_row = np.empty(capacity, dtype=np.int64)  # table row of a decision, word 1 of the record otherwise
@@ -441,7 +427,7 @@ def _es_mccfr_iterations(
                     else:
                         visit_row[count] = child_row
                         if child_kind != CHANCE:
-                            _prefetch(terminal_values, (child_row & _LOW_56) * n_players)
+                            _prefetch(tree.terminal_values, (child_row & _LOW_56) * n_players)
                     count += 1
             for position in range(count - 1, -1, -1):
                 info = visit_info[position]
@@ -457,14 +443,14 @@ def _es_mccfr_iterations(
                     payoff_row = record & _LOW_56
                     c = (record >> 56) - 1
                     if c < 0:
-                        visit_value[position] = terminal_values[payoff_row, traverser]
+                        visit_value[position] = tree.terminal_values[payoff_row, traverser]
                         continue
-                    first = context_bounds[c]
+                    first = tree.context_bounds[c]
                     total = 0.0
-                    for outcome in range(context_bounds[c + 1] - first):
+                    for outcome in range(tree.context_bounds[c + 1] - first):
                         w = weight[deal, first + outcome]
                         if w != 0.0:
-                            total += w * terminal_values[payoff_row + outcome, traverser]
+                            total += w * tree.terminal_values[payoff_row + outcome, traverser]
                     visit_value[position] = total
                     continue
                 if ((info >> 52) & 15) - 1 != traverser:
@@ -496,17 +482,7 @@ def _es_mccfr_iterations(
 
 @njit(cache=True, nogil=True)
 def _os_mccfr_iterations(
-    kind,
-    player,
-    child_start,
-    infoset_group,
-    context,
-    value_row,
-    n_actions,
-    row_offset,
-    group_slot,
-    terminal_values,
-    context_bounds,
+    tree,
     bucket,
     weight,
     chance,
@@ -528,9 +504,9 @@ def _os_mccfr_iterations(
     traverser's nodes the sampled action's value is importance weighted by ``others' reach /
     sample reach``. Chance nodes follow the deal and add nothing to the path.
     """
-    n_nodes = len(kind)
+    n_nodes = len(tree.kind)
     n_players = bucket.shape[1]
-    max_actions = _max_actions(n_actions)
+    max_actions = _max_actions(tree.n_actions)
     path = np.zeros(n_nodes, dtype=np.int64)
     path_row = np.zeros(n_nodes, dtype=np.int64)
     path_choice = np.zeros(n_nodes, dtype=np.int64)
@@ -552,14 +528,14 @@ def _os_mccfr_iterations(
             own_reach = 1.0
             opponent_reach = 1.0
             sample_reach = 1.0
-            while kind[node] == DECISION or kind[node] == CHANCE:
-                if kind[node] == CHANCE:
-                    node = child_start[node] + chance[deal, context[node]]
+            while tree.kind[node] == DECISION or tree.kind[node] == CHANCE:
+                if tree.kind[node] == CHANCE:
+                    node = tree.child_start[node] + chance[deal, tree.context[node]]
                     continue
-                actor = player[node]
-                group = infoset_group[node]
-                actions = n_actions[group]
-                row = row_offset[group] + bucket[deal, actor, group_slot[group]] * actions
+                actor = tree.player[node]
+                group = tree.infoset_group[node]
+                actions = tree.n_actions[group]
+                row = tree.row_offset[group] + bucket[deal, actor, tree.group_slot[group]] * actions
                 slot = depth * max_actions
                 _regret_matching_row(regrets, row, actions, path_strategy, slot)
                 for k in range(actions):
@@ -577,20 +553,18 @@ def _os_mccfr_iterations(
                 else:
                     opponent_reach *= path_strategy[slot + choice]
                 sample_reach *= path_explore[slot + choice]
-                node = child_start[node] + choice
+                node = tree.child_start[node] + choice
                 depth += 1
-            child_value = _terminal_value(
-                terminal_values, context_bounds, context, value_row, weight, deal, node, traverser
-            )
+            child_value = _terminal_value(tree, weight, deal, node, traverser)
             for level in range(depth - 1, -1, -1):
                 node = path[level]
                 row = path_row[level]
                 choice = path_choice[level]
                 slot = level * max_actions
-                actions = n_actions[infoset_group[node]]
+                actions = tree.n_actions[tree.infoset_group[node]]
                 sampled_value = child_value / path_explore[slot + choice]
                 value_estimate = path_strategy[slot + choice] * sampled_value
-                if player[node] == traverser:
+                if tree.player[node] == traverser:
                     scale = weight_t * path_opponent[level] / path_sample[level]
                     for k in range(actions):
                         action_value = sampled_value if k == choice else 0.0
