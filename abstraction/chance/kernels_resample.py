@@ -54,7 +54,6 @@ from abstraction.chance.kernels_chance import (
     _seat_value,
     _start,
     _swap_hole_cards,
-    _workspace,
 )
 from game.cards.kernels_rng import _uniform
 
@@ -303,49 +302,56 @@ def _resample_hidden(
 
 
 @njit(cache=True, nogil=True)
-def _resample_batch(
-    variant,
-    flop_swap_probability,
-    turn_swap_probability,
-    max_runs,
-    lookup,
-    real_hole,
-    real_board,
-    real_bounty,
+def _real_deal(arguments, seed, deal, work, real, bucket, weight, chance, skip_seat, max_street):
+    """Deal ``deal`` of ``seed`` into the cards ``real`` = (hole, board, bounty) and its deal rows
+    (`_draw_cards` then `_evaluate_cards`). ``arguments``: `abstraction.chance.fresh_chance.FreshChance`'s
+    kernel arguments (variant, flop and turn swap probabilities, max runs, bucket lookup)."""
+    variant, flop_swap_probability, turn_swap_probability, max_runs, lookup = arguments
+    hole, board, bounty = real
+    _draw_cards(seed, deal, variant, flop_swap_probability, turn_swap_probability, max_runs, work, hole, board, bounty)
+    _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat, max_street)
+
+
+@njit(cache=True, nogil=True)
+def _redraw_candidate(
+    arguments,
+    real,
     seat,
     street,
     keep_third,
     state,
+    pool,
+    work,
     hole,
     board,
     bounty,
     bucket,
     weight,
     chance,
+    skip_seat,
+    max_street,
 ):
-    """`_resample_hidden` then `_evaluate_cards` for ``len(hole)`` candidates (tests and inspection):
-    ``hole`` [B, 4, 2, 3], ``board`` [B, 48], ``bounty`` [B, 2], ``bucket`` [B, 2, S], ``weight``
-    [B, W], ``chance`` [B, K], all modified in place."""
-    work = _workspace()
-    pool = np.empty(N_CARDS, dtype=np.int8)
-    for row in range(hole.shape[0]):
-        _resample_hidden(
-            variant,
-            flop_swap_probability,
-            turn_swap_probability,
-            max_runs,
-            real_hole,
-            real_board,
-            real_bounty,
-            seat,
-            street,
-            keep_third,
-            state,
-            pool,
-            hole[row],
-            board[row],
-            bounty[row],
-        )
-        _evaluate_cards(
-            variant, max_runs, lookup, hole[row], board[row], bounty[row], work, bucket[row], weight[row], chance[row]
-        )
+    """One candidate deal around seat ``seat``'s view of the cards ``real`` = (hole, board, bounty) on
+    ``street``, and its deal rows (`_resample_hidden` then `_evaluate_cards`, with its ``skip_seat`` and
+    ``max_street``). ``arguments`` as in `_real_deal`; ``hole``, ``board``, ``bounty``, ``bucket``,
+    ``weight``, ``chance``, ``state`` and the scratch ``pool``, ``work`` are modified in place."""
+    variant, flop_swap_probability, turn_swap_probability, max_runs, lookup = arguments
+    real_hole, real_board, real_bounty = real
+    _resample_hidden(
+        variant,
+        flop_swap_probability,
+        turn_swap_probability,
+        max_runs,
+        real_hole,
+        real_board,
+        real_bounty,
+        seat,
+        street,
+        keep_third,
+        state,
+        pool,
+        hole,
+        board,
+        bounty,
+    )
+    _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat, max_street)

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from abstraction.chance.kernels_chance import AUCTION, N_STREETS, _workspace
-from abstraction.chance.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _resample_hidden
+from abstraction.chance.kernels_resample import _card_arrays, _real_deal, _redraw_candidate
 from abstraction.tree import CHANCE, DECISION
 from game.cards.kernels_rng import _splitmix64, _uniform
 from solver.solve.kernels_cfr import _terminal_value
@@ -259,10 +259,11 @@ def _lbr_fresh_hands(
     """LBR hands on a heads-up variant with fresh chance (``arguments`` =
     `abstraction.chance.fresh_chance.FreshChance.kernel_arguments`).
 
-    The real deal of hand ``h`` is deal ``h`` of the sampler seeded ``seed`` (`_draw_cards`, the
+    The real deal of hand ``h`` is deal ``h`` of the sampler seeded ``seed`` (`abstraction.chance.kernels_resample._real_deal`, the
     sampler's own draws). At an LBR decision on a new street (or, in the Auction, once the seat
     holds its third card) ``n_candidates`` deals are redrawn around the seat's view
-    (`_resample_hidden`), each with prior 1; decisions on the same street reuse them (same view).
+    (`abstraction.chance.kernels_resample._redraw_candidate`), each with prior 1; decisions on the same
+    street reuse them (same view).
     Their opponent buckets are computed up to the next street only: the reach reads past streets,
     the response the next decision, at most one street on.
     Modified in place: ``payoff``, ``unreached`` as in `_lbr_table_hands`.
@@ -270,10 +271,10 @@ def _lbr_fresh_hands(
     flat = tree.flat
     kind, street, child_start, context = flat.kind, flat.street, flat.child_start, flat.context
     player, infoset_group, group_slot = flat.player, flat.infoset_group, flat.group_slot
-    variant, flop_swap, turn_swap, max_runs, lookup = arguments
+    variant = arguments[0]
     work = _workspace()
     pool = np.empty(52, dtype=np.int8)
-    real_hole, real_board, real_bounty = _card_arrays()
+    real = _card_arrays()
     hole, board, bounty = _card_arrays()
     real_bucket = np.zeros((1, 2, n_slots), dtype=np.int32)
     real_weight = np.zeros((1, n_columns))
@@ -286,20 +287,7 @@ def _lbr_fresh_hands(
     state = np.zeros(1, dtype=np.uint64)
     for h in range(count):
         hand = first + h
-        _draw_cards(seed, hand, variant, flop_swap, turn_swap, max_runs, work, real_hole, real_board, real_bounty)
-        _evaluate_cards(
-            variant,
-            max_runs,
-            lookup,
-            real_hole,
-            real_board,
-            real_bounty,
-            work,
-            real_bucket[0],
-            real_weight[0],
-            real_chance[0],
-            seat,
-        )
+        _real_deal(arguments, seed, hand, work, real, real_bucket[0], real_weight[0], real_chance[0], seat, 1 << 30)
         _seed_hand(seed, 1 + seat, hand, state)
         drawn_street = -1
         drawn_third = False
@@ -319,31 +307,18 @@ def _lbr_fresh_hands(
                 drawn_street = street[node]
                 drawn_third = third
                 for candidate in range(n_candidates):
-                    _resample_hidden(
-                        variant,
-                        flop_swap,
-                        turn_swap,
-                        max_runs,
-                        real_hole,
-                        real_board,
-                        real_bounty,
+                    _redraw_candidate(
+                        arguments,
+                        real,
                         seat,
                         drawn_street,
                         third,
                         state,
                         pool,
-                        hole,
-                        board,
-                        bounty,
-                    )
-                    _evaluate_cards(
-                        variant,
-                        max_runs,
-                        lookup,
-                        hole,
-                        board,
-                        bounty,
                         work,
+                        hole,
+                        board,
+                        bounty,
                         bucket[candidate],
                         weight[candidate],
                         chance[candidate],

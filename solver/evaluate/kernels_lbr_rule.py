@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from abstraction.chance.kernels_chance import AUCTION, N_STREETS, _board_size, _workspace
-from abstraction.chance.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _resample_hidden
+from abstraction.chance.kernels_resample import _card_arrays, _real_deal, _redraw_candidate
 from abstraction.tree import CHANCE, DECISION
 from game.cards.kernels_rng import _splitmix64, _uniform
 from game.play.kernels_equity import _showdown_shares
@@ -389,11 +389,12 @@ def _lbr_rule_hands(
     flat = tree.flat
     kind, player, street, child_start, context = flat.kind, flat.player, flat.street, flat.child_start, flat.context
     infoset_group, group_slot = flat.infoset_group, flat.group_slot
-    variant, flop_swap, turn_swap, max_runs, lookup = arguments
+    variant = arguments[0]
     work = _workspace()
     scratch = _scratch()
     pool = np.empty(52, dtype=np.int8)
-    real_hole, real_board, real_bounty = _card_arrays()
+    real = _card_arrays()
+    real_hole, real_board, real_bounty = real
     real_weight = np.zeros((1, n_columns))
     real_chance = np.zeros((1, n_chance), dtype=np.int8)
     real_cache = np.empty((max_streets, EQUITY_SLOTS))
@@ -409,21 +410,7 @@ def _lbr_rule_hands(
     state = np.zeros(1, dtype=np.uint64)
     for h in range(count):
         hand = first + h
-        _draw_cards(seed, hand, variant, flop_swap, turn_swap, max_runs, work, real_hole, real_board, real_bounty)
-        _evaluate_cards(
-            variant,
-            max_runs,
-            lookup,
-            real_hole,
-            real_board,
-            real_bounty,
-            work,
-            bucket,
-            real_weight[0],
-            real_chance[0],
-            seat,
-            -1,
-        )
+        _real_deal(arguments, seed, hand, work, real, bucket, real_weight[0], real_chance[0], seat, -1)
         real_cache[:] = -1.0
         _seed_hand(seed, 1 + seat, hand, state)
         drawn_street = -1
@@ -446,31 +433,18 @@ def _lbr_rule_hands(
                 drawn_street = street[node]
                 drawn_third = third
                 for candidate in range(n_candidates):
-                    _resample_hidden(
-                        variant,
-                        flop_swap,
-                        turn_swap,
-                        max_runs,
-                        real_hole,
-                        real_board,
-                        real_bounty,
+                    _redraw_candidate(
+                        arguments,
+                        real,
                         seat,
                         drawn_street,
                         third,
                         state,
                         pool,
-                        hole[candidate],
-                        board[candidate],
-                        bounty[candidate],
-                    )
-                    _evaluate_cards(
-                        variant,
-                        max_runs,
-                        lookup,
-                        hole[candidate],
-                        board[candidate],
-                        bounty[candidate],
                         work,
+                        hole[candidate],
+                        board[candidate],
+                        bounty[candidate],
                         bucket,
                         weight[candidate],
                         chance[candidate],

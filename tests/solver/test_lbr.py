@@ -18,7 +18,7 @@ import pytest
 from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
 from abstraction.chance.fresh_chance import FreshChance, TableChance
 from abstraction.chance.kernels_chance import _workspace
-from abstraction.chance.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _resample_batch
+from abstraction.chance.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _redraw_candidate
 from abstraction.exact.exact_games import build_game
 from abstraction.tree import SolverGame
 from game.rules.auction import AuctionConfig
@@ -174,7 +174,8 @@ def test_card_stages_reproduce_the_sampler_bit_for_bit(name, blanks) -> None:
 
 
 def resample(chance: FreshChance, seed: int, deal: int, seat: int, street: int, keep_third: bool, count: int):
-    variant, flop_swap, turn_swap, runs, lookup = chance.kernel_arguments()
+    arguments = chance.kernel_arguments()
+    variant, flop_swap, turn_swap, runs, _ = arguments
     work = _workspace()
     real = _card_arrays()
     _draw_cards(np.uint64(seed), np.int64(deal), variant, flop_swap, turn_swap, runs, work, *real)
@@ -185,25 +186,27 @@ def resample(chance: FreshChance, seed: int, deal: int, seat: int, street: int, 
     weight = np.zeros((count, chance.weight_columns))
     outcome = np.zeros((count, len(chance.chance_size)), np.int8)
     state = np.array([seed ^ 0x5555], dtype=np.uint64)
+    pool = np.empty(52, np.int8)
     with np.errstate(over="ignore"):
-        _resample_batch(
-            variant,
-            flop_swap,
-            turn_swap,
-            runs,
-            lookup,
-            *real,
-            seat,
-            street,
-            keep_third,
-            state,
-            hole,
-            board,
-            bounty,
-            bucket,
-            weight,
-            outcome,
-        )
+        for row in range(count):
+            _redraw_candidate(
+                arguments,
+                real,
+                seat,
+                street,
+                keep_third,
+                state,
+                pool,
+                work,
+                hole[row],
+                board[row],
+                bounty[row],
+                bucket[row],
+                weight[row],
+                outcome[row],
+                -1,
+                1 << 30,
+            )
     return real, hole, board, bounty, bucket, weight, outcome
 
 
