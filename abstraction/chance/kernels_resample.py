@@ -226,30 +226,16 @@ def _take(pool, left, state):
 
 
 @njit(cache=True, nogil=True)
-def _resample_hidden(
-    variant,
-    flop_swap_probability,
-    turn_swap_probability,
-    max_runs,
-    real_hole,
-    real_board,
-    real_bounty,
-    seat,
-    street,
-    keep_third,
-    state,
-    pool,
-    hole,
-    board,
-    bounty,
-):
+def _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hole, board, bounty):
     """Cards agreeing with what ``seat`` has seen on ``street`` of the real deal, the rest redrawn.
 
-    ``real_hole``/``real_board``/``real_bounty``: the real deal's cards (layout in the module
-    docstring); ``street``: the tree street (River of Blood run street ``3 + k`` keeps ``5 + k``
+    ``arguments``: as in `_real_deal`; ``real`` = (hole, board, bounty): the real deal's cards (layout
+    in the module docstring); ``street``: the tree street (River of Blood run street ``3 + k`` keeps ``5 + k``
     board cards); ``keep_third``: the seat holds its Auction third card; ``state`` uint64[1]: the
     generator (advanced); ``pool`` int8[52]: scratch. Writes ``hole``, ``board``, ``bounty``.
     """
+    variant, flop_swap_probability, turn_swap_probability, max_runs, _ = arguments
+    real_hole, real_board, real_bounty = real
     seen = np.zeros(N_CARDS, dtype=np.bool_)
     last = min(street, N_STREETS - 1)
     n_board = _board_size(street)
@@ -335,23 +321,6 @@ def _redraw_candidate(
     ``street``, and its deal rows (`_resample_hidden` then `_evaluate_cards`, with its ``skip_seat`` and
     ``max_street``). ``arguments`` as in `_real_deal`; ``hole``, ``board``, ``bounty``, ``bucket``,
     ``weight``, ``chance``, ``state`` and the scratch ``pool``, ``work`` are modified in place."""
-    variant, flop_swap_probability, turn_swap_probability, max_runs, lookup = arguments
-    real_hole, real_board, real_bounty = real
-    _resample_hidden(
-        variant,
-        flop_swap_probability,
-        turn_swap_probability,
-        max_runs,
-        real_hole,
-        real_board,
-        real_bounty,
-        seat,
-        street,
-        keep_third,
-        state,
-        pool,
-        hole,
-        board,
-        bounty,
-    )
+    variant, _, _, max_runs, lookup = arguments
+    _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hole, board, bounty)
     _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat, max_street)

@@ -257,13 +257,23 @@ def _opponent_index(tree, rule, params, node, hole, board, bounty, cache, seed, 
     return _rule_index(rule, params, node, equity)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _candidate_index(tree, rule, params, node, cards, candidate, seed, scratch):
+    """`_opponent_index` on candidate ``candidate``'s cards (``cards`` = (hole, board, bounty, chance,
+    cache), per candidate, as `_lbr_rule_hands` keeps them)."""
+    hole, board, bounty, _, cache = cards
+    return _opponent_index(
+        tree, rule, params, node, hole[candidate], board[candidate], bounty[candidate], cache[candidate], seed, scratch
+    )
+
+
 @njit(cache=True, nogil=True)
 def _rule_reach(tree, rule, params, node, cards, candidate, seat, seed, scratch):
     """1.0 if the candidate's chance and the rule on the candidate's opponent cards lead to ``node``
     (the seat's own actions count 1), else 0.0."""
     flat = tree.flat
     kind, player, child_start, context, parent = flat.kind, flat.player, flat.child_start, flat.context, tree.parent
-    hole, board, bounty, chance, cache = cards
+    chance = cards[3]
     child = node
     current = parent[node]
     while current >= 0:
@@ -271,18 +281,7 @@ def _rule_reach(tree, rule, params, node, cards, candidate, seat, seed, scratch)
             if child_start[current] + chance[candidate, context[current]] != child:
                 return 0.0
         elif player[current] != seat:
-            action = _opponent_index(
-                tree,
-                rule,
-                params,
-                current,
-                hole[candidate],
-                board[candidate],
-                bounty[candidate],
-                cache[candidate],
-                seed,
-                scratch,
-            )
+            action = _candidate_index(tree, rule, params, current, cards, candidate, seed, scratch)
             if child_start[current] + action != child:
                 return 0.0
         child = current
@@ -296,24 +295,13 @@ def _rule_response_value(tree, rule, params, node, cards, weight, candidate, sea
     the candidate's cards, everything after it (or everything, if the seat acts next) passive."""
     flat = tree.flat
     kind, player, child_start, context = flat.kind, flat.player, flat.child_start, flat.context
-    hole, board, bounty, chance, cache = cards
+    chance = cards[3]
     current = node
     while kind[current] == CHANCE:
         current = child_start[current] + chance[candidate, context[current]]
     if kind[current] != DECISION or player[current] == seat:
         return _passive_value(tree, current, weight, chance, candidate, seat)
-    action = _opponent_index(
-        tree,
-        rule,
-        params,
-        current,
-        hole[candidate],
-        board[candidate],
-        bounty[candidate],
-        cache[candidate],
-        seed,
-        scratch,
-    )
+    action = _candidate_index(tree, rule, params, current, cards, candidate, seed, scratch)
     return _passive_value(tree, child_start[current] + action, weight, chance, candidate, seat)
 
 
