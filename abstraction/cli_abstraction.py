@@ -53,12 +53,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         from numba import get_num_threads
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-        from abstraction.cards.buckets import (
-            CardAbstractionConfig,
-            build_card_abstraction,
-            canonical_flops,
-            estimate_build_memory,
-        )
+        from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
+        from abstraction.cards.build import build_card_abstraction, estimate_build_memory
 
         try:
             config = CardAbstractionConfig(

@@ -33,7 +33,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig, canonical_flops
+from abstraction.cards.build import build_card_abstraction
 from game.play.bots import make_bot
 from game.play.match import play_match
 from game.rules.actions import Action

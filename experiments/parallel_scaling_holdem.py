@@ -38,7 +38,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from parallel_scaling import median, target_index
 
-from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig, canonical_flops
+from abstraction.cards.build import build_card_abstraction
 from game.rules.holdem import HoldemConfig
 from solver.evaluate.exploitability import exploitability
 from solver.games.abstract_games import AbstractGameConfig, build_abstract_game

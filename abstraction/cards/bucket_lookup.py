@@ -15,7 +15,8 @@ numbered by increasing equity, so the fallback keeps the order, but it ignores p
 full build never falls back. Solver and bot must bucket alike, so both go through this class
 (numba code calls `abstraction.cards.kernels_buckets._hand_bucket` with `kernel_arguments`).
 
->>> from abstraction.cards.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
+>>> from abstraction.cards.build import build_card_abstraction
+>>> from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
 >>> small = dict(training_flops=2, turn_training_points=500, river_training_points=500,
 ...              flop_training_points=200, iterations=4)
 >>> abstraction = build_card_abstraction(CardAbstractionConfig(buckets=(4, 3, 3, 3), method="ehs", **small),

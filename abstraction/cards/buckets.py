@@ -1,4 +1,7 @@
-"""Card abstraction: per-street bucket tables and centroids, built by clustering, stored in HDF5.
+"""Card abstraction: per-street bucket tables and centroids, stored in HDF5, and the bucket of a hand.
+
+The tables are built by clustering in `abstraction.cards.build`; a hand's bucket is served by
+`abstraction.cards.bucket_lookup` (`CardAbstraction.bucket` is that lookup).
 
 Streets and what maps a real hand to its bucket:
 
@@ -52,15 +55,13 @@ import itertools
 import json
 import os
 import tempfile
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from abstraction.cards.clustering import assign, fit_kmeans
-from abstraction.cards.features import FutureModel, hand_features, runout_positions
+from abstraction.cards.features import FutureModel
 from abstraction.cards.isomorphism import HandIndexer, holdem_indexer
 from abstraction.cards.kernels_buckets import (
     METHOD_EHS,
@@ -69,12 +70,7 @@ from abstraction.cards.kernels_buckets import (
     N_RIVERS,
     N_TURNS,
     UNSET,
-    _flop_pass,
-    _flop_strength_table,
-    _turn_feature,
 )
-from abstraction.cards.kernels_features import HAND_CARDS, N_HANDS
-from game.cards.rng import as_generator
 
 if TYPE_CHECKING:
     from abstraction.cards.bucket_lookup import BucketLookup
@@ -84,11 +80,6 @@ FILE_VERSION = 1
 METHODS = {"ehs": METHOD_EHS, "ehs2": METHOD_EHS2, "emd": METHOD_EMD}
 VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")
 MAX_BUCKETS = UNSET - 1
-ASSIGN_BLOCK = 100_000
-"""Flop classes assigned to centroids per block (bounds the float64 copy of their features)."""
-
-ProgressCallback = Callable[[str, int, int], None]
-"""``progress(stage, done, total)``, called as the build advances."""
 
 
 @dataclass(frozen=True)
@@ -176,18 +167,6 @@ def canonical_flops() -> np.ndarray:
     classes = HandIndexer((3,)).index_batch(flops)
     _, first = np.unique(classes, return_index=True)
     return flops[np.sort(first)]
-
-
-def estimate_build_memory(config: CardAbstractionConfig, threads: int = 2) -> int:
-    """Bytes the build holds at its peak, beyond the interpreter and compiled kernels (about 0.4 GB
-    more): the uint16 flop and turn tables, float32 flop features, each thread's two runout tables,
-    and one float64 block of flop features being assigned."""
-    indexer = holdem_indexer()
-    feature_width = {"ehs": 1, "ehs2": 2, "emd": N_TURNS}[config.method]
-    tables = 2 * (indexer.sizes[1] + indexer.sizes[2])
-    flop_features = 4 * indexer.sizes[1] * feature_width
-    per_thread = 2 * 8 * N_HANDS * 1176
-    return tables + flop_features + threads * per_thread + 8 * ASSIGN_BLOCK * (feature_width + 2)
 
 
 @dataclass(frozen=True)
@@ -326,134 +305,3 @@ class CardAbstraction:
                 )
             }
         return cls(CardAbstractionConfig(**raw), **arrays)
-
-
-def _preflop(config: CardAbstractionConfig) -> tuple[np.ndarray, np.ndarray]:
-    indexer = holdem_indexer()
-    classes = indexer.index_batch(HAND_CARDS)
-    n_buckets = config.buckets[0]
-    if n_buckets >= indexer.sizes[0]:
-        return np.arange(indexer.sizes[0], dtype=np.uint16), np.zeros((0, 2))
-    _, first = np.unique(classes, return_index=True)
-    future = config.future
-    features = np.array(
-        [
-            [f.ehs, f.ehs2]
-            for f in (
-                hand_features(HAND_CARDS[i], future=future, n_samples=400, seed=config.seed + int(i)) for i in first
-            )
-        ]
-    )
-    result = fit_kmeans(features, n_buckets, "l2", seed=config.seed, iterations=config.iterations)
-    order = np.argsort(np.argsort(result.centroids[:, 0]))  # number buckets by increasing E[HS]
-    return order[result.labels].astype(np.uint16), result.centroids[np.argsort(result.centroids[:, 0])]
-
-
-def _training_samples(config: CardAbstractionConfig, method: int) -> tuple[np.ndarray, np.ndarray]:
-    """Turn features of random (hand, turn) pairs and river strengths of random (hand, runout)
-    pairs, from ``config.training_flops`` flops drawn uniformly from all 22,100 flops."""
-    generator = as_generator(config.seed)
-    all_flops = np.array(list(itertools.combinations(range(52), 3)), dtype=np.int8)
-    chosen = all_flops[generator.choice(all_flops.shape[0], size=config.training_flops, replace=False)]
-    pairs = runout_positions(3)
-    width = {METHOD_EHS: 1, METHOD_EHS2: 2, METHOD_EMD: N_RIVERS}[method]
-    per_flop_turn = -(-config.turn_training_points // config.training_flops)
-    per_flop_river = -(-config.river_training_points // config.training_flops)
-    turn_features = np.empty((per_flop_turn * config.training_flops, width))
-    river_strengths = []
-    strengths = np.empty((N_HANDS, pairs.shape[0]))
-    row_of_pair = np.zeros((52, 52), dtype=np.int16)
-    atoms = np.empty(N_RIVERS)
-    for number, flop in enumerate(chosen):
-        _flop_strength_table(flop, pairs, strengths, row_of_pair)
-        flop_bits = sum(1 << int(card) for card in flop)
-        live = [
-            h
-            for h in range(N_HANDS)
-            if not (flop_bits >> int(HAND_CARDS[h, 0])) & 1 and not (flop_bits >> int(HAND_CARDS[h, 1])) & 1
-        ]
-        for sample, hand in enumerate(generator.choice(live, per_flop_turn)):
-            dead = flop_bits | (1 << int(HAND_CARDS[hand, 0])) | (1 << int(HAND_CARDS[hand, 1]))
-            turn = int(generator.choice([c for c in range(52) if not (dead >> c) & 1]))
-            _turn_feature(
-                strengths[hand],
-                row_of_pair,
-                np.int64(dead),
-                turn,
-                method,
-                atoms,
-                turn_features[number * per_flop_turn + sample],
-            )
-        values = strengths[live].ravel()
-        river_strengths.append(generator.choice(values[values >= 0], per_flop_river))
-    return turn_features, np.concatenate(river_strengths)
-
-
-def _ordered(result_centroids: np.ndarray, labels: np.ndarray, method: int) -> tuple[np.ndarray, np.ndarray]:
-    """Renumber clusters by increasing equity (key): bucket 0 is the weakest."""
-    keys = result_centroids.mean(axis=1) if method == METHOD_EMD else result_centroids[:, 0]
-    order = np.argsort(keys, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.shape[0])
-    return result_centroids[order], rank[labels]
-
-
-def build_card_abstraction(
-    config: CardAbstractionConfig, progress: ProgressCallback | None = None, *, flops: np.ndarray | None = None
-) -> CardAbstraction:
-    """Build every street's buckets (see the module docstring). ``flops`` restricts the table pass
-    to some flops (tests); classes never reached keep `UNSET`. Reports progress by stage."""
-    report = progress or (lambda stage, done, total: None)
-    method = METHODS[config.method]
-    metric = "emd" if method == METHOD_EMD else "l2"
-    indexer = holdem_indexer()
-    table_flops = canonical_flops() if flops is None else np.asarray(flops, dtype=np.int8)
-
-    report("preflop", 0, 1)
-    preflop_table, _ = _preflop(config)
-    report("preflop", 1, 1)
-
-    report("training samples", 0, 1)
-    turn_samples, river_samples = _training_samples(config, method)
-    report("training samples", 1, 1)
-    turn_fit = fit_kmeans(turn_samples, config.buckets[2], metric, seed=config.seed + 1, iterations=config.iterations)
-    turn_centroids, _ = _ordered(turn_fit.centroids, turn_fit.labels, method)
-    turn_keys = turn_centroids.mean(axis=1) if method == METHOD_EMD else turn_centroids[:, 0].copy()
-    river_fit = fit_kmeans(
-        river_samples[:, None], config.buckets[3], "l2", seed=config.seed + 2, iterations=config.iterations
-    )
-    river_centroids = np.sort(river_fit.centroids[:, 0])
-
-    turn_table = np.full(indexer.sizes[2], UNSET, dtype=np.uint16)
-    width = {METHOD_EHS: 1, METHOD_EHS2: 2, METHOD_EMD: N_TURNS}[method]
-    flop_features = np.full((indexer.sizes[1], width), np.nan, dtype=np.float32)
-    rounds, flop_keys, flop_offsets = indexer.kernel_tables(2)
-    _, turn_class_keys, turn_offsets = indexer.kernel_tables(3)
-    pairs = runout_positions(3)
-    progress_flags = np.zeros(table_flops.shape[0], dtype=np.int8)
-    block = 16
-    for start in range(0, table_flops.shape[0], block):
-        stop = min(start + block, table_flops.shape[0])
-        _flop_pass(
-            table_flops[start:stop], pairs, method, rounds, flop_keys, flop_offsets, turn_class_keys, turn_offsets,
-            turn_centroids, turn_keys, turn_table, flop_features, progress_flags[start:stop], float(config.turn_swap_probability or 0.0),
-        )  # fmt: skip
-        report("flops", stop, table_flops.shape[0])
-
-    reached = np.flatnonzero(~np.isnan(flop_features[:, 0]))
-    generator = as_generator(config.seed + 3)
-    sample = flop_features[
-        np.sort(generator.choice(reached, min(reached.size, config.flop_training_points), replace=False))
-    ]
-    report("flop clustering", 0, reached.size)
-    flop_fit = fit_kmeans(sample, config.buckets[1], metric, seed=config.seed + 4, iterations=config.iterations)
-    flop_centroids, _ = _ordered(flop_fit.centroids, flop_fit.labels, method)
-    flop_table = np.full(indexer.sizes[1], UNSET, dtype=np.uint16)
-    for start in range(0, reached.size, ASSIGN_BLOCK):
-        rows = reached[start : start + ASSIGN_BLOCK]
-        labels, _ = assign(flop_features[rows], flop_centroids, metric)
-        flop_table[rows] = labels
-        report("flop clustering", min(start + ASSIGN_BLOCK, reached.size), reached.size)
-    return CardAbstraction(
-        config, preflop_table, flop_table, turn_table, river_centroids, flop_centroids, turn_centroids
-    )

@@ -9,7 +9,8 @@ so N must be large next to the number of information sets it should learn (10^5 
 take seconds). Fresh chance (a new deal per iteration) avoids that bias; this is the option for
 full-traversal solvers and exact best responses over a sample.
 
->>> from abstraction.cards.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
+>>> from abstraction.cards.build import build_card_abstraction
+>>> from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
 >>> from game.rules.holdem import HoldemConfig
 >>> small = dict(training_flops=2, turn_training_points=500, river_training_points=500,
 ...              flop_training_points=200, iterations=4)

@@ -7,13 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from abstraction.cards.buckets import (
-    CardAbstraction,
-    CardAbstractionConfig,
-    _preflop,
-    build_card_abstraction,
-    canonical_flops,
-)
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig, canonical_flops
+from abstraction.cards.build import _preflop, build_card_abstraction
 from abstraction.cards.features import board_strengths, hand_index, hand_strength
 from abstraction.cards.isomorphism import holdem_indexer
 from abstraction.cards.kernels_buckets import UNSET

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig, build_card_abstraction, canonical_flops
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig, canonical_flops
+from abstraction.cards.build import build_card_abstraction
 from abstraction.cards.features import (
     FutureModel,
     all_hands_features,

@@ -19,7 +19,8 @@ import pytest
 from numba import njit
 
 from abstraction.cards.bucket_lookup import BucketLookup
-from abstraction.cards.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
+from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
+from abstraction.cards.build import build_card_abstraction
 from abstraction.cards.kernels_buckets import UNSET
 from abstraction.chance.fresh_chance import FreshChance
 from abstraction.chance.kernels_chance import _sample_deal, _workspace

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from abstraction.cards.bucket_lookup import BucketLookup
-from abstraction.cards.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
+from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
+from abstraction.cards.build import build_card_abstraction
 from abstraction.cards.kernels_buckets import UNSET
 from abstraction.chance.sampled_deals import sample_deal_table
 from game.cards.evaluator import evaluate

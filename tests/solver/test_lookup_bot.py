@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from abstraction.cards.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
+from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
+from abstraction.cards.build import build_card_abstraction
 from game.play.bots import BOTS, RandomBot, make_bot, passive_action
 from game.play.match import play_match
 from game.rules.actions import Action, ActionKind

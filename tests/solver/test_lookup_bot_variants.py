@@ -8,7 +8,8 @@ import dataclasses
 
 import pytest
 
-from abstraction.cards.buckets import CardAbstractionConfig, build_card_abstraction, canonical_flops
+from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
+from abstraction.cards.build import build_card_abstraction
 from game.play.bots import make_bot
 from game.play.match import play_match
 from solver.bots.lookup_bot import LookupBot
