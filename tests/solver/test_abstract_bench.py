@@ -11,6 +11,7 @@ from solver.bench.abstract import format_table, random_abstraction, run_abstract
 from solver.cli.main import app
 
 
+@pytest.mark.jit_only
 def test_benchmark_measures_fresh_and_fixed_chance_on_holdem() -> None:
     result = run_abstract_benchmark(("holdem",), seconds=0.2, fixed_deals=2000)
     fresh, fixed = result["rows"]

@@ -73,6 +73,7 @@ def test_write_charts_writes_pngs_for_abstract_and_exact_games(solved, tmp_path)
         assert png.read_bytes()[:8] == PNG_SIGNATURE and png.stat().st_size > 10_000
 
 
+@pytest.mark.jit_only
 def test_cli_charts_a_file_and_refuses_a_broken_one(solved, tmp_path):
     path, _ = solved
     done = subprocess.run(

@@ -48,6 +48,7 @@ def test_flags_alone_solve_bounty_with_two_workers(cards: dict[str, Path], tmp_p
     assert record.solver_config["workers"] == 2 and "regrets" in record.tables
 
 
+@pytest.mark.jit_only
 def test_run_file_with_flag_overrides_then_resume_and_text_output(cards: dict[str, Path], tmp_path: Path) -> None:
     run_file = tmp_path / "run.toml"
     run_file.write_text(
@@ -98,6 +99,7 @@ def test_progress_bar_shows_rate_eta_and_why_there_is_no_exploitability(cards: d
     assert "has no exact exploitability" in result.stdout
 
 
+@pytest.mark.jit_only
 def test_exploit_abstract_games(cards: dict[str, Path], tmp_path: Path) -> None:
     fixed = tmp_path / "fixed.h5"
     solved = invoke(

@@ -141,6 +141,7 @@ def test_export_text_output_shows_the_zipped_size_and_peak_memory(monkeypatch, t
     assert "peak memory of the warm-up round (max RSS): 374 MB" in result.stdout
 
 
+@pytest.mark.jit_only
 def test_exported_strategy_bot_is_self_contained_and_plays_1000_rounds_after_a_move(
     tmp_path: Path, bounty_cards, monkeypatch
 ) -> None:

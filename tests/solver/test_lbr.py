@@ -90,6 +90,7 @@ def test_leduc_uniform_is_below_and_close_to_the_exact_best_response(leduc) -> N
         assert result.seat_chips[seat] <= exact.br_values[seat] + result.seat_ci95_chips[seat]
 
 
+@pytest.mark.jit_only
 def test_leduc_near_equilibrium_is_small(leduc_cfr) -> None:
     """Against 1,000 iterations of CFR+ (exploitability 0.25 mbb) LBR cannot win more than the
     exact best response; as a non-best response it may lose a little against an equilibrium."""
@@ -210,6 +211,7 @@ def resample(chance: FreshChance, seed: int, deal: int, seat: int, street: int, 
     return real, hole, board, bounty, bucket, weight, outcome
 
 
+@pytest.mark.jit_only
 @pytest.mark.parametrize("name", list(VARIANT_CONFIGS))
 @pytest.mark.parametrize(("seat", "street"), [(0, 0), (1, 1), (0, 2), (1, 3), (0, 5)])
 def test_resampler_keeps_the_view_and_redraws_the_rest(name, seat, street, blanks) -> None:
@@ -250,6 +252,7 @@ def test_resampler_keeps_the_view_and_redraws_the_rest(name, seat, street, blank
         assert len(set(bounty[:, other].tolist())) > 8
 
 
+@pytest.mark.jit_only
 def test_resampler_weights_follow_the_kept_cards(blanks) -> None:
     """On the river every card but the opponent's hole cards is known: every candidate has the real
     board, and about the share of opponent hands the real river beats loses."""
@@ -264,6 +267,7 @@ def tiny_game(name: str, blanks) -> SolverGame:
     return build_abstract_game(config, blanks["bounty" if name == "bounty" else "plain"])
 
 
+@pytest.mark.jit_only
 @pytest.mark.parametrize("name", list(VARIANT_CONFIGS))
 def test_lbr_runs_on_every_heads_up_variant(name, blanks) -> None:
     game = tiny_game(name, blanks)
@@ -314,6 +318,7 @@ def test_cli_errors(leduc_file: Path, tmp_path: Path) -> None:
     assert "heads-up only" in one_line_error(invoke("lbr", three, "--hands", "10"), 1)
 
 
+@pytest.mark.jit_only
 def test_cli_lbr_on_abstract_files(tmp_path: Path) -> None:
     """A fresh-chance file is played with its sampler; a fixed-table file with the fresh sampler of its config."""
     cards = tmp_path / "cards.h5"

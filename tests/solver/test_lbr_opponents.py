@@ -43,6 +43,10 @@ from solver.evaluate.lbr import (
 from solver.solve.training import TrainingConfig, train
 from tests.solver.cli_support import invoke, one_line_error
 
+pytestmark = (
+    pytest.mark.jit_only
+)  # the equity rule runs thousands of Monte Carlo equities: 20-40 s per test as plain Python
+
 
 @pytest.fixture(scope="module")
 def blanks() -> dict[str, CardAbstraction]:

@@ -24,6 +24,8 @@ from solver.solve.cfr import Solver
 from solver.solve.strategy_file import read_strategy_file
 from solver.solve.training import TrainingConfig, build_game_from_config, train
 
+pytestmark = pytest.mark.jit_only  # the limit games are trained in module fixtures: minutes as plain Python
+
 BUCKETS = (169, 8, 8, 8)
 
 

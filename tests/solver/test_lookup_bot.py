@@ -25,6 +25,8 @@ from solver.games.abstract_games import AbstractGameConfig, build_abstract_game,
 from solver.solve.cfr import Solver
 from solver.solve.strategy_file import StrategyFileError, read_strategy_file
 
+pytestmark = pytest.mark.jit_only  # a Hold'em game is solved in a module fixture: minutes as plain Python
+
 SMALL = dict(
     training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
 )

@@ -16,6 +16,8 @@ from solver.bots.lookup_bot import LookupBot
 from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
 from solver.solve.cfr import Solver
 
+pytestmark = pytest.mark.jit_only  # every variant is solved before its tests (module fixtures): minutes as plain Python
+
 SMALL = dict(
     training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
 )

@@ -110,6 +110,7 @@ def test_three_player_kuhn_nash_conv_equals_openspiel() -> None:
         assert result.exploitability_chips == pytest.approx(result.nash_conv / 3, abs=1e-15)
 
 
+@pytest.mark.jit_only
 def test_three_player_leduc_uniform_nash_conv_equals_openspiels_recorded_value() -> None:
     game = build_game("leduc", {"players": 3})
     assert exploitability(game, uniform_strategy(game)).nash_conv == pytest.approx(LEDUC_3_UNIFORM_NASH_CONV, abs=1e-9)
@@ -127,6 +128,7 @@ def test_three_player_leduc_nash_conv_equals_openspiel() -> None:
         )
 
 
+@pytest.mark.jit_only
 def test_policy_mapping_reaches_every_information_state_of_three_player_leduc() -> None:
     pyspiel = pytest.importorskip("pyspiel")
     game = build_game("leduc", {"players": 3})

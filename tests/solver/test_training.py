@@ -43,6 +43,7 @@ def test_seconds_budget_stops_after_the_budget(tmp_path: Path) -> None:
     assert result.record.iterations == log.iteration[-1] and result.record.iterations % 2000 == 0
 
 
+@pytest.mark.jit_only
 def test_interrupted_cfr_plus_resumes_to_identical_tables(tmp_path: Path) -> None:
     config = TrainingConfig(game="leduc", algorithm="cfr+", iterations=60, evaluate_every=10, checkpoint_every=20)
     straight = train(config, tmp_path / "straight.h5").record
@@ -61,6 +62,7 @@ def test_interrupted_cfr_plus_resumes_to_identical_tables(tmp_path: Path) -> Non
     np.testing.assert_array_equal(resumed.record.convergence.exploitability, straight.convergence.exploitability)
 
 
+@pytest.mark.jit_only
 def test_sigkilled_mccfr_run_resumes_to_identical_tables(tmp_path: Path) -> None:
     out = tmp_path / "killed.h5"
     arguments = [

@@ -19,6 +19,10 @@ from solver.solve.strategy_file import StrategyFileError, read_strategy_file
 from solver.solve.training import TrainingConfig, TrainingProgress, evaluate_strategy_file, train
 from tests.solver.cli_support import CLI, kill_once_written
 
+pytestmark = (
+    pytest.mark.jit_only
+)  # abstract games are trained, killed and resumed through the CLI: 10-40 s per test as plain Python
+
 
 @pytest.fixture(scope="module")
 def cards(tmp_path_factory) -> Path:
