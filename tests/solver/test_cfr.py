@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
@@ -11,10 +10,6 @@ from abstraction.tree import SolverGame
 from solver.evaluate.exploitability import exploitability
 from solver.solve.cfr import ALGORITHMS, FULL_TRAVERSAL, SAMPLING, Solver, SolverConfig
 from tests.reference import InfosetKey, ReferenceCFR
-
-needs_jit = pytest.mark.skipif(
-    numba.config.DISABLE_JIT, reason="a convergence run: too slow without the compiled kernels (NUMBA_DISABLE_JIT=1)"
-)
 
 
 def reference_rows(game: SolverGame) -> dict[InfosetKey, int]:
@@ -78,7 +73,7 @@ def test_kuhn_solution(kuhn) -> None:
     assert result.exploitability_chips < 1e-3
 
 
-@needs_jit
+@pytest.mark.jit_only  # a convergence run
 def test_leduc_cfr_plus_after_1000_iterations(leduc) -> None:
     result = exploitability(leduc, Solver(leduc, "cfr+").run(1000).average_strategy())
     # OpenSpiel's C++ CFR+ reaches below 3e-4 chips after 1,000 iterations; Leduc's value for
@@ -88,7 +83,7 @@ def test_leduc_cfr_plus_after_1000_iterations(leduc) -> None:
 
 
 @pytest.mark.parametrize("algorithm", FULL_TRAVERSAL)
-@needs_jit
+@pytest.mark.jit_only  # a convergence run
 def test_exploitability_falls(leduc, algorithm) -> None:
     solver = Solver(leduc, algorithm)
     measured = []

@@ -12,7 +12,6 @@ from abstraction.tree import SolverGame
 from solver.evaluate.exploitability import exploitability
 from solver.solve import kernels_mccfr
 from solver.solve.cfr import SAMPLING, Solver, allocate_tables, run_iterations
-from tests.solver.test_cfr import needs_jit
 
 # with NUMBA_DISABLE_JIT=1 the generator's uint64 arithmetic runs in NumPy scalars, which warn
 # when they wrap around; wrapping is what splitmix64 wants
@@ -25,7 +24,7 @@ def tables_equal(first: dict, second: dict) -> bool:
 
 @pytest.mark.parametrize("algorithm", SAMPLING)
 @pytest.mark.parametrize("options", [{}, {"linear_averaging": True}])
-@needs_jit
+@pytest.mark.jit_only  # a convergence run
 def test_same_seed_same_tables(leduc, algorithm, options) -> None:
     first = Solver(leduc, algorithm, seed=7, **options).run(3000).tables()
     second = Solver(leduc, algorithm, seed=7, **options).run(3000).tables()
@@ -58,7 +57,7 @@ def test_any_split_gives_identical_tables(leduc, algorithm) -> None:
         ("os-mccfr", {}, 200_000, 0.02),
     ],
 )
-@needs_jit
+@pytest.mark.jit_only  # a convergence run
 def test_kuhn_convergence(kuhn, algorithm, options, iterations, bound) -> None:
     solver = Solver(kuhn, algorithm, seed=0, **options)
     early = exploitability(kuhn, solver.run(1000).average_strategy()).exploitability_chips
@@ -71,7 +70,7 @@ def test_kuhn_convergence(kuhn, algorithm, options, iterations, bound) -> None:
     ("options", "bound"),
     [({}, 0.06), ({"linear_averaging": True}, 0.05), ({"prune_after": 50_000, "prune_threshold": -3000.0}, 0.06)],
 )
-@needs_jit
+@pytest.mark.jit_only  # a convergence run
 def test_leduc_external_sampling_convergence(leduc, options, bound) -> None:
     solver = Solver(leduc, "es-mccfr", seed=1, **options)
     early = exploitability(leduc, solver.run(2000).average_strategy()).exploitability_chips
@@ -96,7 +95,7 @@ def prunable_entries(game: SolverGame) -> np.ndarray:
     return mask
 
 
-@needs_jit
+@pytest.mark.jit_only  # a convergence run
 def test_pruning_freezes_hopeless_actions(leduc) -> None:
     threshold = -50.0
     solver = Solver(leduc, "es-mccfr", seed=2, prune_after=20_000, prune_probability=1.0, prune_threshold=threshold)
@@ -111,7 +110,7 @@ def test_pruning_freezes_hopeless_actions(leduc) -> None:
     assert (after[~hopeless] != before[~hopeless]).sum() > 500
 
 
-@needs_jit
+@pytest.mark.jit_only  # a convergence run
 def test_pruning_reweights_skippable_subtrees_once(leduc) -> None:
     """A traversal that could have pruned (actions with negative regret, probability 1/2) but did not
     adds the other player's strategy below a prunable action with weight 2, not 2 per prunable
@@ -151,7 +150,7 @@ def test_pruning_reweights_skippable_subtrees_once(leduc) -> None:
     assert (ratios == 2.0).sum() > 50 and (ratios == 0.0).sum() > 50  # both coins were drawn
 
 
-@needs_jit
+@pytest.mark.jit_only  # a convergence run
 def test_threads_share_tables(leduc) -> None:
     """Two threads run disjoint iteration ranges on the same tables (lock-free, Pluribus style)."""
     solver = Solver(leduc, "es-mccfr", seed=5)

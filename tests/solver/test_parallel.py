@@ -16,7 +16,6 @@ from solver.evaluate.exploitability import exploitability
 from solver.solve.cfr import PrivateRows, Solver, first_round_end, normalized_strategy, run_iterations
 from solver.solve.parallel import SHARING, check_parallel_settings, delta_block, iteration_runner, split_range
 from solver.solve.training import TrainingConfig, train
-from tests.solver.test_cfr import needs_jit
 
 KUHN = build_game("kuhn")
 LEDUC = build_game("leduc")
@@ -89,7 +88,7 @@ def test_dask_backend_matches_processes_backend(tmp_path: Path) -> None:
     assert on_dask.convergence.exploitability[-1] < UNIFORM_KUHN_EXPLOITABILITY / 2
 
 
-@needs_jit
+@pytest.mark.jit_only  # a convergence run
 @pytest.mark.parametrize("sharing", SHARING)
 def test_two_threads_reach_the_kuhn_value(sharing: str) -> None:
     solver = Solver(KUHN, "es-mccfr", seed=7)
