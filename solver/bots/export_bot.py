@@ -531,17 +531,9 @@ def _modules_needed(python: str, folder: Path) -> dict[Path, list[str]]:
     """Project module files the bot loads in its warm-up round (with their packages' ``__init__``),
     each with the numba kernels the round compiled or loaded, as ``qualname-line`` (the stem of
     numba's cache file names)."""
-    result = subprocess.run(
-        [python, "-c", _PROBE, str(PROJECT_ROOT), str(folder.resolve())],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=folder,
-        env=_clean_environment(),
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"the bot failed its warm-up round in the project:\n{result.stderr[-3000:]}")
-    kernels = {Path(name): names for name, names in json.loads(result.stdout.strip().splitlines()[-1]).items()}
+    probe = [python, "-c", _PROBE, str(PROJECT_ROOT), str(folder.resolve())]
+    report = _json_report(probe, folder, "the bot failed its warm-up round in the project")
+    kernels = {Path(name): names for name, names in report.items()}
     for path in list(kernels):
         for parent in path.relative_to(PROJECT_ROOT).parents:
             if str(parent) != ".":
@@ -549,18 +541,17 @@ def _modules_needed(python: str, folder: Path) -> dict[Path, list[str]]:
     return dict(sorted(kernels.items()))
 
 
-def _check_folder(python: str, folder: Path) -> dict[str, Any]:
-    result = subprocess.run(
-        [python, "player.py", "--warm-up"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=folder,
-        env=_clean_environment(),
-    )
+def _json_report(command: list[str], folder: Path, failure: str) -> dict[str, Any]:
+    """Run ``command`` in ``folder`` with a clean environment; the JSON of its last stdout line.
+    RuntimeError with ``failure`` and the end of its stderr if it exits non-zero."""
+    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=folder, env=_clean_environment())
     if result.returncode != 0:
-        raise RuntimeError(f"the exported folder failed its warm-up round:\n{result.stderr[-3000:]}")
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"{failure}:\n{result.stderr[-3000:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _check_folder(python: str, folder: Path) -> dict[str, Any]:
+    report = _json_report([python, "player.py", "--warm-up"], folder, "the exported folder failed its warm-up round")
     if report["outside"]:
         raise RuntimeError(f"the exported folder still imports project modules from outside it: {report['outside']}")
     return report
