@@ -299,28 +299,13 @@ def _real_deal(arguments, seed, deal, work, real, bucket, weight, chance, skip_s
 
 
 @njit(cache=True, nogil=True)
-def _redraw_candidate(
-    arguments,
-    real,
-    seat,
-    street,
-    keep_third,
-    state,
-    pool,
-    work,
-    hole,
-    board,
-    bounty,
-    bucket,
-    weight,
-    chance,
-    skip_seat,
-    max_street,
-):
+def _redraw_candidate(arguments, real, seat, street, keep_third, state, pool, work, cards, rows, skip_seat, max_street):
     """One candidate deal around seat ``seat``'s view of the cards ``real`` = (hole, board, bounty) on
     ``street``, and its deal rows (`_resample_hidden` then `_evaluate_cards`, with its ``skip_seat`` and
-    ``max_street``). ``arguments`` as in `_real_deal`; ``hole``, ``board``, ``bounty``, ``bucket``,
-    ``weight``, ``chance``, ``state`` and the scratch ``pool``, ``work`` are modified in place."""
+    ``max_street``). ``arguments`` as in `_real_deal`; written: ``cards`` = (hole, board, bounty),
+    ``rows`` = (bucket, weight, chance), ``state``, and the scratch ``pool``, ``work``."""
     variant, _, _, max_runs, lookup = arguments
+    hole, board, bounty = cards
+    bucket, weight, chance = rows
     _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hole, board, bounty)
     _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat, max_street)

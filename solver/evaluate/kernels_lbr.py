@@ -189,6 +189,27 @@ def _opponent_action(tree, node, bucket, deal, strategy, state):
     return _sample_index(strategy, row, n_actions[group], _uniform(state))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _next_stop(flat, node, real_chance):
+    """The first decision or terminal from ``node`` on, chance following the real deal's ``real_chance[0]``."""
+    while flat.kind[node] == CHANCE:
+        node = flat.child_start[node] + real_chance[0, flat.context[node]]
+    return node
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _view_changed(flat, node, variant, view):
+    """Whether the seat deciding at ``node`` sees more than when its candidates were last drawn:
+    a new street, or (Auction) its third card. ``view`` int64 [2] = (street, holds a third card),
+    updated when it changed; (-1, 0) before the first draw of a hand."""
+    third = variant == AUCTION and flat.group_slot[flat.infoset_group[node]] >= N_STREETS
+    if flat.street[node] == view[0] and third == (view[1] == 1):
+        return False
+    view[0] = flat.street[node]
+    view[1] = 1 if third else 0
+    return True
+
+
 @njit(cache=True, nogil=True)
 def _lbr_table_hands(
     tree,
@@ -269,13 +290,13 @@ def _lbr_fresh_hands(
     Modified in place: ``payoff``, ``unreached`` as in `_lbr_table_hands`.
     """
     flat = tree.flat
-    kind, street, child_start, context = flat.kind, flat.street, flat.child_start, flat.context
-    player, infoset_group, group_slot = flat.player, flat.infoset_group, flat.group_slot
+    kind, player, child_start = flat.kind, flat.player, flat.child_start
     variant = arguments[0]
     work = _workspace()
     pool = np.empty(52, dtype=np.int8)
     real = _card_arrays()
-    hole, board, bounty = _card_arrays()
+    cards = _card_arrays()
+    view = np.array([-1, 0], dtype=np.int64)
     real_bucket = np.zeros((1, 2, n_slots), dtype=np.int32)
     real_weight = np.zeros((1, n_columns))
     real_chance = np.zeros((1, n_chance), dtype=np.int8)
@@ -289,41 +310,21 @@ def _lbr_fresh_hands(
         hand = first + h
         _real_deal(arguments, seed, hand, work, real, real_bucket[0], real_weight[0], real_chance[0], seat, 1 << 30)
         _seed_hand(seed, 1 + seat, hand, state)
-        drawn_street = -1
-        drawn_third = False
+        view[0], view[1] = -1, 0
         node = 0
         while True:
-            if kind[node] == CHANCE:
-                node = child_start[node] + real_chance[0, context[node]]
-                continue
+            node = _next_stop(flat, node, real_chance)
             if kind[node] != DECISION:
                 payoff[h] = _terminal_value(flat, real_weight, 0, node, seat)
                 break
             if player[node] != seat:
                 node = child_start[node] + _opponent_action(tree, node, real_bucket, 0, strategy, state)
                 continue
-            third = variant == AUCTION and group_slot[infoset_group[node]] >= N_STREETS
-            if street[node] != drawn_street or third != drawn_third:
-                drawn_street = street[node]
-                drawn_third = third
-                for candidate in range(n_candidates):
+            if _view_changed(flat, node, variant, view):
+                for c in range(n_candidates):
+                    rows = (bucket[c], weight[c], chance[c])
                     _redraw_candidate(
-                        arguments,
-                        real,
-                        seat,
-                        drawn_street,
-                        third,
-                        state,
-                        pool,
-                        work,
-                        hole,
-                        board,
-                        bounty,
-                        bucket[candidate],
-                        weight[candidate],
-                        chance[candidate],
-                        seat,
-                        drawn_street + 1,
+                        arguments, real, seat, view[0], view[1] == 1, state, pool, work, cards, rows, seat, view[0] + 1
                     )
             action, missed = _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, values)
             if missed:

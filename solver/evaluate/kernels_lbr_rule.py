@@ -35,12 +35,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from abstraction.chance.kernels_chance import AUCTION, N_STREETS, _board_size, _workspace
+from abstraction.chance.kernels_chance import N_STREETS, _board_size, _workspace
 from abstraction.chance.kernels_resample import _card_arrays, _real_deal, _redraw_candidate
 from abstraction.tree import CHANCE, DECISION
 from game.cards.kernels_rng import _splitmix64, _uniform
 from game.play.kernels_equity import _showdown_shares
-from solver.evaluate.kernels_lbr import TIE_TOLERANCE, _passive_value, _seed_hand
+from solver.evaluate.kernels_lbr import TIE_TOLERANCE, _next_stop, _passive_value, _seed_hand, _view_changed
 from solver.solve.kernels_cfr import _terminal_value
 
 EQUITY_SALT = 0x45515549545952  # "EQUITY": keys the equity generators apart from the deal streams
@@ -375,8 +375,7 @@ def _lbr_rule_hands(
     Modified in place: ``payoff`` float64 [count] (the seat's NET chips), ``unreached`` int64 [1].
     """
     flat = tree.flat
-    kind, player, street, child_start, context = flat.kind, flat.player, flat.street, flat.child_start, flat.context
-    infoset_group, group_slot = flat.infoset_group, flat.group_slot
+    kind, player, child_start = flat.kind, flat.player, flat.child_start
     variant = arguments[0]
     work = _workspace()
     scratch = _scratch()
@@ -394,6 +393,7 @@ def _lbr_rule_hands(
     chance = np.zeros((n_candidates, n_chance), dtype=np.int8)
     cache = np.empty((n_candidates, max_streets, EQUITY_SLOTS))
     cards = (hole, board, bounty, chance, cache)
+    view = np.array([-1, 0], dtype=np.int64)
     values = np.zeros(max(1, int(flat.n_actions.max())))
     state = np.zeros(1, dtype=np.uint64)
     for h in range(count):
@@ -401,13 +401,10 @@ def _lbr_rule_hands(
         _real_deal(arguments, seed, hand, work, real, bucket, real_weight[0], real_chance[0], seat, -1)
         real_cache[:] = -1.0
         _seed_hand(seed, 1 + seat, hand, state)
-        drawn_street = -1
-        drawn_third = False
+        view[0], view[1] = -1, 0
         node = 0
         while True:
-            if kind[node] == CHANCE:
-                node = child_start[node] + real_chance[0, context[node]]
-                continue
+            node = _next_stop(flat, node, real_chance)
             if kind[node] != DECISION:
                 payoff[h] = _terminal_value(flat, real_weight, 0, node, seat)
                 break
@@ -416,30 +413,13 @@ def _lbr_rule_hands(
                     tree, rule, params, node, real_hole, real_board, real_bounty, real_cache, seed, scratch
                 )
                 continue
-            third = variant == AUCTION and group_slot[infoset_group[node]] >= N_STREETS
-            if street[node] != drawn_street or third != drawn_third:
-                drawn_street = street[node]
-                drawn_third = third
-                for candidate in range(n_candidates):
+            if _view_changed(flat, node, variant, view):
+                for c in range(n_candidates):
+                    candidate_cards, rows = (hole[c], board[c], bounty[c]), (bucket, weight[c], chance[c])
                     _redraw_candidate(
-                        arguments,
-                        real,
-                        seat,
-                        drawn_street,
-                        third,
-                        state,
-                        pool,
-                        work,
-                        hole[candidate],
-                        board[candidate],
-                        bounty[candidate],
-                        bucket,
-                        weight[candidate],
-                        chance[candidate],
-                        seat,
-                        -1,
+                        arguments, real, seat, view[0], view[1] == 1, state, pool, work, candidate_cards, rows, seat, -1
                     )
-                    cache[candidate] = -1.0
+                    cache[c] = -1.0
             action, missed = _rule_choose_action(
                 tree, rule, params, node, seat, cards, weight, n_candidates, seed, scratch, values
             )

@@ -190,24 +190,8 @@ def resample(chance: FreshChance, seed: int, deal: int, seat: int, street: int, 
     pool = np.empty(52, np.int8)
     with np.errstate(over="ignore"):
         for row in range(count):
-            _redraw_candidate(
-                arguments,
-                real,
-                seat,
-                street,
-                keep_third,
-                state,
-                pool,
-                work,
-                hole[row],
-                board[row],
-                bounty[row],
-                bucket[row],
-                weight[row],
-                outcome[row],
-                -1,
-                1 << 30,
-            )
+            cards, rows = (hole[row], board[row], bounty[row]), (bucket[row], weight[row], outcome[row])
+            _redraw_candidate(arguments, real, seat, street, keep_third, state, pool, work, cards, rows, -1, 1 << 30)
     return real, hole, board, bounty, bucket, weight, outcome
 
 
