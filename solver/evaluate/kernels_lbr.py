@@ -120,6 +120,23 @@ def _reach(tree, node, bucket, chance, candidate, seat, strategy):
     return reach
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _best_action(tree, node, count, values, total):
+    """The action at ``node`` of the highest ``values[k] / total`` (``values`` normalised in place),
+    ties within `TIE_TOLERANCE` going to the more passive (``preference`` order); the most passive
+    action if ``total`` is 0."""
+    order = tree.preference[tree.flat.child_start[node] : tree.flat.child_start[node] + count]
+    if total <= 0.0:
+        return order[0]
+    for k in range(count):
+        values[k] /= total
+    best = order[0]
+    for rank in range(1, count):
+        if values[order[rank]] > values[best] + TIE_TOLERANCE:
+            best = order[rank]
+    return best
+
+
 @njit(cache=True, nogil=True)
 def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, values):
     """LBR's action at its decision ``node`` and whether no candidate could reach the group (then the
@@ -131,7 +148,7 @@ def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, va
     """
     flat = tree.flat
     child_start, infoset_group, n_actions = flat.child_start, flat.infoset_group, flat.n_actions
-    group_start, group_nodes, preference = tree.group_start, tree.group_nodes, tree.preference
+    group_start, group_nodes = tree.group_start, tree.group_nodes
     group = infoset_group[node]
     count = n_actions[group]
     for k in range(count):
@@ -161,16 +178,7 @@ def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, va
                 values[k] += w * _response_value(
                     tree, child_start[node] + k, bucket, weight, chance, candidate, seat, strategy
                 )
-    if total <= 0.0:
-        return preference[child_start[node]], unreached
-    for k in range(count):
-        values[k] /= total
-    best = preference[child_start[node]]
-    for rank in range(1, count):
-        k = preference[child_start[node] + rank]
-        if values[k] > values[best] + TIE_TOLERANCE:
-            best = k
-    return best, unreached
+    return _best_action(tree, node, count, values, total), unreached
 
 
 @njit(cache=True, nogil=True)

@@ -40,7 +40,7 @@ from abstraction.chance.kernels_resample import _card_arrays, _real_deal, _redra
 from abstraction.tree import CHANCE, DECISION
 from game.cards.kernels_rng import _splitmix64, _uniform
 from game.play.kernels_equity import _showdown_shares
-from solver.evaluate.kernels_lbr import TIE_TOLERANCE, _next_stop, _passive_value, _seed_hand, _view_changed
+from solver.evaluate.kernels_lbr import _best_action, _next_stop, _passive_value, _seed_hand, _view_changed
 from solver.solve.kernels_cfr import _terminal_value
 
 EQUITY_SALT = 0x45515549545952  # "EQUITY": keys the equity generators apart from the deal streams
@@ -312,7 +312,7 @@ def _rule_choose_action(tree, rule, params, node, seat, cards, weight, n_candida
     Returns the action and whether no candidate reached the group (then every candidate counts at ``node``)."""
     flat = tree.flat
     child_start, infoset_group, n_actions = flat.child_start, flat.infoset_group, flat.n_actions
-    group_start, group_nodes, preference = tree.group_start, tree.group_nodes, tree.preference
+    group_start, group_nodes = tree.group_start, tree.group_nodes
     group = infoset_group[node]
     count = n_actions[group]
     for k in range(count):
@@ -336,14 +336,7 @@ def _rule_choose_action(tree, rule, params, node, seat, cards, weight, n_candida
                 values[k] += _rule_response_value(
                     tree, rule, params, child_start[node] + k, cards, weight, candidate, seat, seed, scratch
                 )
-    for k in range(count):
-        values[k] /= total
-    best = preference[child_start[node]]
-    for rank in range(1, count):
-        k = preference[child_start[node] + rank]
-        if values[k] > values[best] + TIE_TOLERANCE:
-            best = k
-    return best, unreached
+    return _best_action(tree, node, count, values, total), unreached
 
 
 @njit(cache=True, nogil=True)
