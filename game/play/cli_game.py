@@ -69,7 +69,7 @@ def variant_parameters() -> list[dict[str, Any]]:
     >>> names[-1], variant_parameters()[0]["parameters"]["stack"], names[-3:-1]
     ('limit', 400, ['kuhn', 'leduc'])
     """
-    from abstraction.exact.exact_games import rules_config
+    from game.rules.exact import rules_config
     from game.rules.limit import LimitConfig
     from game.rules.variants import VARIANTS
 

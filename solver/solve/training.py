@@ -47,8 +47,9 @@ from typing import Any
 
 import numpy as np
 
-from abstraction.exact.exact_games import EXACT_GAMES, build_game
+from abstraction.exact.exact_games import build_game
 from abstraction.tree import SolverGame
+from game.rules.exact import EXACT_GAMES
 from solver.evaluate.exploitability import exploitability
 from solver.solve.cfr import ALGORITHMS, FULL_TRAVERSAL, Solver, normalized_strategy, table_dtype
 from solver.solve.parallel import check_parallel_settings, iteration_runner
@@ -140,7 +141,7 @@ def _build_exact(config: Mapping[str, Any]) -> SolverGame:
 
 
 def _exact_big_blind(config: Mapping[str, Any]) -> float:
-    from abstraction.exact.exact_games import rules_config
+    from game.rules.exact import rules_config
 
     rules = rules_config(config["name"], config.get("rules")).to_dict()
     return float(rules.get("big_blind", rules.get("ante", 1.0)) or 1.0)

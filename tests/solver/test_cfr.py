@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from abstraction.exact.exact_games import bucket_index, rules_config
+from abstraction.exact.exact_games import bucket_index
 from abstraction.tree import SolverGame
+from game.rules.exact import rules_config
 from solver.evaluate.exploitability import exploitability
 from solver.solve.cfr import ALGORITHMS, FULL_TRAVERSAL, SAMPLING, Solver, SolverConfig
 from tests.reference import InfosetKey, ReferenceCFR

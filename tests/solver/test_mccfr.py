@@ -258,7 +258,7 @@ def test_stratified_deals_follow_unequal_probabilities() -> None:
 @pytest.mark.parametrize("linear", [False, True])
 def test_external_sampling_equals_recursive_reference(name, iterations, linear) -> None:
     """The iterative kernel equals a recursive pure-Python walk bit for bit at the same seed."""
-    from abstraction.exact.exact_games import rules_config
+    from game.rules.exact import rules_config
     from tests.reference import ReferenceExternalSampling
     from tests.solver.test_cfr import reference_rows
 
