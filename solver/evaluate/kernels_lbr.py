@@ -54,28 +54,28 @@ def _passive_value(tree, node, weight, chance, candidate, seat):
             return _terminal_value(flat, weight, candidate, current, seat)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _next_stop(flat, node, chance, deal):
+    """The first decision or terminal from ``node`` on, chance following row ``deal`` of ``chance``."""
+    while flat.kind[node] == CHANCE:
+        node = flat.child_start[node] + chance[deal, flat.context[node]]
+    return node
+
+
 @njit(cache=True, nogil=True)
 def _response_value(tree, node, bucket, weight, chance, candidate, seat, strategy):
     """Seat's chips from ``node`` (just after its action): if the next decision is the opponent's, it
     plays its strategy at the candidate's bucket; everything after that (or everything, if the next
     decision is the seat's own) is passive."""
     flat = tree.flat
-    kind, player, child_start, n_children, context = (
-        flat.kind,
-        flat.player,
-        flat.child_start,
-        flat.n_children,
-        flat.context,
-    )
+    kind, player, child_start, n_children = flat.kind, flat.player, flat.child_start, flat.n_children
     infoset_group, n_actions, row_offset, group_slot = (
         flat.infoset_group,
         flat.n_actions,
         flat.row_offset,
         flat.group_slot,
     )
-    current = node
-    while kind[current] == CHANCE:
-        current = child_start[current] + chance[candidate, context[current]]
+    current = _next_stop(flat, node, chance, candidate)
     if kind[current] != DECISION or player[current] == seat:
         return _passive_value(tree, current, weight, chance, candidate, seat)
     actor = player[current]
@@ -198,14 +198,6 @@ def _opponent_action(tree, node, bucket, deal, strategy, state):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _next_stop(flat, node, real_chance):
-    """The first decision or terminal from ``node`` on, chance following the real deal's ``real_chance[0]``."""
-    while flat.kind[node] == CHANCE:
-        node = flat.child_start[node] + real_chance[0, flat.context[node]]
-    return node
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _view_changed(flat, node, variant, view):
     """Whether the seat deciding at ``node`` sees more than when its candidates were last drawn:
     a new street, or (Auction) its third card. ``view`` int64 [2] = (street, holds a third card),
@@ -244,8 +236,7 @@ def _lbr_table_hands(
     candidate could reach. Modified in place: ``payoff``, ``unreached``.
     """
     flat = tree.flat
-    kind, street, child_start, context = flat.kind, flat.street, flat.child_start, flat.context
-    player = flat.player
+    kind, street, child_start, player = flat.kind, flat.street, flat.child_start, flat.player
     n_deals = len(probability)
     n_slots = bucket.shape[2]
     prior = np.zeros(n_deals)
@@ -258,9 +249,7 @@ def _lbr_table_hands(
         _seed_hand(seed, 1 + seat, hand, state)
         node = 0
         while True:
-            if kind[node] == CHANCE:
-                node = child_start[node] + chance[real, context[node]]
-                continue
+            node = _next_stop(flat, node, chance, real)
             if kind[node] != DECISION:
                 payoff[h] = _terminal_value(flat, weight, real, node, seat)
                 break
@@ -321,7 +310,7 @@ def _lbr_fresh_hands(
         view[0], view[1] = -1, 0
         node = 0
         while True:
-            node = _next_stop(flat, node, real_chance)
+            node = _next_stop(flat, node, real_chance, 0)
             if kind[node] != DECISION:
                 payoff[h] = _terminal_value(flat, real_weight, 0, node, seat)
                 break

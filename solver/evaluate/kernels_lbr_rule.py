@@ -294,11 +294,9 @@ def _rule_response_value(tree, rule, params, node, cards, weight, candidate, sea
     """Seat's chips from ``node`` (just after its action): the opponent's next decision by the rule on
     the candidate's cards, everything after it (or everything, if the seat acts next) passive."""
     flat = tree.flat
-    kind, player, child_start, context = flat.kind, flat.player, flat.child_start, flat.context
+    kind, player, child_start = flat.kind, flat.player, flat.child_start
     chance = cards[3]
-    current = node
-    while kind[current] == CHANCE:
-        current = child_start[current] + chance[candidate, context[current]]
+    current = _next_stop(flat, node, chance, candidate)
     if kind[current] != DECISION or player[current] == seat:
         return _passive_value(tree, current, weight, chance, candidate, seat)
     action = _candidate_index(tree, rule, params, current, cards, candidate, seed, scratch)
@@ -397,7 +395,7 @@ def _lbr_rule_hands(
         view[0], view[1] = -1, 0
         node = 0
         while True:
-            node = _next_stop(flat, node, real_chance)
+            node = _next_stop(flat, node, real_chance, 0)
             if kind[node] != DECISION:
                 payoff[h] = _terminal_value(flat, real_weight, 0, node, seat)
                 break
