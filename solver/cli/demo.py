@@ -4,7 +4,8 @@ Each step is the ``vcfr`` command a user would type, printed and then run in a c
 (so the demo is also a worked example of the command line): build a card abstraction, solve the
 abstract game with ES-MCCFR on fresh chance (progress bar, strategy file), measure it with local
 best response, play a duplicate match against the equity bot, chart it and export a bot folder
-for the official engine. A first step solves Leduc exactly, where the exploitability is known to
+for the official engine (the four Pokerbots variants; plain Hold'em has no official engine, so its
+demo stops after the charts). A first step solves Leduc exactly, where the exploitability is known to
 go to zero. Every output goes under ``out`` and the last lines say where.
 
 On the default (Swap, 2022's game; 30/12/12/12 buckets on 300 flops; 90 s of solving) the whole
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import typer
 
+from game.pokerbots.engines import ENGINE_RULES
 from game.rules.variants import VARIANTS
 
 
@@ -50,7 +52,7 @@ class DemoConfig:
         """``(title, vcfr arguments)`` of every step, in pipeline order."""
         out, variant = self.out, self.variant
         cards, strategy = out / "cards.h5", out / f"{variant}.h5"
-        return [
+        steps = [
             (
                 "Solve Leduc hold'em exactly (CFR+; exploitability goes to zero)",
                 [
@@ -122,22 +124,18 @@ class DemoConfig:
                 ],
             ),
             ("Charts: preflop grids and the convergence curve", ["chart", str(strategy), "--out", str(out / "charts")]),
-            (
-                "Export a bot folder for the official engine",
-                [
-                    "export-bot",
-                    "--variant",
-                    variant,
-                    "--bot",
-                    "lookup",
-                    "--strategy",
-                    str(strategy),
-                    "--out",
-                    str(out / "bot"),
-                    "--force",
-                ],
-            ),
         ]
+        if self.has_engine:
+            export = ["export-bot", "--variant", variant, "--bot", "lookup", "--strategy", str(strategy)]
+            steps.append(
+                ("Export a bot folder for the official engine", [*export, "--out", str(out / "bot"), "--force"])
+            )
+        return steps
+
+    @property
+    def has_engine(self) -> bool:
+        """Whether an official MIT Pokerbots engine plays the variant (then the demo exports a bot for it)."""
+        return self.variant in ENGINE_RULES
 
 
 def run_demo(config: DemoConfig | None = None) -> None:
@@ -162,6 +160,8 @@ def run_demo(config: DemoConfig | None = None) -> None:
         ("card abstraction", out / "cards.h5"),
         (f"{config.variant} strategy (with checkpoints beside it)", out / f"{config.variant}.h5"),
         ("charts", out / "charts"),
-        ("bot folder for the engine", out / "bot"),
+        *([("bot folder for the engine", out / "bot")] if config.has_engine else []),
     ]:
         typer.echo(f"  {what}: {path}")
+    if not config.has_engine:
+        typer.echo(f"  no bot folder: no official engine plays {config.variant} (engines: {', '.join(ENGINE_RULES)})")
