@@ -173,14 +173,16 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
     def freezeout(
         bots: str = typer.Option(
-            "checkcall,random,random", help="One bot per seat, comma-separated: random or checkcall."
+            "checkcall,random,random",
+            help="One player per seat, comma-separated: random, checkcall, or a limit strategy file (.h5).",
         ),
         seed: int = typer.Option(0, help="Seed of the deals (bots get seeds derived from it)."),
         max_games: int = typer.Option(1000, help="Stop after this many games if nobody holds every chip."),
         cards_speak: bool = typer.Option(True, "--cards-speak/--announced", help="Showdown mode of the limit game."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
-        """Play the N-player limit game (limit-holdem-nplayer.txt) as a freeze-out between baseline bots."""
+        """Play the N-player limit game (limit-holdem-nplayer.txt) as a freeze-out between baseline bots and
+        strategy files (`vcfr solve --variant limit`)."""
         from game.rules.limit import LimitConfig
 
         names = [name.strip() for name in bots.split(",") if name.strip()]
@@ -287,9 +289,11 @@ LIMIT_BOTS = ("random", "checkcall")
 
 
 def play_freeze_out(config: LimitConfig, bot_names: list[str], *, seed: int, max_games: int) -> dict:
-    """Play a limit freeze-out between baseline bots (one per seat); JSON-able summary (chips).
+    """Play a limit freeze-out, one player per seat; JSON-able summary (chips). A player is a baseline
+    bot of :data:`LIMIT_BOTS` or a file of a registered suffix (:data:`PLAYER_FILES`: the solver
+    registers ``.h5`` strategy files, played by the limit lookup bot).
 
-    Bots repeated by name are told apart as ``random-1``, ``random-2`` ...
+    Players repeated by name are told apart as ``random-1``, ``random-2`` ...
 
     >>> from game.rules.limit import LimitConfig
     >>> play_freeze_out(LimitConfig(n_players=2, buy_in=40), ["checkcall", "random"], seed=1, max_games=500)["winner"]
@@ -300,9 +304,14 @@ def play_freeze_out(config: LimitConfig, bot_names: list[str], *, seed: int, max
     from game.play.bots import make_bot
     from game.play.freeze_out import FreezeOut
 
-    unsupported = sorted(set(bot_names) - set(LIMIT_BOTS))
+    files = {name for name in bot_names if Path(name).suffix.lower() in PLAYER_FILES}
+    unsupported = sorted(set(bot_names) - set(LIMIT_BOTS) - files)
     if unsupported:
-        raise ValueError(f"the limit game is played by the {' and '.join(LIMIT_BOTS)} bots, not {unsupported}")
+        suffixes = ", ".join(sorted(PLAYER_FILES)) or "none registered"
+        raise ValueError(
+            f"the limit game is played by the {' and '.join(LIMIT_BOTS)} bots and by strategy files "
+            f"(ending in {suffixes}), not {unsupported}"
+        )
     if len(bot_names) != config.n_players:
         raise ValueError(f"need one bot per seat: {config.n_players} players, got {len(bot_names)} bots {bot_names!r}")
     labels = [
@@ -310,7 +319,10 @@ def play_freeze_out(config: LimitConfig, bot_names: list[str], *, seed: int, max
         for index, name in enumerate(bot_names)
     ]
     seeds = np.random.SeedSequence(seed).generate_state(len(bot_names))
-    bots = [make_bot(name, seed=int(bot_seed)) for name, bot_seed in zip(bot_names, seeds, strict=True)]
+    bots = [
+        make_player(name, config, int(bot_seed)) if name in files else make_bot(name, seed=int(bot_seed))
+        for name, bot_seed in zip(bot_names, seeds, strict=True)
+    ]
     freeze_out = FreezeOut(config, bots, seed=seed)
     games = len(freeze_out.run(max_games=max_games))
     return {

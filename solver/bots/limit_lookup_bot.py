@@ -67,7 +67,10 @@ class _LimitStrategy:
         from solver.games.abstract_games import check_card_hash
 
         record = read_strategy_file(path)
-        self.game_config = LimitGameConfig.from_dict(dict(record.game_config))
+        try:
+            self.game_config = LimitGameConfig.from_dict(dict(record.game_config))
+        except ValueError as error:
+            raise ValueError(f"{str(path)!r} is not a strategy of the N-player limit game ({error})") from None
         self.rules = self.game_config.limit_config()
         if not isinstance(card_abstraction, CardAbstraction):
             if card_abstraction is None:

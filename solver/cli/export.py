@@ -21,13 +21,20 @@ import typer
 
 
 def strategy_player(path: str, config: Any, seed: Any) -> Any:
-    """``vcfr match``'s player for a strategy file: a `solver.bots.lookup_bot.LookupBot` playing the
-    match's rules ``config``, named by the file's name. ValueError (one line) unless ``path`` is a
-    vcfr strategy file of an abstract game of ``config``'s variant whose card file is at hand with
-    the stored hash (`solver.bots.export_bot.check_strategy`)."""
+    """``vcfr match``'s and ``vcfr freezeout``'s player for a strategy file, named by the file's name.
+
+    Heads-up rules ``config``: a `solver.bots.lookup_bot.LookupBot`; ValueError (one line) unless
+    ``path`` is a vcfr strategy file of an abstract game of ``config``'s variant whose card file is
+    at hand with the stored hash (`solver.bots.export_bot.check_strategy`). N-player limit rules
+    (`game.rules.limit.LimitConfig`): a `solver.bots.limit_lookup_bot.LimitLookupBot` of that file
+    (it plays check/call at player counts the file was not solved for)."""
+    from game.rules.limit import LimitConfig
     from solver.bots.export_bot import check_strategy
+    from solver.bots.limit_lookup_bot import LimitLookupBot
     from solver.bots.lookup_bot import LookupBot
 
+    if isinstance(config, LimitConfig):
+        return LimitLookupBot(path, seed=seed, name=Path(path).name)
     cards, _ = check_strategy(path, config.variant)
     return LookupBot(path, card_abstraction=cards, config=config, seed=seed, name=Path(path).name)
 

@@ -4,6 +4,7 @@ strategy file and the limit lookup bot playing freeze-outs (solver.bots.limit_lo
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from solver.games.limit_games import LimitGameConfig, build_limit_game
 from solver.solve.cfr import Solver
 from solver.solve.strategy_file import read_strategy_file
 from solver.solve.training import TrainingConfig, build_game_from_config, train
+from tests.solver.cli_support import invoke
 
 pytestmark = pytest.mark.jit_only  # the limit games are trained in module fixtures: minutes as plain Python
 
@@ -201,6 +203,23 @@ def test_lookup_bot_refuses_other_files(tmp_path: Path, solved: dict[int, Path])
         LimitLookupBot([])
     with pytest.raises(ValueError, match="do not match"):
         LimitLookupBot(solved[3], card_abstraction=CardAbstraction.blank((169, 4, 4, 4)))
+
+
+def test_cli_freezeout_seats_strategy_files(tmp_path: Path, solved: dict[int, Path]) -> None:
+    three_players = str(solved[3])
+    result = invoke("freezeout", "--bots", f"{three_players},random,checkcall", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["players"] == 3 and list(summary["stacks"]) == [three_players, "random", "checkcall"]
+    assert sum(summary["stacks"].values()) == 3 * LimitConfig().buy_in  # chips are conserved
+    # a strategy of another game is refused, naming the file
+    leduc = tmp_path / "leduc.h5"
+    train(TrainingConfig(game="leduc", algorithm="cfr+", iterations=5), leduc)
+    refused = invoke("freezeout", "--bots", f"{leduc},random,random")
+    message = "".join(refused.output.replace("│", "").split())  # typer's error box wraps long lines
+    assert refused.exit_code == 2 and "leduc.h5" in message and "N-playerlimit" in message
+    unknown = invoke("freezeout", "--bots", "equity,random,random")
+    assert unknown.exit_code == 2 and "strategyfiles" in "".join(unknown.output.replace("│", "").split())
 
 
 @pytest.mark.slow
