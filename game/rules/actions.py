@@ -136,3 +136,22 @@ class Bot(Protocol):
     name: str
 
     def act(self, observation: Any) -> Action: ...
+
+
+Policy = tuple[tuple[Action, float], ...]
+"""A finite distribution over concrete legal actions: ``(action, probability)`` pairs, each action
+once, probabilities > 0 summing to 1."""
+
+
+@runtime_checkable
+class PolicyBot(Bot, Protocol):
+    """A bot that can say how it would play without playing: full-game LBR, AIVAT and the strategy
+    browser read ``policy``.
+
+    ``policy(observation)`` gives the distribution ``act(observation)`` samples from, through the
+    same code path (translation, rounding, fallbacks), and changes no state of the bot: calling it
+    any number of times, for any observation of the seat to act, leaves later ``act`` calls as they
+    were.
+    """
+
+    def policy(self, observation: Any) -> Policy: ...
