@@ -40,8 +40,9 @@ def strategy_player(path: str, config: Any, seed: Any) -> Any:
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
+    from game.cli_support import OneLineErrors
+    from game.cli_support import fail as _fail
     from game.play.cli_game import register_player_file
-    from solver.cli.solve import OneLineErrors, _fail
 
     register_player_file(".h5", strategy_player)
 

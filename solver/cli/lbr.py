@@ -13,7 +13,8 @@ from pathlib import Path
 
 import typer
 
-from solver.cli.solve import OneLineErrors, _fail
+from game.cli_support import OneLineErrors
+from game.cli_support import fail as _fail
 
 DEFAULT_HANDS = 10_000
 DEFAULT_CANDIDATES = 100

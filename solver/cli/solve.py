@@ -15,36 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from typer.core import TyperCommand
 
-try:  # typer >= 0.22 vendors its own click as typer._click
-    from typer._click.exceptions import UsageError as _UsageError
-except ImportError:  # pragma: no cover - older typer on the real click
-    from click.exceptions import UsageError as _UsageError
-
+from game.cli_support import OneLineErrors
+from game.cli_support import fail as _fail
 from game.rules.variants import VARIANTS
 
 GAMES = ("kuhn", "leduc")
 VARIANT_NAMES = ("holdem", "swap", "river_of_blood", "auction", "bounty", "limit", "kuhn", "leduc")
 ALGORITHMS = ("cfr", "cfr+", "linear", "lcfr", "dcfr", "es-mccfr", "os-mccfr")
 ALGORITHM_ALIASES = {"lcfr": "linear"}
-
-
-def _fail(message: str, code: int = 1) -> typer.Exit:
-    """Print ``error: message`` as one line on stderr and return the exit to raise."""
-    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
-    return typer.Exit(code)
-
-
-class OneLineErrors(TyperCommand):
-    """A command whose flag errors (unknown option, value of the wrong type ...) are one
-    ``error: ...`` line on stderr with exit code 2, like every other usage error of the command."""
-
-    def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
-        try:
-            return super().make_context(info_name, args, parent=parent, **extra)
-        except _UsageError as error:
-            raise _fail(error.format_message(), 2) from None
 
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
