@@ -26,14 +26,18 @@ File format, version 2 (everything below is checked by :func:`read_strategy_file
 
 Every non-scalar dataset is chunked, shuffled, gzip-compressed and Fletcher-32 checksummed, so a
 flipped byte in the data is detected on read. Files are written to a temporary file in the target
-directory and moved into place with ``os.replace``: a crash never leaves a half-written file. No
-pickle anywhere: attributes are strings and numbers, datasets are plain numeric arrays.
+directory (``.NAME.<pid>.<8 hex>.tmp``) and moved into place with ``os.replace``: a crash never
+leaves a half-written file in place of ``NAME``. A temporary file left by a killed writer (its pid
+no longer a live process) is removed by the next read or write of ``NAME``
+(:func:`remove_stale_temporaries`). No pickle anywhere: attributes are strings and numbers,
+datasets are plain numeric arrays.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -55,6 +59,8 @@ _REQUIRED_ATTRIBUTES = (
     "tree_fingerprint",
 )
 _CONVERGENCE_FIELDS = ("iteration", "seconds", "exploitability")
+_TEMPORARY_SUFFIX = re.compile(r"\.(?P<pid>[0-9]+)\.[0-9a-f]{8}\.tmp")
+"""What :func:`write_strategy_file` appends to ``.NAME`` for its temporary file: ``.<pid>.<8 hex>.tmp``."""
 
 
 class StrategyFileError(ValueError):
@@ -171,12 +177,14 @@ def _write_array(group: Any, name: str, values: np.ndarray) -> None:
 def write_strategy_file(path: str | os.PathLike[str], record: StrategyRecord) -> Path:
     """Write ``record`` to ``path`` atomically (temporary file in the same directory, then rename).
 
-    Returns the final path. The parent directory is created if needed.
+    Returns the final path. The parent directory is created if needed, and temporary files that
+    killed writers of ``path`` left there are removed (:func:`remove_stale_temporaries`).
     """
     import h5py
 
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(target)
     temporary_name = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
         with h5py.File(temporary_name, "x") as handle:
@@ -208,6 +216,46 @@ def write_strategy_file(path: str | os.PathLike[str], record: StrategyRecord) ->
     return target
 
 
+def _process_alive(pid: int) -> bool:
+    """Whether ``pid`` is a live process (this one included); unsure counts as alive."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: alive under another user; anything else: do not guess
+        return True
+    return True
+
+
+def remove_stale_temporaries(path: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files a killed :func:`write_strategy_file` of ``path`` left beside it.
+
+    Only files named ``.NAME.<pid>.<8 hex>.tmp`` (NAME: ``path``'s name) whose pid is not a live
+    process are removed: a live writer's file (another process still writing, or this one) is
+    kept. Files that cannot be removed are left alone. Returns the files removed.
+    """
+    target = Path(path)
+    prefix = f".{target.name}"
+    try:
+        names = [entry.name for entry in os.scandir(target.parent) if entry.name.startswith(prefix)]
+    except OSError:
+        return []
+    removed = []
+    for name in names:
+        match = _TEMPORARY_SUFFIX.fullmatch(name[len(prefix) :])
+        pid = int(match["pid"]) if match else 0
+        if pid <= 0 or _process_alive(pid):
+            continue
+        try:
+            (target.parent / name).unlink()
+        except OSError:
+            continue
+        removed.append(target.parent / name)
+    return removed
+
+
 def _read_group(handle: Any, name: str, source: Path) -> dict[str, np.ndarray]:
     if name not in handle:
         raise StrategyFileError(f"{source}: missing group /{name}")
@@ -228,6 +276,89 @@ def _stored_tree(tree_arrays: Mapping[str, np.ndarray]) -> Any:
     return FlatTree.from_arrays(dict(tree_arrays))
 
 
+def _open_strategy_file(source: Path) -> Any:
+    """``source`` opened read-only with h5py, after removing stale temporary files beside it;
+    :class:`StrategyFileError` if it is missing, not HDF5 or cannot be opened."""
+    import h5py
+
+    remove_stale_temporaries(source)
+    if not source.is_file():
+        raise StrategyFileError(f"{source}: no such file")
+    if not h5py.is_hdf5(source):
+        raise StrategyFileError(f"{source}: not an HDF5 file (bad signature)")
+    try:
+        return h5py.File(source, "r")
+    except OSError as error:
+        raise StrategyFileError(f"{source}: corrupt or truncated HDF5 file ({error})") from None
+
+
+def _checked_attributes(handle: Any, source: Path) -> dict[str, Any]:
+    """The root attributes of an open file, checked: vcfr magic, supported version, none missing."""
+    attributes = {key: value.item() if isinstance(value, np.generic) else value for key, value in handle.attrs.items()}
+    if attributes.get("format") != FORMAT_NAME:
+        raise StrategyFileError(f"{source}: not a vcfr strategy file (format attribute {attributes.get('format')!r})")
+    version = attributes.get("format_version")
+    if version != FORMAT_VERSION:
+        raise StrategyFileError(
+            f"{source}: unsupported format version {version!r} (this vcfr reads version {FORMAT_VERSION})"
+        )
+    missing = [name for name in _REQUIRED_ATTRIBUTES if name not in attributes]
+    if missing:
+        raise StrategyFileError(f"{source}: missing attributes {missing}")
+    return attributes
+
+
+@dataclass(frozen=True)
+class StrategySummary:
+    """What a strategy file's attributes say, read without its datasets (fast on any file size):
+    the game and solver configs (JSON objects) and the iterations done."""
+
+    game_config: Mapping[str, Any]
+    solver_config: Mapping[str, Any]
+    iterations: int
+
+    @property
+    def game(self) -> str:
+        """The game's name: the variant of an abstract game, else the exact game's name or the kind."""
+        config = self.game_config
+        return str(config.get("variant") or config.get("name") or config.get("kind") or "unknown")
+
+    @property
+    def algorithm(self) -> str | None:
+        """The solve's algorithm, if the file records one."""
+        solver = self.solver_config.get("solver", self.solver_config)
+        return solver.get("algorithm") if isinstance(solver, Mapping) else None
+
+    def describe(self) -> str:
+        """One phrase for messages.
+
+        >>> StrategySummary({"name": "kuhn"}, {"solver": {"algorithm": "cfr+"}}, 2_280_000).describe()
+        'a kuhn strategy (cfr+, 2,280,000 iterations)'
+        """
+        algorithm = f"{self.algorithm}, " if self.algorithm else ""
+        return f"a {self.game} strategy ({algorithm}{self.iterations:,} iterations)"
+
+
+def read_strategy_summary(path: str | os.PathLike[str]) -> StrategySummary:
+    """The :class:`StrategySummary` of a strategy file: the checks of :func:`read_strategy_file` on
+    the file and its attributes (exists, HDF5, vcfr magic, version, attributes present), not on its
+    datasets. Raises :class:`StrategyFileError` naming the failed check."""
+    source = Path(path)
+    handle = _open_strategy_file(source)
+    try:
+        with handle:
+            attributes = _checked_attributes(handle, source)
+        return StrategySummary(
+            json.loads(attributes["game_config"]),
+            json.loads(attributes["solver_config"]),
+            int(attributes["iterations"]),
+        )
+    except StrategyFileError:
+        raise
+    except (OSError, KeyError, RuntimeError, ValueError, TypeError) as error:
+        raise StrategyFileError(f"{source}: malformed attributes ({error})") from None
+
+
 def read_strategy_file(path: str | os.PathLike[str], *, expected_tree_fingerprint: str | None = None) -> StrategyRecord:
     """Load and check a strategy file.
 
@@ -235,36 +366,14 @@ def read_strategy_file(path: str | os.PathLike[str], *, expected_tree_fingerprin
     a supported format version, has every attribute and dataset, every dataset passes its
     checksum, the stored tree hashes to the recorded fingerprint, the strategy fits the tree and,
     when given, the fingerprint equals ``expected_tree_fingerprint`` (the tree of the game you are
-    about to use it with). Any failure raises :class:`StrategyFileError` naming the check.
+    about to use it with). Any failure raises :class:`StrategyFileError` naming the check. Stale
+    temporary files of the same name are removed first (:func:`remove_stale_temporaries`).
     """
-    import h5py
-
     source = Path(path)
-    if not source.is_file():
-        raise StrategyFileError(f"{source}: no such file")
-    if not h5py.is_hdf5(source):
-        raise StrategyFileError(f"{source}: not an HDF5 file (bad signature)")
-    try:
-        handle = h5py.File(source, "r")
-    except OSError as error:
-        raise StrategyFileError(f"{source}: corrupt or truncated HDF5 file ({error})") from None
+    handle = _open_strategy_file(source)
     try:
         with handle:
-            attributes = {
-                key: value.item() if isinstance(value, np.generic) else value for key, value in handle.attrs.items()
-            }
-            if attributes.get("format") != FORMAT_NAME:
-                raise StrategyFileError(
-                    f"{source}: not a vcfr strategy file (format attribute {attributes.get('format')!r})"
-                )
-            version = attributes.get("format_version")
-            if version != FORMAT_VERSION:
-                raise StrategyFileError(
-                    f"{source}: unsupported format version {version!r} (this vcfr reads version {FORMAT_VERSION})"
-                )
-            missing = [name for name in _REQUIRED_ATTRIBUTES if name not in attributes]
-            if missing:
-                raise StrategyFileError(f"{source}: missing attributes {missing}")
+            attributes = _checked_attributes(handle, source)
             tree_arrays = _read_group(handle, "tree", source)
             strategy = _read_group(handle, "strategy", source)
             tables = _read_group(handle, "tables", source)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import h5py
@@ -19,6 +22,8 @@ from solver.solve.strategy_file import (
     StrategyFileError,
     StrategyRecord,
     read_strategy_file,
+    read_strategy_summary,
+    remove_stale_temporaries,
     write_strategy_file,
 )
 
@@ -86,6 +91,44 @@ def test_write_replaces_atomically_and_leaves_no_temporary_file(tmp_path: Path) 
     write_strategy_file(path, kuhn_record(20))
     assert read_strategy_file(path).iterations == 20
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.h5"]
+
+
+def dead_pid() -> int:
+    """The pid of a process that has exited (and been reaped)."""
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait()
+    return process.pid
+
+
+def test_a_killed_writers_temporary_file_is_removed_by_the_next_read_or_write(tmp_path: Path) -> None:
+    """Issue 21 item 8: after a kill -9, ``.NAME.h5.<pid>.<hex>.tmp`` stayed beside the strategy even
+    after a successful resume. A live writer's temporary file (here this process's) is kept."""
+    path = write_strategy_file(tmp_path / "s.h5", kuhn_record(10))
+    dead = tmp_path / f".s.h5.{dead_pid()}.0badf00d.tmp"
+    live = tmp_path / f".s.h5.{os.getpid()}.cafebabe.tmp"
+    other_name = tmp_path / f".t.h5.{dead_pid()}.0badf00d.tmp"  # another strategy's leftover
+    not_ours = tmp_path / ".s.h5.notes.tmp"
+    for leftover in (dead, live, other_name, not_ours):
+        leftover.write_bytes(b"half a file")
+    assert read_strategy_file(path).iterations == 10
+    assert not dead.exists() and live.exists() and other_name.exists() and not_ours.exists()
+    dead.write_bytes(b"half a file")
+    write_strategy_file(path, kuhn_record(20))
+    assert not dead.exists() and live.exists()
+    dead.write_bytes(b"half a file")
+    assert read_strategy_summary(path).iterations == 20 and not dead.exists()
+    assert remove_stale_temporaries(tmp_path / "t.h5") == [other_name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([".s.h5.notes.tmp", live.name, "s.h5"])
+
+
+def test_summary_reads_the_attributes_only(written: tuple[Path, StrategyRecord]) -> None:
+    path, record = written
+    summary = read_strategy_summary(path)
+    assert summary.iterations == record.iterations and summary.game == "kuhn" and summary.algorithm == "cfr+"
+    assert summary.describe() == f"a kuhn strategy (cfr+, {record.iterations} iterations)"
+    _set_attribute("format", "other")(path)
+    with pytest.raises(StrategyFileError, match="not a vcfr strategy file"):
+        read_strategy_summary(path)
 
 
 def _set_attribute(name: str, value: object):
