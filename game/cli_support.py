@@ -7,6 +7,8 @@
 - :func:`check_output_file`: an output path is checked before any work: its folder is created, and
   a directory, an unwritable place or a folder that cannot be made is refused naming the path the
   user gave.
+- :func:`warn_if_over_cores`: a worker or thread count above the cores this process may use gets a
+  one-line ``warning: ...`` on stderr (the command still runs).
 
 It lives in ``game`` (the lowest layer) so that the commands of ``game``, ``abstraction`` and
 ``solver`` can all import it.
@@ -78,3 +80,26 @@ def check_output_file(path: str | Path, flag: str = "--out") -> Path:
     if target.exists() and not os.access(target, os.W_OK):
         raise ValueError(f"{flag} {str(path)!r} exists and is not writable")
     return target
+
+
+def available_cores() -> int:
+    """Cores this process may run on (its CPU affinity where the OS has one, else ``os.cpu_count()``)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+def warn_if_over_cores(count: int, flag: str = "--workers") -> bool:
+    """Print one ``warning: ...`` line on stderr when ``count`` workers or threads exceed
+    :func:`available_cores` (the extra ones share the cores: no faster, often slower); returns
+    whether it warned. The command goes on either way."""
+    cores = available_cores()
+    if count <= cores:
+        return False
+    typer.echo(
+        f"warning: {flag} {count} is more than the {cores} core{'s' if cores != 1 else ''} available to this "
+        f"process; the extra ones share those cores (no faster, often slower)",
+        err=True,
+    )
+    return True

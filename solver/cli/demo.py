@@ -65,6 +65,7 @@ class DemoConfig:
                     "1000",
                     "--out",
                     str(out / "leduc.h5"),
+                    "--force",
                 ],
             ),
             (
@@ -101,6 +102,7 @@ class DemoConfig:
                     "1",
                     "--out",
                     str(strategy),
+                    "--force",  # a new demo run replaces the last one's outputs
                 ],
             ),
             (

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from game.cli_support import OneLineErrors
+from game.cli_support import OneLineErrors, warn_if_over_cores
 from game.cli_support import fail as _fail
 
 DEFAULT_HANDS = 10_000
@@ -55,6 +55,7 @@ def run_lbr(
         raise _fail(f"--workers must be >= 1, got {workers}", 2)
     if not 0 <= seed <= 2**64 - 1:
         raise _fail(f"--seed must be in 0..2**64-1, got {seed}", 2)
+    warn_if_over_cores(workers)
     config = LBRConfig(hands=hands, candidates=candidates, seed=seed, workers=workers, batch=max(1, min(2_000, hands)))
     progress = None
     report = None

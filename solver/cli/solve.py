@@ -16,7 +16,7 @@ from typing import Any
 
 import typer
 
-from game.cli_support import OneLineErrors
+from game.cli_support import OneLineErrors, check_output_file, warn_if_over_cores
 from game.cli_support import fail as _fail
 from game.rules.variants import VARIANTS
 
@@ -89,6 +89,17 @@ def _progress_reporter(total: float, by_seconds: bool, console: Any = None) -> A
     return progress, report
 
 
+def _existing_output(target: Path) -> str:
+    """Why ``vcfr solve`` will not write over ``target`` without ``--resume`` or ``--force``."""
+    from solver.solve.strategy_file import StrategyFileError, read_strategy_summary
+
+    try:
+        held = read_strategy_summary(target).describe()
+    except StrategyFileError as error:
+        return f"--out {str(target)!r} exists and is not a readable strategy file ({error}); --force replaces it"
+    return f"--out {str(target)!r} already holds {held}: --resume continues it, --force replaces it"
+
+
 def _summary_line(summary: dict[str, Any]) -> str:
     resumed = "" if summary["resumed_from"] is None else f" (resumed from iteration {summary['resumed_from']:,})"
     rate = summary["iterations_per_second"]
@@ -143,6 +154,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         checkpoint_minutes: float | None = typer.Option(None, help="Also write it every M minutes of wall clock."),
         evaluate_every: int | None = typer.Option(None, help="Log (and measure exploitability) every N iterations."),
         resume: bool = typer.Option(False, "--resume", help="Continue from --out if it exists."),
+        force: bool = typer.Option(False, "--force", help="Replace an existing --out (without it, solve refuses)."),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         as_json: bool = typer.Option(False, "--json", help="Print a JSON summary only."),
     ) -> None:
@@ -152,6 +164,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         from solver.solve.strategy_file import StrategyFileError
         from solver.solve.training import train
 
+        if resume and force:
+            raise _fail("--resume continues --out and --force replaces it: give one of them", 2)
         if game is not None:
             _choice("game", game, GAMES)
             if variant is not None and variant != game:
@@ -194,7 +208,14 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             raise _fail(str(error), 2) from None
         if run.solver.out is None:
             raise _fail("no strategy file to write: pass --out or set [solver] out", 2)
-        target = Path(run.solver.out)
+        try:
+            target = check_output_file(run.solver.out)
+        except ValueError as error:
+            raise _fail(str(error)) from None
+        if target.exists() and not (resume or force):
+            raise _fail(_existing_output(target))
+        if training.backend != "dask":  # Dask workers run on the cluster's machines
+            warn_if_over_cores(training.workers)
         show_progress = not (quiet or as_json)
         by_seconds = training.seconds is not None
         progress, report = _progress_reporter(float(training.seconds or training.iterations or 0), by_seconds)

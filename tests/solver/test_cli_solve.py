@@ -156,3 +156,76 @@ def test_help_names_the_run_file_tables():
     text = " ".join(result.output.replace("│", " ").split())
     for table in ("[rules]", "[cards]", "[bets]", "[solver]"):
         assert table in text, table
+
+
+def kuhn_solve(out: Path, *extra: str):
+    return invoke("solve", "--game", "kuhn", "--iterations", "300", "--quiet", "--out", str(out), *extra)
+
+
+def test_solve_refuses_to_replace_a_strategy_before_any_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 item 3: without --resume an existing strategy file was replaced without a word."""
+    out = tmp_path / "kuhn.h5"
+    assert kuhn_solve(out).exit_code == 0
+    before = out.read_bytes()
+
+    def no_work(*arguments, **keywords):
+        raise AssertionError("the solve started")
+
+    monkeypatch.setattr("solver.solve.training.train", no_work)
+    refused = invoke("solve", "--game", "kuhn", "--iterations", "100", "--out", str(out))
+    message = one_line_error(refused)
+    assert refused.exit_code == 1 and str(out) in message
+    assert "a kuhn strategy (cfr+, 300 iterations)" in message and "--resume" in message and "--force" in message
+    assert out.read_bytes() == before
+    both = invoke("solve", "--game", "kuhn", "--iterations", "100", "--out", str(out), "--resume", "--force")
+    assert both.exit_code == 2 and "give one of them" in one_line_error(both)
+    out.write_text("my notes")
+    refused = invoke("solve", "--game", "kuhn", "--iterations", "100", "--out", str(out))
+    assert refused.exit_code == 1 and "not a readable strategy file" in one_line_error(refused)
+    assert out.read_text() == "my notes"
+    monkeypatch.undo()
+    replaced = invoke("solve", "--game", "kuhn", "--iterations", "100", "--out", str(out), "--force", "--json")
+    assert replaced.exit_code == 0, replaced.output
+    assert json.loads(replaced.stdout)["iterations"] == 100
+
+
+def test_solve_refuses_an_unusable_out_before_any_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 item 7: an unwritable --out was reported after the solve, naming a hidden temporary file."""
+
+    def no_work(*arguments, **keywords):
+        raise AssertionError("the solve started")
+
+    monkeypatch.setattr("solver.solve.training.train", no_work)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    refused = kuhn_solve(folder, "--force")
+    assert refused.exit_code == 1 and f"--out {str(folder)!r} is a directory" in one_line_error(refused)
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    inside = blocker / "kuhn.h5"
+    refused = kuhn_solve(inside)
+    message = one_line_error(refused)
+    assert refused.exit_code == 1 and f"--out {str(inside)!r}: cannot create its folder" in message
+    assert ".tmp" not in message
+
+
+def test_workers_above_the_cores_get_a_warning_and_still_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 item 6: --workers 1000 on 2 cores was accepted without a word (and ran about 10x slower)."""
+    from game import cli_support
+
+    cores = cli_support.available_cores()
+    assert cli_support.warn_if_over_cores(cores) is False
+    arguments = ["--game", "kuhn", "--algorithm", "es-mccfr", "--iterations", "2000", "--quiet"]
+    monkeypatch.setattr(cli_support, "available_cores", lambda: 1)
+    solved = invoke("solve", *arguments, "--workers", "2", "--out", str(tmp_path / "k.h5"))
+    assert solved.exit_code == 0, solved.output
+    warning = solved.stderr.strip().splitlines()
+    assert warning == [
+        "warning: --workers 2 is more than the 1 core available to this process; "
+        "the extra ones share those cores (no faster, often slower)"
+    ]
+    quiet = invoke("solve", *arguments, "--workers", "1", "--out", str(tmp_path / "k1.h5"))
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    lbr = invoke("lbr", str(tmp_path / "k.h5"), "--hands", "20", "--workers", "2", "--json")
+    assert lbr.exit_code == 0, lbr.output
+    assert "warning: --workers 2 is more than the 1 core" in lbr.stderr
