@@ -311,11 +311,13 @@ def _checked_attributes(handle: Any, source: Path) -> dict[str, Any]:
 @dataclass(frozen=True)
 class StrategySummary:
     """What a strategy file's attributes say, read without its datasets (fast on any file size):
-    the game and solver configs (JSON objects) and the iterations done."""
+    the game and solver configs (JSON objects), the iterations done and the names of the solver
+    tables stored (``/tables``: the resume state, empty in a strategy-only file)."""
 
     game_config: Mapping[str, Any]
     solver_config: Mapping[str, Any]
     iterations: int
+    table_names: tuple[str, ...] = ()
 
     @property
     def game(self) -> str:
@@ -341,17 +343,19 @@ class StrategySummary:
 
 def read_strategy_summary(path: str | os.PathLike[str]) -> StrategySummary:
     """The :class:`StrategySummary` of a strategy file: the checks of :func:`read_strategy_file` on
-    the file and its attributes (exists, HDF5, vcfr magic, version, attributes present), not on its
-    datasets. Raises :class:`StrategyFileError` naming the failed check."""
+    the file and its attributes (exists, HDF5, vcfr magic, version, attributes present), none on
+    its datasets (not read). Raises :class:`StrategyFileError` naming the failed check."""
     source = Path(path)
     handle = _open_strategy_file(source)
     try:
         with handle:
             attributes = _checked_attributes(handle, source)
+            table_names = tuple(sorted(handle["tables"])) if "tables" in handle else ()
         return StrategySummary(
             json.loads(attributes["game_config"]),
             json.loads(attributes["solver_config"]),
             int(attributes["iterations"]),
+            table_names,
         )
     except StrategyFileError:
         raise

@@ -41,7 +41,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,13 +51,15 @@ from abstraction.exact.exact_games import build_game
 from abstraction.tree import SolverGame
 from game.rules.exact import EXACT_GAMES
 from solver.evaluate.exploitability import exploitability
-from solver.solve.cfr import ALGORITHMS, FULL_TRAVERSAL, Solver, normalized_strategy, table_dtype
+from solver.solve.cfr import ALGORITHMS, FULL_TRAVERSAL, Solver, SolverConfig, normalized_strategy, table_dtype
 from solver.solve.parallel import check_parallel_settings, iteration_runner
 from solver.solve.strategy_file import (
     ConvergenceLog,
     StrategyFileError,
     StrategyRecord,
+    StrategySummary,
     read_strategy_file,
+    read_strategy_summary,
     write_strategy_file,
 )
 
@@ -414,27 +416,79 @@ def exploitability_note(game: SolverGame) -> str | None:
     return None
 
 
-def _differences(stored: Mapping[str, Any], wanted: Mapping[str, Any]) -> str:
-    keys = sorted(key for key in set(stored) | set(wanted) if stored.get(key) != wanted.get(key))
-    return ", ".join(f"{key}: file {stored.get(key)!r}, requested {wanted.get(key)!r}" for key in keys)
+_UNSET = object()
+_RESUME_TABLES = ("regrets", "strategy_sums", "iteration")
+"""Tables a strategy file needs to be resumed (what :class:`~solver.solve.cfr.Solver` keeps)."""
+_GAME_NAMES = ("kind", "name", "variant")
+"""Config fields that name the game: when one differs, only they are reported (the rules of two games differ anyway)."""
+
+
+def _differences(stored: Mapping[str, Any], wanted: Mapping[str, Any], prefix: str = "") -> str:
+    """Each setting that differs, nested mappings field by field: ``"rules.stack: file 200, requested 400"``."""
+    found = []
+    for key in sorted(set(stored) | set(wanted)):
+        old, new = stored.get(key, _UNSET), wanted.get(key, _UNSET)
+        if isinstance(old, Mapping) and isinstance(new, Mapping):
+            found.append(_differences(old, new, f"{prefix}{key}."))
+        elif old != new:
+            shown = ["unset" if value is _UNSET else repr(value) for value in (old, new)]
+            found.append(f"{prefix}{key}: file {shown[0]}, requested {shown[1]}")
+    return "; ".join(part for part in found if part)
+
+
+def _full_rules(config: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``config`` with its ``rules`` spelled out field by field (defaults filled in) where the kind
+    allows it, so that a difference shows both values (stored configs keep only non-defaults)."""
+    try:
+        if config.get("kind") == ABSTRACT_KIND:
+            rules = asdict(abstract_config(config).variant_config())
+        elif config.get("kind", EXACT_KIND) == EXACT_KIND:
+            from game.rules.exact import rules_config
+
+            rules = rules_config(config["name"], config.get("rules")).to_dict()
+        else:
+            return config
+    except (KeyError, TypeError, ValueError):
+        return config
+    return {**config, "rules": _as_json(rules)}
+
+
+def check_resume(path: str | os.PathLike[str], config: TrainingConfig) -> StrategySummary:
+    """Refuse to resume the strategy file ``path`` with ``config`` if the file solved another game or
+    used other solver settings: ValueError naming each setting that differs, both values given
+    (``rules.stack: file 200, requested 400``; ``bets``, ``card_abstraction``, ``variant``,
+    ``algorithm`` ...). Reads the file's attributes only, so it runs before the game is built;
+    :class:`StrategyFileError` if the file is not a readable strategy file. Returns its summary.
+    """
+    summary = read_strategy_summary(path)
+    missing = [name for name in _RESUME_TABLES if name not in summary.table_names]
+    if missing:
+        raise ValueError(
+            f"{path}: no resume state (missing table {missing[0]!r}); "
+            "only files written by `vcfr solve` or train() can be resumed"
+        )
+    stored, wanted = dict(summary.game_config), config.game_config
+    if not wanted.get("card_hash"):  # filled in from the card file when the game is built, checked then
+        stored.pop("card_hash", None)
+        wanted.pop("card_hash", None)
+    games = {key: stored.get(key) for key in _GAME_NAMES}, {key: wanted.get(key) for key in _GAME_NAMES}
+    different = _differences(*games) or _differences(_full_rules(stored), _full_rules(wanted))
+    if different:
+        raise ValueError(f"{path}: cannot resume: the file solved another game ({different})")
+    solver = SolverConfig(algorithm=config.algorithm, seed=config.seed, **config.solver_params)
+    different = _differences(summary.solver_config.get("solver", {}), _as_json(solver.to_dict()))
+    if different:
+        raise ValueError(f"{path}: cannot resume with other solver settings ({different})")
+    return summary
 
 
 def _resume_state(path: Path, game: SolverGame, solver: Solver) -> tuple[dict[str, np.ndarray], ConvergenceLog]:
+    """The tables and log to continue from (settings already checked by :func:`check_resume`)."""
     record = read_strategy_file(path, expected_tree_fingerprint=game.tree.fingerprint())
     if record.game_config != _as_json(game.config):
         different = _differences(record.game_config, _as_json(game.config))
         raise ValueError(f"{path}: solved game differs from the requested one ({different})")
     tables = {name: np.array(values) for name, values in record.tables.items()}
-    for name in ("regrets", "strategy_sums", "iteration"):
-        if name not in tables:
-            raise ValueError(
-                f"{path}: no resume state (missing table {name!r}); "
-                "only files written by `vcfr solve` or train() can be resumed"
-            )
-    stored = record.solver_config.get("solver", {})
-    different = _differences(stored, _as_json(solver.config.to_dict()))
-    if different:
-        raise ValueError(f"{path}: cannot resume with other solver settings ({different})")
     dtype = np.dtype(table_dtype(solver.config))
     for name in ("regrets", "strategy_sums"):
         if tables[name].shape != (game.tree.table_size,) or tables[name].dtype != dtype:
@@ -463,9 +517,11 @@ def train(
 ) -> TrainingResult:
     """Solve ``config.game`` and write the strategy file ``out`` (checkpoints along the way).
 
-    With ``resume=True`` and an existing ``out``, continue from its tables (refused with a
-    ValueError if the file's game or solver settings differ, StrategyFileError if the file is
-    damaged); without an existing file, start fresh. ``on_progress`` is called after every block.
+    With ``resume=True`` and an existing ``out``, continue from its tables (refused before the
+    game is built with a ValueError naming each game or solver setting that differs,
+    :func:`check_resume`; StrategyFileError if the file is damaged); without an existing file,
+    start fresh. Without ``resume`` an existing ``out`` is replaced (``vcfr solve`` refuses that
+    unless given ``--force``). ``on_progress`` is called after every block.
 
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -475,6 +531,8 @@ def train(
     """
     path = Path(out)
     kind = config.kind
+    if resume and path.exists():
+        check_resume(path, config)  # before the game is built: a mismatch is refused at once
     game = kind.build(config.game_config)
     solver = Solver(game, config.algorithm, config.seed, **config.solver_params)
     tables, log = solver.tables(), ConvergenceLog.empty()

@@ -236,7 +236,7 @@ def test_resume_refuses_damaged_or_other_strategy_files(cards: dict[str, Path], 
         ),
         1,
     )
-    assert "does not match the game's tree" in other
+    assert "bets: file '1p,a cap=1', requested '1p,a cap=2'" in other  # was: tree fingerprint 3d05... does not match
     assert "seed: file 0, requested 3" in one_line_error(
         invoke(*base, "--iterations", "4000", "--seed", "3", "--resume"), 1
     )
@@ -249,6 +249,26 @@ def test_resume_refuses_damaged_or_other_strategy_files(cards: dict[str, Path], 
     assert "not a vcfr strategy file" in one_line_error(invoke(*base, "--iterations", "4000", "--resume"), 1)
     out.write_bytes(b"plain text")
     assert "not an HDF5 file" in one_line_error(invoke(*base, "--iterations", "4000", "--resume"), 1)
+
+
+def test_resume_names_the_setting_that_differs_before_building_the_game(cards: dict[str, Path], tmp_path: Path) -> None:
+    """Issue 21 item 7: a resume with other settings said only "tree fingerprint X does not match Y"."""
+    out = tmp_path / "h.h5"
+    base = ["--variant", "holdem", "--quiet", "--out", out, "--iterations", "4000", "--resume"]
+    assert invoke(*tiny(cards["holdem"], *base[:-3], "--iterations", "2000")).exit_code == 0
+    stack = one_line_error(invoke(*tiny(cards["holdem"], *base), "--rule", "stack=30"), 1)
+    assert "rules.stack: file 20, requested 30" in stack and "fingerprint" not in stack
+    engine = one_line_error(invoke(*tiny(cards["holdem"], *base), "--rule", "rules=engine"), 1)
+    assert "rules.rules: file 'document', requested 'engine'" in engine
+    algorithm = one_line_error(invoke(*tiny(cards["holdem"], *base), "--algorithm", "os-mccfr"), 1)
+    assert "algorithm: file 'es-mccfr', requested 'os-mccfr'" in algorithm
+    variant = one_line_error(invoke(*tiny(cards["bounty"], *base[2:]), "--variant", "bounty"), 1)
+    assert "variant: file 'holdem', requested 'bounty'" in variant and "rules" not in variant
+    # a card file that does not exist: refused for being another file, before the game (and its cards) is built
+    moved = one_line_error(invoke(*tiny(tmp_path / "moved.h5", *base)), 1)
+    assert f"card_abstraction: file {str(cards['holdem'])!r}, requested {str(tmp_path / 'moved.h5')!r}" in moved
+    assert "does not exist" not in moved
+    assert read_strategy_file(out).iterations == 2000
 
 
 def test_variants_lists_the_exact_games_too() -> None:

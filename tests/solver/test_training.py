@@ -99,8 +99,10 @@ def test_resume_refuses_other_settings(tmp_path: Path) -> None:
     train(TrainingConfig(game="kuhn", algorithm="cfr+", iterations=20), path)
     with pytest.raises(ValueError, match="algorithm: file 'cfr\\+', requested 'cfr'"):
         train(TrainingConfig(game="kuhn", algorithm="cfr", iterations=40), path, resume=True)
-    with pytest.raises(ValueError, match="does not match the game's tree"):
+    with pytest.raises(ValueError, match="another game \\(name: file 'kuhn', requested 'leduc'\\)"):
         train(TrainingConfig(game="leduc", algorithm="cfr+", iterations=40), path, resume=True)
+    with pytest.raises(ValueError, match=r"rules\.players: file 2, requested 3"):
+        train(TrainingConfig(game={"name": "kuhn", "rules": {"players": 3}}, iterations=40), path, resume=True)
     finished = train(TrainingConfig(game="kuhn", algorithm="cfr+", iterations=20), path, resume=True)
     assert finished.resumed_from == 20 and finished.record.iterations == 20
 

@@ -192,7 +192,7 @@ def test_resume_refuses_other_games_and_unusable_files(cards: Path, tmp_path: Pa
     config = TrainingConfig(game=holdem(cards), algorithm="es-mccfr", iterations=2_000)
     train(config, path)
     other_bets = dict(holdem(cards), bets="1p,a cap=2")
-    with pytest.raises(StrategyFileError, match="does not match the game's tree"):
+    with pytest.raises(ValueError, match="another game \\(bets: file '1p,a cap=1', requested '1p,a cap=2'\\)"):
         train(TrainingConfig(game=other_bets, algorithm="es-mccfr", iterations=4_000), path, resume=True)
     copy = tmp_path / "copy.h5"
     copy.write_bytes(cards.read_bytes())
