@@ -161,3 +161,41 @@ def test_parse_rule_reads_toml_values_and_refuses_garbage() -> None:
 def test_a_missing_run_file_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(RunConfigError, match="does not exist"):
         load_run_config(tmp_path / "nope.toml")
+
+
+DOCUMENT_STACKS = {"swap": 200, "river_of_blood": 400, "auction": 400, "bounty": 400}
+"""Chips per round in the rules documents ("Stack allocated per round"; bounty-holdem.txt: "stack sizes
+are reset to 400"), the spec the shipped configs must follow."""
+
+
+def _reason_given(lines: list[str], key: str) -> bool:
+    """Whether the ``[rules]`` line of ``key`` carries a comment, or comment lines sit right above it."""
+    for number, line in enumerate(lines):
+        if line.split("=")[0].strip() == key:
+            return "#" in line or (number > 0 and lines[number - 1].lstrip().startswith("#"))
+    return False
+
+
+@pytest.mark.parametrize("path", sorted(CONFIGS.glob("*.toml")), ids=lambda path: path.name)
+def test_every_shipped_config_plays_the_rules_it_names(path: Path) -> None:
+    """Issue 21 item 4: bounty.toml solved at stack 200 while Bounty is played at 400 (its rules document,
+    `vcfr variants`, the engine). A [rules] value other than the variant's default needs a comment saying why."""
+    import tomllib
+
+    from solver.solve.run_config import _rules_class
+
+    text = path.read_text()
+    rules = dict(tomllib.loads(text)["rules"])
+    variant = rules.pop("variant")
+    defaults = _rules_class(variant)()
+    lines = text.splitlines()
+    for key, value in rules.items():
+        if value != getattr(defaults, key):
+            assert _reason_given(lines, key), (
+                f"{path.name}: [rules] {key} = {value!r} differs from the default without a why"
+            )
+    stack = rules.get("stack", getattr(defaults, "stack", None))
+    if variant in DOCUMENT_STACKS:
+        assert stack == DOCUMENT_STACKS[variant] == defaults.stack, path.name
+    if variant == "holdem":
+        assert stack == defaults.stack == 400
