@@ -16,7 +16,9 @@ folder, then starts ``run + [PORT]`` there and waits 10 s for the connection):
   strategy is given; ``bots/<file>.py``: a bot given as a file.
 
 A strategy is checked before anything is written: it must be a readable vcfr strategy file of an
-abstract heads-up game of the engine's variant, and its card abstraction must be found
+abstract heads-up game of the engine's variant solved for the engine's stack and blinds (other
+chips are refused; other rules, e.g. document rules, get the lookup bot's warning), and its card
+abstraction must be found
 (`solver.bots.lookup_bot.find_card_abstraction`: the stored path, else next to the strategy file) with
 the sha256 the strategy stores (``card_hash``); the copy in the folder is checked against that
 hash again. The bot gets both files from the folder (``strategy`` and ``card_abstraction``
@@ -200,6 +202,13 @@ class ExportSummary:
         }
 
 
+def engine_config(variant: str) -> Any:
+    """The rules an official engine plays ``variant`` under: its config with ``rules="engine"``."""
+    from game.rules.variants import get_variant
+
+    return get_variant(variant).config_class(rules="engine")
+
+
 def make_bot(spec: BotSpec, folder: str | Path | None = None) -> Any:
     """Build the bot named by ``spec`` (see the module docstring); file paths are relative to ``folder``."""
     target, _, attribute = BOT_ALIASES.get(spec.bot, spec.bot).rpartition(":")
@@ -225,9 +234,7 @@ def make_bot(spec: BotSpec, folder: str | Path | None = None) -> Any:
     }
     parameters = inspect.signature(factory).parameters
     if "config" in parameters:
-        from game.rules.variants import get_variant
-
-        offered["config"] = get_variant(spec.variant).config_class(rules="engine")
+        offered["config"] = engine_config(spec.variant)
     return factory(**{name: value for name, value in offered.items() if name in parameters})
 
 
@@ -239,9 +246,8 @@ def make_player(spec: BotSpec, folder: str | Path | None = None) -> Any:
     if not spec.lock_in:
         return bot
     from game.play.lock_in import LockIn
-    from game.rules.variants import get_variant
 
-    return LockIn(bot, get_variant(spec.variant).config_class(rules="engine"))
+    return LockIn(bot, engine_config(spec.variant))
 
 
 def _attached(player: Any, session: Any) -> Any:
@@ -401,7 +407,7 @@ def export_bot(
 
     rules = engine_rules(variant)
     folder = Path(out)
-    cards = None if strategy is None else check_strategy(strategy, rules.variant)
+    cards = None if strategy is None else check_strategy(strategy, rules.variant, engine_config(rules.variant))
     target, _, _attribute = BOT_ALIASES.get(bot, bot).rpartition(":")
     if target.endswith(".py") and not Path(target).is_file():
         raise ValueError(f"bot file {target!r} does not exist")
@@ -448,11 +454,12 @@ def export_bot(
     )
 
 
-def check_strategy(strategy: str | Path, variant: str) -> tuple[Path, str]:
+def check_strategy(strategy: str | Path, variant: str, config: Any = None) -> tuple[Path, str]:
     """Check that ``strategy`` is a vcfr strategy file of an abstract heads-up game of ``variant``
-    with its card abstraction at hand; returns ``(card file, its sha256)``. ValueError (one line,
-    naming the file and the problem) otherwise."""
-    from solver.bots.lookup_bot import find_card_abstraction
+    with its card abstraction at hand and, when the rules ``config`` it will play are given, solved
+    for the same chips (stack and blinds, `solver.bots.lookup_bot.check_played_chips`); returns
+    ``(card file, its sha256)``. ValueError (one line, naming the file and the problem) otherwise."""
+    from solver.bots.lookup_bot import check_played_chips, find_card_abstraction
     from solver.games.abstract_games import GAME_KIND, AbstractGameConfig, card_file_hash
     from solver.solve.strategy_file import read_strategy_file
 
@@ -472,6 +479,8 @@ def check_strategy(strategy: str | Path, variant: str) -> tuple[Path, str]:
         raise ValueError(f"{path}: bad abstract game config ({' '.join(str(error).split())})") from None
     if game_config.variant != variant:
         raise ValueError(f"{path} is a strategy of {game_config.variant!r}, not of {variant!r}")
+    if config is not None:
+        check_played_chips(path, game_config.variant_config(), config)
     cards = find_card_abstraction(game_config, path)  # hash checked; ValueError naming both hashes
     return cards, game_config.card_hash or card_file_hash(cards)
 

@@ -30,6 +30,14 @@ mismatch of actor or street), the bot checks, else calls (bids 0 in an auction):
 fallback. On any internal error it logs a warning and plays check, else call, else
 fold (else bid 0). Counters ``decisions``, ``off_tree`` and ``errors`` report how it went.
 
+Rules. The bot plays the rules ``config`` it is given; when they differ from those the strategy was
+solved for (:func:`rules_differences`: any field but the match length ``rounds``, e.g. document
+rules solved, engine rules played), it logs one warning naming both and plays on, mapping the real
+chips onto the tree as above. The commands that play a strategy file (``vcfr match``, ``vcfr
+export-bot``) go further and refuse a file solved for other chips (:data:`CHIP_FIELDS`:
+:func:`check_played_chips`): the abstract tree's amounts (raise sizes, the all-in, what each street
+starts with) belong to the solved stack and blinds.
+
 The bot is not in `game.play.bots`' ``BOTS`` registry, whose factories take ``(config, seed)`` and no
 strategy file: build it with :class:`LookupBot`, with :func:`make_lookup_bot` (the signature
 ``vcfr export-bot`` passes: ``config``, ``strategy``, ``seed``), or add a named entry for one file
@@ -38,6 +46,7 @@ at run time with :func:`register_lookup_bot`.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from pathlib import Path
 from typing import Any
@@ -71,6 +80,45 @@ OFF_TREE = -1
 _RED_SUITS = (1, 2)  # diamonds, hearts (suits c d h s = 0 1 2 3)
 _FIRST_CHANCE_CARD = 4
 """Board index of the card a River of Blood chance slot 0 looks at (the river)."""
+
+
+CHIP_FIELDS = ("stack", "small_blind", "big_blind")
+"""Rules fields in chips: a strategy's abstract tree is built from them, so playing it with other
+values maps its raises and all-ins onto a different game (``vcfr match`` and ``vcfr export-bot`` refuse)."""
+MATCH_FIELDS = ("rounds",)
+"""Rules fields of a match, not of a hand: they never make a strategy's rules differ."""
+
+
+def rules_differences(solved: NoLimitConfig, played: NoLimitConfig) -> dict[str, tuple[Any, Any]]:
+    """``{field: (solved value, played value)}`` for every rules field (but :data:`MATCH_FIELDS`)
+    where the rules played differ from those a strategy was solved for.
+
+    >>> from game.rules.bounty import BountyConfig
+    >>> rules_differences(BountyConfig(stack=200), BountyConfig(rules="engine", rounds=10))
+    {'stack': (200, 400), 'rules': ('document', 'engine')}
+    """
+    names = [f.name for f in dataclasses.fields(solved) if f.name not in MATCH_FIELDS]
+    return {
+        name: (getattr(solved, name), getattr(played, name, None))
+        for name in names
+        if getattr(solved, name) != getattr(played, name, None)
+    }
+
+
+def _both(differences: dict[str, tuple[Any, Any]], side: int) -> str:
+    return ", ".join(f"{name} {values[side]!r}" for name, values in differences.items())
+
+
+def check_played_chips(strategy: str | Path, solved: NoLimitConfig, played: NoLimitConfig) -> None:
+    """Refuse (ValueError, one line naming both) to play ``strategy``, solved under ``solved``, at
+    other :data:`CHIP_FIELDS` than it was solved for: its tree's chip amounts would not apply."""
+    chips = {name: values for name, values in rules_differences(solved, played).items() if name in CHIP_FIELDS}
+    if chips:
+        again = " ".join(f"--rule {name}={values[1]}" for name, values in chips.items())
+        raise ValueError(
+            f"{strategy} was solved for {_both(chips, 0)} and would be played at {_both(chips, 1)}: "
+            f"its abstract tree's chip amounts (raise sizes, all-in) do not apply; solve again with {again}"
+        )
 
 
 class _AbstractTree:
@@ -155,7 +203,8 @@ class LookupBot:
     is) or its file (default: :func:`find_card_abstraction`: the path in the file's game config,
     else the same name or ``cards.h5`` next to the strategy file); a file must have the strategy's
     ``card_hash`` (ValueError naming both hashes otherwise); ``config``: the real game's rules
-    (default: the abstract game's); ``seed``: the bot's randomness (action sampling and
+    (default: the abstract game's; others are played with one logged warning naming both, see the
+    module docstring); ``seed``: the bot's randomness (action sampling and
     translation). Implements `game.rules.actions.Bot`.
     """
 
@@ -183,6 +232,15 @@ class LookupBot:
             check_card_hash(card_abstraction, self.game_config.card_hash, repr(str(strategy_file)))
         if not isinstance(card_abstraction, CardAbstraction):
             card_abstraction = CardAbstraction.load(card_abstraction)
+        differences = rules_differences(self.game_config.variant_config(), self.config)
+        if differences:
+            logger.warning(
+                "%s: %s was solved for %s and plays %s (the strategy may not fit these rules)",
+                name,
+                strategy_file,
+                _both(differences, 0),
+                _both(differences, 1),
+            )
         self.lookup = BucketLookup(card_abstraction)
         tree = FlatTree.from_arrays(dict(record.tree_arrays))
         slots = FreshChance(self.game_config.variant_config(), self.lookup, max_runs=self.game_config.max_runs)

@@ -24,10 +24,12 @@ def strategy_player(path: str, config: Any, seed: Any) -> Any:
     """``vcfr match``'s and ``vcfr freezeout``'s player for a strategy file, named by the file's name.
 
     Heads-up rules ``config``: a `solver.bots.lookup_bot.LookupBot`; ValueError (one line) unless
-    ``path`` is a vcfr strategy file of an abstract game of ``config``'s variant whose card file is
-    at hand with the stored hash (`solver.bots.export_bot.check_strategy`). N-player limit rules
-    (`game.rules.limit.LimitConfig`): a `solver.bots.limit_lookup_bot.LimitLookupBot` of that file
-    (it plays check/call at player counts the file was not solved for)."""
+    ``path`` is a vcfr strategy file of an abstract game of ``config``'s variant, solved for its
+    stack and blinds, whose card file is at hand with the stored hash
+    (`solver.bots.export_bot.check_strategy`); other rules (document or engine) get the lookup
+    bot's warning. N-player limit rules (`game.rules.limit.LimitConfig`): a
+    `solver.bots.limit_lookup_bot.LimitLookupBot` of that file (it plays check/call at player
+    counts the file was not solved for)."""
     from game.rules.limit import LimitConfig
     from solver.bots.export_bot import check_strategy
     from solver.bots.limit_lookup_bot import LimitLookupBot
@@ -35,7 +37,7 @@ def strategy_player(path: str, config: Any, seed: Any) -> Any:
 
     if isinstance(config, LimitConfig):
         return LimitLookupBot(path, seed=seed, name=Path(path).name)
-    cards, _ = check_strategy(path, config.variant)
+    cards, _ = check_strategy(path, config.variant, config)
     return LookupBot(path, card_abstraction=cards, config=config, seed=seed, name=Path(path).name)
 
 

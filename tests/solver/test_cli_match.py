@@ -134,3 +134,39 @@ def test_mbb_per_hand_is_pinned_on_a_known_match(monkeypatch) -> None:
     assert single["ci95_mbb_per_hand"] == pytest.approx(stats.t.ppf(0.975, 99) * 250 * math.sqrt(100 / 99) / 10)
     text = invoke(*common[:-1])
     assert "fold: -750 mbb/hand +- 0 (95% CI over 50 deal pairs)" in text.stdout
+
+
+def test_a_strategy_played_under_other_rules_or_chips_is_warned_or_refused(tmp_path: Path, caplog) -> None:
+    """Issue 21 item 4: `vcfr match --rules engine` and `export-bot` played a strategy solved under
+    document rules at stack 200 at the engine's stack 400 without a word. Other rules: a warning
+    naming both; other chips (the tree's amounts no longer apply): a refusal naming both."""
+    from game.rules.bounty import BountyConfig
+
+    document, cards = solve_tiny(tmp_path / "document", bounty_cards(), rules={})
+    shallow, _ = solve_tiny(tmp_path / "shallow", bounty_cards(), rules={"rules": "engine", "stack": 200})
+    arguments = ["match", "--variant", "bounty", "--b", "checkcall", "--rounds", "4", "--json"]
+    with caplog.at_level("WARNING", logger="solver.bots.lookup_bot"):  # on stderr outside pytest
+        warned = invoke(*arguments, "--rules", "engine", "--a", document)
+        assert warned.exit_code == 0, warned.output
+        assert caplog.messages == [
+            f"bounty.h5: {document} was solved for rules 'document' and plays rules 'engine' "
+            "(the strategy may not fit these rules)"
+        ]
+        caplog.clear()
+        same = invoke(*arguments, "--rules", "document", "--a", document)
+        assert same.exit_code == 0 and caplog.messages == []
+    refused = invoke(*arguments, "--rules", "engine", "--a", shallow)
+    assert refused.exit_code != 0
+    message = one_line_error(refused, refused.exit_code)
+    assert f"{shallow} was solved for stack 200 and would be played at stack 400" in message
+    assert "--rule stack=400" in message
+    out = tmp_path / "bot"
+    exported = invoke("export-bot", "--variant", "bounty", "--bot", "lookup", "--strategy", shallow, "--out", out)
+    assert exported.exit_code != 0 and "solved for stack 200" in one_line_error(exported, exported.exit_code)
+    assert not out.exists()
+    with caplog.at_level("WARNING", logger="solver.bots.lookup_bot"):
+        caplog.clear()
+        LookupBot(shallow, card_abstraction=cards, config=BountyConfig(rules="engine", stack=200, rounds=7))
+        assert caplog.text == ""  # the rules it was solved for (the match length is no rule of a hand)
+        LookupBot(shallow, card_abstraction=cards, config=BountyConfig(rules="engine"))  # the class plays on
+    assert "solved for stack 200 and plays stack 400" in caplog.text

@@ -22,15 +22,24 @@ def bounty_cards() -> CardAbstraction:
 
 
 def solve_tiny(
-    folder: Path, cards: CardAbstraction, *, cards_name: str = "bounty_cards.h5", iterations: int = 3000
+    folder: Path,
+    cards: CardAbstraction,
+    *,
+    cards_name: str = "bounty_cards.h5",
+    iterations: int = 3000,
+    rules: dict | None = None,
 ) -> tuple[Path, Path]:
-    """Save ``cards`` in ``folder``, solve the tiny Bounty game on it, write ``folder/bounty.h5``;
+    """Save ``cards`` in ``folder``, solve the tiny Bounty game on it (engine rules unless ``rules``,
+    the rules fields that differ from the defaults, says otherwise), write ``folder/bounty.h5``;
     returns the strategy and card files."""
     folder.mkdir(parents=True, exist_ok=True)
     cards_path = folder / cards_name
     cards.save(cards_path)
     config = AbstractGameConfig(
-        variant="bounty", rules={"rules": "engine"}, card_abstraction=str(cards_path), bets="1p,a cap=1"
+        variant="bounty",
+        rules={"rules": "engine"} if rules is None else rules,
+        card_abstraction=str(cards_path),
+        bets="1p,a cap=1",
     )
     game = build_abstract_game(config)
     solver = Solver(game, "es-mccfr", seed=1).run(iterations)
