@@ -3,7 +3,10 @@
 ``vcfr solve`` takes a TOML run file (``--config``, :mod:`solver.solve.run_config`), flags, or both (flags
 win), and runs :func:`solver.solve.training.train` on any game kind. Usage errors (bad flags, run-file
 keys or values) exit with code 2, failures (missing or wrong card files, damaged strategy files on
-``--resume``) with code 1, each as one ``error: ...`` line on stderr.
+``--resume``) with code 1, each as one ``error: ...`` line on stderr. Before any work it checks
+``--out`` (its folder is created; a directory or a folder that cannot be made is refused) and
+refuses to replace an existing file unless given ``--resume`` or ``--force``; ``--workers`` above
+the available cores gets a one-line warning.
 """
 
 from __future__ import annotations
