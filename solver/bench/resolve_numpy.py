@@ -1,0 +1,125 @@
+"""The subgame solver written in plain numpy: the speed peer of ``vcfr bench resolve`` and a
+cross-check of the numba kernels (same algorithm, same order of updates, so the same tables).
+
+Each node's children are one contiguous block of rows, so regret matching, reach and values are
+whole-array operations per node; the showdown uses per-card cumulative sums gathered by index
+(the same inclusion-exclusion as :mod:`solver.resolve.kernels_showdown`). Not imported by library code.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solver.resolve.hands import N_CARDS, RiverHands
+from solver.resolve.resolver import ResolveConfig
+from solver.resolve.tree import DECISION, FOLD, SubgameTree
+
+
+class NumpyShowdown:
+    """Fold and showdown values of a board's hands against a reach vector, with numpy only."""
+
+    def __init__(self, hands: RiverHands):
+        n = hands.n_hands
+        group = np.cumsum(np.diff(hands.strength, prepend=-1) != 0) - 1
+        group_start = np.flatnonzero(np.diff(hands.strength, prepend=-1) != 0)
+        group_stop = np.append(group_start[1:], n)
+        self.below, self.through = group_start[group], group_stop[group]  # prefix ends: weaker, weaker-or-equal
+        per_card = [np.flatnonzero((hands.cards == card).any(axis=1)) for card in range(N_CARDS)]
+        width = max(len(rows) for rows in per_card)
+        # hands holding each card, ascending, padded with n (a zero-reach slot)
+        self.card_hands = np.full((N_CARDS, width), n, dtype=np.int64)
+        for card, rows in enumerate(per_card):
+            self.card_hands[card, : len(rows)] = rows
+        self.width = width + 1  # a row of cumulative sums has a leading zero
+        self.cards = hands.cards.astype(np.int64)
+        self.flat_below, self.flat_through, self.flat_all = [], [], []
+        for column in (0, 1):
+            card = self.cards[:, column]
+            rows = self.card_hands[card]
+            self.flat_below.append(card * self.width + (rows < self.below[:, None]).sum(axis=1))
+            self.flat_through.append(card * self.width + (rows < self.through[:, None]).sum(axis=1))
+            self.flat_all.append(card * self.width + width)
+        self.padded = np.zeros(n + 1)
+
+    def _sums(self, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.padded[:-1] = reach
+        per_card = np.zeros((N_CARDS, self.width))
+        np.cumsum(self.padded[self.card_hands], axis=1, out=per_card[:, 1:])
+        prefix = np.zeros(len(reach) + 1)
+        np.cumsum(reach, out=prefix[1:])
+        return per_card.ravel(), prefix
+
+    def compatible(self, reach: np.ndarray) -> np.ndarray:
+        per_card, prefix = self._sums(reach)
+        return prefix[-1] - per_card[self.flat_all[0]] - per_card[self.flat_all[1]] + reach
+
+    def values(self, reach: np.ndarray, own_chips: float, opponent_chips: float) -> np.ndarray:
+        per_card, prefix = self._sums(reach)
+        win = prefix[self.below] - per_card[self.flat_below[0]] - per_card[self.flat_below[1]]
+        through = prefix[self.through] - per_card[self.flat_through[0]] - per_card[self.flat_through[1]]
+        rest = prefix[-1] - per_card[self.flat_all[0]] - per_card[self.flat_all[1]]
+        lose = rest - through
+        tie = rest + reach - win - lose
+        return opponent_chips * win - own_chips * lose + 0.5 * (opponent_chips - own_chips) * tie
+
+
+class NumpySubgameSolver:
+    """:class:`solver.resolve.resolver.SubgameSolver`'s iterations in numpy (``run``, ``strategy_sums``)."""
+
+    def __init__(self, tree: SubgameTree, hands: RiverHands, ranges: np.ndarray, config: ResolveConfig | None = None):
+        self.tree, self.ranges = tree, np.asarray(ranges, dtype=np.float64)
+        self.config = config if config is not None else ResolveConfig()
+        self.showdown = NumpyShowdown(hands)
+        shape = (tree.n_nodes, hands.n_hands)
+        self.regrets, self.strategy_sums, self.iteration = np.zeros(shape), np.zeros(shape), 0
+        self._strategy, self._values = np.zeros(shape), np.zeros(shape)
+        self._reach = np.zeros((tree.n_nodes, 2, hands.n_hands))
+        self._decisions = [
+            (
+                int(node),
+                int(tree.player[node]),
+                slice(int(tree.child_start[node]), int(tree.child_start[node] + tree.n_children[node])),
+            )
+            for node in np.flatnonzero(tree.kind == DECISION)
+        ]
+
+    def _terminal(self, node: int, traverser: int) -> np.ndarray:
+        reach = self._reach[node, 1 - traverser]
+        own, other = self.tree.pot_chips[node, traverser], self.tree.pot_chips[node, 1 - traverser]
+        if self.tree.kind[node] == FOLD:
+            return (-own if self.tree.player[node] == traverser else other) * self.showdown.compatible(reach)
+        return self.showdown.values(reach, own, other)
+
+    def run(self, n_iterations: int) -> NumpySubgameSolver:
+        plus, gamma, discount, alpha, beta = self.config.kernel_parameters()
+        reach, strategy, values, regrets = self._reach, self._strategy, self._values, self.regrets
+        for iteration in range(self.iteration + 1, self.iteration + n_iterations + 1):
+            weight = float(iteration) ** gamma
+            positive_factor = iteration**alpha / (iteration**alpha + 1.0)
+            negative_factor = iteration**beta / (iteration**beta + 1.0)
+            for traverser in (0, 1):
+                reach[0] = self.ranges
+                for node, actor, rows in self._decisions:
+                    positive = np.maximum(regrets[rows], 0.0)
+                    total = positive.sum(axis=0)
+                    count = rows.stop - rows.start
+                    strategy[rows] = np.where(total > 0, positive / np.where(total > 0, total, 1.0), 1.0 / count)
+                    reach[rows, actor] = reach[node, actor] * strategy[rows]
+                    reach[rows, 1 - actor] = reach[node, 1 - actor]
+                    if actor == traverser:
+                        self.strategy_sums[rows] += weight * reach[node, actor] * strategy[rows]
+                for node in np.flatnonzero(self.tree.kind != DECISION):
+                    values[node] = self._terminal(int(node), traverser)
+                for node, actor, rows in reversed(self._decisions):
+                    if actor != traverser:
+                        values[node] = values[rows].sum(axis=0)
+                        continue
+                    values[node] = (strategy[rows] * values[rows]).sum(axis=0)
+                    updated = regrets[rows] + values[rows] - values[node]
+                    if plus:
+                        np.maximum(updated, 0.0, out=updated)
+                    if discount:
+                        updated *= np.where(updated >= 0.0, positive_factor, negative_factor)
+                    regrets[rows] = updated
+        self.iteration += n_iterations
+        return self

@@ -1,0 +1,181 @@
+"""Numba kernels for vector-form CFR over a subgame tree (users call solver.resolve.resolver).
+
+One iteration, alternating updates: for each traverser in turn, a forward sweep over the decision
+nodes turns regrets into the current strategy (regret matching, fused) and pushes both players'
+reach vectors (one weight per hand) to the children, adding the traverser's reach-weighted strategy
+to its strategy sums; terminals are valued against the opponent's reach with card removal
+(:mod:`kernels_showdown`); a backward sweep forms the traverser's counterfactual values per hand and
+adds its regrets, clipped (CFR+) or discounted (DCFR) in the same loop. Variants are parameters, as
+in :mod:`solver.solve.kernels_cfr`: strategy-sum weight ``t ** gamma``, regret matching+ on/off,
+regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**beta + 1)``
+(negative) when ``discount`` is on.
+
+Tables are (n_nodes, n_hands) float64, the row of node ``c`` holding the action into ``c``; hands
+are contiguous. Nodes are in breadth-first order, so a parent comes before its children.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from solver.resolve.kernels_showdown import _fold_value, _showdown_value
+from solver.resolve.tree import DECISION, FOLD  # node kinds; numba freezes them as constants
+
+
+@njit(cache=True, nogil=True)
+def _terminal_value(kind, player, pot_chips, hands, node, traverser, opponent_reach, scratch, out):
+    """Counterfactual value per hand of terminal ``node`` for ``traverser`` into ``out``.
+
+    ``hands``: ``(first, second, group_start)`` (see :mod:`kernels_showdown`); ``scratch``: a
+    tuple ``(card_sum (52,), win, lose, compatible (n,))``.
+    """
+    first, second, group_start = hands
+    card_sum, win, lose, compatible = scratch
+    own = pot_chips[node, traverser]
+    other = pot_chips[node, 1 - traverser]
+    if kind[node] == FOLD:
+        payoff = -own if player[node] == traverser else other
+        _fold_value(first, second, opponent_reach, payoff, card_sum, out)
+    else:
+        _showdown_value(first, second, group_start, opponent_reach, own, other, card_sum, win, lose, compatible, out)
+
+
+@njit(cache=True, nogil=True)
+def _regret_matching(regrets, start, count, total, out):
+    """Current strategy of actions ``start .. start+count-1`` per hand into ``out`` rows; ``total`` (n,) scratch."""
+    n = regrets.shape[1]
+    for h in range(n):
+        total[h] = 0.0
+    for c in range(start, start + count):
+        for h in range(n):
+            positive = regrets[c, h]
+            if positive > 0.0:
+                total[h] += positive
+    uniform = 1.0 / count
+    for c in range(start, start + count):
+        for h in range(n):
+            positive = regrets[c, h]
+            if total[h] > 0.0:
+                out[c, h] = positive / total[h] if positive > 0.0 else 0.0
+            else:
+                out[c, h] = uniform
+
+
+@njit(cache=True, nogil=True)
+def _cfr_iterations(
+    tree,
+    hands,
+    ranges,
+    regrets,
+    strategy_sums,
+    strategy,
+    reach,
+    values,
+    scratch,
+    first_iteration,
+    n_iterations,
+    regret_matching_plus,
+    gamma,
+    discount,
+    alpha,
+    beta,
+):
+    """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based).
+
+    ``tree``: ``(kind, player, child_start, n_children, pot_chips)``; ``hands``: ``(first, second,
+    group_start)``. ``ranges``: (2, n) initial
+    reach per hand. Modified in place: ``regrets``, ``strategy_sums``; scratch: ``strategy``,
+    ``values`` (n_nodes, n), ``reach`` (n_nodes, 2, n), ``scratch`` (see :func:`_terminal_value`).
+    """
+    kind, player, child_start, n_children, pot_chips = tree
+    n_nodes = len(kind)
+    n = ranges.shape[1]
+    total = scratch[1]  # free during the forward sweep: terminals use it only in the backward one
+    for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
+        averaging_weight = float(iteration) ** gamma
+        positive_factor = float(iteration) ** alpha / (float(iteration) ** alpha + 1.0)
+        negative_factor = float(iteration) ** beta / (float(iteration) ** beta + 1.0)
+        for traverser in range(2):
+            opponent = 1 - traverser
+            for h in range(n):
+                reach[0, 0, h] = ranges[0, h]
+                reach[0, 1, h] = ranges[1, h]
+            for node in range(n_nodes):
+                if kind[node] != DECISION:
+                    continue
+                start = child_start[node]
+                count = n_children[node]
+                actor = player[node]
+                _regret_matching(regrets, start, count, total, strategy)
+                for c in range(start, start + count):
+                    for h in range(n):
+                        reach[c, actor, h] = reach[node, actor, h] * strategy[c, h]
+                        reach[c, 1 - actor, h] = reach[node, 1 - actor, h]
+                    if actor == traverser:
+                        for h in range(n):
+                            strategy_sums[c, h] += averaging_weight * reach[node, actor, h] * strategy[c, h]
+            for node in range(n_nodes - 1, -1, -1):
+                if kind[node] != DECISION:
+                    _terminal_value(
+                        kind, player, pot_chips, hands, node, traverser, reach[node, opponent], scratch, values[node]
+                    )
+                    continue
+                start = child_start[node]
+                count = n_children[node]
+                for h in range(n):
+                    values[node, h] = 0.0
+                if player[node] != traverser:
+                    for c in range(start, start + count):
+                        for h in range(n):
+                            values[node, h] += values[c, h]
+                    continue
+                for c in range(start, start + count):
+                    for h in range(n):
+                        values[node, h] += strategy[c, h] * values[c, h]
+                for c in range(start, start + count):
+                    for h in range(n):
+                        regret = regrets[c, h] + values[c, h] - values[node, h]
+                        if regret_matching_plus and regret < 0.0:
+                            regret = 0.0
+                        if discount:
+                            regret *= positive_factor if regret >= 0.0 else negative_factor
+                        regrets[c, h] = regret
+
+
+@njit(cache=True, nogil=True)
+def _response_values(tree, hands, ranges, average, responder, best, reach, values, scratch):
+    """Counterfactual values per hand of ``responder`` at every node into ``values`` (n_nodes, n).
+
+    The opponent plays ``average`` (normalised per node, (n_nodes, n)); the responder plays its best
+    action per hand if ``best``, else ``average`` too. ``reach`` (n_nodes, n): scratch for the
+    opponent's reach. The responder's value of the subgame is ``ranges[responder] @ values[0]``.
+    """
+    kind, player, child_start, n_children, pot_chips = tree
+    n_nodes = len(kind)
+    n = ranges.shape[1]
+    opponent = 1 - responder
+    for h in range(n):
+        reach[0, h] = ranges[opponent, h]
+    for node in range(n_nodes):
+        if kind[node] != DECISION:
+            continue
+        for c in range(child_start[node], child_start[node] + n_children[node]):
+            for h in range(n):
+                reach[c, h] = reach[node, h] * (average[c, h] if player[node] == opponent else 1.0)
+    for node in range(n_nodes - 1, -1, -1):
+        if kind[node] != DECISION:
+            _terminal_value(kind, player, pot_chips, hands, node, responder, reach[node], scratch, values[node])
+            continue
+        start = child_start[node]
+        count = n_children[node]
+        maximise = best and player[node] == responder
+        for h in range(n):
+            values[node, h] = values[start, h] if maximise else 0.0
+        for c in range(start, start + count):
+            for h in range(n):
+                if maximise:
+                    values[node, h] = max(values[node, h], values[c, h])
+                elif player[node] == opponent:
+                    values[node, h] += values[c, h]
+                else:
+                    values[node, h] += average[c, h] * values[c, h]
