@@ -2,8 +2,8 @@
 cross-check of the numba kernels (same algorithm, same order of updates, so the same tables).
 
 Each node's children are one contiguous block of rows, so regret matching, reach and values are
-whole-array operations per node; the showdown uses per-card cumulative sums gathered by index
-(the same inclusion-exclusion as :mod:`solver.resolve.kernels_showdown`). Not imported by library code.
+whole-array operations per node; the showdown takes the per-card cumulative sums with ``np.cumsum``
+and gathers them by the same index arrays as :mod:`solver.resolve.kernels_showdown`. Not imported by library code.
 """
 
 from __future__ import annotations
@@ -16,49 +16,36 @@ from solver.resolve.tree import DECISION, FOLD, SubgameTree
 
 
 class NumpyShowdown:
-    """Fold and showdown values of a board's hands against a reach vector, with numpy only."""
+    """Fold and showdown values of a board's hands against a reach vector, with numpy only, from the
+    hands' index arrays (:attr:`solver.resolve.hands.RiverHands.layout`)."""
 
     def __init__(self, hands: RiverHands):
-        n = hands.n_hands
-        group = np.cumsum(np.diff(hands.strength, prepend=-1) != 0) - 1
-        group_start = np.flatnonzero(np.diff(hands.strength, prepend=-1) != 0)
-        group_stop = np.append(group_start[1:], n)
-        self.below, self.through = group_start[group], group_stop[group]  # prefix ends: weaker, weaker-or-equal
-        per_card = [np.flatnonzero((hands.cards == card).any(axis=1)) for card in range(N_CARDS)]
-        width = max(len(rows) for rows in per_card)
-        # hands holding each card, ascending, padded with n (a zero-reach slot)
-        self.card_hands = np.full((N_CARDS, width), n, dtype=np.int64)
-        for card, rows in enumerate(per_card):
-            self.card_hands[card, : len(rows)] = rows
-        self.width = width + 1  # a row of cumulative sums has a leading zero
-        self.cards = hands.cards.astype(np.int64)
-        self.flat_below, self.flat_through, self.flat_all = [], [], []
-        for column in (0, 1):
-            card = self.cards[:, column]
-            rows = self.card_hands[card]
-            self.flat_below.append(card * self.width + (rows < self.below[:, None]).sum(axis=1))
-            self.flat_through.append(card * self.width + (rows < self.through[:, None]).sum(axis=1))
-            self.flat_all.append(card * self.width + width)
-        self.padded = np.zeros(n + 1)
+        self.layout = hands.layout
+        self.padded = np.zeros(hands.n_hands + 1)
+        self.last = self.layout.card_hands.shape[0] * N_CARDS  # flat offset of the per-card totals
 
     def _sums(self, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         self.padded[:-1] = reach
-        per_card = np.zeros((N_CARDS, self.width))
-        np.cumsum(self.padded[self.card_hands], axis=1, out=per_card[:, 1:])
-        prefix = np.zeros(len(reach) + 1)
-        np.cumsum(reach, out=prefix[1:])
-        return per_card.ravel(), prefix
+        card_sums = np.zeros((self.layout.card_hands.shape[0] + 1, N_CARDS))
+        np.cumsum(self.padded[self.layout.card_hands], axis=0, out=card_sums[1:])
+        group_sums = np.zeros(len(self.layout.group_start))
+        np.cumsum(np.add.reduceat(reach, self.layout.group_start[:-1]), out=group_sums[1:])
+        return card_sums.ravel(), group_sums
+
+    def _rest(self, card_sums: np.ndarray, total: float) -> np.ndarray:
+        return total - card_sums[self.last + self.layout.first] - card_sums[self.last + self.layout.second]
 
     def compatible(self, reach: np.ndarray) -> np.ndarray:
-        per_card, prefix = self._sums(reach)
-        return prefix[-1] - per_card[self.flat_all[0]] - per_card[self.flat_all[1]] + reach
+        card_sums, group_sums = self._sums(reach)
+        return self._rest(card_sums, group_sums[-1]) + reach
 
     def values(self, reach: np.ndarray, own_chips: float, opponent_chips: float) -> np.ndarray:
-        per_card, prefix = self._sums(reach)
-        win = prefix[self.below] - per_card[self.flat_below[0]] - per_card[self.flat_below[1]]
-        through = prefix[self.through] - per_card[self.flat_through[0]] - per_card[self.flat_through[1]]
-        rest = prefix[-1] - per_card[self.flat_all[0]] - per_card[self.flat_all[1]]
-        lose = rest - through
+        card_sums, group_sums = self._sums(reach)
+        layout = self.layout
+        win = group_sums[layout.group] - card_sums[layout.below].sum(axis=1)
+        weaker_or_equal = group_sums[layout.group + 1] - card_sums[layout.through].sum(axis=1)
+        rest = self._rest(card_sums, group_sums[-1])
+        lose = rest - weaker_or_equal
         tie = rest + reach - win - lose
         return opponent_chips * win - own_chips * lose + 0.5 * (opponent_chips - own_chips) * tie
 

@@ -27,8 +27,7 @@ from abstraction.cards.kernels_features import HAND_CARDS
 from game.cards.deck import format_cards, parse_cards
 from game.cards.evaluator import evaluate_batch
 from solver.resolve import kernels_showdown
-
-N_CARDS = 52
+from solver.resolve.kernels_showdown import N_CARDS
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,14 +50,36 @@ class RiverHands:
         return len(self.strength)
 
     @cached_property
-    def kernel_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(first, second, group_start)`` as the kernels take them: each hand's lower and higher
-        card (int64) and where each run of equal strength starts, ending with ``n_hands``."""
-        starts = np.flatnonzero(np.diff(self.strength, prepend=-1) != 0)
-        return (
-            self.cards[:, 0].astype(np.int64),
-            self.cards[:, 1].astype(np.int64),
-            np.append(starts, self.n_hands).astype(np.int64),
+    def layout(self) -> kernels_showdown.HandLayout:
+        """The index arrays the showdown kernels take (see :mod:`kernels_showdown`)."""
+        n = self.n_hands
+        first, second = self.cards[:, 0].astype(np.int64), self.cards[:, 1].astype(np.int64)
+        new_group = np.diff(self.strength, prepend=-1) != 0
+        group = np.cumsum(new_group) - 1
+        group_start = np.append(np.flatnonzero(new_group), n).astype(np.int64)
+        per_card = [np.flatnonzero((first == card) | (second == card)) for card in range(N_CARDS)]
+        width = max(len(rows) for rows in per_card)
+        card_hands = np.full((width, N_CARDS), n, dtype=np.int64)
+        for card, rows in enumerate(per_card):
+            card_hands[: len(rows), card] = rows
+        below, through = np.empty((n, 2), dtype=np.int64), np.empty((n, 2), dtype=np.int64)
+        for column, cards in enumerate((first, second)):
+            holding = card_hands[:, cards].T  # (n, width): the hands holding each hand's card
+            below[:, column] = (holding < group_start[group][:, None]).sum(axis=1) * N_CARDS + cards
+            through[:, column] = (holding < group_start[group + 1][:, None]).sum(axis=1) * N_CARDS + cards
+        return kernels_showdown.HandLayout(first, second, group, group_start, card_hands, below, through)
+
+    def scratch(self) -> kernels_showdown.ShowdownScratch:
+        """Fresh scratch arrays for the showdown kernels."""
+        n, width = self.n_hands, self.layout.card_hands.shape[0]
+        n_groups = len(self.layout.group_start) - 1
+        return kernels_showdown.ShowdownScratch(
+            np.zeros(n + 1),
+            np.zeros((width + 1) * N_CARDS),
+            np.zeros(n_groups + 1),
+            np.zeros(n),
+            np.zeros(n),
+            np.zeros(n),
         )
 
     def describe(self, hand: int) -> str:
@@ -111,17 +132,16 @@ def compatible_mass(hands: RiverHands, reach: np.ndarray) -> np.ndarray:
     """(n,) the opponent's reach on hands sharing no card with each hand."""
     reach = _checked_reach(hands, reach)
     out = np.empty(hands.n_hands)
-    first, second, _ = hands.kernel_arrays
-    kernels_showdown._compatible_mass(first, second, reach, np.zeros(N_CARDS), out)
+    kernels_showdown._compatible_mass(hands.layout, reach, hands.scratch(), out)
     return out
 
 
 def showdown_masses(hands: RiverHands, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(win, lose)``, each (n,): the opponent's reach on compatible hands each hand beats / loses to."""
     reach = _checked_reach(hands, reach)
-    win, lose, compatible = (np.empty(hands.n_hands) for _ in range(3))
-    kernels_showdown._showdown_masses(*hands.kernel_arrays, reach, np.zeros(N_CARDS), win, lose, compatible)
-    return win, lose
+    scratch = hands.scratch()
+    kernels_showdown._showdown_masses(hands.layout, reach, scratch)
+    return scratch.win.copy(), scratch.lose.copy()
 
 
 def showdown_values(hands: RiverHands, reach: np.ndarray, own_chips: float, opponent_chips: float) -> np.ndarray:
@@ -131,12 +151,8 @@ def showdown_values(hands: RiverHands, reach: np.ndarray, own_chips: float, oppo
     gains ``opponent_chips``, a loss loses ``own_chips``, a tie gains half their difference.
     """
     reach = _checked_reach(hands, reach)
-    n = hands.n_hands
-    scratch = (np.zeros(N_CARDS), np.empty(n), np.empty(n), np.empty(n))
-    out = np.empty(n)
-    kernels_showdown._showdown_value(
-        *hands.kernel_arrays, reach, float(own_chips), float(opponent_chips), *scratch, out
-    )
+    out = np.empty(hands.n_hands)
+    kernels_showdown._showdown_value(hands.layout, reach, float(own_chips), float(opponent_chips), hands.scratch(), out)
     return out
 
 
@@ -144,6 +160,5 @@ def fold_values(hands: RiverHands, reach: np.ndarray, payoff: float) -> np.ndarr
     """(n,) ``payoff`` chips times the opponent reach compatible with each hand (a fold's value)."""
     reach = _checked_reach(hands, reach)
     out = np.empty(hands.n_hands)
-    first, second, _ = hands.kernel_arrays
-    kernels_showdown._fold_value(first, second, reach, float(payoff), np.zeros(N_CARDS), out)
+    kernels_showdown._fold_value(hands.layout, reach, float(payoff), hands.scratch(), out)
     return out

@@ -23,21 +23,18 @@ from solver.resolve.tree import DECISION, FOLD  # node kinds; numba freezes them
 
 
 @njit(cache=True, nogil=True)
-def _terminal_value(kind, player, pot_chips, hands, node, traverser, opponent_reach, scratch, out):
+def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, out):
     """Counterfactual value per hand of terminal ``node`` for ``traverser`` into ``out``.
 
-    ``hands``: ``(first, second, group_start)`` (see :mod:`kernels_showdown`); ``scratch``: a
-    tuple ``(card_sum (52,), win, lose, compatible (n,))``.
+    ``layout``, ``scratch``: a ``HandLayout`` and a ``ShowdownScratch`` (see :mod:`kernels_showdown`).
     """
-    first, second, group_start = hands
-    card_sum, win, lose, compatible = scratch
     own = pot_chips[node, traverser]
     other = pot_chips[node, 1 - traverser]
     if kind[node] == FOLD:
         payoff = -own if player[node] == traverser else other
-        _fold_value(first, second, opponent_reach, payoff, card_sum, out)
+        _fold_value(layout, opponent_reach, payoff, scratch, out)
     else:
-        _showdown_value(first, second, group_start, opponent_reach, own, other, card_sum, win, lose, compatible, out)
+        _showdown_value(layout, opponent_reach, own, other, scratch, out)
 
 
 @njit(cache=True, nogil=True)
@@ -64,7 +61,7 @@ def _regret_matching(regrets, start, count, total, out):
 @njit(cache=True, nogil=True)
 def _cfr_iterations(
     tree,
-    hands,
+    layout,
     ranges,
     regrets,
     strategy_sums,
@@ -82,15 +79,14 @@ def _cfr_iterations(
 ):
     """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based).
 
-    ``tree``: ``(kind, player, child_start, n_children, pot_chips)``; ``hands``: ``(first, second,
-    group_start)``. ``ranges``: (2, n) initial
+    ``tree``: ``(kind, player, child_start, n_children, pot_chips)``; ``layout``: the hands' ``HandLayout``. ``ranges``: (2, n) initial
     reach per hand. Modified in place: ``regrets``, ``strategy_sums``; scratch: ``strategy``,
-    ``values`` (n_nodes, n), ``reach`` (n_nodes, 2, n), ``scratch`` (see :func:`_terminal_value`).
+    ``values`` (n_nodes, n), ``reach`` (n_nodes, 2, n), ``scratch`` (a ``ShowdownScratch``).
     """
     kind, player, child_start, n_children, pot_chips = tree
     n_nodes = len(kind)
     n = ranges.shape[1]
-    total = scratch[1]  # free during the forward sweep: terminals use it only in the backward one
+    total = scratch.win  # free during the forward sweep: terminals use it only in the backward one
     for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
         averaging_weight = float(iteration) ** gamma
         positive_factor = float(iteration) ** alpha / (float(iteration) ** alpha + 1.0)
@@ -117,7 +113,7 @@ def _cfr_iterations(
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
                     _terminal_value(
-                        kind, player, pot_chips, hands, node, traverser, reach[node, opponent], scratch, values[node]
+                        kind, player, pot_chips, layout, node, traverser, reach[node, opponent], scratch, values[node]
                     )
                     continue
                 start = child_start[node]
@@ -143,7 +139,7 @@ def _cfr_iterations(
 
 
 @njit(cache=True, nogil=True)
-def _response_values(tree, hands, ranges, average, responder, best, reach, values, scratch):
+def _response_values(tree, layout, ranges, average, responder, best, reach, values, scratch):
     """Counterfactual values per hand of ``responder`` at every node into ``values`` (n_nodes, n).
 
     The opponent plays ``average`` (normalised per node, (n_nodes, n)); the responder plays its best
@@ -164,7 +160,7 @@ def _response_values(tree, hands, ranges, average, responder, best, reach, value
                 reach[c, h] = reach[node, h] * (average[c, h] if player[node] == opponent else 1.0)
     for node in range(n_nodes - 1, -1, -1):
         if kind[node] != DECISION:
-            _terminal_value(kind, player, pot_chips, hands, node, responder, reach[node], scratch, values[node])
+            _terminal_value(kind, player, pot_chips, layout, node, responder, reach[node], scratch, values[node])
             continue
         start = child_start[node]
         count = n_children[node]

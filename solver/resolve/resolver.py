@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.resolve import kernels_vector_cfr
-from solver.resolve.hands import N_CARDS, RiverHands, compatible_mass
+from solver.resolve.hands import RiverHands, compatible_mass
 from solver.resolve.tree import DECISION, SubgameTree
 
 ALGORITHMS = ("cfr", "cfr+", "linear", "dcfr")
@@ -94,7 +94,7 @@ class SubgameSolver:
         self._strategy = np.zeros(shape)
         self._values = np.zeros(shape)
         self._reach = np.zeros((tree.n_nodes, 2, hands.n_hands))
-        self._scratch = (np.zeros(N_CARDS), *(np.zeros(hands.n_hands) for _ in range(3)))
+        self._scratch = hands.scratch()
 
     def run(self, n_iterations: int) -> SubgameSolver:
         """Run ``n_iterations`` more iterations (each updates both players); returns ``self``."""
@@ -102,7 +102,7 @@ class SubgameSolver:
             raise ValueError(f"n_iterations must be >= 0, got {n_iterations}")
         kernels_vector_cfr._cfr_iterations(
             self.tree.kernel_arrays(),
-            self.hands.kernel_arrays,
+            self.hands.layout,
             self.ranges,
             self.regrets,
             self.strategy_sums,
@@ -128,14 +128,14 @@ class SubgameSolver:
         out = np.zeros((self.tree.n_nodes, n))
         kernels_vector_cfr._response_values(
             self.tree.kernel_arrays(),
-            self.hands.kernel_arrays,
+            self.hands.layout,
             self.ranges,
             np.ascontiguousarray(strategy, dtype=np.float64),
             responder,
             best,
             np.zeros((self.tree.n_nodes, n)),
             out,
-            (np.zeros(N_CARDS), *(np.zeros(n) for _ in range(3))),
+            self.hands.scratch(),
         )
         return out[0]
 
