@@ -72,6 +72,8 @@ class NumpySubgameSolver:
 
     def _terminal(self, node: int, traverser: int) -> np.ndarray:
         reach = self._reach[node, 1 - traverser]
+        if not reach.any():  # as the kernels: values are linear in the reach
+            return np.zeros_like(reach)
         own, other = self.tree.pot_chips[node, traverser], self.tree.pot_chips[node, 1 - traverser]
         if self.tree.kind[node] == FOLD:
             return (-own if self.tree.player[node] == traverser else other) * self.showdown.compatible(reach)

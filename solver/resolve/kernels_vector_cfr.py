@@ -23,11 +23,23 @@ from solver.resolve.tree import DECISION, FOLD  # node kinds; numba freezes them
 
 
 @njit(cache=True, nogil=True)
+def _any_positive(values):
+    h = 0
+    while h < len(values) and values[h] <= 0.0:
+        h += 1
+    return h < len(values)
+
+
+@njit(cache=True, nogil=True)
 def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, out):
-    """Counterfactual value per hand of terminal ``node`` for ``traverser`` into ``out``.
+    """Counterfactual value per hand of terminal ``node`` for ``traverser`` into ``out`` (zero,
+    without a showdown pass, where the opponent never gets there).
 
     ``layout``, ``scratch``: a ``HandLayout`` and a ``ShowdownScratch`` (see :mod:`kernels_showdown`).
     """
+    if not _any_positive(opponent_reach):  # the values are linear in the reach: all zero, exactly
+        out[:] = 0.0
+        return
     own = pot_chips[node, traverser]
     other = pot_chips[node, 1 - traverser]
     if kind[node] == FOLD:
