@@ -11,6 +11,7 @@ other work takes turns on the same core).
 
 from __future__ import annotations
 
+import os
 import platform
 import time
 from collections.abc import Callable
@@ -50,6 +51,7 @@ def run_resolve_benchmark(iterations: int = 200, repeats: int = 5, algorithm: st
     if iterations < 1 or repeats < 1:
         raise ValueError(f"iterations and repeats must be >= 1, got {iterations} and {repeats}")
     peer_iterations = min(iterations, 20)
+    load_before = os.getloadavg()[0]
     hands = river_hands(BOARD)
     ranges = np.ones((2, hands.n_hands))
     config = ResolveConfig(algorithm)
@@ -86,6 +88,8 @@ def run_resolve_benchmark(iterations: int = 200, repeats: int = 5, algorithm: st
         "iterations": iterations,
         "threads": 1,
         "cases": cases,
+        "cores": os.cpu_count(),
+        "load_average_1min": [load_before, os.getloadavg()[0]],
         "machine": f"{platform.machine()} {platform.processor() or ''} {platform.python_implementation()} {platform.python_version()}".strip(),
     }
 
@@ -94,7 +98,8 @@ def format_table(result: dict[str, Any]) -> str:
     """The benchmark as text, one line per case."""
     lines = [
         f"river {result['board']}, {result['hands_per_player']:,} hands per player, pot {sum(result['pot_chips'])}, "
-        f"{result['algorithm']}, 1 thread (shared machine: timings are noisy)"
+        f"{result['algorithm']}, 1 thread; load average {result['load_average_1min'][0]:.1f} before, "
+        f"{result['load_average_1min'][1]:.1f} after on {result['cores']} cores (timings are noisy on a shared machine)"
     ]
     for name, case in result["cases"].items():
         lines.append(

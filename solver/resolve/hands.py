@@ -67,7 +67,9 @@ class RiverHands:
             holding = card_hands[:, cards].T  # (n, width): the hands holding each hand's card
             below[:, column] = (holding < group_start[group][:, None]).sum(axis=1) * N_CARDS + cards
             through[:, column] = (holding < group_start[group + 1][:, None]).sum(axis=1) * N_CARDS + cards
-        return kernels_showdown.HandLayout(first, second, group, group_start, card_hands, below, through)
+        index = (first, second, group, group_start, card_hands, below, through)
+        # unsigned indices spare the kernels numba's negative-index check on every gather
+        return kernels_showdown.HandLayout(*(np.ascontiguousarray(array, dtype=np.uint32) for array in index))
 
     def scratch(self) -> kernels_showdown.ShowdownScratch:
         """Fresh scratch arrays for the showdown kernels."""

@@ -91,11 +91,13 @@ def _cfr_iterations(
 ):
     """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based).
 
-    ``tree``: ``(kind, player, child_start, n_children, pot_chips)``; ``layout``: the hands' ``HandLayout``. ``ranges``: (2, n) initial
-    reach per hand. Modified in place: ``regrets``, ``strategy_sums``; scratch: ``strategy``,
-    ``values`` (n_nodes, n), ``reach`` (n_nodes, 2, n), ``scratch`` (a ``ShowdownScratch``).
+    ``tree``: ``SubgameTree.kernel_arrays()``; ``layout``: the hands' ``HandLayout``. ``ranges``:
+    (2, n) initial reach per hand. Modified in place: ``regrets``, ``strategy_sums``; scratch:
+    ``strategy``, ``values`` (n_nodes, n), ``reach`` (n_nodes, 2, n), ``scratch`` (a
+    ``ShowdownScratch``). Player ``p``'s reach at node ``c`` is row ``reach[reach_source[c, p], p]``:
+    only the acting player's reach changes along an action, so the other's is never copied.
     """
-    kind, player, child_start, n_children, pot_chips = tree
+    kind, player, child_start, n_children, pot_chips, reach_source = tree
     n_nodes = len(kind)
     n = ranges.shape[1]
     total = scratch.win  # free during the forward sweep: terminals use it only in the backward one
@@ -115,39 +117,62 @@ def _cfr_iterations(
                 count = n_children[node]
                 actor = player[node]
                 _regret_matching(regrets, start, count, total, strategy)
+                parent_reach = reach[reach_source[node, actor], actor]
                 for c in range(start, start + count):
+                    child_reach = reach[c, actor]
+                    child_strategy = strategy[c]
                     for h in range(n):
-                        reach[c, actor, h] = reach[node, actor, h] * strategy[c, h]
-                        reach[c, 1 - actor, h] = reach[node, 1 - actor, h]
+                        child_reach[h] = parent_reach[h] * child_strategy[h]
                     if actor == traverser:
+                        sums = strategy_sums[c]
                         for h in range(n):
-                            strategy_sums[c, h] += averaging_weight * reach[node, actor, h] * strategy[c, h]
+                            sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
+                    opponent_reach = reach[reach_source[node, opponent], opponent]
                     _terminal_value(
-                        kind, player, pot_chips, layout, node, traverser, reach[node, opponent], scratch, values[node]
+                        kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, values[node]
                     )
                     continue
                 start = child_start[node]
                 count = n_children[node]
-                for h in range(n):
-                    values[node, h] = 0.0
+                node_values = values[node]
                 if player[node] != traverser:
-                    for c in range(start, start + count):
+                    node_values[:] = values[start]
+                    for c in range(start + 1, start + count):
+                        child_values = values[c]
                         for h in range(n):
-                            values[node, h] += values[c, h]
+                            node_values[h] += child_values[h]
                     continue
+                node_values[:] = 0.0
                 for c in range(start, start + count):
+                    child_values = values[c]
+                    child_strategy = strategy[c]
                     for h in range(n):
-                        values[node, h] += strategy[c, h] * values[c, h]
+                        node_values[h] += child_strategy[h] * child_values[h]
                 for c in range(start, start + count):
-                    for h in range(n):
-                        regret = regrets[c, h] + values[c, h] - values[node, h]
-                        if regret_matching_plus and regret < 0.0:
-                            regret = 0.0
-                        if discount:
-                            regret *= positive_factor if regret >= 0.0 else negative_factor
-                        regrets[c, h] = regret
+                    _add_regrets(
+                        regrets[c],
+                        values[c],
+                        node_values,
+                        regret_matching_plus,
+                        discount,
+                        positive_factor,
+                        negative_factor,
+                    )
+
+
+@njit(cache=True, nogil=True)
+def _add_regrets(regrets, action_values, node_values, regret_matching_plus, discount, positive_factor, negative_factor):
+    """``regrets += action_values - node_values`` per hand, then clipped at 0 (CFR+) or discounted by sign."""
+    for h in range(len(regrets)):
+        regrets[h] += action_values[h] - node_values[h]
+    if regret_matching_plus:
+        for h in range(len(regrets)):
+            regrets[h] = max(regrets[h], 0.0)
+    if discount:
+        for h in range(len(regrets)):
+            regrets[h] *= positive_factor if regrets[h] >= 0.0 else negative_factor
 
 
 @njit(cache=True, nogil=True)
@@ -158,7 +183,7 @@ def _response_values(tree, layout, ranges, average, responder, best, reach, valu
     action per hand if ``best``, else ``average`` too. ``reach`` (n_nodes, n): scratch for the
     opponent's reach. The responder's value of the subgame is ``ranges[responder] @ values[0]``.
     """
-    kind, player, child_start, n_children, pot_chips = tree
+    kind, player, child_start, n_children, pot_chips, _ = tree
     n_nodes = len(kind)
     n = ranges.shape[1]
     opponent = 1 - responder

@@ -78,7 +78,10 @@ class SubgameTree:
     ``kind``: int8 DECISION / FOLD / SHOWDOWN. ``player``: int8, the player to act (DECISION), who
     folded (FOLD), -1 at a showdown. ``child_start``, ``n_children``: int64, the children of a node are
     ``child_start .. child_start + n_children - 1``. ``pot_chips``: (n_nodes, 2) float64, chips each
-    player has put in the whole hand at the node. ``action``: text of the action into each node.
+    player has put in the whole hand at the node. ``reach_source``: (n_nodes, 2) int64, the node at
+    or above each node where each player last acted (the node itself if that player's action led
+    there; 0 at the root): a player's reach is the same there. ``action``: text of the action into
+    each node.
     """
 
     config: SubgameConfig
@@ -87,6 +90,7 @@ class SubgameTree:
     child_start: np.ndarray
     n_children: np.ndarray
     pot_chips: np.ndarray
+    reach_source: np.ndarray
     action: tuple[str, ...]
 
     @property
@@ -104,8 +108,9 @@ class SubgameTree:
         return self.action[node]
 
     def kernel_arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays the kernels take, in order: kind, player, child_start, n_children, pot_chips."""
-        return (self.kind, self.player, self.child_start, self.n_children, self.pot_chips)
+        """The arrays the kernels take, in order: kind, player, child_start, n_children, pot_chips,
+        reach_source."""
+        return (self.kind, self.player, self.child_start, self.n_children, self.pot_chips, self.reach_source)
 
 
 @dataclass(frozen=True)
@@ -180,6 +185,11 @@ def build_subgame_tree(config: SubgameConfig, max_nodes: int = 100_000) -> Subga
                 child_start.append(0)
                 n_children.append(0)
         node += 1
+    reach_source = np.zeros((len(kinds), 2), dtype=np.int64)
+    for node in range(len(kinds)):
+        for child in range(child_start[node], child_start[node] + n_children[node]):
+            reach_source[child] = reach_source[node]
+            reach_source[child, players[node]] = child
     return SubgameTree(
         config=config,
         kind=np.array(kinds, dtype=np.int8),
@@ -187,5 +197,6 @@ def build_subgame_tree(config: SubgameConfig, max_nodes: int = 100_000) -> Subga
         child_start=np.array(child_start, dtype=np.int64),
         n_children=np.array(n_children, dtype=np.int64),
         pot_chips=np.array(pots, dtype=np.float64),
+        reach_source=reach_source,
         action=tuple(actions),
     )
