@@ -11,11 +11,12 @@ it with a vector best response over the same tree. Deterministic: no sampling.
 >>> from solver.resolve.tree import SubgameConfig, build_subgame_tree
 >>> from abstraction.bets.bet_abstraction import StreetBets
 >>> hands = river_hands("Ah Kd 7c 7s 2h")
->>> tree = build_subgame_tree(SubgameConfig(pot_chips=(20, 20), stacks=(180, 180), bets=StreetBets.parse("1p,a cap=2")))
->>> solver = SubgameSolver(tree, hands, np.ones((2, hands.n_hands)))
->>> solver.run(300).iteration
-300
->>> bool(solver.exploitability().nash_conv_pot_fraction < 1e-2)
+>>> tree = build_subgame_tree(SubgameConfig(pot_chips=(20, 20), stacks=(180, 180), bets=StreetBets.parse("1p cap=1")))
+>>> solver = SubgameSolver(tree, hands, np.ones((2, hands.n_hands)))  # uniform ranges
+>>> uniform = solver.exploitability().nash_conv_pot_fraction  # no iteration yet: uniform play
+>>> solver.run(10).iteration
+10
+>>> bool(solver.exploitability().nash_conv_pot_fraction < uniform / 10)
 True
 """
 

@@ -218,3 +218,11 @@ def test_bench_resolve_times_both_cases_next_to_the_numpy_peer():
     assert 0 < issue["nash_conv_pot_fraction"] < 1
     bad = invoke("bench", "resolve", "--algorithm", "cfr++")
     assert bad.exit_code == 2 and "unknown algorithm" in bad.output
+
+
+@pytest.mark.jit_only
+def test_iterations_are_deterministic_however_they_are_split():
+    tree, hands, ranges, _ = _toy_river()
+    whole = SubgameSolver(tree, hands, ranges).run(25)
+    split = SubgameSolver(tree, hands, ranges).run(10).run(15)
+    assert np.array_equal(whole.regrets, split.regrets) and np.array_equal(whole.strategy_sums, split.strategy_sums)
