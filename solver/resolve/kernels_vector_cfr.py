@@ -31,22 +31,30 @@ def _any_positive(values):
 
 
 @njit(cache=True, nogil=True)
-def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, out):
+def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, compatible_ready, out):
     """Counterfactual value per hand of terminal ``node`` for ``traverser`` into ``out`` (zero,
     without a showdown pass, where the opponent never gets there).
 
     ``layout``, ``scratch``: a ``HandLayout`` and a ``ShowdownScratch`` (see :mod:`kernels_showdown`).
+    ``compatible_ready``: ``scratch.compatible`` already holds this reach's compatible mass (a
+    sibling showdown against the same reach), so a fold costs one pass. Returns whether
+    ``scratch.compatible`` holds it on return.
     """
     if not _any_positive(opponent_reach):  # the values are linear in the reach: all zero, exactly
         out[:] = 0.0
-        return
+        return False
     own = pot_chips[node, traverser]
     other = pot_chips[node, 1 - traverser]
-    if kind[node] == FOLD:
-        payoff = -own if player[node] == traverser else other
-        _fold_value(layout, opponent_reach, payoff, scratch, out)
-    else:
+    if kind[node] != FOLD:
         _showdown_value(layout, opponent_reach, own, other, scratch, out)
+        return True
+    payoff = -own if player[node] == traverser else other
+    if compatible_ready:
+        for h in range(len(out)):
+            out[h] = payoff * scratch.compatible[h]
+    else:
+        _fold_value(layout, opponent_reach, payoff, scratch, out)
+    return compatible_ready
 
 
 @njit(cache=True, nogil=True)
@@ -127,12 +135,25 @@ def _cfr_iterations(
                         sums = strategy_sums[c]
                         for h in range(n):
                             sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
+            compatible_source = -1  # the reach row whose compatible mass scratch.compatible holds
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
-                    opponent_reach = reach[reach_source[node, opponent], opponent]
-                    _terminal_value(
-                        kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, values[node]
-                    )
+                    # children of the traverser's decisions share the opponent's reach row: a fold
+                    # reuses the card removal of its sibling call's showdown (children run backward)
+                    source = reach_source[node, opponent]
+                    if _terminal_value(
+                        kind,
+                        player,
+                        pot_chips,
+                        layout,
+                        node,
+                        traverser,
+                        reach[source, opponent],
+                        scratch,
+                        source == compatible_source,
+                        values[node],
+                    ):
+                        compatible_source = source
                     continue
                 start = child_start[node]
                 count = n_children[node]
@@ -197,7 +218,7 @@ def _response_values(tree, layout, ranges, average, responder, best, reach, valu
                 reach[c, h] = reach[node, h] * (average[c, h] if player[node] == opponent else 1.0)
     for node in range(n_nodes - 1, -1, -1):
         if kind[node] != DECISION:
-            _terminal_value(kind, player, pot_chips, layout, node, responder, reach[node], scratch, values[node])
+            _terminal_value(kind, player, pot_chips, layout, node, responder, reach[node], scratch, False, values[node])
             continue
         start = child_start[node]
         count = n_children[node]
