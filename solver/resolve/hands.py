@@ -1,7 +1,8 @@
 """Hand vectors of a board: the hole-card combinations it leaves, sorted by strength, and terminal values.
 
-Both players' ranges are vectors over the same list of hands (``RiverHands.cards``), sorted by
-ascending strength so that a showdown is one sweep in each direction (:mod:`kernels_showdown`).
+Both players' ranges are vectors over the same list of hands (``RiverHands.cards``), sorted once by
+ascending strength (O(n log n)) so that a showdown is a few O(n) passes of prefix sums
+(:mod:`kernels_showdown`).
 Values are counterfactual: chips times the opponent's reach on the hands that share no card with
 the hand being valued (exact card removal), not divided by that reach.
 
