@@ -221,6 +221,30 @@ def test_bench_resolve_times_both_cases_next_to_the_numpy_peer():
 
 
 @pytest.mark.jit_only
+def test_best_response_finds_the_toy_equilibrium_unexploitable_and_uniform_play_exploitable():
+    """The best-response pass alone, on strategies written by hand (no CFR involved)."""
+    tree, hands, ranges, (aces, air, catcher) = _toy_river()
+    solver = SubgameSolver(tree, hands, ranges)
+    (check, bet), (check_back, bet_after_check), (fold, call) = (tree.children(n) for n in (0, 1, 2))
+    fold_after_check, call_after_check = tree.children(bet_after_check)
+    equilibrium = normalized_strategy(tree, np.zeros((tree.n_nodes, hands.n_hands)))  # uniform elsewhere
+    equilibrium[[check, bet]] = 0.0
+    equilibrium[bet, aces], equilibrium[check, air], equilibrium[bet, air] = 1.0, 0.5, 0.5
+    equilibrium[[fold, call], catcher] = 0.5
+    equilibrium[[check_back, bet_after_check], catcher] = 1.0, 0.0
+    equilibrium[[fold_after_check, call_after_check], air] = 1.0, 0.0  # air gives up to a bet after checking
+    result = solver.exploitability(equilibrium)
+    assert result.best_response == pytest.approx((5.0, -5.0), abs=1e-12)  # the game value, each side
+    assert result.nash_conv == pytest.approx(0.0, abs=1e-12)
+    assert solver.expected_values(equilibrium) == pytest.approx((5.0, -5.0), abs=1e-12)
+    # against uniform play: player 0's AA earns 20 betting or checking (+10 or +30 either way), its air
+    # -10 at best: (20 - 10) / 2 = 5 per deal; player 1's catcher calls a bet (0: half AA, half air)
+    # and bets after a check (+5: air folds half the time, AA calls half the time), over 2 deals: 2.5
+    uniform = solver.exploitability(normalized_strategy(tree, np.zeros((tree.n_nodes, hands.n_hands))))
+    assert uniform.best_response == pytest.approx((5.0, 2.5), abs=1e-12)
+    assert uniform.nash_conv_pot_fraction == pytest.approx(7.5 / 20, abs=1e-12)
+
+
 def test_iterations_are_deterministic_however_they_are_split():
     tree, hands, ranges, _ = _toy_river()
     whole = SubgameSolver(tree, hands, ranges).run(25)
