@@ -87,6 +87,8 @@ class SubgameSolver:
         if not np.all(np.isfinite(ranges)) or np.any(ranges < 0) or np.any(ranges.sum(axis=1) <= 0):
             raise ValueError("ranges must be finite, non-negative, with positive weight for each player")
         self.tree, self.hands, self.ranges = tree, hands, ranges
+        if self.joint_weight() <= 0:
+            raise ValueError("the ranges hold no pair of hands without a shared card: nothing to solve")
         self.config = config if config is not None else ResolveConfig()
         shape = (tree.n_nodes, hands.n_hands)
         self.regrets = np.zeros(shape)
@@ -124,8 +126,18 @@ class SubgameSolver:
         return normalized_strategy(self.tree, self.strategy_sums)
 
     def values(self, strategy: np.ndarray, responder: int, best: bool) -> np.ndarray:
-        """(n_hands,) counterfactual root values of ``responder`` against ``strategy`` (best response if ``best``)."""
+        """(n_hands,) counterfactual root values of ``responder`` against ``strategy`` (best response if ``best``).
+
+        ``strategy``: (n_nodes, n_hands), each decision's children rows summing to 1 per hand (the
+        form of :meth:`average_strategy`).
+        """
         n = self.hands.n_hands
+        if np.shape(strategy) != (self.tree.n_nodes, n):
+            raise ValueError(
+                f"strategy must have shape ({self.tree.n_nodes}, {n}) (node, hand), got {np.shape(strategy)}"
+            )
+        if responder not in (0, 1):
+            raise ValueError(f"responder must be 0 or 1, got {responder!r}")
         out = np.zeros((self.tree.n_nodes, n))
         kernels_vector_cfr._response_values(
             self.tree.kernel_arrays(),

@@ -197,13 +197,20 @@ def test_exploitability_of_a_river_with_uniform_ranges_goes_to_zero():
 
 
 def test_bad_solver_input_is_refused_with_its_reason():
-    tree, hands, ranges, _ = _toy_river()
+    tree, hands, ranges, (aces, _, _) = _toy_river()
     with pytest.raises(ValueError, match="shape"):
         SubgameSolver(tree, hands, ranges[:, :10])
     with pytest.raises(ValueError, match="positive weight"):
         SubgameSolver(tree, hands, np.zeros_like(ranges))
     with pytest.raises(ValueError, match="unknown algorithm"):
         ResolveConfig("cfr++")
+    blocked = np.zeros_like(ranges)
+    blocked[0, aces] = 1.0
+    blocked[1, next(h for h in range(hands.n_hands) if 48 in hands.cards[h] and h != aces)] = 1.0  # holds Ac
+    with pytest.raises(ValueError, match="shared card"):
+        SubgameSolver(tree, hands, blocked)
+    with pytest.raises(ValueError, match="strategy must have shape"):
+        SubgameSolver(tree, hands, ranges).exploitability(np.ones((2, 2)))
 
 
 @pytest.mark.jit_only
