@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "solver.cli.lbr",
     "solver.cli.export",
     "solver.cli.chart",
+    "solver.cli.resolve",
     "game.play.cli_game",
     "abstraction.cli_abstraction",
 )

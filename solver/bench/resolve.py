@@ -1,0 +1,111 @@
+"""``vcfr bench resolve``: the subgame solver's CFR iterations per second on river subgames, next to
+the plain numpy implementation of the same algorithm (:mod:`solver.bench.resolve_numpy`) in the same run.
+
+Cases: the issue's river (every unblocked hand for both players, uniform ranges; 0.5p, 1p and
+all-in with one re-raise) and the re-solver's default sizes (0.33p, 0.67p, 1p, 1.5p, all-in, cap
+3). An iteration updates both players. Kernels are compiled before any clock starts; each rate is
+the best of ``repeats`` timed passes (the machine may be shared: the best pass is the least
+disturbed), in wall-clock time and, beside it, in the process's CPU time (what the pass cost when
+other work takes turns on the same core).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from abstraction.bets.bet_abstraction import StreetBets
+from solver.bench.resolve_numpy import NumpySubgameSolver
+from solver.resolve.hands import river_hands
+from solver.resolve.resolver import ResolveConfig, SubgameSolver
+from solver.resolve.tree import DEFAULT_BETS, SubgameConfig, build_subgame_tree
+
+BOARD = "Qh Td 8c 5s 3h"
+POT_CHIPS = (20, 20)
+STACKS = (180, 180)
+CASES = {"issue": StreetBets((0.5, 1.0), all_in=True, cap=2), "default": DEFAULT_BETS}
+"""Bet sets by case name: the issue's speed target (one bet and one re-raise) and the default tree."""
+
+
+def best_rates(run: Callable[[], None], count: int, repeats: int) -> tuple[float, float]:
+    """``count`` over the fastest of ``repeats`` calls of ``run``, in wall-clock and in CPU seconds."""
+    wall, cpu = float("inf"), float("inf")
+    for _ in range(repeats):
+        wall_start, cpu_start = time.perf_counter(), time.process_time()
+        run()
+        wall = min(wall, time.perf_counter() - wall_start)
+        cpu = min(cpu, time.process_time() - cpu_start)
+    return count / wall, count / max(cpu, 1e-9)
+
+
+def run_resolve_benchmark(iterations: int = 200, repeats: int = 5, algorithm: str = "dcfr") -> dict[str, Any]:
+    """Iterations per second (ours and numpy), the speedup and NashConv after ``iterations``, per case.
+
+    The numpy peer, 5-10x slower, is timed on ``min(iterations, 20)`` iterations per pass.
+    """
+    if iterations < 1 or repeats < 1:
+        raise ValueError(f"iterations and repeats must be >= 1, got {iterations} and {repeats}")
+    peer_iterations = min(iterations, 20)
+    load_before = os.getloadavg()[0]
+    hands = river_hands(BOARD)
+    ranges = np.ones((2, hands.n_hands))
+    config = ResolveConfig(algorithm)
+    cases: dict[str, Any] = {}
+    for name, bets in CASES.items():
+        tree = build_subgame_tree(SubgameConfig(pot_chips=POT_CHIPS, stacks=STACKS, bets=bets))
+        SubgameSolver(tree, hands, ranges, config).run(1)  # compile before the clock starts
+        ours = SubgameSolver(tree, hands, ranges, config)
+        ours_rate, ours_cpu_rate = best_rates(lambda solver=ours: solver.run(iterations), iterations, repeats)
+        peer = NumpySubgameSolver(tree, hands, ranges, config)
+        peer_rate, peer_cpu_rate = best_rates(
+            lambda solver=peer: solver.run(peer_iterations), peer_iterations, max(1, repeats // 2)
+        )
+        solved = SubgameSolver(tree, hands, ranges, config).run(iterations)
+        cases[name] = {
+            "bets": str(bets),
+            "nodes": tree.n_nodes,
+            "decisions": tree.n_decisions,
+            "ours_iters_per_s": ours_rate,
+            "ours_ms_per_run": 1000.0 * iterations / ours_rate,
+            "ours_cpu_iters_per_s": ours_cpu_rate,
+            "numpy_iters_per_s": peer_rate,
+            "numpy_cpu_iters_per_s": peer_cpu_rate,
+            "speedup": ours_rate / peer_rate,
+            "cpu_speedup": ours_cpu_rate / peer_cpu_rate,
+            "nash_conv_pot_fraction": solved.exploitability().nash_conv_pot_fraction,
+        }
+    return {
+        "board": BOARD,
+        "hands_per_player": hands.n_hands,
+        "pot_chips": list(POT_CHIPS),
+        "stacks": list(STACKS),
+        "algorithm": algorithm,
+        "iterations": iterations,
+        "threads": 1,
+        "cases": cases,
+        "cores": os.cpu_count(),
+        "load_average_1min": [load_before, os.getloadavg()[0]],
+        "machine": f"{platform.machine()} {platform.processor() or ''} {platform.python_implementation()} {platform.python_version()}".strip(),
+    }
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """The benchmark as text, one line per case."""
+    lines = [
+        f"river {result['board']}, {result['hands_per_player']:,} hands per player, pot {sum(result['pot_chips'])}, "
+        f"{result['algorithm']}, 1 thread; load average {result['load_average_1min'][0]:.1f} before, "
+        f"{result['load_average_1min'][1]:.1f} after on {result['cores']} cores (timings are noisy on a shared machine)"
+    ]
+    for name, case in result["cases"].items():
+        lines.append(
+            f"{name} ({case['bets']}, {case['nodes']} nodes): ours {case['ours_iters_per_s']:,.0f} it/s "
+            f"({result['iterations']} in {case['ours_ms_per_run']:.1f} ms), numpy {case['numpy_iters_per_s']:,.0f} it/s "
+            f"({case['speedup']:.1f}x); CPU time: ours {case['ours_cpu_iters_per_s']:,.0f} it/s, "
+            f"numpy {case['numpy_cpu_iters_per_s']:,.0f} it/s ({case['cpu_speedup']:.1f}x); NashConv after {result['iterations']}: {100 * case['nash_conv_pot_fraction']:.3f}% of the pot"
+        )
+    return "\n".join(lines)

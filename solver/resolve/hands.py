@@ -1,0 +1,167 @@
+"""Hand vectors of a board: the hole-card combinations it leaves, sorted by strength, and terminal values.
+
+Both players' ranges are vectors over the same list of hands (``RiverHands.cards``), sorted once by
+ascending strength (O(n log n)) so that a showdown is a few O(n) passes of prefix sums
+(:mod:`kernels_showdown`).
+Values are counterfactual: chips times the opponent's reach on the hands that share no card with
+the hand being valued (exact card removal), not divided by that reach.
+
+>>> hands = river_hands("Ah Kd 7c 7s 2h")
+>>> hands.n_hands  # 47 * 46 / 2: every pair of the 47 cards left
+1081
+>>> hands.describe(hands.n_hands - 1)  # the strongest hand: quad sevens
+'7h 7d'
+>>> river_hands("Ah Kd 7c 7s")
+Traceback (most recent call last):
+...
+ValueError: a river board needs at least 5 cards, got 4: 'Ah Kd 7c 7s'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from abstraction.cards.kernels_features import HAND_CARDS
+from game.cards.deck import format_cards, parse_cards
+from game.cards.evaluator import evaluate_batch
+from solver.resolve import kernels_showdown
+from solver.resolve.kernels_showdown import N_CARDS
+
+
+@dataclass(frozen=True, eq=False)
+class RiverHands:
+    """The two-card hands a final board leaves, by ascending strength.
+
+    ``board``: int8 card codes. ``cards``: (n, 2) int8, lower card first. ``strength``: (n,) int32
+    evaluator values (1..7462, higher is better, equal ties) of hand + board, non-decreasing.
+    ``hand_index``: (n,) int64, each hand's index in the 1,326-hand order of
+    ``abstraction.cards.kernels_features.HAND_CARDS`` (lower card first, lexicographic).
+    """
+
+    board: np.ndarray
+    cards: np.ndarray
+    strength: np.ndarray
+    hand_index: np.ndarray
+
+    @property
+    def n_hands(self) -> int:
+        return len(self.strength)
+
+    @cached_property
+    def layout(self) -> kernels_showdown.HandLayout:
+        """The index arrays the showdown kernels take (see :mod:`kernels_showdown`)."""
+        n = self.n_hands
+        first, second = self.cards[:, 0].astype(np.int64), self.cards[:, 1].astype(np.int64)
+        new_group = np.diff(self.strength, prepend=-1) != 0
+        group = np.cumsum(new_group) - 1
+        group_start = np.append(np.flatnonzero(new_group), n).astype(np.int64)
+        per_card = [np.flatnonzero((first == card) | (second == card)) for card in range(N_CARDS)]
+        width = max(len(rows) for rows in per_card)
+        card_hands = np.full((width, N_CARDS), n, dtype=np.int64)
+        for card, rows in enumerate(per_card):
+            card_hands[: len(rows), card] = rows
+        below, through = np.empty((n, 2), dtype=np.int64), np.empty((n, 2), dtype=np.int64)
+        for column, cards in enumerate((first, second)):
+            holding = card_hands[:, cards].T  # (n, width): the hands holding each hand's card
+            below[:, column] = (holding < group_start[group][:, None]).sum(axis=1) * N_CARDS + cards
+            through[:, column] = (holding < group_start[group + 1][:, None]).sum(axis=1) * N_CARDS + cards
+        index = (first, second, group, group_start, card_hands, below, through)
+        # unsigned indices spare the kernels numba's negative-index check on every gather
+        return kernels_showdown.HandLayout(*(np.ascontiguousarray(array, dtype=np.uint32) for array in index))
+
+    def scratch(self) -> kernels_showdown.ShowdownScratch:
+        """Fresh scratch arrays for the showdown kernels."""
+        n, width = self.n_hands, self.layout.card_hands.shape[0]
+        n_groups = len(self.layout.group_start) - 1
+        return kernels_showdown.ShowdownScratch(
+            np.zeros(n + 1),
+            np.zeros((width + 1) * N_CARDS),
+            np.zeros(n_groups + 1),
+            np.zeros(n),
+            np.zeros(n),
+            np.zeros(n),
+        )
+
+    def describe(self, hand: int) -> str:
+        """Text of hand ``hand`` (higher card first, as the engines print hole cards)."""
+        return format_cards(self.cards[hand][::-1].tolist())
+
+    def range_from_1326(self, weights: np.ndarray) -> np.ndarray:
+        """A range over these hands from weights in the 1,326-hand order (blocked hands dropped).
+
+        >>> river_hands("Ah Kd 7c 7s 2h").range_from_1326(np.ones(1326)).sum()
+        np.float64(1081.0)
+        """
+        weights = np.asarray(weights, dtype=np.float64)
+        if weights.shape != (len(HAND_CARDS),):
+            raise ValueError(f"weights must have shape ({len(HAND_CARDS)},), got {weights.shape}")
+        return weights[self.hand_index].copy()
+
+
+def river_hands(board: str | np.ndarray | list) -> RiverHands:
+    """The hands a board of 5 or more cards leaves (River of Blood boards are longer), by strength."""
+    board_cards = parse_cards(board)
+    if len(board_cards) < 5:
+        raise ValueError(
+            f"a river board needs at least 5 cards, got {len(board_cards)}: {format_cards(board_cards.tolist())!r}"
+        )
+    dead = np.zeros(N_CARDS, dtype=bool)
+    dead[board_cards] = True
+    live = np.flatnonzero(~dead[HAND_CARDS[:, 0]] & ~dead[HAND_CARDS[:, 1]])
+    rows = np.concatenate([HAND_CARDS[live], np.broadcast_to(board_cards, (len(live), len(board_cards)))], axis=1)
+    strength = evaluate_batch(rows, check=False)
+    order = np.argsort(strength, kind="stable")
+    return RiverHands(
+        board=board_cards,
+        cards=np.ascontiguousarray(HAND_CARDS[live][order]),
+        strength=np.ascontiguousarray(strength[order]),
+        hand_index=live[order].astype(np.int64),
+    )
+
+
+def _checked_reach(hands: RiverHands, reach: np.ndarray) -> np.ndarray:
+    reach = np.ascontiguousarray(reach, dtype=np.float64)
+    if reach.shape != (hands.n_hands,):
+        raise ValueError(f"reach must have shape ({hands.n_hands},) (one weight per hand), got {reach.shape}")
+    if not np.all(np.isfinite(reach)) or np.any(reach < 0):
+        raise ValueError("reach must be finite and non-negative")
+    return reach
+
+
+def compatible_mass(hands: RiverHands, reach: np.ndarray) -> np.ndarray:
+    """(n,) the opponent's reach on hands sharing no card with each hand."""
+    reach = _checked_reach(hands, reach)
+    out = np.empty(hands.n_hands)
+    kernels_showdown._compatible_mass(hands.layout, reach, hands.scratch(), out)
+    return out
+
+
+def showdown_masses(hands: RiverHands, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(win, lose)``, each (n,): the opponent's reach on compatible hands each hand beats / loses to."""
+    reach = _checked_reach(hands, reach)
+    scratch = hands.scratch()
+    kernels_showdown._showdown_masses(hands.layout, reach, scratch)
+    return scratch.win.copy(), scratch.lose.copy()
+
+
+def showdown_values(hands: RiverHands, reach: np.ndarray, own_chips: float, opponent_chips: float) -> np.ndarray:
+    """(n,) counterfactual showdown value of each hand (chips x opponent reach) against ``reach``.
+
+    ``own_chips`` / ``opponent_chips``: what each player has put in the pot in the whole hand. A win
+    gains ``opponent_chips``, a loss loses ``own_chips``, a tie gains half their difference.
+    """
+    reach = _checked_reach(hands, reach)
+    out = np.empty(hands.n_hands)
+    kernels_showdown._showdown_value(hands.layout, reach, float(own_chips), float(opponent_chips), hands.scratch(), out)
+    return out
+
+
+def fold_values(hands: RiverHands, reach: np.ndarray, payoff: float) -> np.ndarray:
+    """(n,) ``payoff`` chips times the opponent reach compatible with each hand (a fold's value)."""
+    reach = _checked_reach(hands, reach)
+    out = np.empty(hands.n_hands)
+    kernels_showdown._fold_value(hands.layout, reach, float(payoff), hands.scratch(), out)
+    return out

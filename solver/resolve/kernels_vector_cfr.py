@@ -1,0 +1,237 @@
+"""Numba kernels for vector-form CFR over a subgame tree (users call solver.resolve.resolver).
+
+One iteration, alternating updates: for each traverser in turn, a forward sweep over the decision
+nodes turns regrets into the current strategy (regret matching) and pushes the acting player's
+reach vector (one weight per hand) to the children, adding the traverser's reach-weighted strategy
+to its strategy sums; terminals are valued against the opponent's reach with card removal
+(:mod:`kernels_showdown`); a backward sweep forms the traverser's counterfactual values per hand and
+adds its regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. Terminal
+values enter only through :func:`_terminal_value`: a depth-limited leaf (values of continuation
+strategies against the opponent's reach) is one more node kind there. Variants are parameters, as
+in :mod:`solver.solve.kernels_cfr`: strategy-sum weight ``t ** gamma``, regret matching+ on/off,
+regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**beta + 1)``
+(negative) when ``discount`` is on.
+
+Tables are (n_nodes, n_hands) float64, the row of node ``c`` holding the action into ``c``; hands
+are contiguous. Nodes are in breadth-first order, so a parent comes before its children.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from solver.resolve.kernels_showdown import _fold_value, _showdown_value
+from solver.resolve.tree import DECISION, FOLD  # node kinds; numba freezes them as constants
+
+
+@njit(cache=True, nogil=True)
+def _any_positive(values):
+    h = 0
+    while h < len(values) and values[h] <= 0.0:
+        h += 1
+    return h < len(values)
+
+
+@njit(cache=True, nogil=True)
+def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, compatible_ready, out):
+    """Counterfactual value per hand of terminal ``node`` for ``traverser`` into ``out`` (zero,
+    without a showdown pass, where the opponent never gets there).
+
+    ``layout``, ``scratch``: a ``HandLayout`` and a ``ShowdownScratch`` (see :mod:`kernels_showdown`).
+    ``compatible_ready``: ``scratch.compatible`` already holds this reach's compatible mass (a
+    sibling showdown against the same reach), so a fold costs one pass. Returns whether
+    ``scratch.compatible`` holds it on return.
+    """
+    if not _any_positive(opponent_reach):  # the values are linear in the reach: all zero, exactly
+        out[:] = 0.0
+        return False
+    own = pot_chips[node, traverser]
+    other = pot_chips[node, 1 - traverser]
+    if kind[node] != FOLD:
+        _showdown_value(layout, opponent_reach, own, other, scratch, out)
+        return True
+    payoff = -own if player[node] == traverser else other
+    if compatible_ready:
+        for h in range(len(out)):
+            out[h] = payoff * scratch.compatible[h]
+    else:
+        _fold_value(layout, opponent_reach, payoff, scratch, out)
+    return compatible_ready
+
+
+@njit(cache=True, nogil=True)
+def _regret_matching(regrets, start, count, total, out):
+    """Current strategy of actions ``start .. start+count-1`` per hand into ``out`` rows; ``total`` (n,) scratch."""
+    n = regrets.shape[1]
+    for h in range(n):
+        total[h] = 0.0
+    for c in range(start, start + count):
+        for h in range(n):
+            positive = regrets[c, h]
+            if positive > 0.0:
+                total[h] += positive
+    uniform = 1.0 / count
+    for c in range(start, start + count):
+        for h in range(n):
+            positive = regrets[c, h]
+            if total[h] > 0.0:
+                out[c, h] = positive / total[h] if positive > 0.0 else 0.0
+            else:
+                out[c, h] = uniform
+
+
+@njit(cache=True, nogil=True)
+def _cfr_iterations(
+    tree,
+    layout,
+    ranges,
+    regrets,
+    strategy_sums,
+    strategy,
+    reach,
+    values,
+    scratch,
+    first_iteration,
+    n_iterations,
+    regret_matching_plus,
+    gamma,
+    discount,
+    alpha,
+    beta,
+):
+    """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based).
+
+    ``tree``: ``SubgameTree.kernel_arrays()``; ``layout``: the hands' ``HandLayout``. ``ranges``:
+    (2, n) initial reach per hand. Modified in place: ``regrets``, ``strategy_sums``; scratch:
+    ``strategy``, ``values`` (n_nodes, n), ``reach`` (n_nodes, 2, n), ``scratch`` (a
+    ``ShowdownScratch``). Player ``p``'s reach at node ``c`` is row ``reach[reach_source[c, p], p]``:
+    only the acting player's reach changes along an action, so the other's is never copied.
+    """
+    kind, player, child_start, n_children, pot_chips, reach_source = tree
+    n_nodes = len(kind)
+    n = ranges.shape[1]
+    total = scratch.win  # free during the forward sweep: terminals use it only in the backward one
+    for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
+        averaging_weight = float(iteration) ** gamma
+        positive_factor = float(iteration) ** alpha / (float(iteration) ** alpha + 1.0)
+        negative_factor = float(iteration) ** beta / (float(iteration) ** beta + 1.0)
+        for traverser in range(2):
+            opponent = 1 - traverser
+            for h in range(n):
+                reach[0, 0, h] = ranges[0, h]
+                reach[0, 1, h] = ranges[1, h]
+            for node in range(n_nodes):
+                if kind[node] != DECISION:
+                    continue
+                start = child_start[node]
+                count = n_children[node]
+                actor = player[node]
+                _regret_matching(regrets, start, count, total, strategy)
+                parent_reach = reach[reach_source[node, actor], actor]
+                for c in range(start, start + count):
+                    child_reach = reach[c, actor]
+                    child_strategy = strategy[c]
+                    for h in range(n):
+                        child_reach[h] = parent_reach[h] * child_strategy[h]
+                    if actor == traverser:
+                        sums = strategy_sums[c]
+                        for h in range(n):
+                            sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
+            compatible_source = -1  # the reach row whose compatible mass scratch.compatible holds
+            for node in range(n_nodes - 1, -1, -1):
+                if kind[node] != DECISION:
+                    # children of the traverser's decisions share the opponent's reach row: a fold
+                    # reuses the card removal of its sibling call's showdown (children run backward)
+                    source = reach_source[node, opponent]
+                    if _terminal_value(
+                        kind,
+                        player,
+                        pot_chips,
+                        layout,
+                        node,
+                        traverser,
+                        reach[source, opponent],
+                        scratch,
+                        source == compatible_source,
+                        values[node],
+                    ):
+                        compatible_source = source
+                    continue
+                start = child_start[node]
+                count = n_children[node]
+                node_values = values[node]
+                if player[node] != traverser:
+                    node_values[:] = values[start]
+                    for c in range(start + 1, start + count):
+                        child_values = values[c]
+                        for h in range(n):
+                            node_values[h] += child_values[h]
+                    continue
+                node_values[:] = 0.0
+                for c in range(start, start + count):
+                    child_values = values[c]
+                    child_strategy = strategy[c]
+                    for h in range(n):
+                        node_values[h] += child_strategy[h] * child_values[h]
+                for c in range(start, start + count):
+                    _add_regrets(
+                        regrets[c],
+                        values[c],
+                        node_values,
+                        regret_matching_plus,
+                        discount,
+                        positive_factor,
+                        negative_factor,
+                    )
+
+
+@njit(cache=True, nogil=True)
+def _add_regrets(regrets, action_values, node_values, regret_matching_plus, discount, positive_factor, negative_factor):
+    """``regrets += action_values - node_values`` per hand, then clipped at 0 (CFR+) or discounted by sign."""
+    for h in range(len(regrets)):
+        regrets[h] += action_values[h] - node_values[h]
+    if regret_matching_plus:
+        for h in range(len(regrets)):
+            regrets[h] = max(regrets[h], 0.0)
+    if discount:
+        for h in range(len(regrets)):
+            regrets[h] *= positive_factor if regrets[h] >= 0.0 else negative_factor
+
+
+@njit(cache=True, nogil=True)
+def _response_values(tree, layout, ranges, average, responder, best, reach, values, scratch):
+    """Counterfactual values per hand of ``responder`` at every node into ``values`` (n_nodes, n).
+
+    The opponent plays ``average`` (normalised per node, (n_nodes, n)); the responder plays its best
+    action per hand if ``best``, else ``average`` too. ``reach`` (n_nodes, n): scratch for the
+    opponent's reach. The responder's value of the subgame is ``ranges[responder] @ values[0]``.
+    """
+    kind, player, child_start, n_children, pot_chips, _ = tree
+    n_nodes = len(kind)
+    n = ranges.shape[1]
+    opponent = 1 - responder
+    for h in range(n):
+        reach[0, h] = ranges[opponent, h]
+    for node in range(n_nodes):
+        if kind[node] != DECISION:
+            continue
+        for c in range(child_start[node], child_start[node] + n_children[node]):
+            for h in range(n):
+                reach[c, h] = reach[node, h] * (average[c, h] if player[node] == opponent else 1.0)
+    for node in range(n_nodes - 1, -1, -1):
+        if kind[node] != DECISION:
+            _terminal_value(kind, player, pot_chips, layout, node, responder, reach[node], scratch, False, values[node])
+            continue
+        start = child_start[node]
+        count = n_children[node]
+        maximise = best and player[node] == responder
+        for h in range(n):
+            values[node, h] = values[start, h] if maximise else 0.0
+        for c in range(start, start + count):
+            for h in range(n):
+                if maximise:
+                    values[node, h] = max(values[node, h], values[c, h])
+                elif player[node] == opponent:
+                    values[node, h] += values[c, h]
+                else:
+                    values[node, h] += average[c, h] * values[c, h]
