@@ -54,7 +54,7 @@ from game.rules.nolimit import NoLimitConfig
 
 LOGGER = logging.getLogger("vcfr.lock_in")
 
-__all__ = ["LockIn", "MatchProgress", "lock_in_threshold", "locked_action", "round_loss_bound"]
+__all__ = ["LockIn", "MatchCounter", "MatchProgress", "lock_in_threshold", "locked_action", "round_loss_bound"]
 
 
 class MatchProgress(Protocol):
@@ -64,6 +64,38 @@ class MatchProgress(Protocol):
     """Chips won so far in the match (the engine's round deltas summed)."""
     rounds_played: int
     """Rounds finished so far."""
+
+
+class MatchCounter:
+    """A `MatchProgress` counted from round results, for bots in our own match runner (which reports
+    each finished round to a bot's ``round_over``): matches of ``rounds`` rounds follow each other,
+    and ``bankroll`` and ``rounds_played`` count from the start of the current one.
+
+    >>> counter = MatchCounter(2)
+    >>> counter.record(5); (counter.bankroll, counter.rounds_played)
+    (5, 1)
+    >>> counter.record(-3); (counter.bankroll, counter.rounds_played, counter.matches)
+    (0, 0, 1)
+    """
+
+    def __init__(self, rounds: int) -> None:
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+            raise ValueError(f"rounds must be an int >= 1, got {rounds!r}")
+        self.rounds = rounds
+        self.bankroll = 0
+        """Chips won so far in the current match."""
+        self.rounds_played = 0
+        """Rounds finished in the current match."""
+        self.matches = 0
+        """Matches finished."""
+
+    def record(self, chips: int) -> None:
+        """Count one finished round that won ``chips``; after ``rounds`` rounds a new match starts."""
+        self.bankroll += chips
+        self.rounds_played += 1
+        if self.rounds_played == self.rounds:
+            self.bankroll, self.rounds_played = 0, 0
+            self.matches += 1
 
 
 def round_loss_bound(config: NoLimitConfig, seat: int) -> int:
