@@ -36,9 +36,21 @@ def register_player_file(suffix: str, loader: PlayerLoader) -> None:
     PLAYER_FILES[suffix.lower()] = loader
 
 
+PLAYER_FOLDERS: dict[str, PlayerLoader] = {}
+"""Match players given as folders, by the file that marks them (e.g. ``"bot.json"``), filled by
+:func:`register_player_folder`."""
+
+
+def register_player_folder(marker: str, loader: PlayerLoader) -> None:
+    """Let match commands take folders holding the file ``marker`` as players, built by ``loader``."""
+    if not marker or "/" in marker:
+        raise ValueError(f"a player folder marker is a file name, got {marker!r}")
+    PLAYER_FOLDERS[marker] = loader
+
+
 def player_loader(name: str) -> PlayerLoader | None:
-    """The registered loader of the player file ``name`` (:data:`PLAYER_FILES`), or ``None`` for a
-    `game.play.bots` name; ValueError for neither.
+    """The registered loader of the player file or folder ``name`` (:data:`PLAYER_FILES`,
+    :data:`PLAYER_FOLDERS`), or ``None`` for a `game.play.bots` name; ValueError for neither.
 
     >>> player_loader("checkcall") is None
     True
@@ -49,6 +61,12 @@ def player_loader(name: str) -> PlayerLoader | None:
     """
     from game.play.bots import BOTS
 
+    if Path(name).is_dir():
+        for marker, loader in PLAYER_FOLDERS.items():
+            if (Path(name) / marker).is_file():
+                return loader
+        markers = ", ".join(sorted(PLAYER_FOLDERS)) or "none registered"
+        raise ValueError(f"folder {name!r} is not a player: player folders hold one of {markers}")
     suffix = Path(name).suffix.lower()
     if suffix in PLAYER_FILES:
         return PLAYER_FILES[suffix]
@@ -225,7 +243,11 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         variant: str = typer.Option(
             ..., help="Heads-up variant (see `vcfr variants`), or limit (3-player freeze-outs)."
         ),
-        bot: str = typer.Option(..., help="The bot to test: a bot name (equity, tag, ...) or a strategy file (.h5)."),
+        bot: str = typer.Option(
+            ...,
+            help="The bot to test: a bot name (equity, tag, ...), a strategy file (.h5) or a folder written by "
+            "vcfr export-bot (played in-process with its lock-in; engine rules only).",
+        ),
         hands: int = typer.Option(2000, help="Duplicate hands per opponent (even; heads-up variants)."),
         rules: str = typer.Option("engine", help="engine (the official engines) or document (the rules documents)."),
         seed: int = typer.Option(0, help="Seed of the deals (the same for every opponent) and of the bots."),
