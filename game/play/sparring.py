@@ -117,9 +117,8 @@ class Style:
 
         if not self.sizes or any(not size >= 0.0 for size in self.sizes):
             fail(f"sizes must list at least one pot fraction (MIN_RAISE = 0, ALL_IN = inf), got {self.sizes!r}")
-        for field_name in ("bluff",):
-            if not 0.0 <= getattr(self, field_name) <= 1.0:
-                fail(f"{field_name} must be a probability in [0, 1], got {getattr(self, field_name)!r}")
+        if not 0.0 <= self.bluff <= 1.0:
+            fail(f"bluff must be a probability in [0, 1], got {self.bluff!r}")
         if isinstance(self.max_raises, bool) or not isinstance(self.max_raises, int) or self.max_raises < 0:
             fail(f"max_raises must be an int >= 0, got {self.max_raises!r}")
         if self.bid not in ("equity_gain", "pot_fraction"):
