@@ -20,6 +20,7 @@ from solver.cli.main import app
 runner = CliRunner()
 
 
+@pytest.mark.jit_only
 def test_cli_json_lists_every_opponent_and_writes_the_chart(tmp_path) -> None:
     chart = tmp_path / "charts" / "gauntlet.png"
     options = ["--variant", "bounty", "--bot", "checkcall", "--hands", "6", "--jobs", "1", "--json"]
@@ -45,6 +46,7 @@ def test_cli_table_prints_every_opponent() -> None:
     assert "wins," in result.stdout
 
 
+@pytest.mark.jit_only
 def test_a_row_is_the_duplicate_match_played_directly() -> None:
     report = run_gauntlet("bounty", "equity", hands=40, seed=3, opponents=["lag", "station"])
     config = BountyConfig(rules="engine")
@@ -58,6 +60,7 @@ def test_a_row_is_the_duplicate_match_played_directly() -> None:
         assert row["mbb_per_hand"] == pytest.approx(row["chips"] / 40 / 2 * 1000)  # big blind 2 chips
 
 
+@pytest.mark.jit_only
 def test_worker_processes_give_the_same_rows() -> None:
     serial = run_gauntlet("swap", "lag", hands=10, opponents=["maniac", "pusher", "random"], jobs=1)
     parallel = run_gauntlet("swap", "lag", hands=10, opponents=["maniac", "pusher", "random"], jobs=2)
@@ -65,6 +68,7 @@ def test_worker_processes_give_the_same_rows() -> None:
     assert strip == [{key: value for key, value in row.items() if key != "seconds"} for row in parallel["opponents"]]
 
 
+@pytest.mark.jit_only
 def test_limit_gauntlet_plays_freeze_outs_against_every_pair() -> None:
     report = run_gauntlet("limit", "checkcall", opponents=["tag", "maniac"], freezeouts=3, max_games=40)
     assert [row["opponents"] for row in report["pairs"]] == [["tag", "tag"], ["tag", "maniac"], ["maniac", "maniac"]]

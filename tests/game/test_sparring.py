@@ -134,6 +134,7 @@ def play_suite(variant: str, rules: str, baselines: tuple[str, ...], rounds: int
             assert result.faults == (), (name, opponent, result.faults[:3])
 
 
+@pytest.mark.jit_only
 @pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_style_plays_legally_against_random_and_checkcall(variant: str, rules: str) -> None:

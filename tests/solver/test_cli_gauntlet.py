@@ -33,6 +33,7 @@ def test_gauntlet_plays_a_strategy_file_in_worker_processes(solved) -> None:
     assert all(row["faults"] == {"bot": 0, "opponent": 0} and row["hands"] == 20 for row in report["opponents"])
 
 
+@pytest.mark.jit_only
 def test_an_exported_folder_plays_in_process_and_counts_its_matches(solved, tmp_path: Path) -> None:
     strategy, cards = solved
     folder = tmp_path / "bot"
