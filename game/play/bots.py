@@ -1,4 +1,4 @@
-"""Baseline bots implementing ``game.rules.actions.Bot``, and the registry the CLI builds them from.
+"""Baseline bots implementing ``game.rules.actions.PolicyBot``, and the registry the CLI builds bots from.
 
 - ``RandomBot``: a uniform legal action kind, then a uniform raise-to or bid amount (seeded).
 - ``CheckCallBot``: checks when it can, else calls (auction: bids 0; limit showdown: announces
@@ -7,19 +7,21 @@
   against pot odds (see the class docstring). Variant-aware: Swap's future swaps, River of
   Blood's run cards, Auction's third card, Bounty's payoff.
 
-Every bot plays the heads-up no-limit variants (``game.rules.nolimit.Observation``); ``RandomBot`` and
+Each has ``policy(observation)``, the distribution ``act`` plays (`game.play.bot_support`). Every
+bot plays the heads-up no-limit variants (``game.rules.nolimit.Observation``); ``RandomBot`` and
 ``CheckCallBot`` also play the N-player limit game (``game.rules.limit.LimitObservation``, whose
-``legal_moves`` lists the concrete actions).
+``legal_moves`` lists the concrete actions). The registry ``BOTS`` also holds the sparring styles
+(`game.play.sparring`).
 
 >>> from game.rules.chance import RandomChance
 >>> from game.rules.holdem import HoldemConfig, HoldemRound
 >>> round_ = HoldemRound(HoldemConfig(), RandomChance(0))
 >>> CheckCallBot().act(round_.observation(0))
 Action(kind=<ActionKind.CALL: 2>, amount=0)
->>> sorted(BOTS)
+>>> sorted(BASELINE_BOTS)
 ['checkcall', 'equity', 'random']
->>> make_bot("equity", seed=1).name
-'equity'
+>>> make_bot("equity", seed=1).name, make_bot("maniac", seed=1).name
+('equity', 'maniac')
 """
 
 from __future__ import annotations
@@ -27,20 +29,27 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
+from game.cards.rng import SeedLike, as_generator, kernel_seed
+from game.play.bot_support import EquityEstimator, one_point, passive_action
+from game.play.sparring import LIMIT_STYLES, STYLES, make_sparring_bot
+from game.rules.actions import Action, ActionKind, Policy
+from game.rules.nolimit import NoLimitConfig
 
-from game.cards.evaluator import evaluate
-from game.cards.rng import SeedLike, as_generator
-from game.play.kernels_equity import _equity
-from game.rules.actions import Action, ActionKind
-from game.rules.nolimit import FLOP, TURN, NoLimitConfig
+__all__ = [
+    "BASELINE_BOTS",
+    "BOTS",
+    "LIMIT_BOTS",
+    "CheckCallBot",
+    "EquityBot",
+    "RandomBot",
+    "make_bot",
+    "passive_action",
+]
 
 _RAISE = ActionKind.RAISE
 _BID = ActionKind.BID
 _CHECK = ActionKind.CHECK
 _CALL = ActionKind.CALL
-_FOLD = ActionKind.FOLD
-_ANNOUNCE = ActionKind.ANNOUNCE
 
 
 def _concrete_moves(observation: Any) -> Sequence[Action] | None:
@@ -51,54 +60,55 @@ def _concrete_moves(observation: Any) -> Sequence[Action] | None:
 class RandomBot:
     """Uniform over the legal action kinds; a raise-to or bid amount uniform in its bounds (chips).
 
+    Its policy lists every amount: ``1 / (kinds * amounts)`` each.
+
     >>> from game.rules.chance import RandomChance
     >>> from game.rules.holdem import HoldemConfig, HoldemRound
     >>> observation = HoldemRound(HoldemConfig(), RandomChance(0)).observation(0)
     >>> RandomBot(seed=3).act(observation) == RandomBot(seed=3).act(observation)
     True
+    >>> policy = RandomBot().policy(observation)  # fold, call, raise to 4..400
+    >>> len(policy), policy[0][1], round(policy[-1][1] * 3 * 397, 9)
+    (399, 0.3333333333333333, 1.0)
     """
 
     def __init__(self, seed: SeedLike = None, name: str = "random") -> None:
         self.name = name
         self._rng = as_generator(seed)
 
-    def act(self, observation: Any) -> Action:
+    def _options(self, observation: Any) -> list[tuple[ActionKind, Sequence[Action] | range]]:
+        """Per legal kind (sorted): its concrete actions, or the range of its raise-to or bid amounts."""
         kinds = sorted(observation.legal_actions)
         if not kinds:
             raise ValueError(f"{self.name} was asked to act with no legal action (seat {observation.seat})")
-        kind = kinds[int(self._rng.integers(len(kinds)))]
         moves = _concrete_moves(observation)
-        if moves is not None:
-            choices = [move for move in moves if move.kind is kind]
-            return choices[int(self._rng.integers(len(choices)))]
-        if kind is _RAISE or kind is _BID:
-            low, high = observation.raise_bounds if kind is _RAISE else observation.bid_bounds
-            return Action(kind, int(self._rng.integers(low, high + 1)))
-        return Action(kind)
+        options: list[tuple[ActionKind, Sequence[Action] | range]] = []
+        for kind in kinds:
+            if moves is not None:
+                options.append((kind, [move for move in moves if move.kind is kind]))
+            elif kind is _RAISE or kind is _BID:
+                low, high = observation.raise_bounds if kind is _RAISE else observation.bid_bounds
+                options.append((kind, range(low, high + 1)))
+            else:
+                options.append((kind, [Action(kind)]))
+        return options
 
+    def policy(self, observation: Any) -> Policy:
+        options = self._options(observation)
+        policy: list[tuple[Action, float]] = []
+        for kind, choices in options:
+            probability = 1.0 / (len(options) * len(choices))
+            actions = [Action(kind, amount) for amount in choices] if isinstance(choices, range) else choices
+            policy.extend((action, probability) for action in actions)
+        return tuple(policy)
 
-def passive_action(observation: Any) -> Action:
-    """Check, else call, else bid 0 (auction), else announce the best hand (limit showdown), else fold.
-
-    What ``CheckCallBot`` plays, and the fallback of bots that cannot use their strategy.
-
-    >>> from game.rules.chance import RandomChance
-    >>> from game.rules.holdem import HoldemConfig, HoldemRound
-    >>> round_ = HoldemRound(HoldemConfig(), RandomChance(0))
-    >>> passive_action(round_.observation(0))  # the small blind faces the big blind: call
-    Action(kind=<ActionKind.CALL: 2>, amount=0)
-    """
-    legal = observation.legal_actions
-    if _CHECK in legal:
-        return Action.check()
-    if _CALL in legal:
-        return Action.call()
-    if _BID in legal:
-        return Action.bid(0)
-    if _ANNOUNCE in legal:
-        announcements = [move for move in observation.legal_moves if move.kind is _ANNOUNCE]
-        return max(announcements, key=lambda move: evaluate(np.array(move.cards, dtype=np.int8)))
-    return Action.fold()
+    def act(self, observation: Any) -> Action:
+        """A draw from `policy` in two steps, a kind then one of its choices (no list of every amount)."""
+        options = self._options(observation)
+        kind, choices = options[int(self._rng.integers(len(options)))]
+        if isinstance(choices, range):
+            return Action(kind, int(self._rng.integers(choices.start, choices.stop)))
+        return choices[int(self._rng.integers(len(choices)))]
 
 
 class CheckCallBot:
@@ -116,6 +126,9 @@ class CheckCallBot:
 
     def __init__(self, name: str = "checkcall") -> None:
         self.name = name
+
+    def policy(self, observation: Any) -> Policy:
+        return one_point(passive_action(observation))
 
     def act(self, observation: Any) -> Action:
         return passive_action(observation)
@@ -135,6 +148,10 @@ class EquityBot:
       (the pot odds), else fold;
     - auction bid: ``(equity with the third card - equity if the opponent gets it) * pot``,
       clamped to the bid bounds (a second-price auction rewards bidding one's value).
+
+    Its policy is one point: the action those thresholds give. The estimate is a pure function of
+    the cards seen (`game.play.bot_support.EquityEstimator`, seeded from ``seed`` and the cards), so
+    ``policy`` and ``act`` of one observation share it.
 
     ``config`` is the variant's config (for swap probabilities, River of Blood's cap, Bounty's
     multiplier); ``None`` uses the default config of the observed variant.
@@ -175,60 +192,20 @@ class EquityBot:
         self.samples = samples
         self.raise_equity = raise_equity
         self.raise_pot_fraction = raise_pot_fraction
-        self._config = config
-        self._rng = as_generator(seed)
-
-    def _config_for(self, variant: str) -> NoLimitConfig:
-        if self._config is not None:
-            if self._config.variant != variant:
-                raise ValueError(f"{self.name} was configured for {self._config.variant!r} but observes {variant!r}")
-            return self._config
-        from game.rules.variants import get_variant
-
-        self._config = get_variant(variant).config_class()
-        return self._config
+        self._estimator = EquityEstimator(config, samples=samples, seed=kernel_seed(as_generator(seed)))
 
     def equity(
         self, observation: Any, *, extra_hole_cards: int = 0, opponent_hole_cards: int | None = None
     ) -> tuple[float, float]:
         """``(equity, bounty-weighted equity)`` of the observing seat, by ``samples`` Monte Carlo deals."""
-        config = self._config_for(observation.variant)
-        if opponent_hole_cards is None:
-            opponent_hole_cards = self._opponent_hole_count(observation)
-        board_count = len(observation.board)
-        swap_streets = [
-            probability
-            for street, probability in (
-                (FLOP, getattr(config, "flop_swap_probability", 0.0)),
-                (TURN, getattr(config, "turn_swap_probability", 0.0)),
+        try:
+            return self._estimator.estimate(
+                observation, extra_hole_cards=extra_hole_cards, opponent_hole_cards=opponent_hole_cards
             )
-            if board_count < street and probability > 0.0
-        ]
-        bounty_rank = observation.bounty_rank if observation.bounty_rank is not None else -1
-        out = np.zeros(2, dtype=np.float64)
-        _equity(
-            np.array(observation.hole_cards, dtype=np.int8),
-            np.array(observation.board, dtype=np.int8),
-            extra_hole_cards,
-            opponent_hole_cards,
-            np.array(swap_streets, dtype=np.float64),
-            config.variant == "river_of_blood",
-            getattr(config, "max_board_cards", 5),
-            bounty_rank,
-            float(getattr(config, "bounty_multiplier", 1.0)),
-            self.samples,
-            int(self._rng.integers(2**32)),  # np.random.seed takes < 2**32 without numba
-            out,
-        )
-        return float(out[0]), float(out[1])
+        except ValueError as error:
+            raise ValueError(f"{self.name} was {error}") from None
 
-    @staticmethod
-    def _opponent_hole_count(observation: Any) -> int:
-        """3 once the opponent has won (or tied) an auction, else 2."""
-        mine, theirs = observation.bids[observation.seat], observation.bids[1 - observation.seat]
-        return 3 if mine is not None and theirs is not None and theirs >= mine else 2
-
-    def act(self, observation: Any) -> Action:
+    def policy(self, observation: Any) -> Policy:
         legal = observation.legal_actions
         if _concrete_moves(observation) is not None:
             raise TypeError(f"{self.name} plays the heads-up no-limit variants, not {type(observation).__name__}")
@@ -237,36 +214,48 @@ class EquityBot:
             with_card = self.equity(observation, extra_hole_cards=1, opponent_hole_cards=2)[1]
             without_card = self.equity(observation, opponent_hole_cards=3)[1]
             low, high = observation.bid_bounds
-            return Action.bid(min(high, max(low, round((with_card - without_card) * pot))))
+            return one_point(Action.bid(min(high, max(low, round((with_card - without_card) * pot)))))
         equity = self.equity(observation)[1]
         seat = observation.seat
         cost = observation.pips[1 - seat] - observation.pips[seat]
         if _RAISE in legal and equity >= self.raise_equity:
             low, high = observation.raise_bounds
             target = observation.pips[1 - seat] + round(self.raise_pot_fraction * (pot + cost))
-            return Action.raise_to(min(high, max(low, target)))
+            return one_point(Action.raise_to(min(high, max(low, target))))
         if _CHECK in legal:
-            return Action.check()
+            return one_point(Action.check())
         if _CALL in legal and equity * (pot + cost) >= cost:
-            return Action.call()
-        return Action.fold()
+            return one_point(Action.call())
+        return one_point(Action.fold())
+
+    def act(self, observation: Any) -> Action:
+        return self.policy(observation)[0][0]
 
 
-BOTS: dict[str, Callable[..., Any]] = {
+BASELINE_BOTS: dict[str, Callable[..., Any]] = {
     "random": lambda config, seed: RandomBot(seed=seed),
     "checkcall": lambda config, seed: CheckCallBot(),
     "equity": lambda config, seed: EquityBot(config, seed=seed),
 }
-"""Bot factories by registry name: ``factory(config, seed) -> Bot``."""
+"""The baseline bots' factories by registry name: ``factory(config, seed) -> Bot``."""
+
+BOTS: dict[str, Callable[..., Any]] = {
+    **BASELINE_BOTS,
+    **{name: (lambda config, seed, name=name: make_sparring_bot(name, config=config, seed=seed)) for name in STYLES},
+}
+"""Bot factories by registry name, the baselines then the sparring styles: ``factory(config, seed) -> Bot``."""
+
+LIMIT_BOTS: tuple[str, ...] = ("random", "checkcall", *LIMIT_STYLES)
+"""Registry names that play the N-player limit game (the equity bot is heads-up no-limit only)."""
 
 
 def make_bot(name: str, *, config: NoLimitConfig | None = None, seed: SeedLike = None) -> Any:
     """The bot registered as ``name``, for the variant ``config`` (``None``: default), seeded by ``seed``.
 
-    >>> make_bot("allin")
+    >>> make_bot("allin")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot 'allin': known are checkcall, equity, random
+    ValueError: unknown bot 'allin': known are bid_allin, bid_pot, bid_zero, bounty_hunter, checkcall, equity, lag, ...
     """
     factory = BOTS.get(name)
     if factory is None:

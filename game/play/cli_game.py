@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from game.cli_support import OneLineErrors
+
 if TYPE_CHECKING:
     from game.rules.limit import LimitConfig
 
@@ -34,25 +36,56 @@ def register_player_file(suffix: str, loader: PlayerLoader) -> None:
     PLAYER_FILES[suffix.lower()] = loader
 
 
+PLAYER_FOLDERS: dict[str, PlayerLoader] = {}
+"""Match players given as folders, by the file that marks them (e.g. ``"bot.json"``), filled by
+:func:`register_player_folder`."""
+
+
+def register_player_folder(marker: str, loader: PlayerLoader) -> None:
+    """Let match commands take folders holding the file ``marker`` as players, built by ``loader``."""
+    if not marker or "/" in marker:
+        raise ValueError(f"a player folder marker is a file name, got {marker!r}")
+    PLAYER_FOLDERS[marker] = loader
+
+
+def player_loader(name: str) -> PlayerLoader | None:
+    """The registered loader of the player file or folder ``name`` (:data:`PLAYER_FILES`,
+    :data:`PLAYER_FOLDERS`), or ``None`` for a `game.play.bots` name; ValueError for neither.
+
+    >>> player_loader("checkcall") is None
+    True
+    >>> player_loader("strategy.zip")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 'strategy.zip' is neither a bot name nor a player file; files ending in ... are players
+    """
+    from game.play.bots import BOTS
+
+    if Path(name).is_dir():
+        for marker, loader in PLAYER_FOLDERS.items():
+            if (Path(name) / marker).is_file():
+                return loader
+        markers = ", ".join(sorted(PLAYER_FOLDERS)) or "none registered"
+        raise ValueError(f"folder {name!r} is not a player: player folders hold one of {markers}")
+    suffix = Path(name).suffix.lower()
+    if suffix in PLAYER_FILES:
+        return PLAYER_FILES[suffix]
+    if suffix and name not in BOTS:
+        known = ", ".join(sorted(PLAYER_FILES)) or "none registered"
+        raise ValueError(f"{name!r} is neither a bot name nor a player file; files ending in {known} are players")
+    return None
+
+
 def make_player(name: str, config: Any, seed: Any) -> Any:
     """A match player: a file of a registered suffix (:data:`PLAYER_FILES`), else a `game.play.bots` name.
 
     >>> make_player("checkcall", None, 0).name
     'checkcall'
-    >>> make_player("strategy.zip", None, 0)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: 'strategy.zip' is neither a bot name nor a player file; files ending in ... are players
     """
-    from game.play.bots import BOTS, make_bot
+    from game.play.bots import make_bot
 
-    suffix = Path(name).suffix.lower()
-    if suffix in PLAYER_FILES:
-        return PLAYER_FILES[suffix](name, config, seed)
-    if suffix and name not in BOTS:
-        known = ", ".join(sorted(PLAYER_FILES)) or "none registered"
-        raise ValueError(f"{name!r} is neither a bot name nor a player file; files ending in {known} are players")
-    return make_bot(name, config=config, seed=seed)
+    loader = player_loader(name)
+    return make_bot(name, config=config, seed=seed) if loader is None else loader(name, config, seed)
 
 
 EXACT_GAME_DESCRIPTIONS = {
@@ -125,9 +158,12 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             "equity",
             "--a",
             help="Player A: random, checkcall, equity (Monte Carlo equity, 1000 "
-            "samples per decision) or a strategy file (.h5) of the variant.",
+            "samples per decision), a sparring style (maniac, tag, ...; see README) or a strategy file (.h5) of the "
+            "variant.",
         ),
-        b: str = typer.Option("random", "--b", help="Player B: random, checkcall, equity or a strategy file (.h5)."),
+        b: str = typer.Option(
+            "random", "--b", help="Player B: random, checkcall, equity, a sparring style or a strategy file (.h5)."
+        ),
         rounds: int = typer.Option(1000, help="Rounds to play (even when duplicate)."),
         seed: int = typer.Option(0, help="Seed of the deals (bots get seeds derived from it)."),
         duplicate: bool = typer.Option(
@@ -174,7 +210,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     def freezeout(
         bots: str = typer.Option(
             "checkcall,random,random",
-            help="One player per seat, comma-separated: random, checkcall, or a limit strategy file (.h5).",
+            help="One player per seat, comma-separated: random, checkcall, a limit sparring style (tight_passive, "
+            "loose_passive, tag, lag, maniac) or a limit strategy file (.h5).",
         ),
         seed: int = typer.Option(0, help="Seed of the deals (bots get seeds derived from it)."),
         max_games: int = typer.Option(1000, help="Stop after this many games if nobody holds every chip."),
@@ -200,6 +237,77 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         )
         for name, chips in result["stacks"].items():
             typer.echo(f"  {name}: {chips:,} chips")
+
+    @app.command(cls=OneLineErrors)
+    def gauntlet(
+        variant: str = typer.Option(
+            ..., help="Heads-up variant (see `vcfr variants`), or limit (3-player freeze-outs)."
+        ),
+        bot: str = typer.Option(
+            ...,
+            help="The bot to test: a bot name (equity, tag, ...), a strategy file (.h5) or a folder written by "
+            "vcfr export-bot (played in-process with its lock-in; engine rules only).",
+        ),
+        hands: int = typer.Option(2000, help="Duplicate hands per opponent (even; heads-up variants)."),
+        rules: str = typer.Option("engine", help="engine (the official engines) or document (the rules documents)."),
+        seed: int = typer.Option(0, help="Seed of the deals (the same for every opponent) and of the bots."),
+        opponents: str | None = typer.Option(
+            None,
+            help="Comma-separated opponents (default: the sparring styles the variant features, then random, "
+            "checkcall, equity; limit: every pair of tight_passive, loose_passive, tag, lag, maniac).",
+        ),
+        jobs: int = typer.Option(2, help="Worker processes playing opponents in parallel."),
+        freezeouts: int = typer.Option(6, help="Limit: freeze-outs per pair of opponents (the bot's seat rotates)."),
+        max_games: int = typer.Option(1000, help="Limit: games before an open freeze-out goes to the chip leader."),
+        png: Path | None = typer.Option(None, help="Write a bar chart (PNG) with the 95% intervals here."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """Play a bot against the whole sparring suite and the baselines (duplicate, engine rules by
+        default): a table of mbb/hand with a Student-t 95% interval and win/loss per opponent; under
+        limit, 3-player freeze-outs against pairs of limit styles with the win share's Wilson interval."""
+        from game.cli_support import check_output_file, fail
+        from game.play.gauntlet import run_gauntlet, write_chart
+
+        try:
+            loader = player_loader(bot)
+            if png is not None:
+                check_output_file(png, "--png")
+            names = None if opponents is None else [name.strip() for name in opponents.split(",") if name.strip()]
+            progress = None if as_json else _gauntlet_progress(variant, names)
+            on_done = None
+            if progress is not None:
+                progress_bar, task = progress
+                progress_bar.start()
+
+                def on_done(row: dict) -> None:
+                    progress_bar.update(task, advance=1, last=row.get("opponent") or "+".join(row["opponents"]))
+
+            try:
+                report = run_gauntlet(
+                    variant,
+                    bot,
+                    hands=hands,
+                    rules=rules,
+                    seed=seed,
+                    opponents=names,
+                    jobs=jobs,
+                    loader=loader,
+                    freezeouts=freezeouts,
+                    max_games=max_games,
+                    on_done=on_done,
+                )
+            finally:
+                if progress is not None:
+                    progress[0].stop()
+        except ValueError as error:
+            raise fail(str(error), 2) from None
+        if png is not None:
+            write_chart(report, str(png))
+            report["png"] = str(png)
+        if as_json:
+            typer.echo(json.dumps(report))
+            return
+        _print_gauntlet(report)
 
     @app.command()
     def replay(
@@ -247,6 +355,82 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             typer.echo(f"ratio (our hold'em / pokerkit): {result['ratio_vs_pokerkit']:.1f}x")
 
 
+def _gauntlet_progress(variant: str, opponents: list[str] | None) -> tuple[Any, Any]:
+    """A rich progress bar over the gauntlet's matches (or limit pairs), on stderr, and its task."""
+    from itertools import combinations_with_replacement
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from game.play.gauntlet import default_opponents
+    from game.play.sparring import LIMIT_STYLES
+
+    if variant == "limit":
+        total = len(list(combinations_with_replacement(opponents or LIMIT_STYLES, 2)))
+    else:
+        total = len(opponents) if opponents is not None else len(default_opponents(variant))
+    progress = Progress(
+        TextColumn("[bold]gauntlet"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[last]}"),
+        TimeElapsedColumn(),
+        transient=True,
+        console=Console(stderr=True),
+    )
+    return progress, progress.add_task("gauntlet", total=total, last="")
+
+
+def _print_gauntlet(report: dict[str, Any]) -> None:
+    """The gauntlet's table (rich) and a summary line."""
+    from rich.console import Console
+    from rich.table import Table
+
+    if report["variant"] == "limit":
+        table = Table(title=f"{report['bot']}: limit, 3-player freeze-outs, {report['freezeouts_per_pair']} per pair")
+        for column in ("opponents", "wins", "win share", "Wilson 95%", "finished", "games"):
+            table.add_column(
+                column, justify="left" if column == "opponents" else "right", no_wrap=column == "opponents"
+            )
+        for row in [*report["pairs"], {**report["overall"], "opponents": ["overall"], "finished": None, "games": None}]:
+            low, high = row["wilson95"]
+            table.add_row(
+                " + ".join(row["opponents"]),
+                f"{row['wins']}/{row['freezeouts']}",
+                f"{row['win_share']:.3f}",
+                f"{low:.3f}..{high:.3f}",
+                "" if row["finished"] is None else str(row["finished"]),
+                "" if row["games"] is None else f"{row['games']:,}",
+            )
+        Console().print(table)
+        typer.echo(f"fair share 1/3; {report['seconds']:.0f} s")
+        return
+    table = Table(
+        title=f"{report['bot']}: {report['variant']}, {report['hands']:,} duplicate hands per opponent, "
+        f"{report['rules']} rules, seed {report['seed']}"
+    )
+    for column in ("opponent", "mbb/hand", "95% CI", "result", "chips", "faults (bot/opp)", "s"):
+        table.add_column(column, justify="left" if column in ("opponent", "result") else "right", no_wrap=True)
+    colours = {"win": "green", "loss": "red", "even": "yellow"}
+    for row in report["opponents"]:
+        half = row["ci95_mbb_per_hand"]
+        table.add_row(
+            row["opponent"],
+            f"{row['mbb_per_hand']:+,.0f}",
+            "n/a" if half is None else f"+- {half:,.0f}",
+            f"[{colours[row['result']]}]{row['result']}[/]",
+            f"{row['chips']:+,}",
+            f"{row['faults']['bot']}/{row['faults']['opponent']}",
+            f"{row['seconds']:.1f}",
+        )
+    Console().print(table)
+    counts = {result: sum(row["result"] == result for row in report["opponents"]) for result in ("win", "even", "loss")}
+    typer.echo(
+        f"{counts['win']} wins, {counts['even']} even, {counts['loss']} losses; {report['seconds']:.0f} s "
+        f"with {report['jobs']} jobs" + (f"; chart: {report['png']}" if "png" in report else "")
+    )
+
+
 def baseline_match_lines(rounds: int = 200, seed: int = 0) -> list[str]:
     """One readable line per variant: EquityBot vs RandomBot over ``rounds`` duplicate rounds, then
     a 3-player limit freeze-out (check/call vs two random bots, at most 1000 games).
@@ -284,13 +468,9 @@ def baseline_match_lines(rounds: int = 200, seed: int = 0) -> list[str]:
     return lines
 
 
-LIMIT_BOTS = ("random", "checkcall")
-"""Baseline bots that play the N-player limit game (the equity bot is heads-up no-limit only)."""
-
-
 def play_freeze_out(config: LimitConfig, bot_names: list[str], *, seed: int, max_games: int) -> dict:
     """Play a limit freeze-out, one player per seat; JSON-able summary (chips). A player is a baseline
-    bot of :data:`LIMIT_BOTS` or a file of a registered suffix (:data:`PLAYER_FILES`: the solver
+    bot of `game.play.bots.LIMIT_BOTS` (random, checkcall, the limit sparring styles) or a file of a registered suffix (:data:`PLAYER_FILES`: the solver
     registers ``.h5`` strategy files, played by the limit lookup bot).
 
     Players repeated by name are told apart as ``random-1``, ``random-2`` ...
@@ -301,7 +481,7 @@ def play_freeze_out(config: LimitConfig, bot_names: list[str], *, seed: int, max
     """
     import numpy as np
 
-    from game.play.bots import make_bot
+    from game.play.bots import LIMIT_BOTS, make_bot
     from game.play.freeze_out import FreezeOut
 
     files = {name for name in bot_names if Path(name).suffix.lower() in PLAYER_FILES}
@@ -309,7 +489,7 @@ def play_freeze_out(config: LimitConfig, bot_names: list[str], *, seed: int, max
     if unsupported:
         suffixes = ", ".join(sorted(PLAYER_FILES)) or "none registered"
         raise ValueError(
-            f"the limit game is played by the {' and '.join(LIMIT_BOTS)} bots and by strategy files "
+            f"the limit game is played by the bots {', '.join(LIMIT_BOTS)} and by strategy files "
             f"(ending in {suffixes}), not {unsupported}"
         )
     if len(bot_names) != config.n_players:

@@ -49,12 +49,12 @@ import math
 from fractions import Fraction
 from typing import Any, Protocol
 
-from game.rules.actions import Action, ActionKind
+from game.rules.actions import Action, ActionKind, Policy
 from game.rules.nolimit import NoLimitConfig
 
 LOGGER = logging.getLogger("vcfr.lock_in")
 
-__all__ = ["LockIn", "MatchProgress", "lock_in_threshold", "locked_action", "round_loss_bound"]
+__all__ = ["LockIn", "MatchCounter", "MatchProgress", "lock_in_threshold", "locked_action", "round_loss_bound"]
 
 
 class MatchProgress(Protocol):
@@ -64,6 +64,38 @@ class MatchProgress(Protocol):
     """Chips won so far in the match (the engine's round deltas summed)."""
     rounds_played: int
     """Rounds finished so far."""
+
+
+class MatchCounter:
+    """A `MatchProgress` counted from round results, for bots in our own match runner (which reports
+    each finished round to a bot's ``round_over``): matches of ``rounds`` rounds follow each other,
+    and ``bankroll`` and ``rounds_played`` count from the start of the current one.
+
+    >>> counter = MatchCounter(2)
+    >>> counter.record(5); (counter.bankroll, counter.rounds_played)
+    (5, 1)
+    >>> counter.record(-3); (counter.bankroll, counter.rounds_played, counter.matches)
+    (0, 0, 1)
+    """
+
+    def __init__(self, rounds: int) -> None:
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+            raise ValueError(f"rounds must be an int >= 1, got {rounds!r}")
+        self.rounds = rounds
+        self.bankroll = 0
+        """Chips won so far in the current match."""
+        self.rounds_played = 0
+        """Rounds finished in the current match."""
+        self.matches = 0
+        """Matches finished."""
+
+    def record(self, chips: int) -> None:
+        """Count one finished round that won ``chips``; after ``rounds`` rounds a new match starts."""
+        self.bankroll += chips
+        self.rounds_played += 1
+        if self.rounds_played == self.rounds:
+            self.bankroll, self.rounds_played = 0, 0
+            self.matches += 1
 
 
 def round_loss_bound(config: NoLimitConfig, seat: int) -> int:
@@ -128,7 +160,9 @@ class LockIn:
     (``rounds`` overrides ``config.rounds``). ``attach`` the match's progress (a
     `game.pokerbots.session.ClientSession`) before play; unattached, the wrapper never locks in. ``locked``
     tells whether it has; ``locked_round`` (0-based round index), ``locked_bankroll`` and
-    ``locked_threshold`` record when.
+    ``locked_threshold`` record when. In our own match runner attach a `MatchCounter`: the wrapper
+    counts each finished round into it (``round_over``) and unlocks when a new match starts.
+    ``policy`` is the wrapped bot's, or the locked-in answer, and changes nothing.
     """
 
     def __init__(
@@ -166,12 +200,41 @@ class LockIn:
             raise AttributeError(name)
         return getattr(self.bot, name)
 
+    def policy(self, observation: Any) -> Policy:
+        """The locked-in answer once the lead cannot be lost, else the wrapped bot's policy."""
+        if self.locked or self._threshold_if_won(observation) is not None:
+            return ((locked_action(observation), 1.0),)
+        return self.bot.policy(observation)
+
     def act(self, observation: Any) -> Action:
         if not self.locked:
             self._consider(observation)
         if self.locked:
             return locked_action(observation)
         return self.bot.act(observation)
+
+    def round_over(self, observation: Any) -> None:
+        """Count a finished round into an attached `MatchCounter` (a new match unlocks), then tell the
+        wrapped bot if it listens."""
+        if isinstance(self.match, MatchCounter) and observation.payoffs is not None:
+            self.match.record(int(observation.payoffs[observation.seat]))
+            if self.match.rounds_played == 0:
+                self.locked, self._checked_round = False, None
+                self.locked_round = self.locked_bankroll = self.locked_threshold = None
+        listener = getattr(self.bot, "round_over", None)
+        if listener is not None:
+            listener(observation)
+
+    def _threshold_if_won(self, observation: Any) -> int | None:
+        """The most the rounds left (this one included) can cost, if the lead exceeds it, else ``None``."""
+        match = self.match
+        if match is None:
+            return None
+        rounds_left = self.rounds - int(match.rounds_played)
+        if rounds_left < 1:
+            return None  # past the match length we know: no bound
+        threshold = lock_in_threshold(self.config, rounds_left, observation.seat)
+        return threshold if int(match.bankroll) > threshold else None
 
     def _consider(self, observation: Any) -> None:
         """At my first decision of a round (only my blind is in), lock in if the lead exceeds the
@@ -183,12 +246,9 @@ class LockIn:
         if played == self._checked_round:
             return
         self._checked_round = played
-        rounds_left = self.rounds - played
-        if rounds_left < 1:
-            return  # past the match length we know: no bound
-        threshold = lock_in_threshold(self.config, rounds_left, observation.seat)
-        bankroll = int(match.bankroll)
-        if bankroll > threshold:
+        threshold = self._threshold_if_won(observation)
+        if threshold is not None:
+            bankroll = int(match.bankroll)
             self.locked = True
             self.locked_round, self.locked_bankroll, self.locked_threshold = played, bankroll, threshold
             self.logger.info(
@@ -198,5 +258,5 @@ class LockIn:
                 self.rounds,
                 bankroll,
                 threshold,
-                rounds_left,
+                self.rounds - played,
             )

@@ -13,7 +13,9 @@ computed over the per-pair results.
 
 A bot that raises or returns an illegal action does not stop the match: as in the official
 engines the action becomes a check if legal, else a fold (auction: a bid of 0); each such fault
-is counted, logged (``logging`` warning) and written to the hand history.
+is counted, logged (``logging`` warning) and written to the hand history. A bot with a
+``round_over(observation)`` method is shown each finished round from its seat (the payoffs in
+``observation.payoffs``), as the engines call ``handle_round_over``; an error there is logged.
 
 Results: bankrolls in chips by player (they sum to zero), and player A's win rate in mbb/hand
 (thousandths of a big blind per round) with the half-width of a 95% normal confidence interval.
@@ -179,6 +181,25 @@ def _play_round(round_: NoLimitRound, round_index: int, bots: tuple[Any, Any], n
     return faults
 
 
+def _report_round_over(round_: NoLimitRound, round_index: int, bots: tuple[Any, Any], names: tuple[str, str]) -> None:
+    """Show each bot that has ``round_over`` the finished round from its seat; log its errors."""
+    for seat, bot in enumerate(bots):
+        report = getattr(bot, "round_over", None)
+        if report is None:
+            continue
+        try:
+            report(round_.observation(seat))
+        except Exception as error:
+            logger.warning(
+                "round %d: %s at seat %d: round_over raised %s: %s",
+                round_index,
+                names[seat],
+                seat,
+                type(error).__name__,
+                error,
+            )
+
+
 def _player_names(bot_a: Bot, bot_b: Bot) -> tuple[str, str]:
     name_a, name_b = str(getattr(bot_a, "name", "a")), str(getattr(bot_b, "name", "b"))
     if name_a == name_b:
@@ -244,6 +265,7 @@ def play_match(
                     config, RandomChance(np.random.default_rng(deal_seed)), match_state=state_by_seat
                 )
                 round_faults = _play_round(round_, round_index, bots, seats)
+                _report_round_over(round_, round_index, bots, seats)
                 payoffs = round_.payoffs()
                 winnings[round_index] = payoffs[a_seat]
                 faults.extend(round_faults)

@@ -4,10 +4,11 @@
 variant, a card abstraction whose hash is not the strategy's ...) as one ``error: ...`` line on
 stderr with exit code 2, before writing anything; a bot that fails its warm-up round exits with 1.
 
-This module also lets ``vcfr match`` (`game.play.cli_game`) take strategy files as players: `game` may
-not import `solver`, so the solver side registers the ``.h5`` suffix with
-`game.play.cli_game.register_player_file` (a lookup bot of the file, checked like ``export-bot
---strategy`` checks it).
+This module also lets ``vcfr match`` and ``vcfr gauntlet`` (`game.play.cli_game`) take strategy files
+and exported folders as players: `game` may not import `solver`, so the solver side registers the
+``.h5`` suffix with `game.play.cli_game.register_player_file` (a lookup bot of the file, checked
+like ``export-bot --strategy`` checks it) and folders holding ``bot.json`` with
+`game.play.cli_game.register_player_folder` (the folder's bot, built in-process).
 """
 
 from __future__ import annotations
@@ -41,12 +42,35 @@ def strategy_player(path: str, config: Any, seed: Any) -> Any:
     return LookupBot(path, card_abstraction=cards, config=config, seed=seed, name=Path(path).name)
 
 
+def folder_player(path: str, config: Any, seed: Any) -> Any:
+    """``vcfr match``'s and ``vcfr gauntlet``'s player for a folder written by ``vcfr export-bot``: the bot
+    its ``bot.json`` names (its own seed; ``seed`` is unused), built in this process as the folder's
+    player.py builds it (`solver.bots.export_bot.make_player`). Its lock-in counts the match from the
+    rounds our match runner reports (`game.play.lock_in.MatchCounter`, 1000-round matches as in the
+    engines). ValueError unless ``config`` is its variant under engine rules (the folder plays the
+    engines' rules)."""
+    from game.play.lock_in import LockIn, MatchCounter
+    from solver.bots.export_bot import BotSpec, make_player
+
+    spec = BotSpec.read(path)
+    if spec.variant != getattr(config, "variant", None) or config.rules != "engine":
+        raise ValueError(
+            f"the exported bot {path!r} plays {spec.variant} under engine rules, not "
+            f"{getattr(config, 'variant', config)!r} under {getattr(config, 'rules', '?')!r} rules"
+        )
+    player = make_player(spec, path)
+    if isinstance(player, LockIn):
+        player.attach(MatchCounter(player.rounds))
+    return player
+
+
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     from game.cli_support import OneLineErrors
     from game.cli_support import fail as _fail
-    from game.play.cli_game import register_player_file
+    from game.play.cli_game import register_player_file, register_player_folder
 
     register_player_file(".h5", strategy_player)
+    register_player_folder("bot.json", folder_player)
 
     @app.command("export-bot", cls=OneLineErrors)
     def export_bot_command(

@@ -127,6 +127,6 @@ def test_freezeout_plays_the_limit_game_until_one_player_holds_every_chip() -> N
 
 def test_freezeout_refuses_bots_that_cannot_play_limit_and_bad_seat_counts() -> None:
     result = invoke("freezeout", "--bots", "equity,random")
-    assert result.exit_code != 0 and "random and checkcall" in result.output
+    assert result.exit_code != 0 and "random, checkcall" in result.output and "['equity']" in result.output
     result = invoke("freezeout", "--bots", "random")
     assert result.exit_code != 0 and "n_players" in result.output

@@ -49,7 +49,7 @@ def test_bot_spec_round_trips_through_bot_json(tmp_path: Path) -> None:
 def test_make_bot_by_registry_name_module_and_file(tmp_path: Path) -> None:
     assert isinstance(make_bot(BotSpec("swap", "random", seed=3)), RandomBot)
     equity = make_bot(BotSpec("bounty", "equity"))
-    assert isinstance(equity, EquityBot) and equity._config_for("bounty").rules == "engine"
+    assert isinstance(equity, EquityBot) and equity._estimator.config_for("bounty").rules == "engine"
     assert isinstance(make_bot(BotSpec("swap", "game.play.bots:CheckCallBot")), CheckCallBot)
     (tmp_path / "mine.py").write_text(USER_BOT)
     mine = make_bot(BotSpec("swap", "mine.py:AlwaysRaise", seed=5), tmp_path)

@@ -222,6 +222,16 @@ def test_cli_freezeout_seats_strategy_files(tmp_path: Path, solved: dict[int, Pa
     assert unknown.exit_code == 2 and "strategyfiles" in "".join(unknown.output.replace("│", "").split())
 
 
+def test_cli_limit_gauntlet_seats_a_strategy_file(solved: dict[int, Path]) -> None:
+    options = ["--variant", "limit", "--bot", str(solved[3]), "--opponents", "tag,maniac", "--freezeouts", "2"]
+    result = invoke("gauntlet", *options, "--max-games", "30", "--jobs", "1", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert [row["opponents"] for row in report["pairs"]] == [["tag", "tag"], ["tag", "maniac"], ["maniac", "maniac"]]
+    assert report["overall"]["freezeouts"] == 6 and 0 <= report["overall"]["wins"] <= 6
+    assert all(0 < row["games"] <= 2 * 30 for row in report["pairs"])
+
+
 @pytest.mark.slow
 def test_process_backend_rebuilds_the_limit_game(cards: Path, tmp_path: Path) -> None:
     config = TrainingConfig(
