@@ -48,6 +48,7 @@ at run time with :func:`register_lookup_bot`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -256,10 +257,35 @@ class LookupBot:
             raise ValueError(
                 f"the card abstraction's buckets {self.lookup.n_buckets} do not match the strategy file's tree"
             )
-        self._tree = _AbstractTree(tree, self.game_config.variant_config().stack)
-        self._strategy = np.asarray(record.average_strategy, dtype=np.float64)
+        self._setup(tree, record.average_strategy, self.game_config.variant_config().stack, seed, name)
+        self._bucket_of: Callable[[Observation, int], int] | None = None
+
+    @classmethod
+    def from_game(
+        cls,
+        tree: FlatTree,
+        strategy: np.ndarray,
+        config: NoLimitConfig,
+        bucket: Callable[[Observation, int], int],
+        *,
+        seed: SeedLike = None,
+        name: str = "lookup",
+    ) -> LookupBot:
+        """A bot of an in-memory abstract game whose card abstraction is not a `CardAbstraction` (the
+        exact small variants): ``tree`` and flat ``strategy`` table of the game, the real rules
+        ``config`` it plays, and ``bucket(observation, slot)``: the acting seat's bucket in a slot."""
+        bot = cls.__new__(cls)
+        bot.config = config
+        bot._setup(tree, strategy, config.stack, seed, name)
+        bot._bucket_of = bucket
+        return bot
+
+    def _setup(self, tree: FlatTree, strategy: np.ndarray, stack: int, seed: SeedLike, name: str) -> None:
+        self._tree = _AbstractTree(tree, stack)
+        self._strategy = np.asarray(strategy, dtype=np.float64)
         self._row_offset = tree.row_offset.tolist()
         self._n_actions = tree.n_actions.tolist()
+        self._slot = tree.group_slot.tolist()
         self._rng = as_generator(seed)
         self.name = name
         self.decisions = 0
@@ -396,9 +422,9 @@ class LookupBot:
                     _Choice(decision.probability, passive_action(observation), OFF_TREE, OFF_TREE, -1, decision.reading)
                 )
                 continue
-            if bucket < 0:
-                bucket = self._bucket(observation)
             group = self._tree.group[decision.node]
+            if bucket < 0:
+                bucket = self._bucket(observation, group)
             offset = self._row_offset[group] + bucket * self._n_actions[group]
             row = self._strategy[offset : offset + self._n_actions[group]]
             for probability, (child, kind, action) in zip(row.tolist(), decision.real, strict=True):
@@ -411,7 +437,9 @@ class LookupBot:
         return choices
 
     # ------------------------------------------------------------------ cards
-    def _bucket(self, observation: Observation) -> int:
+    def _bucket(self, observation: Observation, group: int) -> int:
+        if self._bucket_of is not None:
+            return self._bucket_of(observation, self._slot[group])
         hole, board = observation.hole_cards, observation.board
         if len(hole) not in (2, 3) or (len(board) not in (0, 3) and len(board) < 4):
             raise ValueError(f"cannot bucket {len(hole)} hole cards on a board of {len(board)} cards")
