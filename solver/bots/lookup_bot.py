@@ -48,7 +48,7 @@ at run time with :func:`register_lookup_bot`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -295,6 +295,7 @@ class LookupBot:
         self._cache_key: tuple = ()
         self._cache_moves: tuple = ()
         self._cache_state: tuple = ()
+        self._bucket_memo: tuple = ((), None)
 
     # ------------------------------------------------------------------ the Bot protocol
     def act(self, observation: Any) -> Action:
@@ -332,35 +333,81 @@ class LookupBot:
         return tuple((action, probability / total) for action, probability in merged.items() if probability > 0)
 
     def policy_rows(
-        self, observation: Observation, holes: list[tuple[int, ...]], bounty_ranks: list[int | None] | None = None
+        self,
+        observation: Observation,
+        holes: Sequence[tuple[int, ...]],
+        bounty_ranks: Sequence[int | None] | None = None,
     ) -> tuple[list[Action], np.ndarray]:
         """:meth:`policy` at ``observation`` with its hole cards (and Bounty rank) replaced by each of
         ``holes`` (and ``bounty_ranks``), at once: ``(actions, probabilities)`` with probabilities
-        float64 ``[len(holes), len(actions)]``, rows summing to 1 (full-game LBR's belief)."""
-        ranks = bounty_ranks if bounty_ranks is not None else [observation.bounty_rank] * len(holes)
-        actions: dict[Action, int] = {}
-        rows: list[dict[int, float]] = []
-        tables: dict[bool, list] = {}
-        for hole, rank in zip(holes, ranks, strict=True):
-            view = replace(observation, hole_cards=tuple(hole), bounty_rank=rank)
-            cached = self._extends_cache(view)
+        float64 ``[len(holes), len(actions)]``, rows summing to 1 (full-game LBR's belief). The
+        readings and real actions are computed once (they do not depend on the cards), the buckets
+        in one kernel call."""
+        holes = [tuple(hole) for hole in holes]
+        ranks = list(bounty_ranks) if bounty_ranks is not None else [observation.bounty_rank] * len(holes)
+        cached = np.array([self._extends_cache(observation, hole) for hole in holes], dtype=bool)
+        columns: dict[Action, int] = {}
+        parts: list[tuple[np.ndarray, float, int, np.ndarray | None]] = []
+        for flag in (False, True):
+            members = np.flatnonzero(cached == flag)
+            if len(members) == 0:
+                continue
+            first = int(members[0])
+            view = replace(observation, hole_cards=holes[first], bounty_rank=ranks[first])
+            found: list[tuple[np.ndarray, float, Action, np.ndarray | None]] = []
             try:
-                if cached not in tables:
-                    tables[cached] = self._decisions(view, self._readings(view))
-                choices = self._choices(view, tables[cached])
+                buckets: dict[int, np.ndarray] = {}
+                for decision in self._decisions(view, self._readings(view)):
+                    if decision.node == OFF_TREE:
+                        found.append((members, decision.probability, passive_action(view), None))
+                        continue
+                    group = self._tree.group[decision.node]
+                    slot = self._slot[group]
+                    if slot not in buckets:
+                        buckets[slot] = self._buckets(
+                            view, group, [holes[k] for k in members], [ranks[k] for k in members]
+                        )
+                    n_actions = self._n_actions[group]
+                    rows = self._strategy[
+                        self._row_offset[group] + buckets[slot][:, None] * n_actions + np.arange(n_actions)
+                    ]
+                    for index, (_, _, action) in enumerate(decision.real):
+                        found.append((members, decision.probability, action, rows[:, index]))
             except Exception:
-                choices = [_Choice(1.0, passive_action(view), OFF_TREE, OFF_TREE, -1, OFF_TREE)]
-            row: dict[int, float] = {}
-            for choice in choices:
-                column = actions.setdefault(choice.action, len(actions))
-                row[column] = row.get(column, 0.0) + choice.probability
-            rows.append(row)
-        matrix = np.zeros((len(holes), len(actions)))
-        for k, row in enumerate(rows):
-            for column, probability in row.items():
-                matrix[k, column] = probability
+                found = [(members, 1.0, passive_action(view), None)]
+            for members_, probability, action, values in found:
+                parts.append((members_, probability, columns.setdefault(action, len(columns)), values))
+        matrix = np.zeros((len(holes), len(columns)))
+        for members, probability, column, values in parts:
+            matrix[members, column] += probability if values is None else probability * values
         matrix /= matrix.sum(axis=1, keepdims=True)
-        return list(actions), matrix
+        return list(columns), matrix
+
+    def _buckets(
+        self, observation: Observation, group: int, holes: list[tuple[int, ...]], ranks: list[int | None]
+    ) -> np.ndarray:
+        """Buckets (int64) of ``observation`` with each of ``holes`` and ``ranks`` substituted."""
+        sizes = {len(hole) for hole in holes}
+        if self._bucket_of is not None or len(sizes) != 1:
+            return np.array(
+                [
+                    self._bucket(replace(observation, hole_cards=hole, bounty_rank=rank), group)
+                    for hole, rank in zip(holes, ranks, strict=True)
+                ],
+                dtype=np.int64,
+            )
+        (n_hole,) = sizes
+        board = observation.board
+        if n_hole not in (2, 3) or (len(board) not in (0, 3) and len(board) < 4):
+            raise ValueError(f"cannot bucket {n_hole} hole cards on a board of {len(board)} cards")
+        cards = np.empty((len(holes), n_hole + len(board)), dtype=np.int8)
+        cards[:, :n_hole] = holes
+        cards[:, n_hole:] = board
+        rank_array = np.array([-1 if rank is None else rank for rank in ranks], dtype=np.int64)
+        key = (cards.tobytes(), n_hole, rank_array.tobytes())
+        if self._bucket_memo[0] != key:  # LBR asks again for each of its raises: same cards, same buckets
+            self._bucket_memo = (key, self.lookup.buckets_unchecked(cards, n_hole, rank_array))
+        return self._bucket_memo[1]
 
     def _act(self, observation: Observation) -> Action:
         legal = observation.legal_actions
@@ -461,11 +508,11 @@ class LookupBot:
             self._tree.through_chance(reading, observation.board), street_ordinal(observation.street)
         )
 
-    def _extends_cache(self, observation: Observation) -> bool:
-        """Whether the remembered walk (same seat and hole cards, a prefix of the history) applies."""
-        return (observation.seat, observation.hole_cards) == self._cache_key and observation.history[
-            : len(self._cache_moves)
-        ] == self._cache_moves
+    def _extends_cache(self, observation: Observation, hole: tuple[int, ...] | None = None) -> bool:
+        """Whether the remembered walk (same seat and hole cards, default the observation's; a prefix of
+        the history) applies."""
+        key = (observation.seat, observation.hole_cards if hole is None else hole)
+        return key == self._cache_key and observation.history[: len(self._cache_moves)] == self._cache_moves
 
     def _readings(self, observation: Observation) -> _Walk:
         """Every reading of the observation's history with its probability (no state changes).

@@ -220,8 +220,10 @@ class _Belief:
         self.weight = np.ones(k)
 
     def holes(self, live: np.ndarray) -> tuple[list[tuple[int, ...]], list[int | None]]:
-        holes = [tuple(int(c) for c in self.hole[k, : self.count[k]]) for k in live]
-        ranks = [int(self.rank[k]) if self.rank[k] >= 0 else None for k in live]
+        holes = [
+            tuple(row[:count]) for row, count in zip(self.hole[live].tolist(), self.count[live].tolist(), strict=True)
+        ]
+        ranks = [rank if rank >= 0 else None for rank in self.rank[live].tolist()]
         return holes, ranks
 
     def advance(self, observation: Observation, street: int) -> None:

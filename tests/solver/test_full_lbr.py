@@ -3,8 +3,13 @@ the exact small variants (at most the exact best response of the strategy the lo
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import numpy as np
 import pytest
 
+from abstraction.cards.buckets import CardAbstraction
 from abstraction.exact.small_variants import SmallDeal, SmallVariant, build_small_variant
 from game.play.bots import passive_action
 from game.rules.actions import Action, ActionKind
@@ -16,6 +21,7 @@ from solver.bots.lookup_bot import LookupBot
 from solver.evaluate.exploitability import exploitability
 from solver.evaluate.full_lbr import FullLBRConfig, full_lbr
 from solver.solve.cfr import Solver
+from tests.solver.cli_support import invoke, one_line_error
 
 pytestmark = pytest.mark.jit_only  # thousands of Monte Carlo showdowns per hand
 
@@ -118,3 +124,27 @@ def test_lbr_stays_below_the_exact_best_response(variant, rules):
     assert result.chips_per_hand <= exact + ci_chips, (result.chips_per_hand, ci_chips, exact)
     assert result.chips_per_hand > 0.25 * exact  # and it is not a vacuous bound
     assert bot.off_tree == 0 and bot.errors == 0 and result.bot_illegal == 0
+
+
+# ---------------------------------------------------------------------- the command
+def test_cli_lbr_actions_full(tmp_path: Path) -> None:
+    """``vcfr lbr --actions full`` plays the file's lookup bot in the real game; ``--actions tree`` is the
+    in-tree LBR; bad values are usage errors (exit 2)."""
+    cards = tmp_path / "cards.h5"
+    CardAbstraction.blank((169, 4, 4, 4)).save(cards)
+    path = tmp_path / "tiny.h5"
+    solve = ["solve", "--rule", "stack=20", "--cards", cards, "--bets", "1p,a cap=1", "--variant", "holdem"]
+    assert invoke(*solve, "--iterations", "2000", "--quiet", "--out", path).exit_code == 0
+    result = invoke("lbr", path, "--actions", "full", "--hands", "20", "--candidates", "20", "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["actions"] == "full" and summary["hands"] == 20 and summary["candidates"] == 20
+    assert summary["sizes"] == [0.5, 1.0, 2.0] and summary["bot_errors"] == 0 and summary["bot_decisions"] > 20
+    assert np.isfinite(summary["mbb_per_hand"]) and summary["seconds_per_1000_hands"] > 0
+    text = invoke("lbr", path, "--actions", "full", "--hands", "4", "--sizes", "1", "--quiet")
+    assert text.exit_code == 0 and "mbb/hand" in text.stdout and "per 1,000 hands" in text.stdout
+    tree = json.loads(invoke("lbr", path, "--actions", "tree", "--hands", "20", "--json").stdout)
+    assert tree["chance"] == "fresh"
+    assert "--actions must be" in one_line_error(invoke("lbr", path, "--actions", "some"), 2)
+    assert "--sizes" in one_line_error(invoke("lbr", path, "--actions", "full", "--sizes", "half"), 2)
+    assert "--opponent" in one_line_error(invoke("lbr", path, "--actions", "full", "--opponent", "equity"), 2)
