@@ -20,6 +20,8 @@ from game.cli_support import fail as _fail
 
 DEFAULT_HANDS = 10_000
 DEFAULT_CANDIDATES = 100
+DEFAULT_FULL_CANDIDATES = 400
+"""Full-game LBR's default belief size: K = 100 hid the blueprints' weakness (issue 22); see README."""
 ACTIONS = ("tree", "full")
 
 
@@ -205,9 +207,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     def lbr(
         path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
         hands: int = typer.Option(DEFAULT_HANDS, help="Hands per seat."),
-        candidates: int = typer.Option(
-            DEFAULT_CANDIDATES,
-            help="Deals in LBR's belief (fresh-chance games; exact games use every consistent deal).",
+        candidates: int | None = typer.Option(
+            None,
+            help=f"Deals in LBR's belief (fresh-chance games; exact games use every consistent deal); default "
+            f"{DEFAULT_CANDIDATES}, with --actions full {DEFAULT_FULL_CANDIDATES} hands of the bot.",
         ),
         seed: int = typer.Option(0, help="Seed of the deals, the opponent's actions and the candidates."),
         workers: int = typer.Option(1, help="Threads (results do not depend on it)."),
@@ -241,12 +244,13 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
                 raise _fail(
                     "--actions full plays the file's lookup bot: no --opponent, --equity-samples or --workers", 2
                 )
-            run_full_lbr(path, hands, candidates, seed, as_json, sizes, bids, samples, quiet=quiet)
+            full_candidates = DEFAULT_FULL_CANDIDATES if candidates is None else candidates
+            run_full_lbr(path, hands, full_candidates, seed, as_json, sizes, bids, samples, quiet=quiet)
             return
         run_lbr(
             path,
             hands,
-            candidates,
+            DEFAULT_CANDIDATES if candidates is None else candidates,
             seed,
             as_json,
             workers=workers,

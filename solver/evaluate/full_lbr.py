@@ -351,6 +351,8 @@ class _LBR:
         live = np.flatnonzero(belief.weight > 0)
         weight = belief.weight[live] / belief.weight[live].sum()
         contribution, bot_contribution = observation.contributions[seat], observation.contributions[bot]
+        if legal == {_CHECK}:  # nothing to choose (the engine's checks after an all-in)
+            return Action.check()
         if _BID in legal:
             return self._bid(round_, observation, belief, live, weight)
         auction_open = self.config.variant == "auction" and observation.street < FLOP
