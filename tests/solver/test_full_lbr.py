@@ -148,3 +148,40 @@ def test_cli_lbr_actions_full(tmp_path: Path) -> None:
     assert "--actions must be" in one_line_error(invoke("lbr", path, "--actions", "some"), 2)
     assert "--sizes" in one_line_error(invoke("lbr", path, "--actions", "full", "--sizes", "half"), 2)
     assert "--opponent" in one_line_error(invoke("lbr", path, "--actions", "full", "--opponent", "equity"), 2)
+
+
+# ---------------------------------------------------------------------- the runout kernel
+def outcomes(hole: str, candidates: list[str], board: str = "", ranks=(-1, -1), samples: int = 1, **kw):
+    from game.cards.deck import parse_cards
+    from solver.evaluate.kernels_full_lbr import _showdown_outcomes
+
+    cands = np.full((len(candidates), 3), -1, dtype=np.int8)
+    for k, text in enumerate(candidates):
+        cards = parse_cards(text)
+        cands[k, : len(cards)] = cards
+    counts = (cands >= 0).sum(axis=1).astype(np.int64)
+    mine, table = parse_cards(hole).astype(np.int8), parse_cards(board).astype(np.int8)
+    excluded = np.zeros(52, dtype=np.bool_)
+    excluded[list(mine) + list(table)] = True
+    out = np.zeros((len(candidates), 6))
+    _showdown_outcomes(
+        mine, kw.get("extra", 0), ranks[0], cands, counts, kw.get("candidate_extra", 0),
+        np.full(len(candidates), ranks[1], dtype=np.int64), np.ones(len(candidates)), table,
+        np.arange(52, dtype=np.int8), excluded, np.zeros(0), kw.get("max_board", 5), samples, 7, out,
+    )  # fmt: skip
+    return out
+
+
+def test_showdown_outcomes_known_values():
+    from solver.evaluate.kernels_full_lbr import LOSE, TIE_HIT, WIN, WIN_HIT
+
+    board = "2c 3d 4h 5s 6c"  # a straight on the board: Ah Kh and Ac Kc tie, 7d 8d beats both
+    out = outcomes("Ah Kh", ["Ac Kc", "7d 8d"], board)
+    assert out[0].tolist() == [0, 0, 0, 0, 0, 0] and out[1, LOSE] == 1
+    assert outcomes("Ah Kh", ["Qc Jd"], "Kd 9c 5h 3s 2c")[0, WIN] == 1  # a pair of kings beats queen high
+    # Bounty: LBR's king hits, the candidate's jack does not: the tie is LBR's; a win with a hit
+    out = outcomes("Ah Kh", ["Ac Kc", "Qc Qd"], board.replace("6c", "7h"), ranks=(11, 9))
+    assert out[0, TIE_HIT] == 1 and out[1, WIN_HIT] == 1
+    # preflop AA against KK: 81.9% wins, 0.5% ties over all boards (known equity)
+    aces = outcomes("As Ah", ["Kc Kd"], samples=20_000)[0]
+    assert abs(aces[WIN] - 0.8195) < 0.015 and aces.sum() < 1.0
