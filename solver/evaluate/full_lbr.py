@@ -36,7 +36,8 @@ expected net chips of the hand, averaged over the candidates by weight:
 Showdown values come from `solver.evaluate.kernels_full_lbr._showdown_outcomes` (Monte Carlo over the
 variant's runouts: the Auction's third cards, Swap's future swaps, River of Blood's runs, Bounty's
 hits), ``samples`` runouts per candidate. LBR takes the largest value; ties go to the passive
-action (check/call, then fold, then bids and raises by size). The estimate is what LBR actually
+action (check/call, then fold, then bids and raises by size). When no bet is possible (a stack is
+empty; the engines still ask for checks) LBR checks. The estimate is what LBR actually
 wins in the real game, so it is a lower bound on the bot's exploitability whatever the quality
 of the heuristic values. Per hand the rules, the bot and the belief bookkeeping run in Python; the
 runouts over candidates in numba.
@@ -60,6 +61,7 @@ from game.rules.variants import start_round
 from solver.evaluate import kernels_full_lbr
 from solver.evaluate.kernels_full_lbr import LOSE, LOSE_HIT, N_OUTCOMES, TIE_HIT, TIE_THEY_HIT, WIN, WIN_HIT
 
+_CHECK_OR_FOLD = frozenset({ActionKind.CHECK, ActionKind.FOLD})
 DEFAULT_SIZES = (0.5, 1.0, 2.0)
 DEFAULT_BIDS = (0.0, 0.25, 1.0)
 _FOLD, _CHECK, _CALL, _RAISE, _BID = (
@@ -315,6 +317,9 @@ class _LBR:
                 round_.apply(action)
                 continue
             observation = round_.observation(seat)
+            if observation.legal_actions <= _CHECK_OR_FOLD:  # a stack is empty: the engine asks for checks
+                round_.apply(Action.check())
+                continue
             self.seen |= set(observation.hole_cards)
             if belief is None:
                 belief = _Belief(self, observation)
@@ -351,8 +356,6 @@ class _LBR:
         live = np.flatnonzero(belief.weight > 0)
         weight = belief.weight[live] / belief.weight[live].sum()
         contribution, bot_contribution = observation.contributions[seat], observation.contributions[bot]
-        if legal == {_CHECK}:  # nothing to choose (the engine's checks after an all-in)
-            return Action.check()
         if _BID in legal:
             return self._bid(round_, observation, belief, live, weight)
         auction_open = self.config.variant == "auction" and observation.street < FLOP
