@@ -45,7 +45,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from abstraction.cards.buckets import METHODS, CardAbstraction
-from abstraction.cards.kernels_buckets import METHOD_EMD, _hand_bucket
+from abstraction.cards.kernels_buckets import METHOD_EMD, _hand_bucket, _hand_buckets
 from game.cards.deck import N_RANKS, format_cards, parse_cards
 
 MAX_BOARD = 48
@@ -152,6 +152,13 @@ class BucketLookup:
         """Bucket of int8 ``cards`` = ``n_hole`` hole cards then the board, as `bucket` would check them
         (not checked: hot path); ``bounty_rank`` -1 for a plain abstraction."""
         return int(_hand_bucket(cards, n_hole, bounty_rank, *self._arguments, self._scratch, self._card_scratch))
+
+    def buckets_unchecked(self, cards: np.ndarray, n_hole: int, bounty_ranks: np.ndarray) -> np.ndarray:
+        """`bucket_unchecked` of each row of int8 ``cards`` ``[K, n]`` (hole cards then board) with its
+        int64 ``bounty_ranks[k]`` (-1 for a plain abstraction), in one kernel call: int64 ``[K]``."""
+        out = np.empty(cards.shape[0], dtype=np.int64)
+        _hand_buckets(cards, n_hole, bounty_ranks, *self._arguments, self._scratch, self._card_scratch, out)
+        return out
 
 
 def _describe(cards: np.ndarray) -> str:

@@ -588,3 +588,23 @@ def _hand_bucket(
     if bounty_rank >= 0:
         return _bounty_bucket(value, cards, bounty_rank)
     return value
+
+
+@njit(cache=True, nogil=True)
+def _hand_buckets(
+    cards: np.ndarray,
+    n_hole: int,
+    bounty_ranks: np.ndarray,
+    tables: tuple,
+    flop_centroid_keys: np.ndarray,
+    turn_centroid_keys: np.ndarray,
+    scratch: np.ndarray,
+    card_scratch: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """`_hand_bucket` of each row of ``cards`` (int8 [K, n]) with its ``bounty_ranks[k]`` into ``out``
+    (int64 [K]); the other arguments as `_hand_bucket`'s."""
+    for k in range(cards.shape[0]):
+        out[k] = _hand_bucket(
+            cards[k], n_hole, bounty_ranks[k], tables, flop_centroid_keys, turn_centroid_keys, scratch, card_scratch
+        )

@@ -38,6 +38,15 @@ export-bot``) go further and refuse a file solved for other chips (:data:`CHIP_F
 :func:`check_played_chips`): the abstract tree's amounts (raise sizes, the all-in, what each street
 starts with) belong to the solved stack and blinds.
 
+**Policy** (`game.rules.actions.PolicyBot`): ``policy(observation)`` is the distribution ``act``
+draws from, by the same computation (``act`` makes one draw over its choices): each reading of
+the history (the translations drawn earlier this hand when the remembered walk extends to the
+observation's history; otherwise, as a fresh ``act`` would draw them, every translation outcome of
+every raise and bid in the history with its probability), times the strategy row of the bucket,
+each abstract action turned into its real action (rounding, clamping, impossible actions as
+check/call), plus the fallbacks off the tree. It changes no state: translations are enumerated,
+never drawn. ``policy_rows`` gives it for many substituted hole cards at once (full-game LBR).
+
 The bot is not in `game.play.bots`' ``BOTS`` registry, whose factories take ``(config, seed)`` and no
 strategy file: build it with :class:`LookupBot`, with :func:`make_lookup_bot` (the signature
 ``vcfr export-bot`` passes: ``config``, ``strategy``, ``seed``), or add a named entry for one file
@@ -48,8 +57,10 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -61,7 +72,7 @@ from abstraction.chance.fresh_chance import FreshChance
 from abstraction.tree import CHANCE, DECISION, SHOWDOWN, FlatTree
 from game.cards.rng import SeedLike, as_generator
 from game.play.bots import passive_action
-from game.rules.actions import Action, ActionKind
+from game.rules.actions import Action, ActionKind, Policy
 from game.rules.nolimit import Move, NoLimitConfig, Observation
 from solver.games.abstract_games import AbstractGameConfig, CardHashMismatch, card_file_hash, check_card_hash
 from solver.solve.strategy_file import read_strategy_file
@@ -196,6 +207,62 @@ class _AbstractTree:
         return node
 
 
+class _Walk(NamedTuple):
+    """The readings of a history: ``readings`` maps abstract node -> probability (translations);
+    street, pips and contributions (chips) after it are the same for every reading."""
+
+    readings: dict[int, float]
+    street: int
+    pips: tuple[int, int]
+    contributions: tuple[int, int]
+
+
+class _Decision(NamedTuple):
+    """One reading at the decision: its probability, the walked node, the decision node
+    (:data:`OFF_TREE`: fallback) and ``(child, kind, real action)`` per abstract action."""
+
+    probability: float
+    reading: int
+    node: int
+    real: tuple[tuple[int, int, Action], ...]
+
+
+class _Choice(NamedTuple):
+    """One outcome of a decision: probability, real action, decision node, abstract child and its
+    kind (-1 off the tree), and the reading it came from."""
+
+    probability: float
+    action: Action
+    node: int
+    child: int
+    kind: int
+    reading: int
+
+
+def _draw(rng: np.random.Generator, choices: list[_Choice]) -> _Choice:
+    """One choice drawn by probability (one uniform draw)."""
+    target = rng.random()
+    running = 0.0
+    for choice in choices:
+        running += choice.probability
+        if target < running:
+            return choice
+    return choices[-1]
+
+
+def _draw_pair(rng: np.random.Generator, pairs: list[tuple[int, float]]) -> int:
+    """One value of ``(value, probability)`` pairs drawn by probability (no draw if there is one)."""
+    if len(pairs) == 1:
+        return pairs[0][0]
+    target = rng.random()
+    running = 0.0
+    for value, probability in pairs:
+        running += probability
+        if target < running:
+            return value
+    return pairs[-1][0]
+
+
 class LookupBot:
     """Plays the average strategy of a strategy file written by `solver.games.abstract_games.write_abstract_strategy`.
 
@@ -248,10 +315,35 @@ class LookupBot:
             raise ValueError(
                 f"the card abstraction's buckets {self.lookup.n_buckets} do not match the strategy file's tree"
             )
-        self._tree = _AbstractTree(tree, self.game_config.variant_config().stack)
-        self._strategy = np.asarray(record.average_strategy, dtype=np.float64)
+        self._setup(tree, record.average_strategy, self.game_config.variant_config().stack, seed, name)
+        self._bucket_of: Callable[[Observation, int], int] | None = None
+
+    @classmethod
+    def from_game(
+        cls,
+        tree: FlatTree,
+        strategy: np.ndarray,
+        config: NoLimitConfig,
+        bucket: Callable[[Observation, int], int],
+        *,
+        seed: SeedLike = None,
+        name: str = "lookup",
+    ) -> LookupBot:
+        """A bot of an in-memory abstract game whose card abstraction is not a `CardAbstraction` (the
+        exact small variants): ``tree`` and flat ``strategy`` table of the game, the real rules
+        ``config`` it plays, and ``bucket(observation, slot)``: the acting seat's bucket in a slot."""
+        bot = cls.__new__(cls)
+        bot.config = config
+        bot._setup(tree, strategy, config.stack, seed, name)
+        bot._bucket_of = bucket
+        return bot
+
+    def _setup(self, tree: FlatTree, strategy: np.ndarray, stack: int, seed: SeedLike, name: str) -> None:
+        self._tree = _AbstractTree(tree, stack)
+        self._strategy = np.asarray(strategy, dtype=np.float64)
         self._row_offset = tree.row_offset.tolist()
         self._n_actions = tree.n_actions.tolist()
+        self._slot = tree.group_slot.tolist()
         self._rng = as_generator(seed)
         self.name = name
         self.decisions = 0
@@ -261,10 +353,12 @@ class LookupBot:
         self._cache_key: tuple = ()
         self._cache_moves: tuple = ()
         self._cache_state: tuple = ()
+        self._bucket_memo: tuple = ((), None)
 
     # ------------------------------------------------------------------ the Bot protocol
     def act(self, observation: Any) -> Action:
-        """A legal action for ``observation`` (a `game.rules.nolimit.Observation` of the seat to act)."""
+        """A legal action for ``observation`` (a `game.rules.nolimit.Observation` of the seat to act),
+        sampled from :meth:`policy`'s computation (one draw over its choices)."""
         try:
             return self._act(observation)
         except Exception as error:
@@ -273,49 +367,184 @@ class LookupBot:
             logger.warning("%s: %s: %s; playing check/call/fold instead", self.name, type(error).__name__, error)
             return passive_action(observation)
 
+    def policy(self, observation: Any) -> Policy:
+        """The distribution :meth:`act` samples from at ``observation``, changing no state.
+
+        The same computation as ``act``: the readings of the history (the translations of raises
+        and bids drawn earlier this hand when the bot's remembered walk extends to this history,
+        else every translation outcome of the history with its probability: a mixture), the
+        strategy row of the bucket at each reading, the real action of each abstract action
+        (rounding, clamping, impossible actions as check/call) and the fallbacks off the tree.
+        On an internal error it is ``act``'s fallback, check/call/fold with probability 1.
+        ValueError if the seat has no legal action.
+        """
+        if not observation.legal_actions:
+            raise ValueError(f"asked for a policy with no legal action (seat {observation.seat})")
+        try:
+            choices = self._choices(observation, self._decisions(observation, self._readings(observation)))
+        except Exception:
+            return ((passive_action(observation), 1.0),)
+        merged: dict[Action, float] = {}
+        for choice in choices:
+            merged[choice.action] = merged.get(choice.action, 0.0) + choice.probability
+        total = sum(merged.values())
+        return tuple((action, probability / total) for action, probability in merged.items() if probability > 0)
+
+    def policy_rows(
+        self,
+        observation: Observation,
+        holes: Sequence[tuple[int, ...]],
+        bounty_ranks: Sequence[int | None] | None = None,
+    ) -> tuple[list[Action], np.ndarray]:
+        """:meth:`policy` at ``observation`` with its hole cards (and Bounty rank) replaced by each of
+        ``holes`` (and ``bounty_ranks``), at once: ``(actions, probabilities)`` with probabilities
+        float64 ``[len(holes), len(actions)]``, rows summing to 1 (full-game LBR's belief). The
+        readings and real actions are computed once (they do not depend on the cards), the buckets
+        in one kernel call."""
+        holes = [tuple(hole) for hole in holes]
+        ranks = list(bounty_ranks) if bounty_ranks is not None else [observation.bounty_rank] * len(holes)
+        cached = np.array([self._extends_cache(observation, hole) for hole in holes], dtype=bool)
+        columns: dict[Action, int] = {}
+        parts: list[tuple[np.ndarray, float, int, np.ndarray | None]] = []
+        for flag in (False, True):
+            members = np.flatnonzero(cached == flag)
+            if len(members) == 0:
+                continue
+            first = int(members[0])
+            view = replace(observation, hole_cards=holes[first], bounty_rank=ranks[first])
+            found: list[tuple[np.ndarray, float, Action, np.ndarray | None]] = []
+            try:
+                buckets: dict[int, np.ndarray] = {}
+                for decision in self._decisions(view, self._readings(view)):
+                    if decision.node == OFF_TREE:
+                        found.append((members, decision.probability, passive_action(view), None))
+                        continue
+                    group = self._tree.group[decision.node]
+                    slot = self._slot[group]
+                    if slot not in buckets:
+                        buckets[slot] = self._buckets(
+                            view, group, [holes[k] for k in members], [ranks[k] for k in members]
+                        )
+                    n_actions = self._n_actions[group]
+                    rows = self._strategy[
+                        self._row_offset[group] + buckets[slot][:, None] * n_actions + np.arange(n_actions)
+                    ]
+                    for index, (_, _, action) in enumerate(decision.real):
+                        found.append((members, decision.probability, action, rows[:, index]))
+            except Exception:
+                found = [(members, 1.0, passive_action(view), None)]
+            for members_, probability, action, values in found:
+                parts.append((members_, probability, columns.setdefault(action, len(columns)), values))
+        matrix = np.zeros((len(holes), len(columns)))
+        for members, probability, column, values in parts:
+            matrix[members, column] += probability if values is None else probability * values
+        matrix /= matrix.sum(axis=1, keepdims=True)
+        return list(columns), matrix
+
+    def _buckets(
+        self, observation: Observation, group: int, holes: list[tuple[int, ...]], ranks: list[int | None]
+    ) -> np.ndarray:
+        """Buckets (int64) of ``observation`` with each of ``holes`` and ``ranks`` substituted."""
+        sizes = {len(hole) for hole in holes}
+        if self._bucket_of is not None or len(sizes) != 1:
+            return np.array(
+                [
+                    self._bucket(replace(observation, hole_cards=hole, bounty_rank=rank), group)
+                    for hole, rank in zip(holes, ranks, strict=True)
+                ],
+                dtype=np.int64,
+            )
+        (n_hole,) = sizes
+        board = observation.board
+        if n_hole not in (2, 3) or (len(board) not in (0, 3) and len(board) < 4):
+            raise ValueError(f"cannot bucket {n_hole} hole cards on a board of {len(board)} cards")
+        cards = np.empty((len(holes), n_hole + len(board)), dtype=np.int8)
+        cards[:, :n_hole] = holes
+        cards[:, n_hole:] = board
+        rank_array = np.array([-1 if rank is None else rank for rank in ranks], dtype=np.int64)
+        key = (cards.tobytes(), n_hole, rank_array.tobytes())
+        if self._bucket_memo[0] != key:  # LBR asks again for each of its raises: same cards, same buckets
+            self._bucket_memo = (key, self.lookup.buckets_unchecked(cards, n_hole, rank_array))
+        return self._bucket_memo[1]
+
     def _act(self, observation: Observation) -> Action:
         legal = observation.legal_actions
         if not legal:
             raise ValueError(f"asked to act with no legal action (seat {observation.seat})")
         self.decisions += 1
-        node = self.abstract_node(observation)
-        tree = self._tree
-        seat = observation.seat
-        if node != OFF_TREE and _BID in legal and tree.kind[node] == DECISION and tree.player[node] != seat:
-            node = tree.children(node)[0][0]  # sealed bids: every first bid leads to our one information set
-        if (
-            node == OFF_TREE
-            or tree.kind[node] != DECISION
-            or tree.player[node] != seat
-            or tree.street[node] != tree.capped(street_ordinal(observation.street))
-        ):
+        walk = self._readings(observation)
+        choice = _draw(self._rng, self._choices(observation, self._decisions(observation, walk)))
+        self._remember_walk(observation, walk, choice.reading)
+        if choice.node == OFF_TREE:
             self.off_tree += 1
-            return passive_action(observation)
-        group = tree.group[node]
-        n_actions = self._n_actions[group]
-        bucket = self._bucket(observation)
-        offset = self._row_offset[group] + bucket * n_actions
-        row = self._strategy[offset : offset + n_actions]
-        target = self._rng.random()
-        index = n_actions - 1
-        running = 0.0
-        for k in range(n_actions):
-            running += row[k]
-            if target < running:
-                index = k
-                break
-        children, kinds = tree.children(node)
-        child = children[index]
-        action = self._real_action(observation, node, child, kinds[index])
-        if action.kind != kinds[index]:  # the abstract action was impossible here: read back what was played
+            return choice.action
+        child, action = choice.child, choice.action
+        if action.kind != choice.kind:  # the abstract action was impossible here: read back what was played
             child = self._step(
-                node, Move(seat, observation.street, action), observation.pips, observation.contributions
+                choice.node,
+                Move(observation.seat, observation.street, action),
+                observation.pips,
+                observation.contributions,
             )
         self._remember_own_choice(observation, child, action)
         return action
 
+    def _decisions(self, observation: Observation, walk: _Walk) -> list[_Decision]:
+        """Per reading of the history: the decision node and each abstract child's real action
+        (what does not depend on the cards), or the passive fallback off the tree."""
+        tree = self._tree
+        seat = observation.seat
+        street = tree.capped(street_ordinal(observation.street))
+        decisions = []
+        for reading, probability in walk.readings.items():
+            node = tree.past_cap(tree.through_chance(reading, observation.board), street_ordinal(observation.street))
+            sealed = _BID in observation.legal_actions and node != OFF_TREE and tree.kind[node] == DECISION
+            if sealed and tree.player[node] != seat:
+                node = tree.children(node)[0][0]  # sealed bids: every first bid leads to our one information set
+            if (
+                node == OFF_TREE
+                or tree.kind[node] != DECISION
+                or tree.player[node] != seat
+                or tree.street[node] != street
+            ):
+                decisions.append(_Decision(probability, reading, OFF_TREE, ()))
+                continue
+            children, kinds = tree.children(node)
+            real = tuple(
+                (child, kind, self._real_action(observation, node, child, kind))
+                for child, kind in zip(children, kinds, strict=True)
+            )
+            decisions.append(_Decision(probability, reading, node, real))
+        return decisions
+
+    def _choices(self, observation: Observation, decisions: list[_Decision]) -> list[_Choice]:
+        """Every (reading, abstract action) with its probability for the observation's cards."""
+        choices: list[_Choice] = []
+        bucket = -1
+        for decision in decisions:
+            if decision.node == OFF_TREE:
+                choices.append(
+                    _Choice(decision.probability, passive_action(observation), OFF_TREE, OFF_TREE, -1, decision.reading)
+                )
+                continue
+            group = self._tree.group[decision.node]
+            if bucket < 0:
+                bucket = self._bucket(observation, group)
+            offset = self._row_offset[group] + bucket * self._n_actions[group]
+            row = self._strategy[offset : offset + self._n_actions[group]]
+            for probability, (child, kind, action) in zip(row.tolist(), decision.real, strict=True):
+                if probability > 0:
+                    choices.append(
+                        _Choice(
+                            decision.probability * probability, action, decision.node, child, kind, decision.reading
+                        )
+                    )
+        return choices
+
     # ------------------------------------------------------------------ cards
-    def _bucket(self, observation: Observation) -> int:
+    def _bucket(self, observation: Observation, group: int) -> int:
+        if self._bucket_of is not None:
+            return self._bucket_of(observation, self._slot[group])
         hole, board = observation.hole_cards, observation.board
         if len(hole) not in (2, 3) or (len(board) not in (0, 3) and len(board) < 4):
             raise ValueError(f"cannot bucket {len(hole)} hole cards on a board of {len(board)} cards")
@@ -327,17 +556,34 @@ class LookupBot:
 
     # ------------------------------------------------------------------ history -> abstract node
     def abstract_node(self, observation: Observation) -> int:
-        """Abstract node of the observation's history (:data:`OFF_TREE` if the tree cannot follow it).
+        """Abstract node of the observation's history (:data:`OFF_TREE` if the tree cannot follow it),
+        one reading drawn as :meth:`act` draws it (and remembered, as ``act`` does)."""
+        walk = self._readings(observation)
+        readings = list(walk.readings.items())
+        reading = readings[0][0] if len(readings) == 1 else _draw_pair(self._rng, readings)
+        self._remember_walk(observation, walk, reading)
+        return self._tree.past_cap(
+            self._tree.through_chance(reading, observation.board), street_ordinal(observation.street)
+        )
 
-        Replays the chips (street, pips, contributions) alongside; reuses the walk of the previous
-        decision when this history extends it (same seat and hole cards).
+    def _extends_cache(self, observation: Observation, hole: tuple[int, ...] | None = None) -> bool:
+        """Whether the remembered walk (same seat and hole cards, default the observation's; a prefix of
+        the history) applies."""
+        key = (observation.seat, observation.hole_cards if hole is None else hole)
+        return key == self._cache_key and observation.history[: len(self._cache_moves)] == self._cache_moves
+
+    def _readings(self, observation: Observation) -> _Walk:
+        """Every reading of the observation's history with its probability (no state changes).
+
+        Replays the chips (street, pips, contributions) alongside. From the remembered walk of this
+        hand when the history extends it (its translations were drawn and are kept), else from the
+        root; each raise or bid met after that splits the reading by its translation probabilities
+        (readings reaching the same node are merged).
         """
-        key = (observation.seat, observation.hole_cards)
         history = observation.history
-        cached = len(self._cache_moves)
-        if key == self._cache_key and history[:cached] == self._cache_moves:
+        if self._extends_cache(observation):
             node, street, pips, contributions = self._cache_state
-            start = cached
+            start = len(self._cache_moves)
         else:
             config = self.config
             node, street = 0, 0
@@ -345,15 +591,23 @@ class LookupBot:
             contributions = pips
             start = 0
         tree = self._tree
+        readings = {node: 1.0}
         for move in history[start:]:
             if move.street != street:
                 street, pips = move.street, (0, 0)
-            node = tree.past_cap(tree.through_chance(node, observation.board), street_ordinal(move.street))
-            node = self._step(node, move, pips, contributions)
+            after: dict[int, float] = {}
+            for reading, probability in readings.items():
+                here = tree.past_cap(tree.through_chance(reading, observation.board), street_ordinal(move.street))
+                for child, share in self._step_distribution(here, move, pips, contributions):
+                    after[child] = after.get(child, 0.0) + probability * share
+            readings = after
             pips, contributions = _after(move.seat, move.action, pips, contributions)
-        self._cache_key, self._cache_moves = key, history
-        self._cache_state = (node, street, pips, contributions)
-        return tree.past_cap(tree.through_chance(node, observation.board), street_ordinal(observation.street))
+        return _Walk(readings, street, pips, contributions)
+
+    def _remember_walk(self, observation: Observation, walk: _Walk, reading: int) -> None:
+        """Keep the drawn reading of the observation's history, so later decisions read it the same way."""
+        self._cache_key, self._cache_moves = (observation.seat, observation.hole_cards), observation.history
+        self._cache_state = (reading, walk.street, walk.pips, walk.contributions)
 
     def _remember_own_choice(self, observation: Observation, child: int, action: Action) -> None:
         """Record our own move as the abstract child chosen, so the next walk reads it back exactly."""
@@ -362,7 +616,15 @@ class LookupBot:
         self._cache_state = (child, observation.street, pips, contributions)
 
     def _step(self, node: int, move: Move, pips: tuple[int, int], contributions: tuple[int, int]) -> int:
-        """The abstract child a real move leads to from ``node`` (:data:`OFF_TREE` if none)."""
+        """The abstract child a real move leads to from ``node``, drawn by its translation."""
+        return _draw_pair(self._rng, self._step_distribution(node, move, pips, contributions))
+
+    def _step_distribution(
+        self, node: int, move: Move, pips: tuple[int, int], contributions: tuple[int, int]
+    ) -> list[tuple[int, float]]:
+        """The abstract children a real move leads to from ``node`` with their translation
+        probabilities (``[(OFF_TREE, 1.0)]`` if none)."""
+        off = [(OFF_TREE, 1.0)]
         tree = self._tree
         seat, action = move.seat, move.action
         if (
@@ -371,56 +633,44 @@ class LookupBot:
             or tree.player[node] != seat
             or tree.street[node] != tree.capped(street_ordinal(move.street))
         ):
-            return OFF_TREE
+            return off
         children, kinds = tree.children(node)
         kind = action.kind
         if kind is _BID:
-            return self._bid_child(node, children, kinds, action.amount)
+            return self._bid_children(node, children, kinds, action.amount)
         if kind is _FOLD:
-            return children[kinds.index(_FOLD)] if _FOLD in kinds else OFF_TREE
+            return [(children[kinds.index(_FOLD)], 1.0)] if _FOLD in kinds else off
         if kind is _CHECK or kind is _CALL:
             for wanted in (kind, _CALL if kind is _CHECK else _CHECK):
                 if wanted in kinds:
-                    return children[kinds.index(wanted)]
-            return OFF_TREE
+                    return [(children[kinds.index(wanted)], 1.0)]
+            return off
         if kind is not _RAISE:
-            return OFF_TREE
+            return off
         raises = [child for child, child_kind in zip(children, kinds, strict=True) if child_kind == _RAISE]
         if not raises:  # the abstract street is capped: read the raise as a call
-            return children[kinds.index(_CALL)] if _CALL in kinds else OFF_TREE
+            return [(children[kinds.index(_CALL)], 1.0)] if _CALL in kinds else off
         own_pip, opponent_pip = pips[seat], pips[1 - seat]
         cost = opponent_pip - own_pip
         stack_left = self.config.stack - contributions[seat]
         if action.amount >= own_pip + stack_left and tree.is_all_in(raises[-1], seat):
-            return raises[-1]
+            return [(raises[-1], 1.0)]
         real_fraction = (action.amount - own_pip - cost) / (sum(contributions) + cost)
         fractions = [tree.raise_fraction(node, child) for child in raises]
         probabilities = translation_probabilities(max(real_fraction, 0.0), fractions)
-        target = self._rng.random()
-        running = 0.0
-        for child, probability in zip(raises, probabilities, strict=True):
-            running += probability
-            if target < running:
-                return child
-        return raises[-1]
+        return [(child, float(p)) for child, p in zip(raises, probabilities, strict=True) if p > 0]
 
-    def _bid_child(self, node: int, children: list[int], kinds: list[int], amount: int) -> int:
-        """The abstract bid child for a real bid of ``amount`` chips: pseudo-harmonic between the
-        nearest abstract bids, in fractions of the pot."""
+    def _bid_children(self, node: int, children: list[int], kinds: list[int], amount: int) -> list[tuple[int, float]]:
+        """The abstract bid children for a real bid of ``amount`` chips with their probabilities:
+        pseudo-harmonic between the nearest abstract bids, in fractions of the pot."""
         bids = [child for child, child_kind in zip(children, kinds, strict=True) if child_kind == _BID]
         if not bids:
-            return OFF_TREE
+            return [(OFF_TREE, 1.0)]
         pot = float(self._tree.tree.committed[node].sum())
         amounts = [float(self._tree.tree.action_amount[child]) / pot for child in bids]
         order = np.argsort(amounts, kind="stable")
         probabilities = translation_probabilities(max(amount / pot, 0.0), [amounts[i] for i in order])
-        target = self._rng.random()
-        running = 0.0
-        for index, probability in zip(order, probabilities, strict=True):
-            running += probability
-            if target < running:
-                return bids[int(index)]
-        return bids[int(order[-1])]
+        return [(bids[int(index)], float(p)) for index, p in zip(order, probabilities, strict=True) if p > 0]
 
     # ------------------------------------------------------------------ abstract action -> real action
     def _real_action(self, observation: Observation, node: int, child: int, kind: int) -> Action:

@@ -1,7 +1,9 @@
 """``vcfr lbr``: local best response against a strategy file (`solver.evaluate.lbr`); ``vcfr exploit --lbr`` calls
 :func:`run_lbr` too. ``--opponent equity`` / ``checkcall`` run the same LBR (the file's game: tree,
 buckets, sampler; same hands, candidates and seed) against the equity bot's rule or check/call,
-the reference lines of a blueprint. Usage errors (bad numbers, unknown opponent) exit with code 2,
+the reference lines of a blueprint. ``--actions full`` runs full-game LBR instead
+(`solver.evaluate.full_lbr`: the real game against the file's lookup bot, raises of ``--sizes`` and
+bids of ``--bids`` that need not be in the tree, ``--candidates`` hands in the belief). Usage errors (bad numbers, unknown opponent) exit with code 2,
 failures (missing or damaged files, games LBR or the opponent cannot play) with code 1, each as
 one ``error: ...`` line on stderr.
 """
@@ -18,6 +20,101 @@ from game.cli_support import fail as _fail
 
 DEFAULT_HANDS = 10_000
 DEFAULT_CANDIDATES = 100
+DEFAULT_FULL_CANDIDATES = 400
+"""Full-game LBR's default belief size: K = 100 hid the blueprints' weakness (issue 22); see README."""
+ACTIONS = ("tree", "full")
+
+
+def _fractions(text: str, option: str) -> tuple[float, ...]:
+    """``"0.5,1,2"`` -> pot fractions; a usage error naming ``option`` otherwise."""
+    try:
+        values = tuple(float(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise _fail(f"{option} must be comma-separated pot fractions like 0.5,1,2, got {text!r}", 2) from None
+    if not all(value >= 0 and value < float("inf") for value in values):
+        raise _fail(f"{option} must be finite pot fractions >= 0, got {text!r}", 2)
+    return values
+
+
+def run_full_lbr(
+    path: Path,
+    hands: int,
+    candidates: int,
+    seed: int,
+    as_json: bool,
+    sizes: str,
+    bids: str,
+    samples: int,
+    quiet: bool = False,
+) -> None:
+    """Full-game LBR of ``path``'s lookup bot (its game's real rules) and print the result (JSON or lines)."""
+    from solver.bots.lookup_bot import LookupBot
+    from solver.evaluate.full_lbr import FullLBRConfig, full_lbr
+    from solver.solve.strategy_file import StrategyFileError
+
+    if hands < 2:
+        raise _fail(f"--hands must be >= 2, got {hands}", 2)
+    if candidates < 1:
+        raise _fail(f"--candidates must be >= 1, got {candidates}", 2)
+    if samples < 1:
+        raise _fail(f"--samples must be >= 1, got {samples}", 2)
+    if not 0 <= seed <= 2**63 - 1:
+        raise _fail(f"--seed must be in 0..2**63-1 with --actions full, got {seed}", 2)
+    settings = FullLBRConfig(
+        hands=hands,
+        candidates=candidates,
+        sizes=_fractions(sizes, "--sizes"),
+        bids=_fractions(bids, "--bids"),
+        samples=samples,
+        seed=seed,
+    )
+    try:
+        bot = LookupBot(path, seed=seed)
+    except (StrategyFileError, ValueError, TypeError, OSError) as error:
+        raise _fail(str(error)) from None
+    progress = report = None
+    if not (as_json or quiet):
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        progress = Progress(
+            TextColumn("[bold]full lbr"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
+        )
+        task = progress.add_task("lbr", total=2 * hands)
+
+        def report(done: int, total: int) -> None:
+            progress.update(task, completed=done)
+
+        progress.start()
+    try:
+        result = full_lbr(bot.config, bot, settings, on_progress=report)
+    finally:
+        if progress is not None:
+            progress.stop()
+    out = result.to_dict() | {
+        "path": str(path),
+        "bot_decisions": bot.decisions,
+        "bot_off_tree": bot.off_tree,
+        "bot_errors": bot.errors,
+    }
+    if as_json:
+        typer.echo(json.dumps(out))
+        return
+    typer.echo(f"{path}: full-game LBR against the lookup bot, {result.variant} ({result.rules} rules)")
+    typer.echo(
+        f"over {hands:,} deals per seat (belief: {candidates} candidate hands; raises {sizes} pot and all-in"
+        + (f", bids {bids} pot and all-in" if result.variant == "auction" else "")
+        + f"; seed {seed})"
+    )
+    typer.echo(
+        f"LBR wins {result.mbb_per_hand:.4g} +- {result.ci95_mbb:.3g} mbb/hand (95%; "
+        f"{result.chips_per_hand:.6g} chips, big blind {result.big_blind} chips)"
+    )
+    seat_0, seat_1 = out["seat_chips"]
+    typer.echo(
+        f"per seat: {seat_0:.6g} / {seat_1:.6g} chips; {result.seconds:.1f} s "
+        f"({out['seconds_per_1000_hands']:.1f} s per 1,000 hands); the bot was off its tree at "
+        f"{bot.off_tree:,} of {bot.decisions:,} decisions"
+    )
 
 
 def run_lbr(
@@ -111,9 +208,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     def lbr(
         path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
         hands: int = typer.Option(DEFAULT_HANDS, help="Hands per seat."),
-        candidates: int = typer.Option(
-            DEFAULT_CANDIDATES,
-            help="Deals in LBR's belief (fresh-chance games; exact games use every consistent deal).",
+        candidates: int | None = typer.Option(
+            None,
+            help=f"Deals in LBR's belief (fresh-chance games; exact games use every consistent deal); default "
+            f"{DEFAULT_CANDIDATES}, with --actions full {DEFAULT_FULL_CANDIDATES} hands of the bot.",
         ),
         seed: int = typer.Option(0, help="Seed of the deals, the opponent's actions and the candidates."),
         workers: int = typer.Option(1, help="Threads (results do not depend on it)."),
@@ -125,16 +223,35 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         equity_samples: int = typer.Option(
             None, help="Monte Carlo deals per equity of --opponent equity (default: the equity bot's)."
         ),
+        actions: str = typer.Option(
+            "tree",
+            help="tree: LBR inside the strategy's tree (the file's abstract game); full: full-game LBR in the "
+            "real game against the file's lookup bot, with --sizes and --bids that need not be in the tree.",
+        ),
+        sizes: str = typer.Option("0.5,1,2", help="--actions full: LBR's raise sizes, pot fractions (all-in added)."),
+        bids: str = typer.Option("0,0.25,1", help="--actions full: LBR's Auction bids, pot fractions (all-in added)."),
+        samples: int = typer.Option(16, help="--actions full: runouts per candidate hand and decision."),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Local best response (Lisý & Bowling 2017): a lower bound on the exploitability of a strategy
         file's average strategy, in mbb/hand with a 95% interval; works on full-size heads-up games.
-        --opponent equity/checkcall: the same LBR against the equity bot or check/call (reference lines)."""
+        --opponent equity/checkcall: the same LBR against the equity bot or check/call (reference lines).
+        --actions full: full-game LBR against the file's lookup bot (off-tree sizes, its translation)."""
+        if actions not in ACTIONS:
+            raise _fail(f"--actions must be tree or full, got {actions!r}", 2)
+        if actions == "full":
+            if opponent != "strategy" or equity_samples is not None or workers != 1:
+                raise _fail(
+                    "--actions full plays the file's lookup bot: no --opponent, --equity-samples or --workers", 2
+                )
+            full_candidates = DEFAULT_FULL_CANDIDATES if candidates is None else candidates
+            run_full_lbr(path, hands, full_candidates, seed, as_json, sizes, bids, samples, quiet=quiet)
+            return
         run_lbr(
             path,
             hands,
-            candidates,
+            DEFAULT_CANDIDATES if candidates is None else candidates,
             seed,
             as_json,
             workers=workers,

@@ -7,6 +7,8 @@ current-strength fallback), 4,000 sampled deals, 100,000 ES-MCCFR iterations.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -211,3 +213,100 @@ def test_swap_holdem_end_to_end(solved, tmp_path):
     assert bot.config == SwapConfig(stack=STACK, flop_swap_probability=0.5)
     result = play_match(bot.config, bot, make_bot("random", seed=3), rounds=100, seed=4)
     assert result.illegal_actions["lookup"] == 0 and bot.errors == 0 and bot.decisions > 100
+
+
+# ---------------------------------------------------------------------- the policy (game.rules.actions.PolicyBot)
+def _off_tree_view(config: HoldemConfig) -> HoldemRound:
+    """A round where the dealer raised to 20 chips (pot fraction 4.5, between the tree's R6 and R40)."""
+    round_ = HoldemRound(config, RandomChance(11))
+    round_.apply(Action.raise_to(20))
+    return round_
+
+
+def test_policy_is_a_distribution_over_legal_actions(solved):
+    strategy_path, abstraction, _ = solved
+    config = HoldemConfig(stack=400)  # deeper than the tree: raises are translated, some states off it
+    bot = LookupBot(strategy_path, card_abstraction=abstraction, config=config, seed=0)
+    other = RandomBot(seed=1)
+    seen = 0
+    for deal in range(40):
+        round_ = HoldemRound(config, RandomChance(deal))
+        while (seat := round_.to_act) is not None:
+            observation = round_.observation(seat)
+            if seat == 1:
+                policy = bot.policy(observation)
+                actions = [action for action, _ in policy]
+                assert len(set(actions)) == len(actions) and all(round_.can_apply(action) for action in actions)
+                assert all(p > 0 for _, p in policy) and abs(sum(p for _, p in policy) - 1) < 1e-12
+                # the batch form (full-game LBR) gives each candidate's policy
+                holes = [(0, 5), observation.hole_cards, (50, 51)]
+                holes = [h for h in holes if not set(h) & set(observation.board)]
+                columns, matrix = bot.policy_rows(observation, holes)
+                for hole, row in zip(holes, matrix, strict=True):
+                    single = dict(bot.policy(replace(observation, hole_cards=hole)))
+                    assert dict(zip(columns, row.tolist(), strict=True)) == pytest.approx(
+                        {a: single.get(a, 0.0) for a in columns}
+                    )
+                action = bot.act(observation)
+                seen += 1
+            else:
+                action = other.act(observation)
+            round_.apply(action)
+    assert seen > 40 and bot.errors == 0
+
+
+@pytest.mark.parametrize("off_tree", [False, True])
+def test_act_samples_the_policy(solved, off_tree):
+    """Over many draws ``act``'s frequencies match ``policy`` (chi-square); with an off-tree raise in
+    the history the policy is the mixture over its translations, which ``act`` draws afresh each time."""
+    from scipy.stats import chisquare
+
+    strategy_path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK)
+    round_ = _off_tree_view(config) if off_tree else HoldemRound(config, RandomChance(11))
+    seat = round_.to_act
+    bot = LookupBot(strategy_path, card_abstraction=abstraction, config=config, seed=4)
+    hands = [(48, 45), (12, 33), (36, 37), (0, 21)]  # AcKd, 5c Td, JcJd, 2c 7d
+    mixed = 0
+    for hole in hands:
+        observation = replace(round_.observation(seat), hole_cards=hole)
+        policy = dict(bot.policy(observation))
+        draws = 3000
+        counts: dict[Action, int] = {}
+        for _ in range(draws):  # the history does not extend the bot's remembered walk: a fresh reading each time
+            action = bot.act(observation)
+            counts[action] = counts.get(action, 0) + 1
+        assert set(counts) <= set(policy)
+        actions = sorted(policy, key=str)
+        expected = np.array([policy[a] * draws for a in actions])
+        observed = np.array([counts.get(a, 0) for a in actions])
+        if len(actions) > 1:
+            mixed += 1
+            assert chisquare(observed, expected).pvalue > 1e-3, (hole, policy, counts)
+    assert mixed >= 2
+    if off_tree:  # the two readings give different rows: the mixture is strictly inside them
+        readings = bot._readings(round_.observation(seat)).readings
+        assert len(readings) == 2 and sum(readings.values()) == pytest.approx(1.0)
+        expected_r6 = (9.5 - 4.5) * 2 / (8.5 * 5.5)
+        assert min(readings.values()) == pytest.approx(min(expected_r6, 1 - expected_r6))
+
+
+def test_policy_changes_no_later_action(solved):
+    strategy_path, abstraction, _ = solved
+    config = HoldemConfig(stack=400)
+    plain, asked = (LookupBot(strategy_path, card_abstraction=abstraction, config=config, seed=8) for _ in range(2))
+
+    class Curious:
+        name = "curious"
+
+        def act(self, observation):
+            for hole in ((0, 1), (48, 44), observation.hole_cards):
+                if not set(hole) & set(observation.board):
+                    asked.policy(replace(observation, hole_cards=hole))
+            asked.policy(observation)
+            return asked.act(observation)
+
+    first = play_match(config, plain, make_bot("random", seed=3), rounds=60, seed=5)
+    second = play_match(config, Curious(), make_bot("random", seed=3), rounds=60, seed=5)
+    assert np.array_equal(first.winnings, second.winnings)
+    assert (plain.decisions, plain.off_tree) == (asked.decisions, asked.off_tree) and plain.off_tree > 0
