@@ -9,7 +9,13 @@ import time
 import pytest
 
 from abstraction.bets.bet_abstraction import BetAbstraction
-from abstraction.bets.betting_tree import PROGRESS_NODES, TreeSize, build_betting_tree, measure_betting_tree
+from abstraction.bets.betting_tree import (
+    BUILD_BYTES_PER_NODE,
+    PROGRESS_NODES,
+    TreeSize,
+    build_betting_tree,
+    measure_betting_tree,
+)
 from game.rules.variants import get_variant
 
 BUCKETS = (5, 7, 11, 13, 3, 2, 17)
@@ -70,13 +76,20 @@ def test_the_eight_size_cap_ten_bounty_tree_is_counted_in_seconds() -> None:
 
 def test_check_refuses_past_max_nodes_or_memory_with_the_size() -> None:
     size = TreeSize(n_nodes=1000, n_groups=10, n_infosets=400, table_entries=10**8, tree_bytes=10**6)
+    assert size.memory_bytes() == 10**6 + 8 * 10**8 and size.memory_bytes(8) == 10**6 + 16 * 10**8
     size.check(max_nodes=1000, available=10**9)  # 0.8 GB of float32 tables and 1 MB of tree fit in 1 GB
     with pytest.raises(
-        ValueError, match=r"~1,000 nodes, 400 information sets, 0.8 GB of tables: more than max_nodes=999"
+        ValueError, match=r"~1,000 nodes, 400 information sets, 800 MB of tables: more than max_nodes=999"
     ):
         size.check(max_nodes=999, available=10**12)
-    with pytest.raises(ValueError, match=r"1.6 GB of tables: with the tree \(0.001 GB\) more than the 1 GB of memory"):
+    with pytest.raises(
+        ValueError, match=r"1.6 GB of tables: building and solving it takes about 1.6 GB, more than the 1 GB"
+    ):
         size.check(max_nodes=None, itemsize=8, available=10**9)
+    wide = TreeSize(n_nodes=10**6, n_groups=10, n_infosets=400, table_entries=10, tree_bytes=10**7)
+    assert wide.memory_bytes() == 10**6 * BUILD_BYTES_PER_NODE  # the build's peak, not the small tables
+    with pytest.raises(ValueError, match=r"takes about 2.5 GB, more than the 2 GB of memory available"):
+        wide.check(max_nodes=None, available=2 * 10**9)
 
 
 def test_a_tree_at_max_nodes_builds_and_one_node_over_is_refused_before_the_walk() -> None:
