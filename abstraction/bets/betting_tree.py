@@ -562,7 +562,7 @@ def build_betting_tree(
     the other variants. ``max_nodes``: refuse (ValueError, before walking: `measure_betting_tree`,
     `TreeSize.check`) a tree with more nodes, or whose solver tables do not fit in memory.
     ``on_progress(nodes built)`` is called every :data:`PROGRESS_NODES` nodes and once at the end
-    (the builder walks a few tens of thousands of nodes per second).
+    (the builder walks several thousand nodes a second).
     """
     if max_nodes is not None:
         measure_betting_tree(config, bets, buckets_per_slot, max_runs=max_runs).check(max_nodes)

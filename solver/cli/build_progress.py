@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Any
 
 BAR_NODES = 20_000
-"""Trees of at least this many nodes get a progress bar: the builder walks some ten thousand nodes
+"""Trees of at least this many nodes get a progress bar: the builder walks several thousand nodes
 a second, so these take a few seconds or more."""
 
 
@@ -51,7 +51,9 @@ def build_reporter(show: bool, console: Any = None) -> Iterator[Callable[[Any], 
     def report(event: Any) -> None:
         size = event.size
         if event.nodes_built == 0:
-            console.print(f"building the abstract game: {size.summary(event.table_itemsize)}", soft_wrap=True, highlight=False)
+            console.print(
+                f"building the abstract game: {size.summary(event.table_itemsize)}", soft_wrap=True, highlight=False
+            )
             if size.n_nodes >= BAR_NODES and not task:
                 task.append(bar.add_task("build", total=size.n_nodes))
                 bar.start()
