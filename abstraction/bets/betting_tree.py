@@ -64,12 +64,6 @@ __all__ = [
 ]
 
 _N_PLAYERS = 2
-_BYTES_PER_NODE = 1 + 1 + 1 + 4 + 4 + 8 * _N_PLAYERS + 4 + 1 + 4 + 4 + 8
-"""kind, player, street, child_start, n_children, committed, infoset_group, action_kind,
-action_amount, context, value_row."""
-_BYTES_PER_GROUP = 4 + 8 + 4 + 1 + 1 + 1
-"""n_actions, row_offset, n_buckets, group_player, group_street, group_slot."""
-_BYTES_PER_VALUE_ROW = 8 * _N_PLAYERS
 BUILD_BYTES_PER_NODE = 2_500
 """Peak memory of `build_betting_tree` per node of the tree (its queue of rounds and its per-node
 lists): 1.37 GB peak resident building the 559,490-node Bounty tree of ``0.5p,1p,2p,a cap=4``."""
@@ -534,12 +528,8 @@ def measure_betting_tree(
     (`_SizeCounter`), so even trees of hundreds of millions of nodes take seconds."""
     hooks, config, buckets = _prepare(config, buckets_per_slot, max_runs)
     n_nodes, n_groups, n_infosets, entries, n_rows = _SizeCounter(hooks, config, bets, buckets).count()
-    tree_bytes = (
-        n_nodes * _BYTES_PER_NODE
-        + n_groups * _BYTES_PER_GROUP
-        + n_rows * _BYTES_PER_VALUE_ROW
-        + 4 * (len(hooks.context_size(config)) + len(hooks.chance_size(config)))
-    )
+    n_contexts, n_chance_slots = len(hooks.context_size(config)), len(hooks.chance_size(config))
+    tree_bytes = FlatTree.array_bytes(n_nodes, n_groups, n_rows, _N_PLAYERS, n_contexts, n_chance_slots)
     return TreeSize(n_nodes, n_groups, n_infosets, entries, tree_bytes)
 
 

@@ -233,12 +233,12 @@ def _normalize_limit(config: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _build_limit(config: Mapping[str, Any], on_progress: Any = None, table_itemsize: int = 4) -> SolverGame:
-    """The limit tree is refused past ``max_nodes`` before it is built (`count_nodes`); no progress events."""
+    """The limit tree is measured and refused before it is built; it reports no progress."""
     from solver.games.limit_games import build_limit_game
 
     game_config = limit_config(config)
     check_card_file(game_config.card_abstraction, "holdem")
-    return build_limit_game(game_config)
+    return build_limit_game(game_config, table_itemsize=table_itemsize)
 
 
 def _limit_big_blind(config: Mapping[str, Any]) -> float:

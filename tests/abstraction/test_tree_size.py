@@ -1,5 +1,5 @@
-"""`measure_betting_tree` (the size of a heads-up abstract tree, counted before it is built) against
-the built trees, `TreeSize.check` (refusals past max_nodes or the machine's memory), and the
+"""`measure_betting_tree` and `measure_limit_tree` (the size of an abstract tree, counted before it
+is built) against the built trees, `TreeSize.check` (refusals past max_nodes or the machine's memory), and the
 builder's progress reports."""
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from abstraction.bets.betting_tree import (
     build_betting_tree,
     measure_betting_tree,
 )
+from abstraction.bets.limit_tree import build_limit_tree, measure_limit_tree
+from game.rules.limit import LimitConfig
 from game.rules.variants import get_variant
 
 BUCKETS = (5, 7, 11, 13, 3, 2, 17)
@@ -98,3 +100,17 @@ def test_a_tree_at_max_nodes_builds_and_one_node_over_is_refused_before_the_walk
     assert build_betting_tree(config, bets, buckets, max_nodes=size.n_nodes, **options).n_nodes == size.n_nodes
     with pytest.raises(ValueError, match=f"~{size.n_nodes:,} nodes.*more than max_nodes={size.n_nodes - 1:,}"):
         build_betting_tree(config, bets, buckets, max_nodes=size.n_nodes - 1, **options)
+
+
+@pytest.mark.parametrize(("n_players", "max_raises"), [(2, 2), (3, 1), (4, 0)])
+def test_the_limit_estimate_is_the_built_size(n_players: int, max_raises: int) -> None:
+    config = LimitConfig(n_players=n_players, max_raises=max_raises)
+    size = measure_limit_tree(config, BUCKETS[:4])
+    tree = build_limit_tree(config, BUCKETS[:4])
+    assert (size.n_nodes, size.n_groups, size.n_infosets, size.table_entries) == (
+        tree.n_nodes,
+        tree.n_groups,
+        tree.n_infosets,
+        tree.table_size,
+    )
+    assert size.tree_bytes == sum(array.nbytes for array in tree.to_arrays().values())
