@@ -230,6 +230,31 @@ class FlatTree(OutcomeColumns):
     def max_actions(self) -> int:
         return int(self.n_actions.max(initial=1))
 
+    @classmethod
+    def array_bytes(
+        cls, n_nodes: int, n_groups: int, n_rows: int, n_players: int, n_contexts: int, n_chance_slots: int
+    ) -> int:
+        """Bytes of the arrays (:meth:`to_arrays`) of a tree of these counts, known before building it:
+        node fields per node (``committed``: one float64 per player), group fields per group, payoff
+        rows of ``n_players`` float64, one int32 per context and per chance slot.
+
+        >>> from abstraction.exact.exact_games import build_game
+        >>> tree = build_game("kuhn").tree
+        >>> counts = (tree.n_nodes, tree.n_groups, len(tree.terminal_values), 2, len(tree.context_size), 0)
+        >>> FlatTree.array_bytes(*counts) == sum(array.nbytes for array in tree.to_arrays().values())
+        True
+        """
+        itemsize = {name: np.dtype(dtype).itemsize for name, dtype in cls._DTYPES.items()}
+        per_node = sum(itemsize[name] for name in _NODE_FIELDS) + itemsize["committed"] * (n_players - 1)
+        per_group = sum(itemsize[name] for name in _GROUP_FIELDS)
+        return (
+            n_nodes * per_node
+            + n_groups * per_group
+            + n_rows * n_players * itemsize["terminal_values"]
+            + n_contexts * itemsize["context_size"]
+            + n_chance_slots * itemsize["chance_size"]
+        )
+
     def table_bytes(self, n_tables: int = 2, itemsize: int = 4) -> int:
         """Memory in bytes of ``n_tables`` solver tables of ``itemsize`` bytes per entry.
 

@@ -26,7 +26,7 @@ Assumptions of the abstract game (the lookup bot copes when reality breaks them)
   is smaller is refused with a ValueError (a tap-out would change who may act later).
 
 Sizes (3 players, default limits, blinds in round two): ``max_raises`` 0: 393 nodes, 1: 14,035,
-2: 296,913, 3 (the rules' default): 5,354,611 (:func:`count_nodes` measures without building).
+2: 296,913, 3 (the rules' default): 5,354,611 (:func:`measure_limit_tree` measures without building).
 
 >>> from game.rules.limit import LimitConfig
 >>> tree = build_limit_tree(LimitConfig(n_players=3, max_raises=1), [169, 8, 8, 8])
@@ -47,13 +47,22 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from abstraction.bets.betting_tree import TreeSize
 from abstraction.exact.exact_games import showdown_contexts, showdown_outcomes
 from abstraction.tree import DECISION, FOLD, MAX_PLAYERS, SHOWDOWN, FlatTree
 from game.rules.chance import ScriptedChance
 from game.rules.limit import LimitConfig, LimitRound
 from game.rules.nolimit import FLOP, PREFLOP, RIVER, TURN
 
-__all__ = ["STREET_ORDINAL", "build_limit_tree", "count_nodes", "max_commitment", "showdown_contexts", "walk_config"]
+__all__ = [
+    "STREET_ORDINAL",
+    "build_limit_tree",
+    "count_nodes",
+    "max_commitment",
+    "measure_limit_tree",
+    "showdown_contexts",
+    "walk_config",
+]
 
 STREET_ORDINAL = {PREFLOP: 0, FLOP: 1, TURN: 2, RIVER: 3}
 """Board cards of a street (0, 3, 4, 5) -> its ordinal, the decision's bucket slot."""
@@ -106,51 +115,85 @@ def _betting_over(round_: LimitRound) -> bool:
     return round_.is_terminal or round_.in_showdown
 
 
-def count_nodes(config: LimitConfig) -> int:
-    """Nodes of the tree of ``config`` without building it (milliseconds; the subtree below a
-    street's start depends only on the street and who folded, since nobody taps out)."""
-    memo: dict[tuple, int] = {}
-
-    def walk(round_: LimitRound, street_start: bool) -> int:
-        key = (round_.street, round_.folded, _betting_over(round_)) if street_start else None
-        if key is not None and key in memo:
-            return memo[key]
-        total = 1
-        if not _betting_over(round_):
-            for move in round_.legal_moves():
-                child = round_.clone()
-                child.apply(move)
-                total += walk(child, child.street != round_.street)
-        if key is not None:
-            memo[key] = total
-        return total
-
-    return walk(_root(config), True)
-
-
-def build_limit_tree(
-    config: LimitConfig, buckets_per_street: Sequence[int], *, max_nodes: int | None = None
-) -> FlatTree:
-    """The :class:`FlatTree` of limit hold'em with ``config`` (2..6 players; see the module docstring).
-
-    ``buckets_per_street``: buckets of slots 0..3 (preflop, flop, turn, river). ``max_nodes``: refuse
-    (ValueError, before walking) a tree with more nodes. Arrays: ``committed`` float64
-    ``[n_nodes, n_players]`` chips put in (antes and blinds included); ``terminal_values`` float64
-    ``[rows, n_players]`` NET chips; ``action_amount`` the raise-to total of the street's bets.
-    """
+def _buckets(buckets_per_street: Sequence[int]) -> np.ndarray:
     buckets = np.asarray(buckets_per_street, dtype=np.int32).reshape(-1)
     if buckets.shape != (4,) or (buckets < 1).any():
         raise ValueError(
             f"buckets_per_street must be 4 counts >= 1 (preflop, flop, turn, river), got {buckets_per_street!r}"
         )
+    return buckets
+
+
+def measure_limit_tree(config: LimitConfig, buckets_per_street: Sequence[int]) -> TreeSize:
+    """Nodes, groups, information sets and memory of the tree `build_limit_tree` would build (same
+    arguments), without building it: milliseconds, since the subtree below a street's start depends
+    only on the street and who folded (nobody taps out), so each is walked once.
+
+    >>> size = measure_limit_tree(LimitConfig(n_players=3, max_raises=1), [169, 8, 8, 8])
+    >>> tree = build_limit_tree(LimitConfig(n_players=3, max_raises=1), [169, 8, 8, 8])
+    >>> (size.n_nodes, size.n_infosets, size.table_entries) == (tree.n_nodes, tree.n_infosets, tree.table_size)
+    True
+    """
+    buckets = _buckets(buckets_per_street).tolist()
+    n_players = config.n_players
+    memo: dict[tuple, tuple[int, int, int, int, int]] = {}
+    contexts: set[tuple[int, ...]] = set()
+
+    def walk(round_: LimitRound, street_start: bool) -> tuple[int, int, int, int, int]:
+        """``(nodes, groups, information sets, table entries, payoff rows)`` of the subtree at ``round_``."""
+        key = (round_.street, round_.folded, _betting_over(round_)) if street_start else None
+        if key is not None and key in memo:
+            return memo[key]
+        if _betting_over(round_):
+            alive = tuple(seat for seat, out in enumerate(round_.folded) if not out)
+            if len(alive) > 1:
+                contexts.add(alive)
+            totals = (1, 0, 0, 0, len(showdown_outcomes(alive, n_players)) if len(alive) > 1 else 1)
+        else:
+            moves = round_.legal_moves()
+            count = buckets[STREET_ORDINAL[round_.street]]
+            nodes, groups, infosets, entries, rows = 1, 1, count, count * len(moves), 0
+            for move in moves:
+                child = round_.clone()
+                child.apply(move)
+                n, g, i, e, r = walk(child, child.street != round_.street)
+                nodes, groups, infosets, entries, rows = nodes + n, groups + g, infosets + i, entries + e, rows + r
+            totals = (nodes, groups, infosets, entries, rows)
+        if key is not None:
+            memo[key] = totals
+        return totals
+
+    n_nodes, n_groups, n_infosets, entries, n_rows = walk(_root(config), True)
+    tree_bytes = FlatTree.array_bytes(n_nodes, n_groups, n_rows, n_players, len(contexts), 0)
+    return TreeSize(n_nodes, n_groups, n_infosets, entries, tree_bytes)
+
+
+def count_nodes(config: LimitConfig) -> int:
+    """Nodes of the tree of ``config`` without building it (`measure_limit_tree`'s count; milliseconds)."""
+    return measure_limit_tree(config, (1, 1, 1, 1)).n_nodes
+
+
+def build_limit_tree(
+    config: LimitConfig, buckets_per_street: Sequence[int], *, max_nodes: int | None = None, table_itemsize: int = 4
+) -> FlatTree:
+    """The :class:`FlatTree` of limit hold'em with ``config`` (2..6 players; see the module docstring).
+
+    ``buckets_per_street``: buckets of slots 0..3 (preflop, flop, turn, river). ``max_nodes``: refuse
+    (ValueError, before walking: `measure_limit_tree`) a tree with more nodes, or one whose build and
+    solver tables of ``table_itemsize`` bytes per entry do not fit in memory (`TreeSize.check`). Arrays: ``committed`` float64
+    ``[n_nodes, n_players]`` chips put in (antes and blinds included); ``terminal_values`` float64
+    ``[rows, n_players]`` NET chips; ``action_amount`` the raise-to total of the street's bets.
+    """
+    buckets = _buckets(buckets_per_street)
     root = _root(config)
     if max_nodes is not None:
-        size = count_nodes(config)
-        if size > max_nodes:
+        size = measure_limit_tree(config, buckets)
+        if size.n_nodes > max_nodes:
             raise ValueError(
-                f"the limit tree of {config.n_players} players with max_raises={config.max_raises} has {size:,} nodes, "
-                f"more than max_nodes={max_nodes:,}; lower max_raises (rules) or raise max_nodes"
+                f"the limit tree of {config.n_players} players with max_raises={config.max_raises} has "
+                f"{size.n_nodes:,} nodes, more than max_nodes={max_nodes:,}; lower max_raises (rules) or raise max_nodes"
             )
+        size.check(None, table_itemsize)
     n_players = config.n_players
     # Depth-first walk into flat lists (memory: no round is kept once its subtree is done), then
     # renumbered breadth-first.

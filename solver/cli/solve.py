@@ -163,6 +163,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     ) -> None:
         """Solve any game (Kuhn, Leduc, or an abstract heads-up variant) and write a strategy file, with
         checkpoints and exact resume."""
+        from solver.cli.build_progress import build_reporter
         from solver.solve.run_config import RunConfigError, load_run_config, parse_rule
         from solver.solve.strategy_file import StrategyFileError
         from solver.solve.training import train
@@ -232,7 +233,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
                 report(event)
 
         try:
-            result = train(training, target, resume=resume, on_progress=remember)
+            with build_reporter(show_progress) as on_build:  # the tree's size, and a bar on long builds
+                result = train(training, target, resume=resume, on_progress=remember, on_build=on_build)
         except (StrategyFileError, ValueError, OSError, ImportError) as error:
             raise _fail(str(error)) from None
         except KeyboardInterrupt:

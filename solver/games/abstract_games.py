@@ -33,12 +33,13 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from abstraction.bets.bet_abstraction import BetAbstraction
-from abstraction.bets.betting_tree import build_betting_tree
+from abstraction.bets.betting_tree import TreeSize, build_betting_tree, measure_betting_tree
 from abstraction.cards.bucket_lookup import BucketLookup
 from abstraction.cards.buckets import CardAbstraction
 from abstraction.chance.fresh_chance import FreshChance
@@ -219,26 +220,52 @@ def load_card_abstraction(config: Any, abstraction: CardAbstraction | None = Non
     return config, abstraction
 
 
-def build_abstract_game(config: AbstractGameConfig, abstraction: CardAbstraction | None = None) -> SolverGame:
+@dataclass(frozen=True)
+class BuildProgress:
+    """Where `build_abstract_game` is: the tree's measured ``size``, the nodes built so far (0 before
+    the walk, ``size.n_nodes`` once the tree is built) and the bytes per solver-table entry the size
+    was checked for (``size.summary(table_itemsize)`` describes it)."""
+
+    size: TreeSize
+    nodes_built: int
+    table_itemsize: int = 4
+
+
+def build_abstract_game(
+    config: AbstractGameConfig,
+    abstraction: CardAbstraction | None = None,
+    *,
+    on_progress: Callable[[BuildProgress], None] | None = None,
+    table_itemsize: int = 4,
+) -> SolverGame:
     """The `SolverGame` of ``config``: betting tree of its bets and bucket slots, fresh or fixed chance.
 
     ``abstraction`` skips loading ``config.card_abstraction`` (it must be that file's contents).
     The game's config carries the card file's hash (``card_hash``): a config that already holds one
     (rebuilt from a strategy file) must match the file (:class:`CardHashMismatch` otherwise); an
     empty one is filled from the file when it exists.
+
+    The tree is measured first (`measure_betting_tree`, seconds even for huge trees) and refused
+    with a ValueError giving its size when it has more than ``config.max_nodes`` nodes or when its
+    arrays and two solver tables of ``table_itemsize`` bytes per entry (4: float32, 8: float64)
+    do not fit in the machine's available memory (`TreeSize.check`). ``on_progress`` gets a
+    :class:`BuildProgress` before the walk, every few thousand nodes and at the end.
     """
     if not isinstance(config, AbstractGameConfig):
         raise TypeError(f"config must be an AbstractGameConfig, got {config!r}")
     config, abstraction = load_card_abstraction(config, abstraction)
     variant_config = config.variant_config()
     chance = FreshChance(variant_config, BucketLookup(abstraction), max_runs=config.max_runs)
-    tree = build_betting_tree(
-        variant_config,
-        config.bet_abstraction(),
-        chance.n_buckets.tolist(),
-        max_nodes=config.max_nodes,
-        max_runs=config.max_runs,
-    )
+    bets, buckets = config.bet_abstraction(), chance.n_buckets.tolist()
+    size = measure_betting_tree(variant_config, bets, buckets, max_runs=config.max_runs)
+    size.check(config.max_nodes, table_itemsize)
+
+    def report(nodes_built: int) -> None:
+        if on_progress is not None:
+            on_progress(BuildProgress(size, nodes_built, table_itemsize))
+
+    report(0)
+    tree = build_betting_tree(variant_config, bets, buckets, max_runs=config.max_runs, on_progress=report)
     name = f"{config.variant} {config.bets}"
     if config.chance == "fixed":
         deals: DealTable = sample_deal_table(

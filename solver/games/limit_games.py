@@ -100,12 +100,16 @@ class LimitGameConfig(KindConfig):
         return self.limit_config().n_players
 
 
-def build_limit_game(config: LimitGameConfig, abstraction: CardAbstraction | None = None) -> SolverGame:
+def build_limit_game(
+    config: LimitGameConfig, abstraction: CardAbstraction | None = None, *, table_itemsize: int = 4
+) -> SolverGame:
     """The `SolverGame` of ``config``: the limit betting tree with fresh chance (`LimitChance`).
 
     ``abstraction`` skips loading ``config.card_abstraction`` (it must be that file's contents). The
     game's config carries the card file's hash when the file is there (a stored hash must match).
-    Building walks the rules engine: about 20 s for 3 players with ``max_raises`` 2.
+    Building walks the rules engine: about 20 s for 3 players with ``max_raises`` 2. A tree past
+    ``config.max_nodes``, or whose build and solver tables of ``table_itemsize`` bytes per entry do
+    not fit in memory, is refused before it is built (`abstraction.bets.limit_tree.measure_limit_tree`).
     """
     if not isinstance(config, LimitGameConfig):
         raise TypeError(f"config must be a LimitGameConfig, got {config!r}")
@@ -114,7 +118,7 @@ def build_limit_game(config: LimitGameConfig, abstraction: CardAbstraction | Non
     lookup = BucketLookup(abstraction)
     if lookup.bounty:
         raise ValueError("the limit game needs a holdem card abstraction, got a Bounty one")
-    tree = build_limit_tree(rules, lookup.n_buckets, max_nodes=config.max_nodes)
+    tree = build_limit_tree(rules, lookup.n_buckets, max_nodes=config.max_nodes, table_itemsize=table_itemsize)
     chance = LimitChance(rules, lookup, contexts=showdown_contexts(tree))
     name = f"limit {rules.n_players}p max_raises={rules.max_raises}"
     return SolverGame(name=name, tree=tree, deals=None, config=config.to_dict(), sampler=chance)

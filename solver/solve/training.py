@@ -83,14 +83,16 @@ class GameKind:
     """How the loop handles one kind of game config.
 
     ``normalize(config)``: the config checked and in canonical JSON form (ValueError naming a bad
-    field); ``build(config)``: the :class:`SolverGame`; ``big_blind(config)``: chips per big blind
+    field); ``build(config, on_progress=None, table_itemsize=4)``: the :class:`SolverGame` (a kind
+    that measures its tree first refuses one whose solver tables of ``table_itemsize`` bytes per
+    entry do not fit, and reports its building to ``on_progress``); ``big_blind(config)``: chips per big blind
     for mbb/hand; ``exact``: the game has an exact exploitability after every block (the loop then
     keeps the historical exact-game schedule, see the module docstring).
     """
 
     name: str
     normalize: Callable[[Mapping[str, Any]], dict[str, Any]]
-    build: Callable[[Mapping[str, Any]], SolverGame]
+    build: Callable[..., SolverGame]
     big_blind: Callable[[Mapping[str, Any]], float]
     exact: bool = False
 
@@ -138,7 +140,8 @@ def _normalize_exact(config: Mapping[str, Any]) -> dict[str, Any]:
     return _as_json({"name": name, "rules": dict(rules)}) if rules else {"name": name}
 
 
-def _build_exact(config: Mapping[str, Any]) -> SolverGame:
+def _build_exact(config: Mapping[str, Any], on_progress: Any = None, table_itemsize: int = 8) -> SolverGame:
+    """Exact games are small (built in milliseconds): no size check, no progress events."""
     return build_game(config["name"], config.get("rules"))
 
 
@@ -206,12 +209,12 @@ def check_card_file(path: str | os.PathLike[str], variant: str) -> dict[str, Any
     return card_config
 
 
-def _build_abstract(config: Mapping[str, Any]) -> SolverGame:
+def _build_abstract(config: Mapping[str, Any], on_progress: Any = None, table_itemsize: int = 4) -> SolverGame:
     from solver.games.abstract_games import build_abstract_game
 
     game_config = abstract_config(config)
     check_card_file(game_config.card_abstraction, game_config.variant)
-    return build_abstract_game(game_config)
+    return build_abstract_game(game_config, on_progress=on_progress, table_itemsize=table_itemsize)
 
 
 def _abstract_big_blind(config: Mapping[str, Any]) -> float:
@@ -231,12 +234,13 @@ def _normalize_limit(config: Mapping[str, Any]) -> dict[str, Any]:
     return _as_json(limit_config(config).to_dict())
 
 
-def _build_limit(config: Mapping[str, Any]) -> SolverGame:
+def _build_limit(config: Mapping[str, Any], on_progress: Any = None, table_itemsize: int = 4) -> SolverGame:
+    """The limit tree is measured and refused before it is built; it reports no progress."""
     from solver.games.limit_games import build_limit_game
 
     game_config = limit_config(config)
     check_card_file(game_config.card_abstraction, "holdem")
-    return build_limit_game(game_config)
+    return build_limit_game(game_config, table_itemsize=table_itemsize)
 
 
 def _limit_big_blind(config: Mapping[str, Any]) -> float:
@@ -514,6 +518,7 @@ def train(
     *,
     resume: bool = False,
     on_progress: Callable[[TrainingProgress], None] | None = None,
+    on_build: Callable[[Any], None] | None = None,
 ) -> TrainingResult:
     """Solve ``config.game`` and write the strategy file ``out`` (checkpoints along the way).
 
@@ -521,7 +526,10 @@ def train(
     game is built with a ValueError naming each game or solver setting that differs,
     :func:`check_resume`; StrategyFileError if the file is damaged); without an existing file,
     start fresh. Without ``resume`` an existing ``out`` is replaced (``vcfr solve`` refuses that
-    unless given ``--force``). ``on_progress`` is called after every block.
+    unless given ``--force``). ``on_progress`` is called after every block; ``on_build`` gets the
+    game's build progress (heads-up abstract games: `solver.games.abstract_games.BuildProgress`,
+    the first one with the tree's size, before it is built). A tree too big for ``max_nodes`` or
+    for the memory its solver tables need is refused (ValueError) before it is built.
 
     >>> import tempfile, pathlib
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -533,7 +541,9 @@ def train(
     kind = config.kind
     if resume and path.exists():
         check_resume(path, config)  # before the game is built: a mismatch is refused at once
-    game = kind.build(config.game_config)
+    settings = SolverConfig(algorithm=config.algorithm, seed=config.seed, **config.solver_params)
+    itemsize = np.dtype(table_dtype(settings)).itemsize
+    game = kind.build(config.game_config, on_progress=on_build, table_itemsize=itemsize)
     solver = Solver(game, config.algorithm, config.seed, **config.solver_params)
     tables, log = solver.tables(), ConvergenceLog.empty()
     resumed_from = None
