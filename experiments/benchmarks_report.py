@@ -117,7 +117,11 @@ def _short_commit(root: Path = ROOT) -> str:
 
 
 def _machine() -> str:
-    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}"
+    """The processor, cores and Python, and the 1-minute load average after the run (other work slows a run)."""
+    return (
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}, "
+        f"load average {os.getloadavg()[0]:.1f} after the run"
+    )
 
 
 def run_benchmark(name: str, results: Path, runner: Callable[[list[str]], str] | None = None) -> Path:
