@@ -24,8 +24,9 @@ from numba import njit
 from abstraction.tree import CHANCE, DECISION  # node kinds; numba freezes them as constants
 
 TERMINAL_TABLE_ENTRIES = 1 << 22
-"""Most entries (float64: 32 MiB) of the per-deal terminal values `_cfr_iterations` computes once and
-reuses every iteration; a bigger game values its terminals in every sweep instead."""
+"""Default most entries (float64: 32 MiB) of the per-deal terminal values `_cfr_iterations` computes once
+and reuses every iteration (its ``max_terminal_entries``); a bigger game values its terminals in every
+sweep instead."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -103,11 +104,11 @@ def _deal_rows(tree, bucket, nodes):
 
 
 @njit(cache=True, nogil=True)
-def _terminal_table(tree, weight, terminals, n_players):
+def _terminal_table(tree, weight, terminals, n_players, max_entries):
     """``table[d, p, i]``: `_terminal_value` of terminal ``terminals[i]`` for player ``p`` in deal ``d``
-    (float64), or an empty table (0 deals) when it would exceed `TERMINAL_TABLE_ENTRIES`."""
+    (float64), or an empty table (0 deals) when it would have more than ``max_entries`` entries."""
     n_deals = weight.shape[0]
-    if n_deals * n_players * len(terminals) > TERMINAL_TABLE_ENTRIES:
+    if n_deals * n_players * len(terminals) > max_entries:
         return np.empty((0, n_players, len(terminals)))
     table = np.empty((n_deals, n_players, len(terminals)))
     for deal in range(n_deals):
@@ -148,13 +149,15 @@ def _cfr_iterations(
     discount,
     alpha,
     beta,
+    max_terminal_entries=TERMINAL_TABLE_ENTRIES,
 ):
     """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based, as OpenSpiel).
 
     ``regrets``, ``strategy_sums`` and the scratch ``strategy`` are modified in place. Returns nothing.
     Per deal: a forward sweep over the decision and chance nodes (the traverser's reach and the
     product of the others', the traverser's strategy sums), then the terminal values (computed once
-    per deal before the first iteration, `_terminal_table`), then a reverse sweep (values, the
+    per deal before the first iteration, `_terminal_table`, unless that takes more than
+    ``max_terminal_entries`` entries: then in every sweep), then a reverse sweep (values, the
     traverser's regrets). With two players the others' reach is the opponent's, a running product
     along the path; with more, each player's reach is kept and multiplied in player order at every
     node, so that the sums are the same to the last bit however many players. The deal loop is
@@ -170,7 +173,7 @@ def _cfr_iterations(
     terminals = np.flatnonzero((tree.kind != DECISION) & (tree.kind != CHANCE))
     inner = np.flatnonzero((tree.kind == DECISION) | (tree.kind == CHANCE))
     rows = _deal_rows(tree, bucket, inner)
-    terminal_table = _terminal_table(tree, weight, terminals, n_players)
+    terminal_table = _terminal_table(tree, weight, terminals, n_players, max_terminal_entries)
     tabled = terminal_table.shape[0] > 0
     for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
         averaging_weight = float(iteration) ** gamma

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from abstraction.exact.exact_games import build_game
-from solver.solve.cfr import ALGORITHMS, Solver
+from solver.solve import kernels_cfr
+from solver.solve.cfr import ALGORITHMS, Solver, allocate_tables, deal_arrays
 
 pytestmark = pytest.mark.jit_only  # Leduc's hundred iterations take minutes as plain Python
 
@@ -52,3 +53,22 @@ def test_tables_equal_the_golden_ones(golden, name: str, algorithm: str) -> None
         assert table.dtype == expected.dtype and table.shape == expected.shape, key
         scale = max(1.0, float(np.abs(expected).max()))
         np.testing.assert_allclose(table, expected, rtol=0, atol=1e-12 * scale, err_msg=key)
+
+
+@pytest.mark.parametrize("name", ["leduc", "kuhn3"])
+def test_terminals_valued_in_every_sweep_give_the_same_tables(name: str) -> None:
+    """A game whose per-deal terminal table would be too big values its terminals in every sweep
+    (``max_terminal_entries`` 0 here): the same CFR+ tables to the last bit."""
+    game, players = GAMES[name]
+    game = build_game(game, {"players": players})
+    results = []
+    for max_entries in (kernels_cfr.TERMINAL_TABLE_ENTRIES, 0):
+        tables = allocate_tables(game)
+        kernels_cfr._cfr_iterations(
+            game.tree.kernel_tree(), game.deals.probability, *deal_arrays(game.deals), tables["regrets"],
+            tables["strategy_sums"], np.empty_like(tables["regrets"]), 0, 20, True, 1.0, False, 0.0, 0.0, max_entries,
+        )  # fmt: skip
+        results.append(tables)
+    for key in ("regrets", "strategy_sums"):
+        np.testing.assert_array_equal(results[0][key], results[1][key])
+    assert np.abs(results[0]["strategy_sums"]).sum() > 0
