@@ -49,7 +49,7 @@ def test_a_figure_below_its_target_is_missed(results: Path) -> None:
         return next(row[-1] for row in report.rows(report.load(results)) if row[0].startswith(what))
 
     assert status("Leduc CFR+") is True
-    _edit(results, "leduc", lambda data: data["result"]["cfr+"].update(speedup=49.0))
+    _edit(results, "leduc", lambda data: data["cfr+"].update(speedup=49.0))
     assert status("Leduc CFR+") is False
     swap = "ES-MCCFR iterations / s, swap (fresh"
     assert status(swap) is True
@@ -84,3 +84,53 @@ def test_a_missing_or_broken_file_is_named_with_its_command(results: Path, capsy
     assert exit_info.value.code == 2
     assert "bench_engine.json is not valid JSON" in capsys.readouterr().err
     assert not (results / "benchmarks.md").exists()
+
+
+def test_every_row_names_the_commit_of_its_json(results: Path) -> None:
+    reports = report.load(results)
+    for what, _, commit, *_ in report.rows(reports):
+        assert commit, what
+    _edit(results, "client", lambda data: data.update(commit="abc1234"))
+    page = report.render(report.load(results))
+    client_row = next(line for line in page.splitlines() if line.startswith("| client + "))
+    assert "| `abc1234` |" in client_row
+    _edit(results, "client", lambda data: data.pop("commit"))
+    with pytest.raises(ValueError, match=r"bench_client\.json names no commit.*--run client"):
+        report.load(results)
+
+
+def test_run_writes_the_json_with_its_command_commit_and_machine(
+    results: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--run leduc``: the benchmark's short command runs (here a stand-in printing the committed figures
+    as a quick run), its JSON is written with the command and the checkout's commit, and the page follows."""
+    quick = json.loads((results / "bench_solver_leduc.json").read_text())
+    for key in ("command", "commit", "commit_note", "machine"):
+        quick.pop(key, None)
+    quick["budgets_seconds"] = [1.0, 3.0]
+    quick["cfr+"]["speedup"] = 77.0
+    calls = []
+
+    def runner(argv: list[str]) -> str:
+        calls.append(argv)
+        return json.dumps(quick)
+
+    monkeypatch.setattr(report, "_subprocess_runner", runner)
+    report.main(["--results", str(results), "--run", "leduc"])
+    assert calls == [["vcfr", "bench", "solver", "--game", "leduc", "--quick", "--json"]]
+    written = json.loads((results / "bench_solver_leduc.json").read_text())
+    assert written["command"] == report.RUN_COMMANDS["leduc"]
+    assert written["commit"].split("+")[0] == report._short_commit().split("+")[0] and "commit_note" not in written
+    assert written["machine"]
+    page = (results / "benchmarks.md").read_text()
+    leduc = [line for line in page.splitlines() if line.startswith("| Leduc")]
+    assert f"`{written['commit']}`" in leduc[0] and ": 77x" in leduc[0] and "--quick" in leduc[0]
+    assert "after 1 s" in leduc[1] and "(not judged: the run's budget was 1 s)" in leduc[1]
+
+
+def test_a_failed_run_is_one_error(results: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setattr(report, "_subprocess_runner", lambda argv: "no json here")
+    with pytest.raises(SystemExit) as exit_info:
+        report.main(["--results", str(results), "--run", "client"])
+    assert exit_info.value.code == 2
+    assert "error: benchmark client failed" in capsys.readouterr().err

@@ -218,7 +218,7 @@ def _lbr_table_hands(
     bucket,
     weight,
     chance,
-    slot_street,
+    seen_slots,
     strategy,
     seat,
     seed,
@@ -231,12 +231,13 @@ def _lbr_table_hands(
 
     The real deal of hand ``h`` is a row drawn by its probability; at each LBR decision the
     candidates are the rows whose seat buckets equal the real deal's on every slot the seat has seen
-    (``slot_street[slot] <= street``; -1: unused slot), with prior = their probability.
+    there (``seen_slots[node, slot]``, bool [n_nodes, n_slots]: `solver.evaluate.lbr.seen_slots`), with
+    prior = their probability.
     ``payoff[h]`` (float64) receives the seat's chips; ``unreached[0]`` (int64) counts decisions no
     candidate could reach. Modified in place: ``payoff``, ``unreached``.
     """
     flat = tree.flat
-    kind, street, child_start, player = flat.kind, flat.street, flat.child_start, flat.player
+    kind, child_start, player = flat.kind, flat.child_start, flat.player
     n_deals = len(probability)
     n_slots = bucket.shape[2]
     prior = np.zeros(n_deals)
@@ -256,11 +257,10 @@ def _lbr_table_hands(
             if player[node] != seat:
                 node = child_start[node] + _opponent_action(tree, node, bucket, real, strategy, state)
                 continue
-            seen = street[node]
             for deal in range(n_deals):
                 consistent = True
                 for slot in range(n_slots):
-                    if 0 <= slot_street[slot] <= seen and bucket[deal, seat, slot] != bucket[real, seat, slot]:
+                    if seen_slots[node, slot] and bucket[deal, seat, slot] != bucket[real, seat, slot]:
                         consistent = False
                         break
                 prior[deal] = probability[deal] if consistent else 0.0

@@ -23,8 +23,9 @@ Candidates:
 
 - exact games (Kuhn, Leduc: `abstraction.exact.exact_games`, whose buckets are the exact views, and
   whose table is the whole distribution): every table row whose seat-``s`` bucket equals the real
-  deal's on every slot revealed so far, weighted by the row's probability times the opponent's
-  reach. The belief is then exact.
+  deal's on every slot the seat has read at its decisions so far (:func:`seen_slots`: never a card
+  dealt after the decision, nor an Auction third card the seat does not hold), weighted by the row's
+  probability times the opponent's reach. The belief is then exact.
 - heads-up variants (holdem, swap, bounty, auction, river_of_blood) with fresh chance: ``K``
   deals redrawn around seat ``s``'s view by `abstraction.chance.kernels_resample._resample_hidden` (its
   own hole cards on every street so far, the board and River of Blood run cards so far, its
@@ -273,15 +274,37 @@ def tree_arguments(game: SolverGame) -> LbrTree:
     return LbrTree(tree.kernel_tree(), parent, group_start, order, passive, preference)
 
 
-def _slot_street(game: SolverGame, n_slots: int) -> np.ndarray:
-    """The street on which each bucket slot is first read (-1: no group reads it)."""
+def seen_slots(game: SolverGame, n_slots: int) -> np.ndarray:
+    """bool [n_nodes, n_slots]: at each decision node, the bucket slots its actor has read at its own
+    decisions from the root to the node (inclusive); False at chance and terminal nodes.
+
+    A slot is a view of the cards dealt to a seat so far (an exact game's bucket is that view), so
+    these are the views the actor has seen: a slot read only later (a street not yet dealt), only by
+    the other seat, or only on other paths (the Auction's three-card slots, read by a seat once it
+    holds its third card) is not among them.
+
+    >>> from abstraction.exact.exact_games import build_game
+    >>> game = build_game("leduc")
+    >>> seen = seen_slots(game, 2)
+    >>> decisions = game.tree.infoset_group >= 0
+    >>> [sorted({tuple(row) for row in seen[decisions & (game.tree.street == s)].tolist()}) for s in (0, 1)]
+    [[(True, False)], [(True, True)]]
+    """
     tree = game.tree
-    street = np.full(n_slots, -1, dtype=np.int64)
-    for group in range(tree.n_groups):
-        slot, group_street = int(tree.group_slot[group]), int(tree.group_street[group])
-        if street[slot] < 0 or group_street < street[slot]:
-            street[slot] = group_street
-    return street
+    groups = tree.infoset_group
+    read = np.zeros((tree.n_nodes, tree.n_players, n_slots), dtype=np.bool_)
+    stack = [0]
+    while stack:
+        node = stack.pop()
+        if groups[node] >= 0:
+            read[node, tree.player[node], tree.group_slot[groups[node]]] = True
+        children = range(int(tree.child_start[node]), int(tree.child_start[node]) + int(tree.n_children[node]))
+        read[children] = read[node]
+        stack.extend(children)
+    seen = np.zeros((tree.n_nodes, n_slots), dtype=np.bool_)
+    decisions = np.flatnonzero(groups >= 0)
+    seen[decisions] = read[decisions, tree.player[decisions]]
+    return seen
 
 
 def checkcall_strategy(game: SolverGame) -> np.ndarray:
@@ -537,7 +560,7 @@ def lbr_payoffs(
             deals: DealTable = source
             kernels_lbr._lbr_table_hands(
                 tree, deals.probability, deals.cumulative_probability(), deals.bucket, deals.weight, deals.chance,
-                _slot_street(game, deals.bucket.shape[2]), strategy, int(seat), np.uint64(config.seed),
+                seen_slots(game, deals.bucket.shape[2]), strategy, int(seat), np.uint64(config.seed),
                 np.int64(first), int(count), payoff, unreached,
             )  # fmt: skip
         else:

@@ -2,7 +2,7 @@
 
 One iteration, alternating updates as OpenSpiel does: for each traverser in turn, turn the regrets
 into the current strategy (regret matching), then for every deal sweep the betting tree forward
-(every player's reach, the traverser's strategy sums) and backward (values, the traverser's
+(the traverser's reach and the others', the traverser's strategy sums) and backward (values, the traverser's
 regrets), then clip (CFR+) or discount (linear / discounted CFR) the traverser's regrets. A chance
 node inside the betting passes reach only to the child the deal names. Every variant is the same
 kernel with other parameters: strategy-sum weight ``t ** gamma``, regret matching+ on/off, regret
@@ -22,6 +22,11 @@ import numpy as np
 from numba import njit
 
 from abstraction.tree import CHANCE, DECISION  # node kinds; numba freezes them as constants
+
+TERMINAL_TABLE_ENTRIES = 1 << 22
+"""Default most entries (float64: 32 MiB) of the per-deal terminal values `_cfr_iterations` computes once
+and reuses every iteration (its ``max_terminal_entries``); a bigger game values its terminals in every
+sweep instead."""
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -85,18 +90,46 @@ def _terminal_value(tree, weight, deal, node, player):
 
 
 @njit(cache=True, nogil=True)
-def _deal_rows(tree, bucket):
-    """``rows[d, j]``: table row of the ``j``-th decision node in deal ``d``; also the decision nodes."""
-    decisions = np.flatnonzero(tree.kind == DECISION)
-    rows = np.empty((bucket.shape[0], len(decisions)), dtype=np.int64)
+def _deal_rows(tree, bucket, nodes):
+    """``rows[d, j]``: table row of node ``nodes[j]`` in deal ``d`` (int64; -1 where it is no decision)."""
+    rows = np.full((bucket.shape[0], len(nodes)), -1, dtype=np.int64)
     for deal in range(bucket.shape[0]):
-        for j in range(len(decisions)):
-            node = decisions[j]
-            group = tree.infoset_group[node]
-            rows[deal, j] = (
-                tree.row_offset[group] + bucket[deal, tree.player[node], tree.group_slot[group]] * tree.n_actions[group]
-            )
-    return decisions, rows
+        for j in range(len(nodes)):
+            node = nodes[j]
+            if tree.kind[node] == DECISION:
+                group = tree.infoset_group[node]
+                slot = tree.group_slot[group]
+                rows[deal, j] = tree.row_offset[group] + bucket[deal, tree.player[node], slot] * tree.n_actions[group]
+    return rows
+
+
+@njit(cache=True, nogil=True)
+def _terminal_table(tree, weight, terminals, n_players, max_entries):
+    """``table[d, p, i]``: `_terminal_value` of terminal ``terminals[i]`` for player ``p`` in deal ``d``
+    (float64), or an empty table (0 deals) when it would have more than ``max_entries`` entries."""
+    n_deals = weight.shape[0]
+    if n_deals * n_players * len(terminals) > max_entries:
+        return np.empty((0, n_players, len(terminals)))
+    table = np.empty((n_deals, n_players, len(terminals)))
+    for deal in range(n_deals):
+        for p in range(n_players):
+            for i in range(len(terminals)):
+                table[deal, p, i] = _terminal_value(tree, weight, deal, terminals[i], p)
+    return table
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _reach_of_children(reach, others_reach, node, start, count, actor, traverser, strategy, row):
+    """Each player's reach at the children of decision ``node`` (``actor`` moves by the strategy at
+    ``row``) and the product of every non-``traverser``'s reach, multiplied in player order."""
+    for k in range(count):
+        child = start + k
+        others = 1.0
+        for p in range(reach.shape[1]):
+            reach[child, p] = reach[node, p] * strategy[row + k] if p == actor else reach[node, p]
+            if p != traverser:
+                others *= reach[child, p]
+        others_reach[child] = others
 
 
 @njit(cache=True, nogil=True)
@@ -116,60 +149,83 @@ def _cfr_iterations(
     discount,
     alpha,
     beta,
+    max_terminal_entries=TERMINAL_TABLE_ENTRIES,
 ):
     """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based, as OpenSpiel).
 
     ``regrets``, ``strategy_sums`` and the scratch ``strategy`` are modified in place. Returns nothing.
-    Per deal: a forward sweep over the decision and chance nodes (every player's reach, the
-    traverser's strategy sums), then the terminal values, then a reverse sweep (values, the
-    traverser's regrets). The deal loop is written inline: a call per deal would reference-count
-    two dozen arrays.
+    Per deal: a forward sweep over the decision and chance nodes (the traverser's reach and the
+    product of the others', the traverser's strategy sums), then the terminal values (computed once
+    per deal before the first iteration, `_terminal_table`, unless that takes more than
+    ``max_terminal_entries`` entries: then in every sweep), then a reverse sweep (values, the
+    traverser's regrets). With two players the others' reach is the opponent's, a running product
+    along the path; with more, each player's reach is kept and multiplied in player order at every
+    node, so that the sums are the same to the last bit however many players. The deal loop is
+    written inline: a call per deal would reference-count two dozen arrays.
     """
     n_nodes = len(tree.kind)
     n_players = bucket.shape[1]
-    reach = np.empty((n_nodes, n_players))
+    own_reach = np.empty(n_nodes)  # the traverser's reach
+    others_reach = np.empty(n_nodes)  # the product of every other player's reach
+    many = n_players > 2
+    reach = np.empty((n_nodes if many else 0, n_players))  # each player's (more than two players only)
     value = np.empty(n_nodes)
     terminals = np.flatnonzero((tree.kind != DECISION) & (tree.kind != CHANCE))
     inner = np.flatnonzero((tree.kind == DECISION) | (tree.kind == CHANCE))
-    decisions, rows = _deal_rows(tree, bucket)
-    row_of = np.full(n_nodes, -1, dtype=np.int64)
+    rows = _deal_rows(tree, bucket, inner)
+    terminal_table = _terminal_table(tree, weight, terminals, n_players, max_terminal_entries)
+    tabled = terminal_table.shape[0] > 0
     for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
         averaging_weight = float(iteration) ** gamma
         for traverser in range(n_players):
             _regret_matching(regrets, tree.n_actions, tree.row_offset, tree.n_buckets, strategy)
             for deal in range(len(probability)):
-                for j in range(len(decisions)):
-                    row_of[decisions[j]] = rows[deal, j]
-                for p in range(n_players):
-                    reach[0, p] = 1.0
-                for node in inner:
+                own_reach[0] = 1.0
+                others_reach[0] = 1.0
+                if many:
+                    reach[0, :] = 1.0
+                for j in range(len(inner)):
+                    node = inner[j]
                     start = tree.child_start[node]
                     count = tree.n_children[node]
+                    own = own_reach[node]
+                    others = others_reach[node]
                     if tree.kind[node] == CHANCE:
                         taken = chance[deal, tree.context[node]]
                         for k in range(count):
-                            for p in range(n_players):
-                                reach[start + k, p] = reach[node, p] if k == taken else 0.0
+                            own_reach[start + k] = own if k == taken else 0.0
+                            others_reach[start + k] = others if k == taken else 0.0
+                            if many:
+                                for p in range(n_players):
+                                    reach[start + k, p] = reach[node, p] if k == taken else 0.0
                         continue
+                    row = rows[deal, j]
                     actor = tree.player[node]
-                    row = row_of[node]
+                    if many:
+                        _reach_of_children(reach, others_reach, node, start, count, actor, traverser, strategy, row)
+                    if actor != traverser:
+                        for k in range(count):
+                            own_reach[start + k] = own
+                            if not many:
+                                others_reach[start + k] = others * strategy[row + k]
+                        continue
                     for k in range(count):
-                        for p in range(n_players):
-                            reach[start + k, p] = reach[node, p]
-                        reach[start + k, actor] = reach[node, actor] * strategy[row + k]
-                    own = reach[node, actor]
-                    if actor == traverser and own > 0.0:
+                        own_reach[start + k] = own * strategy[row + k]
+                        if not many:
+                            others_reach[start + k] = others
+                    if own > 0.0:
                         scale = averaging_weight * probability[deal] * own
                         for k in range(count):
                             strategy_sums[row + k] += scale * strategy[row + k]
-                for node in terminals:
-                    value[node] = _terminal_value(tree, weight, deal, node, traverser)
+                for i in range(len(terminals)):
+                    node = terminals[i]
+                    if tabled:
+                        value[node] = terminal_table[deal, traverser, i]
+                    else:
+                        value[node] = _terminal_value(tree, weight, deal, node, traverser)
                 for j in range(len(inner) - 1, -1, -1):
                     node = inner[j]
-                    others = 1.0
-                    for p in range(n_players):
-                        if p != traverser:
-                            others *= reach[node, p]
+                    others = others_reach[node]
                     if others == 0.0:
                         value[node] = 0.0  # never used: every path to here has weight 0 for the traverser
                         continue
@@ -178,7 +234,7 @@ def _cfr_iterations(
                         value[node] = value[start + chance[deal, tree.context[node]]]
                         continue
                     count = tree.n_children[node]
-                    row = row_of[node]
+                    row = rows[deal, j]
                     node_value = 0.0
                     for k in range(count):
                         node_value += strategy[row + k] * value[start + k]
