@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from game.cli_support import RUNTIME, USAGE, check_output_file, fail
+
 if TYPE_CHECKING:
     from game.rules.limit import LimitConfig
 
@@ -34,8 +36,19 @@ def register_player_file(suffix: str, loader: PlayerLoader) -> None:
     PLAYER_FILES[suffix.lower()] = loader
 
 
+class PlayerFileError(ValueError):
+    """A player file cannot be played (missing, unreadable, of another game): a runtime error of
+    the commands (exit code 1), where an unknown bot name is a usage error (exit code 2)."""
+
+
+def is_player_file(name: str) -> bool:
+    """Whether the player ``name`` is a file of a registered suffix (:data:`PLAYER_FILES`)."""
+    return Path(name).suffix.lower() in PLAYER_FILES
+
+
 def make_player(name: str, config: Any, seed: Any) -> Any:
     """A match player: a file of a registered suffix (:data:`PLAYER_FILES`), else a `game.play.bots` name.
+    :class:`PlayerFileError` when the file's loader refuses it, ValueError on an unknown name.
 
     >>> make_player("checkcall", None, 0).name
     'checkcall'
@@ -47,8 +60,11 @@ def make_player(name: str, config: Any, seed: Any) -> Any:
     from game.play.bots import BOTS, make_bot
 
     suffix = Path(name).suffix.lower()
-    if suffix in PLAYER_FILES:
-        return PLAYER_FILES[suffix](name, config, seed)
+    if is_player_file(name):
+        try:
+            return PLAYER_FILES[suffix](name, config, seed)
+        except (ValueError, OSError) as error:
+            raise PlayerFileError(" ".join(str(error).split())) from None
     if suffix and name not in BOTS:
         known = ", ".join(sorted(PLAYER_FILES)) or "none registered"
         raise ValueError(f"{name!r} is neither a bot name nor a player file; files ending in {known} are players")
@@ -144,15 +160,26 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         from game.play.match import play_match
         from game.rules.variants import get_variant
 
+        if history is not None:
+            try:
+                check_output_file(history, "--history")
+            except ValueError as error:
+                raise fail(str(error), RUNTIME) from None
         try:
             config = get_variant(variant).config_class(rules=rules)  # type: ignore[call-arg]
+        except ValueError as error:
+            raise fail(str(error), USAGE) from None
+        try:
             seed_a, seed_b = _bot_seeds(seed)
             bot_a = make_player(a, config, seed_a)
             bot_b = make_player(b, config, seed_b)
             result = play_match(config, bot_a, bot_b, rounds=rounds, seed=seed, duplicate=duplicate, history=history)
-        except ValueError as error:  # a usage error: one line on stderr, exit code 2
-            typer.echo(f"error: {' '.join(str(error).split())}", err=True)
-            raise typer.Exit(2) from None
+        except PlayerFileError as error:
+            raise fail(str(error), RUNTIME) from None
+        except ValueError as error:  # an unknown bot, bad --rounds ...
+            raise fail(str(error), USAGE) from None
+        except OSError as error:  # the history file could not be written after all
+            raise fail(f"--history {str(history)!r}: cannot write ({error.strerror or error})") from None
         summary = result.to_dict()
         if history is not None:
             summary["history"] = str(history)
@@ -189,8 +216,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         try:
             config = LimitConfig(n_players=len(names), cards_speak=cards_speak)
             result = play_freeze_out(config, names, seed=seed, max_games=max_games)
+        except PlayerFileError as error:
+            raise fail(str(error), RUNTIME) from None
         except ValueError as error:
-            raise typer.BadParameter(str(error)) from None
+            raise fail(str(error), USAGE) from None
         if as_json:
             typer.echo(json.dumps(result))
             return
@@ -211,8 +240,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
         try:
             report = replay_history(path)
-        except (OSError, ValueError) as error:
-            raise typer.BadParameter(str(error)) from None
+        except OSError as error:
+            raise fail(f"hand history {str(path)!r}: {error.strerror or error}") from None
+        except ValueError as error:  # not a hand history, or a malformed one
+            raise fail(f"hand history {str(path)!r}: {error}") from None
         if as_json:
             typer.echo(json.dumps(report.to_dict()))
         elif report.ok:
@@ -234,7 +265,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """Random heads-up rounds per second in every variant, next to PokerKit's hold'em."""
         from game.bench.engine import run_engine_benchmark
 
-        result = run_engine_benchmark(rounds=rounds, pokerkit_rounds=pokerkit_rounds, repeats=repeats, seed=seed)
+        try:
+            result = run_engine_benchmark(rounds=rounds, pokerkit_rounds=pokerkit_rounds, repeats=repeats, seed=seed)
+        except ValueError as error:
+            raise fail(str(error), USAGE) from None
         if as_json:
             typer.echo(json.dumps(result))
             return
@@ -304,7 +338,7 @@ def play_freeze_out(config: LimitConfig, bot_names: list[str], *, seed: int, max
     from game.play.bots import make_bot
     from game.play.freeze_out import FreezeOut
 
-    files = {name for name in bot_names if Path(name).suffix.lower() in PLAYER_FILES}
+    files = {name for name in bot_names if is_player_file(name)}
     unsupported = sorted(set(bot_names) - set(LIMIT_BOTS) - files)
     if unsupported:
         suffixes = ", ".join(sorted(PLAYER_FILES)) or "none registered"
