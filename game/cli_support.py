@@ -89,7 +89,7 @@ class OneLineGroup(TyperGroup):
             raise
         except _UsageError as error:
             raise fail(error.format_message(), USAGE) from None
-        except (_ClickException, typer.Abort, typer.Exit, KeyboardInterrupt):
+        except (_ClickException, typer.Abort, typer.Exit):  # typer prints these itself
             raise
         except Exception as error:
             if os.environ.get(DEBUG_VARIABLE) == "1":
