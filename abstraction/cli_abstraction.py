@@ -1,4 +1,8 @@
-"""``vcfr abstract`` (build a card abstraction into HDF5), ``vcfr bench abstraction`` and ``vcfr bench chance``."""
+"""``vcfr abstract`` (build a card abstraction into HDF5), ``vcfr bench abstraction`` and ``vcfr bench chance``.
+
+``vcfr abstract`` checks its flags and its ``--out`` path (folders created; a directory or an
+unwritable place refused) before the build, which takes minutes.
+"""
 
 from __future__ import annotations
 
@@ -7,16 +11,16 @@ from pathlib import Path
 
 import typer
 
+from game.cli_support import RUNTIME, USAGE, check_output_file, fail
+
 
 def _parse_buckets(text: str) -> tuple[int, int, int, int]:
     try:
         counts = tuple(int(part) for part in text.split(","))
     except ValueError:
-        raise typer.BadParameter(f"--buckets must be 4 comma-separated integers, got {text!r}") from None
+        raise fail(f"--buckets must be 4 comma-separated integers, got {text!r}", USAGE) from None
     if len(counts) != 4:
-        raise typer.BadParameter(
-            f"--buckets must be 4 comma-separated integers (preflop,flop,turn,river), got {text!r}"
-        )
+        raise fail(f"--buckets must be 4 comma-separated integers (preflop,flop,turn,river), got {text!r}", USAGE)
     return counts  # type: ignore[return-value]
 
 
@@ -50,6 +54,12 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """
         import time
 
+        counts = _parse_buckets(buckets)
+        try:  # before the imports below (numba: seconds), so a bad path is refused at once
+            check_output_file(out)
+        except ValueError as error:
+            raise fail(str(error), RUNTIME) from None
+
         from numba import get_num_threads
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -58,11 +68,11 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
         try:
             config = CardAbstractionConfig(
-                buckets=_parse_buckets(buckets), method=method, variant=variant, seed=seed,
+                buckets=counts, method=method, variant=variant, seed=seed,
                 flop_swap_probability=flop_swap_probability, turn_swap_probability=turn_swap_probability,
             )  # fmt: skip
         except ValueError as error:
-            raise typer.BadParameter(str(error)) from None
+            raise fail(str(error), USAGE) from None
         memory = estimate_build_memory(config, get_num_threads())
         swaps = (
             f" (swap probabilities {config.flop_swap_probability} flop, {config.turn_swap_probability} turn)"
@@ -92,7 +102,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             abstraction = build_card_abstraction(
                 config, progress, flops=None if flops is None else canonical_flops()[:flops]
             )
-        abstraction.save(out)
+        try:
+            abstraction.save(out)
+        except OSError as error:  # the place became unwritable during the build
+            raise fail(f"--out {str(out)!r}: cannot write ({error.strerror or error})") from None
         summary = {
             "out": str(out),
             "seconds": time.perf_counter() - started,
@@ -118,7 +131,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """Time exact all-hands flop features, the all-flops pass and bucket lookups next to eval7."""
         from abstraction.bench.abstraction import run_abstraction_benchmark
 
-        result = run_abstraction_benchmark(flops=flops, repeats=repeats, peer_iterations=peer_iterations)
+        try:
+            result = run_abstraction_benchmark(flops=flops, repeats=repeats, peer_iterations=peer_iterations)
+        except ValueError as error:
+            raise fail(str(error), USAGE) from None
         if as_json:
             typer.echo(json.dumps(result))
             return
@@ -153,7 +169,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             caps = tuple(int(part) for part in max_runs.split(","))
             result = run_chance_benchmark(deals=deals, repeats=repeats, max_runs=caps)
         except ValueError as error:
-            raise typer.BadParameter(str(error)) from None
+            raise fail(str(error), USAGE) from None
         if as_json:
             typer.echo(json.dumps(result))
             return

@@ -2,11 +2,17 @@
 
 - :func:`fail`: one ``error: ...`` line on stderr and the exit to raise (usage errors exit 2,
   runtime errors 1).
-- :class:`OneLineErrors`: a typer command class whose flag errors (unknown option, a value of the
-  wrong type) are such a line with exit code 2.
-- :func:`check_output_file`: an output path is checked before any work: its folder is created, and
-  a directory, an unwritable place or a folder that cannot be made is refused naming the path the
-  user gave.
+- :class:`OneLineErrors`: the typer command class of every command: its flag errors (unknown
+  option, a value of the wrong type) are such a line with exit code 2, and its help page shows
+  boolean flags as flags (typer would show ``<bool>``, as if they took a value).
+- :class:`OneLineGroup`: the class of the ``vcfr`` app: a usage error of any command (an unknown
+  command, a bad flag, a ``typer.BadParameter`` from a command body) is one line with exit code 2,
+  and an exception no command turned into an error line is one line with exit code 1, with its
+  traceback only when the environment sets ``VCFR_DEBUG=1``.
+- :func:`check_output_file` and :func:`check_output_folder`: an output path is checked before any
+  work: its folder is created, and a path of the wrong kind (a directory for a file, a file for a
+  folder), an unwritable place or a folder that cannot be made is refused naming the path the user
+  gave.
 - :func:`warn_if_over_cores`: a worker or thread count above the cores this process may use gets a
   one-line ``warning: ...`` on stderr (the command still runs).
 
@@ -17,21 +23,28 @@ It lives in ``game`` (the lowest layer) so that the commands of ``game``, ``abst
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import typer
-from typer.core import TyperCommand
+from typer.core import TyperCommand, TyperGroup
 
 try:  # typer >= 0.22 vendors its own click as typer._click
+    from typer._click.exceptions import ClickException as _ClickException
+    from typer._click.exceptions import NoArgsIsHelpError as _NoArgsIsHelpError
     from typer._click.exceptions import UsageError as _UsageError
 except ImportError:  # pragma: no cover - older typer on the real click
+    from click.exceptions import ClickException as _ClickException
+    from click.exceptions import NoArgsIsHelpError as _NoArgsIsHelpError
     from click.exceptions import UsageError as _UsageError
 
 USAGE = 2
 """Exit code of a usage error (a bad flag, value or argument)."""
 RUNTIME = 1
 """Exit code of a runtime error (an unreadable or mismatched file, a failed write)."""
+DEBUG_VARIABLE = "VCFR_DEBUG"
+"""With ``VCFR_DEBUG=1`` in the environment an unexpected error shows its traceback."""
 
 
 def fail(message: str, code: int = RUNTIME) -> typer.Exit:
@@ -40,15 +53,64 @@ def fail(message: str, code: int = RUNTIME) -> typer.Exit:
     return typer.Exit(code)
 
 
+def _flags_as_flags(params: list[Any]) -> list[Any]:
+    """``params`` with every boolean flag given an empty metavar: typer shows a flag's type as
+    ``<bool>`` in the help, as if it took a value."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
 class OneLineErrors(TyperCommand):
     """A command whose flag errors (unknown option, value of the wrong type ...) are one
-    ``error: ...`` line on stderr with exit code 2, like every other usage error of the command."""
+    ``error: ...`` line on stderr with exit code 2, like every other usage error of the command,
+    and whose help shows boolean flags without a ``<bool>`` value."""
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any) -> Any:
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except _UsageError as error:
             raise fail(error.format_message(), USAGE) from None
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_as_flags(super().get_params(ctx))
+
+
+class OneLineGroup(TyperGroup):
+    """The ``vcfr`` app: every error of its commands ends as one ``error: ...`` line on stderr.
+
+    A usage error anywhere below (unknown command, bad flag, ``typer.BadParameter``) exits with 2;
+    an exception that no command turned into an error line (a bug, or a failure nobody foresaw)
+    exits with 1 naming its type, and with ``VCFR_DEBUG=1`` it propagates with its traceback."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _NoArgsIsHelpError:
+            raise
+        except _UsageError as error:
+            raise fail(error.format_message(), USAGE) from None
+        except (_ClickException, typer.Abort, typer.Exit):  # typer prints these itself
+            raise
+        except Exception as error:
+            if os.environ.get(DEBUG_VARIABLE) == "1":
+                raise
+            raise fail(f"{type(error).__name__}: {error} (set {DEBUG_VARIABLE}=1 for the traceback)") from None
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _flags_as_flags(super().get_params(ctx))
+
+
+def use_conventions(app: typer.Typer) -> None:
+    """Give every command of ``app`` and of its sub-apps (``vcfr bench``) the class
+    :class:`OneLineErrors` unless it names another one: a command added later is covered too."""
+    for command in app.registered_commands:
+        if command.cls in (None, TyperCommand):  # typer's default
+            command.cls = OneLineErrors
+    for group in app.registered_groups:
+        if group.typer_instance is not None:
+            use_conventions(group.typer_instance)
 
 
 def check_output_file(path: str | Path, flag: str = "--out") -> Path:
@@ -73,12 +135,59 @@ def check_output_file(path: str | Path, flag: str = "--out") -> Path:
     parent = target.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise ValueError(
+            f"{flag} {str(path)!r}: cannot create its folder {str(parent)!r} (a file is in the way)"
+        ) from None
     except OSError as error:
         raise ValueError(f"{flag} {str(path)!r}: cannot create its folder ({error.strerror or error})") from None
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ValueError(f"{flag} {str(path)!r}: its folder {str(parent)!r} is not writable")
-    if target.exists() and not os.access(target, os.W_OK):
-        raise ValueError(f"{flag} {str(path)!r} exists and is not writable")
+    _probe_writable(parent, flag, path)
+    if target.exists():
+        try:
+            with open(target, "ab"):  # appends nothing: the file is left as it is
+                pass
+        except OSError as error:
+            raise ValueError(f"{flag} {str(path)!r} exists and is not writable ({error.strerror or error})") from None
+    return target
+
+
+def _probe_writable(folder: Path, flag: str, path: str | Path) -> None:
+    """Create and remove a file in ``folder``: ``os.access`` says yes to root in read-only places
+    such as ``/proc``, so only a real write tells."""
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".vcfr-probe-"):
+            pass
+    except OSError as error:
+        raise ValueError(
+            f"{flag} {str(path)!r}: its folder {str(folder)!r} is not writable ({error.strerror or error})"
+        ) from None
+
+
+def check_output_folder(path: str | Path, flag: str = "--out") -> Path:
+    """``path`` made ready to be written as a folder (its contents replaced or added to): its parent
+    folders are created, the folder itself is left to the command.
+
+    Raises ``ValueError`` naming ``flag`` and the path as given when it is an existing file, when its
+    parent cannot be created or is not writable, or when it is a folder that is not writable.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> check_output_folder(folder / "new" / "bot").parent.is_dir()
+    True
+    >>> (folder / "file").write_text("")
+    0
+    >>> check_output_folder(folder / "file")
+    Traceback (most recent call last):
+    ...
+    ValueError: --out ... is a file; give a folder
+    """
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise ValueError(f"{flag} {str(path)!r} is a file; give a folder")
+    if target.is_dir():
+        _probe_writable(target, flag, path)
+        return target
+    check_output_file(target, flag)
     return target
 
 

@@ -80,6 +80,21 @@ FILE_VERSION = 1
 METHODS = {"ehs": METHOD_EHS, "ehs2": METHOD_EHS2, "emd": METHOD_EMD}
 VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")
 MAX_BUCKETS = UNSET - 1
+OWN_TABLES = ("swap", "bounty")
+"""Variants whose card files are built for them (Swap clusters on its swaps, Bounty's buckets carry
+the bounty bit); every other game plays on a Hold'em file."""
+PREFLOP_CLASSES = 169
+"""Suit-isomorphic two-card hands: at most this many preflop buckets (169 is lossless)."""
+
+
+def card_file_variant(variant: str) -> str:
+    """The ``vcfr abstract --variant`` of the card file a game of ``variant`` plays on (the
+    N-player ``limit`` game included).
+
+    >>> card_file_variant("auction"), card_file_variant("limit"), card_file_variant("bounty")
+    ('holdem', 'holdem', 'bounty')
+    """
+    return variant if variant in OWN_TABLES else "holdem"
 
 
 @dataclass(frozen=True)
@@ -93,6 +108,10 @@ class CardAbstractionConfig:
     Traceback (most recent call last):
     ...
     ValueError: buckets must be 4 counts in 1..65534 (preflop, flop, turn, river), got (169, 0, 200, 200)
+    >>> CardAbstractionConfig(buckets=(170, 8, 8, 8))
+    Traceback (most recent call last):
+    ...
+    ValueError: buckets: at most 169 preflop buckets (there are 169 preflop hand classes), got 170
     """
 
     buckets: tuple[int, int, int, int] = (169, 200, 200, 200)
@@ -119,6 +138,22 @@ class CardAbstractionConfig:
                 f"buckets must be 4 counts in 1..{MAX_BUCKETS} (preflop, flop, turn, river), got {self.buckets!r}"
             )
         object.__setattr__(self, "buckets", tuple(int(b) for b in buckets))
+        if self.buckets[0] > PREFLOP_CLASSES:
+            raise ValueError(
+                f"buckets: at most {PREFLOP_CLASSES} preflop buckets (there are {PREFLOP_CLASSES} preflop "
+                f"hand classes), got {self.buckets[0]}"
+            )
+        for street, count, points in zip(
+            ("flop", "turn", "river"),
+            self.buckets[1:],
+            (self.flop_training_points, self.turn_training_points, self.river_training_points),
+            strict=True,
+        ):
+            if count > points:
+                raise ValueError(
+                    f"buckets: at most {points:,} {street} buckets (k-means fits them on "
+                    f"{street}_training_points = {points:,} hands), got {count:,}"
+                )
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {sorted(METHODS)}, got {self.method!r}")
         if self.variant not in VARIANTS:

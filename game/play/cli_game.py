@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import MISSING, fields
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
-from game.cli_support import OneLineErrors
+from game.cli_support import RUNTIME, USAGE, OneLineErrors, check_output_file, fail
 
 if TYPE_CHECKING:
     from game.rules.limit import LimitConfig
@@ -34,6 +34,16 @@ def register_player_file(suffix: str, loader: PlayerLoader) -> None:
     if not suffix.startswith(".") or len(suffix) < 2:
         raise ValueError(f"a player file suffix starts with a dot, got {suffix!r}")
     PLAYER_FILES[suffix.lower()] = loader
+
+
+class PlayerFileError(ValueError):
+    """A player file cannot be played (missing, unreadable, of another game): a runtime error of
+    the commands (exit code 1), where an unknown bot name is a usage error (exit code 2)."""
+
+
+def is_player_file(name: str) -> bool:
+    """Whether the player ``name`` is a file of a registered suffix (:data:`PLAYER_FILES`)."""
+    return Path(name).suffix.lower() in PLAYER_FILES
 
 
 PLAYER_FOLDERS: dict[str, PlayerLoader] = {}
@@ -78,6 +88,7 @@ def player_loader(name: str) -> PlayerLoader | None:
 
 def make_player(name: str, config: Any, seed: Any) -> Any:
     """A match player: a file of a registered suffix (:data:`PLAYER_FILES`), else a `game.play.bots` name.
+    :class:`PlayerFileError` when the file's loader refuses it, ValueError on an unknown name.
 
     >>> make_player("checkcall", None, 0).name
     'checkcall'
@@ -85,7 +96,25 @@ def make_player(name: str, config: Any, seed: Any) -> Any:
     from game.play.bots import make_bot
 
     loader = player_loader(name)
-    return make_bot(name, config=config, seed=seed) if loader is None else loader(name, config, seed)
+    if loader is None:
+        return make_bot(name, config=config, seed=seed)
+    return CheckedLoader(loader)(name, config, seed)
+
+
+@dataclass(frozen=True)
+class CheckedLoader:
+    """A player loader whose refusals (ValueError, OSError) become :class:`PlayerFileError`.
+
+    A module-level class, so worker processes can unpickle it (the gauntlet's joblib workers never
+    see the solver's registrations in :data:`PLAYER_FILES`, so they get the loader itself)."""
+
+    loader: PlayerLoader
+
+    def __call__(self, name: str, config: Any, seed: Any) -> Any:
+        try:
+            return self.loader(name, config, seed)
+        except (ValueError, OSError) as error:
+            raise PlayerFileError(" ".join(str(error).split())) from None
 
 
 EXACT_GAME_DESCRIPTIONS = {
@@ -180,15 +209,26 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         from game.play.match import play_match
         from game.rules.variants import get_variant
 
+        if history is not None:
+            try:
+                check_output_file(history, "--history")
+            except ValueError as error:
+                raise fail(str(error), RUNTIME) from None
         try:
             config = get_variant(variant).config_class(rules=rules)  # type: ignore[call-arg]
+        except ValueError as error:
+            raise fail(str(error), USAGE) from None
+        try:
             seed_a, seed_b = _bot_seeds(seed)
             bot_a = make_player(a, config, seed_a)
             bot_b = make_player(b, config, seed_b)
             result = play_match(config, bot_a, bot_b, rounds=rounds, seed=seed, duplicate=duplicate, history=history)
-        except ValueError as error:  # a usage error: one line on stderr, exit code 2
-            typer.echo(f"error: {' '.join(str(error).split())}", err=True)
-            raise typer.Exit(2) from None
+        except PlayerFileError as error:
+            raise fail(str(error), RUNTIME) from None
+        except ValueError as error:  # an unknown bot, bad --rounds ...
+            raise fail(str(error), USAGE) from None
+        except OSError as error:  # the history file could not be written after all
+            raise fail(f"--history {str(history)!r}: cannot write ({error.strerror or error})") from None
         summary = result.to_dict()
         if history is not None:
             summary["history"] = str(history)
@@ -226,8 +266,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         try:
             config = LimitConfig(n_players=len(names), cards_speak=cards_speak)
             result = play_freeze_out(config, names, seed=seed, max_games=max_games)
+        except PlayerFileError as error:
+            raise fail(str(error), RUNTIME) from None
         except ValueError as error:
-            raise typer.BadParameter(str(error)) from None
+            raise fail(str(error), USAGE) from None
         if as_json:
             typer.echo(json.dumps(result))
             return
@@ -265,13 +307,16 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """Play a bot against the whole sparring suite and the baselines (duplicate, engine rules by
         default): a table of mbb/hand with a Student-t 95% interval and win/loss per opponent; under
         limit, 3-player freeze-outs against pairs of limit styles with the win share's Wilson interval."""
-        from game.cli_support import check_output_file, fail
         from game.play.gauntlet import run_gauntlet, write_chart
 
+        if png is not None:
+            try:
+                check_output_file(png, "--png")
+            except ValueError as error:
+                raise fail(str(error), RUNTIME) from None
         try:
             loader = player_loader(bot)
-            if png is not None:
-                check_output_file(png, "--png")
+            loader = None if loader is None else CheckedLoader(loader)  # a refused file: a runtime error
             names = None if opponents is None else [name.strip() for name in opponents.split(",") if name.strip()]
             progress = None if as_json else _gauntlet_progress(variant, names)
             on_done = None
@@ -299,8 +344,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             finally:
                 if progress is not None:
                     progress[0].stop()
+        except PlayerFileError as error:
+            raise fail(str(error), RUNTIME) from None
         except ValueError as error:
-            raise fail(str(error), 2) from None
+            raise fail(str(error), USAGE) from None
         if png is not None:
             write_chart(report, str(png))
             report["png"] = str(png)
@@ -319,8 +366,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
         try:
             report = replay_history(path)
-        except (OSError, ValueError) as error:
-            raise typer.BadParameter(str(error)) from None
+        except OSError as error:
+            raise fail(f"hand history {str(path)!r}: {error.strerror or error}") from None
+        except ValueError as error:  # not a hand history, or a malformed one
+            raise fail(f"hand history {str(path)!r}: {error}") from None
         if as_json:
             typer.echo(json.dumps(report.to_dict()))
         elif report.ok:
@@ -342,7 +391,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """Random heads-up rounds per second in every variant, next to PokerKit's hold'em."""
         from game.bench.engine import run_engine_benchmark
 
-        result = run_engine_benchmark(rounds=rounds, pokerkit_rounds=pokerkit_rounds, repeats=repeats, seed=seed)
+        try:
+            result = run_engine_benchmark(rounds=rounds, pokerkit_rounds=pokerkit_rounds, repeats=repeats, seed=seed)
+        except ValueError as error:
+            raise fail(str(error), USAGE) from None
         if as_json:
             typer.echo(json.dumps(result))
             return
@@ -484,7 +536,7 @@ def play_freeze_out(config: LimitConfig, bot_names: list[str], *, seed: int, max
     from game.play.bots import LIMIT_BOTS, make_bot
     from game.play.freeze_out import FreezeOut
 
-    files = {name for name in bot_names if Path(name).suffix.lower() in PLAYER_FILES}
+    files = {name for name in bot_names if is_player_file(name)}
     unsupported = sorted(set(bot_names) - set(LIMIT_BOTS) - files)
     if unsupported:
         suffixes = ", ".join(sorted(PLAYER_FILES)) or "none registered"

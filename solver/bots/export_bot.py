@@ -412,7 +412,7 @@ def export_bot(
     if target.endswith(".py") and not Path(target).is_file():
         raise ValueError(f"bot file {target!r} does not exist")
     if folder.exists() and any(folder.iterdir()) and not (force and (folder / "bot.json").exists()):
-        raise ValueError(f"output folder {str(folder)!r} is not empty (use force to replace an earlier export)")
+        raise ValueError(f"output folder {str(folder)!r} is not empty (use --force to replace an earlier export)")
     try:
         make_bot(
             BotSpec(
@@ -458,30 +458,36 @@ def check_strategy(strategy: str | Path, variant: str, config: Any = None) -> tu
     """Check that ``strategy`` is a vcfr strategy file of an abstract heads-up game of ``variant``
     with its card abstraction at hand and, when the rules ``config`` it will play are given, solved
     for the same chips (stack and blinds, `solver.bots.lookup_bot.check_played_chips`); returns
-    ``(card file, its sha256)``. ValueError (one line, naming the file and the problem) otherwise."""
+    ``(card file, its sha256)``. :class:`~solver.solve.strategy_file.StrategyFileError` (a
+    ValueError; one line, naming the file and the problem) otherwise: a runtime error of the
+    commands, not a usage error."""
     from solver.bots.lookup_bot import check_played_chips, find_card_abstraction
     from solver.games.abstract_games import GAME_KIND, AbstractGameConfig, card_file_hash
-    from solver.solve.strategy_file import read_strategy_file
+    from solver.solve.strategy_file import StrategyFileError, read_strategy_file
 
     path = Path(strategy)
     if not path.is_file():
-        raise ValueError(f"strategy file {str(path)!r} does not exist")
-    record = read_strategy_file(path)  # StrategyFileError (a ValueError): not HDF5, not ours, corrupt, truncated
+        raise StrategyFileError(f"strategy file {str(path)!r} does not exist")
+    record = read_strategy_file(path)  # StrategyFileError: not HDF5, not ours, corrupt, truncated
     kind = record.game_config.get("kind")
     if kind != GAME_KIND:
-        raise ValueError(
-            f"{path}: a strategy of a {kind or record.game_config.get('name')!r} game; "
-            f"export-bot plays strategies of abstract heads-up games ({GAME_KIND!r})"
+        name = kind or record.game_config.get("name")
+        raise StrategyFileError(
+            f"{path} is a strategy of {name!r}; the bots play strategies of the heads-up variants "
+            f"(vcfr solve --variant {variant} --cards ...)"
         )
     try:
         game_config = AbstractGameConfig.from_dict(dict(record.game_config))
     except (TypeError, ValueError) as error:
-        raise ValueError(f"{path}: bad abstract game config ({' '.join(str(error).split())})") from None
+        raise StrategyFileError(f"{path}: bad abstract game config ({' '.join(str(error).split())})") from None
     if game_config.variant != variant:
-        raise ValueError(f"{path} is a strategy of {game_config.variant!r}, not of {variant!r}")
-    if config is not None:
-        check_played_chips(path, game_config.variant_config(), config)
-    cards = find_card_abstraction(game_config, path)  # hash checked; ValueError naming both hashes
+        raise StrategyFileError(f"{path} is a strategy of {game_config.variant!r}, not of {variant!r}")
+    try:
+        if config is not None:
+            check_played_chips(path, game_config.variant_config(), config)
+        cards = find_card_abstraction(game_config, path)  # hash checked; ValueError naming both hashes
+    except ValueError as error:
+        raise StrategyFileError(str(error)) from None
     return cards, game_config.card_hash or card_file_hash(cards)
 
 

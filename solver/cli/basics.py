@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from game.cli_support import RUNTIME, USAGE, check_output_folder, fail
+
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
@@ -26,7 +28,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """Time our batch evaluator and the peers (eval7, phevaluator) on the same hands."""
         from game.bench.evaluator import run_evaluator_benchmark
 
-        result = run_evaluator_benchmark(n_hands=hands, repeats=repeats, seed=seed)
+        try:
+            result = run_evaluator_benchmark(n_hands=hands, repeats=repeats, seed=seed)
+        except ValueError as error:
+            raise fail(str(error), USAGE) from None
         if as_json:
             typer.echo(json.dumps(result))
             return
@@ -40,7 +45,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
     def demo(
         variant: str = typer.Option("swap", help="Heads-up variant to solve (see `vcfr variants`)."),
-        seconds: int = typer.Option(90, help="Wall-clock seconds of solving."),
+        seconds: float = typer.Option(90.0, help="Wall-clock seconds of solving."),
         out: Path = typer.Option(Path("out/demo"), help="Folder for every output."),
     ) -> None:
         """Run the main job end to end on a small default: cards, solve, LBR, match, chart, bot folder."""
@@ -49,5 +54,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         try:
             config = DemoConfig(variant=variant, solve_seconds=seconds, out=out)
         except ValueError as error:
-            raise typer.BadParameter(str(error)) from None
+            raise fail(str(error), USAGE) from None
+        try:
+            check_output_folder(out)
+        except ValueError as error:
+            raise fail(str(error), RUNTIME) from None
         run_demo(config)

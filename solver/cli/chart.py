@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from game.cli_support import RUNTIME, check_output_folder, fail
+
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
@@ -33,6 +35,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         folder = out if out is not None else strategy.with_name(f"{strategy.stem}_charts")
         try:
             record = read_strategy_file(strategy)
+            check_output_folder(folder)
             abstraction = None
             if record.game_config.get("kind") == GAME_KIND:
                 config = AbstractGameConfig.from_dict(dict(record.game_config))
@@ -40,9 +43,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
                     cards if cards is not None else find_card_abstraction(config, strategy)
                 )
             written = write_charts(record, abstraction, folder, points=points)
-        except (ValueError, OSError) as error:
-            typer.echo(f"error: {error}", err=True)
-            raise typer.Exit(1) from None
+        except (ValueError, OSError) as error:  # an unreadable or mismatched file, an unwritable --out
+            raise fail(str(error), RUNTIME) from None
         if as_json:
             typer.echo(json.dumps({"charts": [str(path) for path in written]}))
             return

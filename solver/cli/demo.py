@@ -17,6 +17,7 @@ from __future__ import annotations
 import shlex
 import subprocess
 import sys
+import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +37,7 @@ class DemoConfig:
     buckets: str = "30,12,12,12"
     flops: int = 300
     bets: str = "0.5p,1p,a cap=2"
-    solve_seconds: int = 90
+    solve_seconds: float = 90.0
     lbr_hands: int = 1000
     match_rounds: int = 2000
     out: Path = Path("out/demo")
@@ -45,7 +46,7 @@ class DemoConfig:
         if self.variant not in VARIANTS:
             raise ValueError(f"the demo runs a heads-up variant {sorted(VARIANTS)}, got {self.variant!r}")
         for name in ("flops", "solve_seconds", "lbr_hands", "match_rounds"):
-            if getattr(self, name) < 1:
+            if not getattr(self, name) >= 1:  # NaN too
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
 
     def steps(self) -> list[tuple[str, list[str]]]:
@@ -57,7 +58,7 @@ class DemoConfig:
                 "Solve Leduc hold'em exactly (CFR+; exploitability goes to zero)",
                 [
                     "solve",
-                    "--game",
+                    "--variant",
                     "leduc",
                     "--algorithm",
                     "cfr+",
@@ -85,7 +86,7 @@ class DemoConfig:
                 ],
             ),
             (
-                f"Solve abstract {variant} (engine rules) with ES-MCCFR on fresh chance for {self.solve_seconds} s",
+                f"Solve abstract {variant} (engine rules) with ES-MCCFR on fresh chance for {self.solve_seconds:g} s",
                 [
                     "solve",
                     "--variant",
@@ -97,7 +98,7 @@ class DemoConfig:
                     "--bets",
                     self.bets,
                     "--seconds",
-                    str(self.solve_seconds),
+                    f"{self.solve_seconds:g}",
                     "--checkpoint-minutes",
                     "1",
                     "--out",
@@ -140,6 +141,18 @@ class DemoConfig:
         return self.variant in ENGINE_RULES
 
 
+WIDTH = 80
+"""Columns of the demo's sentences: wrapped between words, never mid-word by the terminal."""
+
+
+def _say(text: str, indent: str = "", bold: bool = False) -> None:
+    """Print ``text`` wrapped at :data:`WIDTH` columns, continuation lines indented by ``indent``."""
+    typer.secho(
+        textwrap.fill(text, WIDTH, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False),
+        bold=bold,
+    )
+
+
 def run_demo(config: DemoConfig | None = None) -> None:
     """Run every step of ``config`` (default :class:`DemoConfig`) in order; exit 1 naming the step that fails."""
     config = config or DemoConfig()
@@ -147,7 +160,8 @@ def run_demo(config: DemoConfig | None = None) -> None:
     steps = config.steps()
     started = time.perf_counter()
     for number, (title, arguments) in enumerate(steps, start=1):
-        typer.secho(f"[{number}/{len(steps)}] {title}", bold=True)
+        prefix = f"[{number}/{len(steps)}] "
+        _say(prefix + title, " " * len(prefix), bold=True)
         typer.echo(f"$ vcfr {shlex.join(arguments)}")
         step_started = time.perf_counter()
         code = subprocess.call([sys.executable, "-m", "solver.cli.main", *arguments])
@@ -156,14 +170,14 @@ def run_demo(config: DemoConfig | None = None) -> None:
             raise typer.Exit(1)
         typer.echo(f"({time.perf_counter() - step_started:.0f} s)\n")
     out = config.out
-    typer.secho(f"demo done in {time.perf_counter() - started:.0f} s. Outputs:", bold=True)
+    _say(f"demo done in {time.perf_counter() - started:.0f} s. Outputs:", bold=True)
     for what, path in [
         ("Leduc strategy", out / "leduc.h5"),
         ("card abstraction", out / "cards.h5"),
-        (f"{config.variant} strategy (with checkpoints beside it)", out / f"{config.variant}.h5"),
+        (f"{config.variant} strategy (checkpointed in place every minute)", out / f"{config.variant}.h5"),
         ("charts", out / "charts"),
         *([("bot folder for the engine", out / "bot")] if config.has_engine else []),
     ]:
-        typer.echo(f"  {what}: {path}")
+        _say(f"  {what}: {path}", "    ")
     if not config.has_engine:
-        typer.echo(f"  no bot folder: no official engine plays {config.variant} (engines: {', '.join(ENGINE_RULES)})")
+        _say(f"  no bot folder: no official engine plays {config.variant} (engines: {', '.join(ENGINE_RULES)})", "    ")

@@ -1,8 +1,9 @@
 """``vcfr export-bot`` (a bot folder for the official MIT Pokerbots engines) and ``vcfr bench client``.
 
-``vcfr export-bot`` refuses bad input (unknown variant or bot, a file that is not a strategy of the
-variant, a card abstraction whose hash is not the strategy's ...) as one ``error: ...`` line on
-stderr with exit code 2, before writing anything; a bot that fails its warm-up round exits with 1.
+``vcfr export-bot`` refuses bad input before writing anything, as one ``error: ...`` line on stderr:
+an unknown variant or bot with exit code 2; an ``--out`` that is a file or an unwritable place, a
+file that is not a strategy of the variant, a card abstraction whose hash is not the strategy's ...
+with exit code 1, like a bot that fails its warm-up round.
 
 This module also lets ``vcfr match`` and ``vcfr gauntlet`` (`game.play.cli_game`) take strategy files
 and exported folders as players: `game` may not import `solver`, so the solver side registers the
@@ -65,14 +66,13 @@ def folder_player(path: str, config: Any, seed: Any) -> Any:
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
-    from game.cli_support import OneLineErrors
-    from game.cli_support import fail as _fail
+    from game.cli_support import RUNTIME, USAGE, check_output_folder, fail
     from game.play.cli_game import register_player_file, register_player_folder
 
     register_player_file(".h5", strategy_player)
     register_player_folder("bot.json", folder_player)
 
-    @app.command("export-bot", cls=OneLineErrors)
+    @app.command("export-bot")
     def export_bot_command(
         variant: str = typer.Option(
             ..., help="Engine variant or year: swap (2022), river_of_blood (2023), auction (2024), bounty (2025)."
@@ -92,8 +92,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         python: str = typer.Option(
             sys.executable, help="Interpreter the engine starts (needs Python >= 3.11, numpy, numba)."
         ),
-        force: bool = typer.Option(False, help="Replace an earlier export in OUT."),
-        transcript: bool = typer.Option(False, help="Record each match in OUT/transcript.txt.gz."),
+        force: bool = typer.Option(False, "--force", help="Replace an earlier export in OUT."),
+        transcript: bool = typer.Option(False, "--transcript", help="Record each match in OUT/transcript.txt.gz."),
         lock_in: bool = typer.Option(
             True,
             "--lock-in/--no-lock-in",
@@ -105,7 +105,12 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """Write a ready bot folder (commands.json, player.py, the needed package files) for an engine;
         print its size zipped and the peak memory of its warm-up round."""
         from solver.bots.export_bot import export_bot
+        from solver.solve.strategy_file import StrategyFileError
 
+        try:
+            check_output_folder(out)
+        except ValueError as error:
+            raise fail(str(error), RUNTIME) from None
         try:
             summary = export_bot(
                 variant,
@@ -118,11 +123,14 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
                 transcript=transcript,
                 lock_in=lock_in,
             )
+        except StrategyFileError as error:  # the strategy or its card file cannot be used
+            raise fail(str(error), RUNTIME) from None
         except ValueError as error:
-            raise _fail(str(error), 2) from None
+            raise fail(str(error), USAGE) from None
+        except OSError as error:  # writing the folder failed after all
+            raise fail(f"--out {str(out)!r}: cannot write ({error.strerror or error})") from None
         except RuntimeError as error:  # the bot failed its warm-up round
-            typer.echo(f"export failed: {error}", err=True)
-            raise typer.Exit(1) from None
+            raise fail(f"export failed: {error}") from None
         result = {**summary.as_json(), "lock_in": lock_in}
         if as_json:
             typer.echo(json.dumps(result))
@@ -150,7 +158,13 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """Time the engine client + a baseline bot on every line of a recorded 1000-round match."""
         from game.bench.client import DEFAULT_TRANSCRIPT, run_client_benchmark
 
-        result = run_client_benchmark(transcript or DEFAULT_TRANSCRIPT, bot=bot, seed=seed, repeats=repeats)
+        source = transcript or DEFAULT_TRANSCRIPT
+        if not source.is_file():
+            raise fail(f"--transcript {str(source)!r}: no such file")
+        try:
+            result = run_client_benchmark(source, bot=bot, seed=seed, repeats=repeats)
+        except ValueError as error:  # an unknown bot, a transcript outside a year's folder ...
+            raise fail(str(error), USAGE) from None
         if as_json:
             typer.echo(json.dumps(result))
             return

@@ -19,17 +19,30 @@ from typing import Any
 
 import typer
 
-from game.cli_support import OneLineErrors, check_output_file, warn_if_over_cores
+from game.cli_support import RUNTIME, OneLineErrors, check_output_file, warn_if_over_cores
 from game.cli_support import fail as _fail
-from game.rules.variants import VARIANTS
 
 GAMES = ("kuhn", "leduc")
 VARIANT_NAMES = ("holdem", "swap", "river_of_blood", "auction", "bounty", "limit", "kuhn", "leduc")
-ALGORITHMS = ("cfr", "cfr+", "linear", "lcfr", "dcfr", "es-mccfr", "os-mccfr")
-ALGORITHM_ALIASES = {"lcfr": "linear"}
+ALGORITHMS = ("cfr", "cfr+", "linear", "dcfr", "es-mccfr", "os-mccfr")
+SOLVE_DEFAULTS = {
+    "variant": "leduc",
+    "algorithm": "cfr+ on exact games, es-mccfr on abstract ones",
+    "workers": "1",
+    "backend": "threads",
+    "seed": "0",
+    "chance": "fresh",
+    "table_dtype": "auto",
+}
+"""What ``vcfr solve`` uses when neither a flag nor the run file sets the key, shown by ``--help``
+(the flags themselves default to None so that a run file's value is not overridden)."""
 
 
-def _choice(name: str, value: str, allowed: tuple[str, ...]) -> str:
+def _choice(name: str, value: str, allowed: tuple[str, ...], renamed: dict[str, str] | None = None) -> str:
+    """``value`` if it is one of ``allowed``; else a usage error (naming the new name of a ``renamed`` one)."""
+    new_name = (renamed or {}).get(value)
+    if new_name is not None:
+        raise _fail(f"--{name} {value} is now called {new_name}: use --{name} {new_name}", 2)
     if value not in allowed:
         raise _fail(f"--{name} must be one of {', '.join(allowed)}; got {value!r}", 2)
     return value
@@ -125,8 +138,11 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             "(see solver/solve/run_config.py); flags override its values.",
         ),
         out: Path | None = typer.Option(None, "--out", help="Strategy file to write (HDF5); or \\[solver] out."),
-        game: str | None = typer.Option(None, help=f"Exact game: {', '.join(GAMES)} (default leduc)."),
-        variant: str | None = typer.Option(None, help=f"Game: {', '.join(VARIANT_NAMES)} (= \\[rules] variant)."),
+        variant: str | None = typer.Option(
+            None,
+            help=f"Game: {', '.join(VARIANT_NAMES)} (= \\[rules] variant).",
+            show_default=SOLVE_DEFAULTS["variant"],
+        ),
         rule: list[str] | None = typer.Option(
             None, "--rule", help="Rules field KEY=VALUE, repeatable (e.g. stack=200)."
         ),
@@ -136,7 +152,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         max_runs: int | None = typer.Option(None, help="River of Blood run streets in the abstract game."),
         max_nodes: int | None = typer.Option(None, help="Refuse abstract trees with more nodes."),
         algorithm: str | None = typer.Option(
-            None, help=f"Algorithm: {', '.join(ALGORITHMS)} (default cfr+ on exact games, es-mccfr on abstract ones)."
+            None, help=f"Algorithm: {', '.join(ALGORITHMS)}.", show_default=SOLVE_DEFAULTS["algorithm"]
         ),
         iterations: int | None = typer.Option(None, help="Total iterations to reach."),
         minutes: float | None = typer.Option(None, help="Total solve minutes."),
@@ -145,14 +161,26 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             help="Total solve seconds (exact games: exploitability checks "
             "excluded; abstract games: wall clock, checkpoints included).",
         ),
-        workers: int | None = typer.Option(None, help="Parallel workers (sampling algorithms only)."),
-        backend: str | None = typer.Option(None, help="threads (shared tables), processes (merged deltas) or dask."),
+        workers: int | None = typer.Option(
+            None, help="Parallel workers (sampling algorithms only).", show_default=SOLVE_DEFAULTS["workers"]
+        ),
+        backend: str | None = typer.Option(
+            None,
+            help="threads (shared tables), processes (merged deltas) or dask.",
+            show_default=SOLVE_DEFAULTS["backend"],
+        ),
         scheduler: str | None = typer.Option(None, help="Dask scheduler address, with --backend dask."),
-        seed: int | None = typer.Option(None, help="Root seed."),
-        chance: str | None = typer.Option(None, help="Abstract games: fresh (a new deal per iteration) or fixed."),
+        seed: int | None = typer.Option(None, help="Root seed.", show_default=SOLVE_DEFAULTS["seed"]),
+        chance: str | None = typer.Option(
+            None,
+            help="Abstract games: fresh (a new deal per iteration) or fixed.",
+            show_default=SOLVE_DEFAULTS["chance"],
+        ),
         deals: int | None = typer.Option(None, help="Deals drawn once with --chance fixed."),
         deal_seed: int | None = typer.Option(None, help="Seed of the fixed deals."),
-        table_dtype: str | None = typer.Option(None, help="Solver tables: auto, float32 or float64."),
+        table_dtype: str | None = typer.Option(
+            None, help="Solver tables: auto, float32 or float64.", show_default=SOLVE_DEFAULTS["table_dtype"]
+        ),
         checkpoint_every: int | None = typer.Option(None, help="Write the file atomically every N iterations."),
         checkpoint_minutes: float | None = typer.Option(None, help="Also write it every M minutes of wall clock."),
         evaluate_every: int | None = typer.Option(None, help="Log (and measure exploitability) every N iterations."),
@@ -164,24 +192,23 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """Solve any game (Kuhn, Leduc, or an abstract heads-up variant) and write a strategy file, with
         checkpoints and exact resume."""
         from solver.cli.build_progress import build_reporter
+        from solver.solve.cfr import RENAMED_ALGORITHMS
         from solver.solve.run_config import RunConfigError, load_run_config, parse_rule
         from solver.solve.strategy_file import StrategyFileError
         from solver.solve.training import train
 
         if resume and force:
             raise _fail("--resume continues --out and --force replaces it: give one of them", 2)
-        if game is not None:
-            _choice("game", game, GAMES)
-            if variant is not None and variant != game:
-                raise _fail(f"--game {game} and --variant {variant} name different games", 2)
+        if config is not None and not config.is_file():  # a missing file: a runtime error, like every command's
+            raise _fail(f"run file {str(config)!r} does not exist", RUNTIME)
         if variant is not None:
             _choice("variant", variant, VARIANT_NAMES)
         if algorithm is not None:
-            algorithm = ALGORITHM_ALIASES.get(_choice("algorithm", algorithm, ALGORITHMS), algorithm)
+            _choice("algorithm", algorithm, ALGORITHMS, RENAMED_ALGORITHMS)
         try:
             rules: dict[str, Any] = dict(parse_rule(text) for text in rule or [])
-            if game or variant:
-                rules["variant"] = variant or game
+            if variant:
+                rules["variant"] = variant
             overrides = {
                 "rules": rules,
                 "cards": {"path": None if cards is None else os.path.abspath(cards)},
@@ -366,7 +393,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     @bench.command("abstract")
     def bench_abstract(
         variants: str = typer.Option(
-            ",".join((*VARIANTS, "limit")), help="Comma-separated heads-up variants and limit (3-player limit hold'em)."
+            ",".join(name for name in VARIANT_NAMES if name not in GAMES),
+            help="Comma-separated heads-up variants and limit (3-player limit hold'em).",
         ),
         seconds: float = typer.Option(5.0, help="Seconds of ES-MCCFR per measurement (after a warm-up)."),
         fixed_deals: int = typer.Option(200_000, help="Deals of the fixed-sample peer on Hold'em."),

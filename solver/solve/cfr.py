@@ -34,6 +34,8 @@ from solver.solve import kernels_cfr, kernels_mccfr
 FULL_TRAVERSAL = ("cfr", "cfr+", "linear", "dcfr")
 SAMPLING = ("es-mccfr", "os-mccfr")
 ALGORITHMS = FULL_TRAVERSAL + SAMPLING
+RENAMED_ALGORITHMS = {"lcfr": "linear"}
+"""Earlier names of an algorithm, refused with the name to use (one name per algorithm)."""
 TABLE_DTYPES = {"float32": np.float32, "float64": np.float64}
 """Solver table dtypes by name (``SolverConfig.table_dtype``)."""
 
@@ -80,6 +82,8 @@ class SolverConfig:
     table_dtype: str = "auto"
 
     def __post_init__(self) -> None:
+        if self.algorithm in RENAMED_ALGORITHMS:
+            raise ValueError(f"algorithm {self.algorithm!r} is now called {RENAMED_ALGORITHMS[self.algorithm]!r}")
         if self.algorithm not in ALGORITHMS:
             raise ValueError(f"unknown algorithm {self.algorithm!r}: expected one of {list(ALGORITHMS)}")
         if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool) or not 0 <= self.seed < 2**63:

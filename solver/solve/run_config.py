@@ -80,7 +80,6 @@ LIMIT_VARIANT = "limit"
 """The N-player limit abstract game (:mod:`solver.games.limit_games`): ``[rules]`` takes ``LimitConfig``
 fields (``n_players``, ``max_raises`` ...), ``[bets]`` only ``max_nodes``, chance is fresh."""
 TABLES = ("rules", "cards", "bets", "solver")
-ALGORITHM_ALIASES = {"lcfr": "linear"}
 
 
 class RunConfigError(ValueError):
@@ -356,9 +355,11 @@ class RunConfig:
                 if solver.chance != "fresh" or solver.deals is not None or solver.deal_seed is not None:
                     raise RunConfigError("[solver] chance, deals and deal_seed: the limit game draws fresh chance only")
             if self.cards.path is None:
+                from abstraction.cards.buckets import card_file_variant
+
                 raise RunConfigError(
                     f"a {self.rules.variant} game needs a card abstraction: set [cards] path or "
-                    f"--cards (build one with vcfr abstract --variant {'holdem' if self.rules.variant == LIMIT_VARIANT else self.rules.variant})"
+                    f"--cards (build one with vcfr abstract --variant {card_file_variant(self.rules.variant)})"
                 )
             from solver.solve.cfr import FULL_TRAVERSAL
 
@@ -370,10 +371,9 @@ class RunConfig:
 
     @property
     def algorithm(self) -> str:
-        """The algorithm (aliases resolved); default CFR+ on exact games, ES-MCCFR on abstract ones."""
+        """The algorithm; default CFR+ on exact games, ES-MCCFR on abstract ones."""
         default = "cfr+" if self.rules.exact or self.solver.chance == "fixed" else "es-mccfr"
-        name = self.solver.algorithm or default
-        return ALGORITHM_ALIASES.get(name, name)
+        return self.solver.algorithm or default
 
     def game_config(self) -> dict[str, Any]:
         """The JSON game config (:func:`solver.solve.training.game_config_of` form)."""

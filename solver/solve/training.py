@@ -175,13 +175,13 @@ def check_card_file(path: str | os.PathLike[str], variant: str) -> dict[str, Any
     """
     import h5py
 
-    from abstraction.cards.buckets import FILE_FORMAT, FILE_VERSION
+    from abstraction.cards.buckets import FILE_FORMAT, FILE_VERSION, card_file_variant
 
     source = Path(path)
     if not source.is_file():
         raise ValueError(
             f"card abstraction file {str(source)!r} does not exist "
-            f"(build it with: vcfr abstract --variant {variant} --out {source})"
+            f"(build it with: vcfr abstract --variant {card_file_variant(variant)} --out {source})"
         )
     try:
         with h5py.File(source, "r") as handle:

@@ -63,20 +63,22 @@ def test_match_a_strategy_file_against_a_baseline_bot_in_duplicate(solved) -> No
     assert "(95% CI over 10 deal pairs)" in text.stdout
 
 
-def test_match_refuses_files_it_cannot_play_with_exit_code_2(solved, tmp_path: Path) -> None:
+def test_match_refuses_files_it_cannot_play_with_exit_code_1(solved, tmp_path: Path) -> None:
+    """A file that cannot be played is a runtime error (exit code 1), as in lbr, chart and exploit;
+    an unknown bot name a usage error (2)."""
     strategy, cards = solved
     assert "is a strategy of 'bounty', not of 'auction'" in one_line_error(
-        invoke("match", "--variant", "auction", "--a", strategy, "--rounds", "2"), 2
+        invoke("match", "--variant", "auction", "--a", strategy, "--rounds", "2"), 1
     )
     (tmp_path / "notes.h5").write_text("hello\n")
     assert "not an HDF5 file" in one_line_error(
-        invoke("match", "--variant", "bounty", "--b", tmp_path / "notes.h5", "--rounds", "2"), 2
+        invoke("match", "--variant", "bounty", "--b", tmp_path / "notes.h5", "--rounds", "2"), 1
     )
     assert "not a vcfr strategy file" in one_line_error(
-        invoke("match", "--variant", "bounty", "--a", cards, "--rounds", "2"), 2
+        invoke("match", "--variant", "bounty", "--a", cards, "--rounds", "2"), 1
     )
     assert "does not exist" in one_line_error(
-        invoke("match", "--variant", "bounty", "--a", tmp_path / "gone.h5", "--rounds", "2"), 2
+        invoke("match", "--variant", "bounty", "--a", tmp_path / "gone.h5", "--rounds", "2"), 1
     )
     assert "neither a bot name nor a player file" in one_line_error(
         invoke("match", "--variant", "bounty", "--a", "bot.zip", "--rounds", "2"), 2
@@ -89,7 +91,7 @@ def test_match_refuses_files_it_cannot_play_with_exit_code_2(solved, tmp_path: P
     cards.unlink()
     try:
         assert "matches its card sha256" in one_line_error(
-            invoke("match", "--variant", "bounty", "--a", moved / "bounty.h5", "--rounds", "2"), 2
+            invoke("match", "--variant", "bounty", "--a", moved / "bounty.h5", "--rounds", "2"), 1
         )
     finally:
         cards.write_bytes(original)

@@ -31,10 +31,10 @@ def test_solve_then_exploit(tmp_path: Path) -> None:
     out = tmp_path / "kuhn.h5"
     solved = invoke(
         "solve",
-        "--game",
+        "--variant",
         "kuhn",
         "--algorithm",
-        "lcfr",
+        "linear",
         "--iterations",
         "300",
         "--out",
@@ -56,10 +56,10 @@ def test_solve_then_exploit(tmp_path: Path) -> None:
     assert measured["exploitability_mbb"] == pytest.approx(1000 * measured["exploitability_chips"])
     resumed = invoke(
         "solve",
-        "--game",
+        "--variant",
         "kuhn",
         "--algorithm",
-        "lcfr",
+        "linear",
         "--iterations",
         "400",
         "--out",
@@ -92,9 +92,9 @@ def test_solve_refuses_bad_options_in_one_line(tmp_path: Path) -> None:
     assert "--algorithm must be one of" in one_line_error(
         invoke("solve", "--algorithm", "cfr-", "--iterations", "5", "--out", out)
     )
-    assert "exactly one of iterations and seconds" in one_line_error(invoke("solve", "--game", "kuhn", "--out", out))
+    assert "exactly one of iterations and seconds" in one_line_error(invoke("solve", "--variant", "kuhn", "--out", out))
     assert "sampling algorithm" in one_line_error(
-        invoke("solve", "--game", "kuhn", "--iterations", "5", "--workers", "2", "--out", out)
+        invoke("solve", "--variant", "kuhn", "--iterations", "5", "--workers", "2", "--out", out)
     )
 
 

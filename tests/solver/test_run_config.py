@@ -74,7 +74,7 @@ def test_relative_cards_follow_the_run_file_and_defaults_are_dropped(tmp_path: P
 
 def test_flags_override_file_values_and_budgets_replace_each_other() -> None:
     text = '[rules]\nvariant = "leduc"\n[solver]\nminutes = 5\nseed = 3\nalgorithm = "cfr"\n'
-    run = parse_run_config(text, overrides={"solver": {"iterations": 40, "algorithm": "lcfr", "seed": None}})
+    run = parse_run_config(text, overrides={"solver": {"iterations": 40, "algorithm": "linear", "seed": None}})
     training = run.training_config()
     assert training.iterations == 40 and training.seconds is None
     assert training.algorithm == "linear" and training.seed == 3

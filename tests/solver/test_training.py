@@ -67,7 +67,7 @@ def test_sigkilled_mccfr_run_resumes_to_identical_tables(tmp_path: Path) -> None
     out = tmp_path / "killed.h5"
     arguments = [
         "solve",
-        "--game",
+        "--variant",
         "leduc",
         "--algorithm",
         "es-mccfr",
