@@ -1,0 +1,366 @@
+"""AIVAT (Burch, Schmid, Moravcik, Morrill, Bowling 2018): an unbiased, lower-variance match estimate.
+
+For each round of a heads-up match between a ``PolicyBot`` X (the evaluated side) and any
+opponent, AIVAT's estimate of X's payoff (chips) is
+
+    realised payoff
+    - sum over chance events of (v(after the event) - E_event[v])
+    - sum over X's decisions of (v(after X's action) - sum_a pi_X(a) v(after a))
+
+The opponent's decisions get no correction (its policy is unknown). Each correction has mean
+zero given everything before it, for any fixed value function v, so the estimate is unbiased;
+v only decides how much variance goes. ``pi_X`` is ``X.policy`` at X's observation, recorded as
+X plays (a bot whose action was replaced as faulty, or whose policy raised, gets no correction at
+that decision: ``uncorrected_decisions`` counts them).
+
+The value function: the check-down value, X's expected chips if nobody bets again from a
+full-information state (both players' cards are known to the evaluator after the round): a bet
+still to be answered is called (contributions equalised), then the rest of the chance is dealt
+by the rules (board cards, Swap's swaps, River of Blood's run cards) and the showdown pays by
+the variant's formula (Bounty: ``bounty_multiplier * c + bounty_bonus`` for a hitting winner,
+without the integer rounding; engine ties split as the engine does). After a fold, v is the
+rules' exact payoff.
+
+The expectation over a chance event: v is itself an expectation over the chance to come, so
+``E_event[v(after)] = v(before)`` (the tower property; a street's board cards, its swaps and the
+run cards it triggers form one event). v is computed exactly (every completion of the board)
+once the hole cards are known, at least the flop is out and no swap or run can follow (Hold'em
+and Bounty from the flop on, Swap after the turn's swaps, River of Blood once a black card ends
+the runs); elsewhere (preflop, the hole-card deal, Swap's pending swaps, River of Blood's runs)
+by ``samples`` Monte Carlo deals drawn independently of the match. An independent unbiased
+estimate of v keeps every correction's mean at zero, so the estimate stays unbiased; its noise is
+small beside the luck removed (all the contribution levels at one card state share the same
+samples, so X's action corrections stay consistent).
+
+Auction is not supported: the auction's bids are decisions that deal cards in the same step,
+and v would need a rule for the unresolved auction.
+
+>>> from game.play.bots import CheckCallBot
+>>> from game.rules.holdem import HoldemConfig
+>>> class CheckCallPolicy(CheckCallBot):
+...     def policy(self, observation):
+...         return ((self.act(observation), 1.0),)
+>>> result = aivat_match(HoldemConfig(), CheckCallPolicy(), CheckCallBot(), rounds=20, seed=1, samples=200)
+>>> result.rounds, result.uncorrected_decisions
+(20, 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from game.cards.rng import SeedLike, as_generator
+from game.play.history import RoundRecord
+from game.play.kernels_aivat import _N_OUTCOMES, _outcomes_exact, _outcomes_sampled
+from game.play.match import mbb_per_hand, play_match
+from game.rules.actions import Action, ActionKind, Bot, PolicyBot
+from game.rules.nolimit import FLOP, RIVER, NoLimitConfig, NoLimitRound
+
+DEFAULT_SAMPLES = 2_000
+"""Monte Carlo deals per card state where v is not computed exactly (see the module docstring)."""
+
+_SUPPORTED = ("holdem", "bounty", "swap", "river_of_blood")
+
+_VALUE_SEED_KEY = 0xA17A7
+"""Mixed with the match seed into the value function's seed (independent of the deals and bots)."""
+
+_NO_CARDS = np.empty(0, dtype=np.int8)
+
+CardState = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int] | None
+"""X's hole cards, the opponent's, the board, the street; ``None`` before the hole cards are dealt."""
+
+
+class CheckDownValue:
+    """The check-down value v (see the module docstring) for one variant config, player X at ``x_seat``.
+
+    ``samples``: Monte Carlo deals where v is not exact; ``seed`` drives them (independent of the
+    match). Outcome probabilities are cached per card state, for the round being evaluated.
+    """
+
+    def __init__(self, config: NoLimitConfig, *, samples: int = DEFAULT_SAMPLES, seed: SeedLike = None) -> None:
+        if config.variant not in _SUPPORTED:
+            raise ValueError(f"AIVAT supports {', '.join(_SUPPORTED)}; not {config.variant!r}")
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise ValueError(f"samples must be >= 1 Monte Carlo deals, got {samples!r}")
+        self.config = config
+        self.samples = samples
+        self._rng = as_generator(seed)
+        self._cache: dict[CardState, np.ndarray] = {}
+        self._ranks = (-1, -1)
+        self._x_seat = 0
+
+    def start_round(self, x_seat: int, match_state: object) -> None:
+        """Forget the cached card states; X sits at ``x_seat``; ``match_state`` by seat (Bounty ranks)."""
+        self._cache.clear()
+        self._x_seat = x_seat
+        if self.config.variant == "bounty":
+            ranks: tuple[int, int] = match_state  # type: ignore[assignment]
+            self._ranks = (ranks[x_seat], ranks[1 - x_seat])
+        else:
+            self._ranks = (-1, -1)
+
+    def card_state(self, round_: NoLimitRound) -> CardState:
+        """The cards of ``round_`` seen from X (hole cards by player, board, street)."""
+        holes = round_.hole_cards
+        return (holes[self._x_seat], holes[1 - self._x_seat], round_.board, round_.street)
+
+    def outcomes(self, state: CardState) -> np.ndarray:
+        """Probabilities of the 12 showdown outcomes (``game.play.kernels_aivat``) from ``state``."""
+        cached = self._cache.get(state)
+        if cached is not None:
+            return cached
+        out = np.zeros(_N_OUTCOMES, dtype=np.float64)
+        rank_x, rank_o = self._ranks
+        if state is None:
+            hole_x = hole_o = board = _NO_CARDS
+            street = -1
+        else:
+            hole_x, hole_o, board = (np.array(cards, dtype=np.int8) for cards in state[:3])
+            street = state[3]
+        swaps = self._pending_swaps(street)
+        if state is not None and board.shape[0] >= FLOP and swaps.shape[0] == 0 and not self._runs_may_follow(board):
+            _outcomes_exact(hole_x, hole_o, board, rank_x, rank_o, out)
+        else:
+            runs = self.config.variant == "river_of_blood"
+            cap = getattr(self.config, "max_board_cards", 5)
+            seed = int(self._rng.integers(2**31 - 1))
+            _outcomes_sampled(hole_x, hole_o, board, swaps, runs, cap, rank_x, rank_o, self.samples, seed, out)
+        self._cache[state] = out
+        return out
+
+    def _pending_swaps(self, street: int) -> np.ndarray:
+        """Swap probabilities of the swap streets still to come after ``street`` (-1: before the deal)."""
+        if self.config.variant != "swap":
+            return np.empty(0, dtype=np.float64)
+        flop, turn = self.config.flop_swap_probability, self.config.turn_swap_probability  # type: ignore[attr-defined]
+        pending = [flop, turn] if street < FLOP else ([turn] if street == FLOP else [])
+        return np.array(pending, dtype=np.float64)
+
+    def _runs_may_follow(self, board: np.ndarray) -> bool:
+        if self.config.variant != "river_of_blood":
+            return False
+        cap = self.config.max_board_cards  # type: ignore[attr-defined]
+        return board.shape[0] < RIVER or (board.shape[0] < cap and int(board[-1]) & 3 in (1, 2))
+
+    def payoffs(self, x_contribution: int, o_contribution: int) -> np.ndarray:
+        """X's chips in each of the 12 showdown outcomes, given each player's contribution (chips)."""
+        config = self.config
+        bounty = config.variant == "bounty"
+        multiplier = float(config.bounty_multiplier) if bounty else 1.0  # type: ignore[attr-defined]
+        bonus = config.bounty_bonus if bounty else 0  # type: ignore[attr-defined]
+        engine_split = 0  # a tie: the document returns contributions; the engine gives seat 0 (c1 - c0) // 2
+        if config.rules == "engine":
+            first, second = (x_contribution, o_contribution) if self._x_seat == 0 else (o_contribution, x_contribution)
+            to_seat0 = (second - first) // 2
+            engine_split = to_seat0 if self._x_seat == 0 else -to_seat0
+        values = np.empty(_N_OUTCOMES, dtype=np.float64)
+        for hit_x in (0, 1):
+            for hit_o in (0, 1):
+                index = hit_x * 2 + hit_o
+                values[index] = multiplier * o_contribution + bonus if hit_x else o_contribution
+                values[4 + index] = -(multiplier * x_contribution + bonus) if hit_o else -x_contribution
+                if hit_x == hit_o:
+                    values[8 + index] = engine_split
+                elif hit_x:
+                    values[8 + index] = (multiplier - 1) / 2 * o_contribution + bonus
+                else:
+                    values[8 + index] = -((multiplier - 1) / 2 * x_contribution + bonus)
+        return values
+
+    def value(self, state: CardState, x_contribution: int, o_contribution: int) -> float:
+        """v at ``state`` with these contributions (chips to X)."""
+        return float(self.outcomes(state) @ self.payoffs(x_contribution, o_contribution))
+
+
+def _value_after(value: CheckDownValue, round_: NoLimitRound, state: CardState, action: Action, x_seat: int) -> float:
+    """v after X plays ``action`` in ``round_`` (not applied): a fold pays exactly; otherwise the
+    check-down value with X's new contribution, a bet assumed called."""
+    if action.kind is ActionKind.FOLD:
+        folded = round_.clone()
+        folded.apply(action)
+        return float(folded.payoffs()[x_seat])
+    contributions = round_.contributions
+    pips = round_.pips
+    mine, theirs = contributions[x_seat], contributions[1 - x_seat]
+    if action.kind is ActionKind.CALL:
+        mine += pips[1 - x_seat] - pips[x_seat]
+    elif action.kind is ActionKind.RAISE:
+        mine += action.amount - pips[x_seat]
+    elif action.kind is not ActionKind.CHECK:
+        raise ValueError(f"AIVAT cannot value action {action} (variant {round_.variant})")
+    both = max(mine, theirs)
+    return value.value(state, both, both)
+
+
+@dataclass(frozen=True)
+class RoundCorrections:
+    """AIVAT's corrections of one round (chips, X's side): subtract both from X's payoff."""
+
+    chance: float
+    action: float
+    uncorrected_decisions: int
+
+
+def round_corrections(
+    value: CheckDownValue,
+    record: RoundRecord,
+    x_seat: int,
+    policies: list[tuple[Any, Any]],
+) -> RoundCorrections:
+    """Replay ``record`` (played under ``value.config``) and sum its corrections for X at ``x_seat``.
+
+    ``policies``: X's ``(observation, policy)`` at each of its decisions in this round, in order
+    (``policy`` ``None`` if it could not be had); the replayed observations must match them.
+    """
+    from game.rules.variants import get_variant
+
+    config = value.config
+    round_ = get_variant(config.variant).round_class(config, record.chance.replay(), match_state=record.match_state)
+    value.start_round(x_seat, record.match_state)
+    x_paid, o_paid = round_.contributions[x_seat], round_.contributions[1 - x_seat]
+    state = value.card_state(round_)
+    chance = value.value(state, x_paid, o_paid) - value.value(None, x_paid, o_paid)
+    action_total = 0.0
+    uncorrected = 0
+    decisions = iter(policies)
+    for move in record.moves:
+        if move.seat == x_seat:
+            observation, policy = next(decisions, (None, None))
+            if observation != round_.observation(x_seat):
+                raise RuntimeError(f"round {record.round_index}: X's recorded decisions do not match the replay")
+            if policy is None or all(action != move.action for action, _ in policy):
+                uncorrected += 1
+            else:
+                expected = sum(p * _value_after(value, round_, state, a, x_seat) for a, p in policy)
+                action_total += _value_after(value, round_, state, move.action, x_seat) - expected
+        round_.apply(move.action)
+        after = value.card_state(round_)
+        if after[:3] != state[:3]:  # type: ignore[index]
+            x_paid, o_paid = round_.contributions[x_seat], round_.contributions[1 - x_seat]
+            chance += value.value(after, x_paid, o_paid) - value.value(state, x_paid, o_paid)
+        state = after
+    return RoundCorrections(chance, action_total, uncorrected)
+
+
+class _PolicyRecorder:
+    """Plays X and records ``(observation, X.policy(observation))`` before each action."""
+
+    def __init__(self, bot: PolicyBot) -> None:
+        self.bot = bot
+        self.name = getattr(bot, "name", "x")
+        self.decisions: list[tuple[Any, Any]] = []
+
+    def act(self, observation: Any) -> Action:
+        try:
+            policy = tuple(self.bot.policy(observation))
+        except Exception:  # a faulty policy leaves the decision uncorrected; act decides the play
+            policy = None
+        self.decisions.append((observation, policy))
+        return self.bot.act(observation)
+
+
+@dataclass(frozen=True)
+class AivatResult:
+    """A match scored plainly and by AIVAT on the same rounds (chips; X is player A)."""
+
+    variant: str
+    big_blind: int
+    players: tuple[str, str]
+    duplicate: bool
+    winnings: np.ndarray
+    """X's chips per round, float64 shape ``(rounds,)``."""
+    chance_corrections: np.ndarray
+    """Per round, the chance corrections' sum (chips, shape ``(rounds,)``)."""
+    action_corrections: np.ndarray
+    """Per round, X's action corrections' sum (chips, shape ``(rounds,)``)."""
+    uncorrected_decisions: int
+
+    @property
+    def rounds(self) -> int:
+        return int(self.winnings.shape[0])
+
+    @property
+    def estimates(self) -> np.ndarray:
+        """AIVAT's estimate of X's chips per round."""
+        return self.winnings - self.chance_corrections - self.action_corrections
+
+    def _rate(self, values: np.ndarray) -> tuple[float, float | None]:
+        return mbb_per_hand(values, self.big_blind, pair_size=2 if self.duplicate else 1)
+
+    def plain_rate(self) -> tuple[float, float | None]:
+        """X's mbb/hand and 95% Student-t half-width from the payoffs (over deal pairs if duplicate)."""
+        return self._rate(self.winnings)
+
+    def aivat_rate(self) -> tuple[float, float | None]:
+        """The same from AIVAT's estimates."""
+        return self._rate(self.estimates)
+
+    def correction_rate(self) -> tuple[float, float | None]:
+        """The corrections' mean and half-width in mbb/hand (zero in expectation)."""
+        return self._rate(self.chance_corrections + self.action_corrections)
+
+    def variance_reduction(self) -> float:
+        """Variance of the plain samples over the variance of AIVAT's (samples: rounds, or deal pairs)."""
+        pair = 2 if self.duplicate else 1
+        plain = self.winnings.reshape(-1, pair).mean(axis=1)
+        aivat = self.estimates.reshape(-1, pair).mean(axis=1)
+        return float(np.var(plain, ddof=1) / np.var(aivat, ddof=1))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (mbb/hand; ``ci95`` are half-widths)."""
+        plain, plain_ci = self.plain_rate()
+        aivat, aivat_ci = self.aivat_rate()
+        return {
+            "variant": self.variant,
+            "rounds": self.rounds,
+            "duplicate": self.duplicate,
+            "players": list(self.players),
+            "mbb_per_hand": plain,
+            "ci95_mbb_per_hand": plain_ci,
+            "aivat_mbb_per_hand": aivat,
+            "aivat_ci95_mbb_per_hand": aivat_ci,
+            "variance_reduction": self.variance_reduction(),
+            "uncorrected_decisions": self.uncorrected_decisions,
+        }
+
+
+def aivat_match(
+    config: NoLimitConfig,
+    bot_x: PolicyBot,
+    opponent: Bot,
+    *,
+    rounds: int | None = None,
+    seed: SeedLike = None,
+    duplicate: bool = True,
+    samples: int = DEFAULT_SAMPLES,
+    value_seed: SeedLike = None,
+) -> AivatResult:
+    """Play ``bot_x`` (player A) against ``opponent`` with ``game.play.match.play_match`` and score X's
+    rounds plainly and by AIVAT. ``samples`` and ``value_seed``: the Monte Carlo of the check-down
+    value (see the module docstring); ``value_seed`` ``None`` derives it from ``seed``."""
+    if not callable(getattr(bot_x, "policy", None)):
+        raise TypeError(f"AIVAT needs player X to expose policy(observation); {bot_x!r} does not")
+    if value_seed is None and isinstance(seed, (int, np.integer)):
+        value_seed = np.random.SeedSequence((int(seed), _VALUE_SEED_KEY))
+    value = CheckDownValue(config, samples=samples, seed=value_seed)
+    recorder = _PolicyRecorder(bot_x)
+    corrections: list[RoundCorrections] = []
+
+    def score(record: RoundRecord) -> None:
+        corrections.append(round_corrections(value, record, record.round_index % 2, recorder.decisions))
+        recorder.decisions.clear()
+
+    result = play_match(config, recorder, opponent, rounds=rounds, seed=seed, duplicate=duplicate, on_round=score)
+    return AivatResult(
+        result.variant,
+        config.big_blind,
+        result.players,
+        duplicate,
+        result.winnings.astype(np.float64),
+        np.array([c.chance for c in corrections]),
+        np.array([c.action for c in corrections]),
+        sum(c.uncorrected_decisions for c in corrections),
+    )
