@@ -48,14 +48,15 @@ and v would need a rule for the unresolved auction.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 import numpy as np
 
 from game.cards.rng import SeedLike, as_generator
 from game.play.history import RoundRecord
 from game.play.kernels_aivat import _N_OUTCOMES, _outcomes_exact, _outcomes_sampled
-from game.play.match import mbb_per_hand, play_match
+from game.play.match import MatchResult, mbb_per_hand, play_match
 from game.rules.actions import Action, ActionKind, Bot, PolicyBot
 from game.rules.nolimit import FLOP, RIVER, NoLimitConfig, NoLimitRound
 
@@ -266,21 +267,22 @@ class _PolicyRecorder:
 class AivatResult:
     """A match scored plainly and by AIVAT on the same rounds (chips; X is player A)."""
 
-    variant: str
-    big_blind: int
-    players: tuple[str, str]
-    duplicate: bool
-    winnings: np.ndarray
-    """X's chips per round, float64 shape ``(rounds,)``."""
+    match: MatchResult
+    """The match as played (``match.winnings``: X's chips per round)."""
     chance_corrections: np.ndarray
-    """Per round, the chance corrections' sum (chips, shape ``(rounds,)``)."""
+    """Per round, the chance corrections' sum (chips, float64 shape ``(rounds,)``)."""
     action_corrections: np.ndarray
-    """Per round, X's action corrections' sum (chips, shape ``(rounds,)``)."""
+    """Per round, X's action corrections' sum (chips, float64 shape ``(rounds,)``)."""
     uncorrected_decisions: int
 
     @property
     def rounds(self) -> int:
-        return int(self.winnings.shape[0])
+        return self.match.rounds
+
+    @property
+    def winnings(self) -> np.ndarray:
+        """X's chips per round (float64)."""
+        return self.match.winnings.astype(np.float64)
 
     @property
     def estimates(self) -> np.ndarray:
@@ -288,7 +290,7 @@ class AivatResult:
         return self.winnings - self.chance_corrections - self.action_corrections
 
     def _rate(self, values: np.ndarray) -> tuple[float, float | None]:
-        return mbb_per_hand(values, self.big_blind, pair_size=2 if self.duplicate else 1)
+        return mbb_per_hand(values, self.match.config.big_blind, pair_size=2 if self.match.duplicate else 1)
 
     def plain_rate(self) -> tuple[float, float | None]:
         """X's mbb/hand and 95% Student-t half-width from the payoffs (over deal pairs if duplicate)."""
@@ -304,7 +306,7 @@ class AivatResult:
 
     def variance_reduction(self) -> float:
         """Variance of the plain samples over the variance of AIVAT's (samples: rounds, or deal pairs)."""
-        pair = 2 if self.duplicate else 1
+        pair = 2 if self.match.duplicate else 1
         plain = self.winnings.reshape(-1, pair).mean(axis=1)
         aivat = self.estimates.reshape(-1, pair).mean(axis=1)
         return float(np.var(plain, ddof=1) / np.var(aivat, ddof=1))
@@ -314,10 +316,7 @@ class AivatResult:
         plain, plain_ci = self.plain_rate()
         aivat, aivat_ci = self.aivat_rate()
         return {
-            "variant": self.variant,
-            "rounds": self.rounds,
-            "duplicate": self.duplicate,
-            "players": list(self.players),
+            **self.match.to_dict(),
             "mbb_per_hand": plain,
             "ci95_mbb_per_hand": plain_ci,
             "aivat_mbb_per_hand": aivat,
@@ -337,10 +336,12 @@ def aivat_match(
     duplicate: bool = True,
     samples: int = DEFAULT_SAMPLES,
     value_seed: SeedLike = None,
+    history: str | Path | IO[str] | None = None,
 ) -> AivatResult:
     """Play ``bot_x`` (player A) against ``opponent`` with ``game.play.match.play_match`` and score X's
     rounds plainly and by AIVAT. ``samples`` and ``value_seed``: the Monte Carlo of the check-down
-    value (see the module docstring); ``value_seed`` ``None`` derives it from ``seed``."""
+    value (see the module docstring); ``value_seed`` ``None`` derives it from ``seed``. ``history``:
+    the match's hand history, as in ``play_match``."""
     if not callable(getattr(bot_x, "policy", None)):
         raise TypeError(f"AIVAT needs player X to expose policy(observation); {bot_x!r} does not")
     if value_seed is None and isinstance(seed, (int, np.integer)):
@@ -353,13 +354,11 @@ def aivat_match(
         corrections.append(round_corrections(value, record, record.round_index % 2, recorder.decisions))
         recorder.decisions.clear()
 
-    result = play_match(config, recorder, opponent, rounds=rounds, seed=seed, duplicate=duplicate, on_round=score)
+    result = play_match(
+        config, recorder, opponent, rounds=rounds, seed=seed, duplicate=duplicate, history=history, on_round=score
+    )
     return AivatResult(
-        result.variant,
-        config.big_blind,
-        result.players,
-        duplicate,
-        result.winnings.astype(np.float64),
+        result,
         np.array([c.chance for c in corrections]),
         np.array([c.action for c in corrections]),
         sum(c.uncorrected_decisions for c in corrections),
