@@ -24,16 +24,19 @@ rules' exact payoff.
 The expectation over a chance event: v is itself an expectation over the chance to come, so
 ``E_event[v(after)] = v(before)`` (the tower property; a street's board cards, its swaps and the
 run cards it triggers form one event). v is computed exactly (every completion of the board)
-once the hole cards are known, at least the flop is out and no swap or run can follow (Hold'em
-and Bounty from the flop on, Swap after the turn's swaps, River of Blood once a black card ends
-the runs); elsewhere (preflop, the hole-card deal, Swap's pending swaps, River of Blood's runs)
-by ``samples`` Monte Carlo deals drawn independently of the match. An independent unbiased
-estimate of v keeps every correction's mean at zero, so the estimate stays unbiased; its noise is
-small beside the luck removed (all the contribution levels at one card state share the same
-samples, so X's action corrections stay consistent).
+once the hole cards are known, at least the flop is out and no swap, run or third card can follow
+(Hold'em and Bounty from the flop on, Swap after the turn's swaps, River of Blood once a black
+card ends the runs, Auction after the auction); elsewhere (preflop, the hole-card deal, Swap's
+pending swaps, River of Blood's runs, Auction's pending third cards) by ``samples`` Monte Carlo
+deals drawn independently of the match. An independent unbiased estimate of v keeps every
+correction's mean at zero, so the estimate stays unbiased; its noise is small beside the luck
+removed (all the contribution levels at one card state share the same samples, so X's action
+corrections stay consistent).
 
-Auction is not supported: the auction's bids are decisions that deal cards in the same step,
-and v would need a rule for the unresolved auction.
+Auction: an auction not yet resolved counts a missing bid as 0 (before it opens, both bids are
+0: a tie, both players get a third card and pay nothing; after one bid b > 0, its bidder gets the
+card for 0). The second bid is a decision (its payments) followed by a chance event (the third
+cards), corrected separately.
 
 >>> from game.play.bots import CheckCallBot
 >>> from game.rules.holdem import HoldemConfig
@@ -63,15 +66,16 @@ from game.rules.nolimit import FLOP, RIVER, NoLimitConfig, NoLimitRound
 DEFAULT_SAMPLES = 2_000
 """Monte Carlo deals per card state where v is not computed exactly (see the module docstring)."""
 
-_SUPPORTED = ("holdem", "bounty", "swap", "river_of_blood")
+_SUPPORTED = ("holdem", "bounty", "swap", "river_of_blood", "auction")
 
 _VALUE_SEED_KEY = 0xA17A7
 """Mixed with the match seed into the value function's seed (independent of the deals and bots)."""
 
 _NO_CARDS = np.empty(0, dtype=np.int8)
 
-CardState = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int] | None
-"""X's hole cards, the opponent's, the board, the street; ``None`` before the hole cards are dealt."""
+CardState = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, tuple[int, int]] | None
+"""X's hole cards, the opponent's, the board, the street, and the third cards X and the opponent
+will still receive (Auction; 0 or 1 each); ``None`` before the hole cards are dealt."""
 
 
 class CheckDownValue:
@@ -103,10 +107,24 @@ class CheckDownValue:
         else:
             self._ranks = (-1, -1)
 
-    def card_state(self, round_: NoLimitRound) -> CardState:
-        """The cards of ``round_`` seen from X (hole cards by player, board, street)."""
+    @property
+    def x_seat(self) -> int:
+        """X's seat in the round being evaluated."""
+        return self._x_seat
+
+    def card_state(self, round_: NoLimitRound, bids: tuple[int | None, int | None] | None = None) -> CardState:
+        """The cards of ``round_`` seen from X (hole cards by player, board, street, third cards to
+        come). ``bids`` by seat: the auction's bids if not those of ``round_`` (a decision not yet
+        applied)."""
         holes = round_.hole_cards
-        return (holes[self._x_seat], holes[1 - self._x_seat], round_.board, round_.street)
+        x = self._x_seat
+        extras = (0, 0)
+        if self.config.variant == "auction":
+            if bids is None:
+                bids = round_.bids  # type: ignore[attr-defined]
+            if round_.street < FLOP or (len(holes[0]) == 2 and len(holes[1]) == 2):
+                extras = _third_cards(bids, x)
+        return (holes[x], holes[1 - x], round_.board, round_.street, extras)
 
     def outcomes(self, state: CardState) -> np.ndarray:
         """Probabilities of the 12 showdown outcomes (``game.play.kernels_aivat``) from ``state``."""
@@ -117,18 +135,19 @@ class CheckDownValue:
         rank_x, rank_o = self._ranks
         if state is None:
             hole_x = hole_o = board = _NO_CARDS
-            street = -1
+            street, extras = -1, ((1, 1) if self.config.variant == "auction" else (0, 0))
         else:
             hole_x, hole_o, board = (np.array(cards, dtype=np.int8) for cards in state[:3])
-            street = state[3]
+            street, extras = state[3], state[4]
         swaps = self._pending_swaps(street)
-        if state is not None and board.shape[0] >= FLOP and swaps.shape[0] == 0 and not self._runs_may_follow(board):
+        exact = state is not None and board.shape[0] >= FLOP and extras == (0, 0)
+        if exact and swaps.shape[0] == 0 and not self._runs_may_follow(board):
             _outcomes_exact(hole_x, hole_o, board, rank_x, rank_o, out)
         else:
             runs = self.config.variant == "river_of_blood"
             cap = getattr(self.config, "max_board_cards", 5)
             seed = int(self._rng.integers(2**31 - 1))
-            _outcomes_sampled(hole_x, hole_o, board, swaps, runs, cap, rank_x, rank_o, self.samples, seed, out)
+            _outcomes_sampled(hole_x, hole_o, *extras, board, swaps, runs, cap, rank_x, rank_o, self.samples, seed, out)
         self._cache[state] = out
         return out
 
@@ -176,24 +195,52 @@ class CheckDownValue:
         return float(self.outcomes(state) @ self.payoffs(x_contribution, o_contribution))
 
 
-def _value_after(value: CheckDownValue, round_: NoLimitRound, state: CardState, action: Action, x_seat: int) -> float:
-    """v after X plays ``action`` in ``round_`` (not applied): a fold pays exactly; otherwise the
-    check-down value with X's new contribution, a bet assumed called."""
+def _third_cards(bids: tuple[int | None, int | None], x_seat: int) -> tuple[int, int]:
+    """Third cards (X, opponent) an auction with these bids by seat gives, a missing bid counting as 0
+    (the unresolved auction's rule): the higher bid gets one, a tie gives both one."""
+    x_bid, o_bid = bids[x_seat] or 0, bids[1 - x_seat] or 0
+    return (int(x_bid >= o_bid), int(o_bid >= x_bid))
+
+
+def _after_decision(value: CheckDownValue, round_: NoLimitRound, action: Action) -> tuple[CardState, int, int]:
+    """The state right after the seat to act plays ``action`` (not applied) and before any chance:
+    its cards, X's and the opponent's contributions (chips), a bet assumed called, an auction's
+    payments made if both bids are in. Not for a fold."""
+    seat = round_.to_act
+    x = value.x_seat
+    paid = list(round_.contributions)
+    pips = round_.pips
+    bids = None
+    if action.kind is ActionKind.BID:
+        bids = list(round_.bids)  # type: ignore[attr-defined]
+        bids[seat] = action.amount
+        other = bids[1 - seat]
+        if other is not None:  # the second bid resolves the auction: second price, both pay on a tie
+            if other == action.amount:
+                paid = [paid[0] + action.amount, paid[1] + action.amount]
+            else:
+                winner = seat if action.amount > other else 1 - seat
+                paid[winner] += min(action.amount, other)
+        bids = (bids[0], bids[1])
+    else:
+        if action.kind is ActionKind.CALL:
+            paid[seat] += pips[1 - seat] - pips[seat]
+        elif action.kind is ActionKind.RAISE:
+            paid[seat] += action.amount - pips[seat]
+            paid[1 - seat] += action.amount - pips[1 - seat]
+        elif action.kind is not ActionKind.CHECK:
+            raise ValueError(f"AIVAT cannot value action {action} (variant {round_.variant})")
+    return value.card_state(round_, bids), paid[x], paid[1 - x]
+
+
+def _value_after(value: CheckDownValue, round_: NoLimitRound, action: Action, x_seat: int) -> float:
+    """v after X plays ``action`` in ``round_`` (not applied): a fold pays exactly (the rules' payoff);
+    otherwise the check-down value of the state after the decision (`_after_decision`)."""
     if action.kind is ActionKind.FOLD:
         folded = round_.clone()
         folded.apply(action)
         return float(folded.payoffs()[x_seat])
-    contributions = round_.contributions
-    pips = round_.pips
-    mine, theirs = contributions[x_seat], contributions[1 - x_seat]
-    if action.kind is ActionKind.CALL:
-        mine += pips[1 - x_seat] - pips[x_seat]
-    elif action.kind is ActionKind.RAISE:
-        mine += action.amount - pips[x_seat]
-    elif action.kind is not ActionKind.CHECK:
-        raise ValueError(f"AIVAT cannot value action {action} (variant {round_.variant})")
-    both = max(mine, theirs)
-    return value.value(state, both, both)
+    return value.value(*_after_decision(value, round_, action))
 
 
 @dataclass(frozen=True)
@@ -222,8 +269,7 @@ def round_corrections(
     round_ = get_variant(config.variant).round_class(config, record.chance.replay(), match_state=record.match_state)
     value.start_round(x_seat, record.match_state)
     x_paid, o_paid = round_.contributions[x_seat], round_.contributions[1 - x_seat]
-    state = value.card_state(round_)
-    chance = value.value(state, x_paid, o_paid) - value.value(None, x_paid, o_paid)
+    chance = value.value(value.card_state(round_), x_paid, o_paid) - value.value(None, x_paid, o_paid)
     action_total = 0.0
     uncorrected = 0
     decisions = iter(policies)
@@ -235,14 +281,14 @@ def round_corrections(
             if policy is None or all(action != move.action for action, _ in policy):
                 uncorrected += 1
             else:
-                expected = sum(p * _value_after(value, round_, state, a, x_seat) for a, p in policy)
-                action_total += _value_after(value, round_, state, move.action, x_seat) - expected
+                expected = sum(p * _value_after(value, round_, a, x_seat) for a, p in policy)
+                action_total += _value_after(value, round_, move.action, x_seat) - expected
+        decided = None if move.action.kind is ActionKind.FOLD else _after_decision(value, round_, move.action)[0]
         round_.apply(move.action)
         after = value.card_state(round_)
-        if after[:3] != state[:3]:  # type: ignore[index]
+        if decided is not None and after[:3] != decided[:3]:  # type: ignore[index]
             x_paid, o_paid = round_.contributions[x_seat], round_.contributions[1 - x_seat]
-            chance += value.value(after, x_paid, o_paid) - value.value(state, x_paid, o_paid)
-        state = after
+            chance += value.value(after, x_paid, o_paid) - value.value(decided, x_paid, o_paid)
     return RoundCorrections(chance, action_total, uncorrected)
 
 

@@ -141,7 +141,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             False,
             "--aivat",
             help="Also score A by AIVAT (A must expose a policy): A's mbb/hand with its 95% CI on the same "
-            "rounds, and the variance reduction (holdem, bounty, swap, river_of_blood).",
+            "rounds, and the variance reduction.",
         ),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:

@@ -8,11 +8,13 @@ player's bounty rank (-1: none) is among their final hole cards or the board. Ca
 yet: drawn too).
 
 - ``_outcomes_exact``: every completion of the board to five cards (at most two cards to come,
-  so at most C(45, 2) = 990 completions), weighted equally. No swaps or runs may be pending.
+  so at most C(45, 2) = 990 completions; a longer board, River of Blood's finished runs, as it
+  is), weighted equally. No swap, run or third card may be pending.
 - ``_outcomes_sampled``: ``samples`` Monte Carlo deals of everything still to come, drawn in
-  the rules' distribution: the hole cards if not dealt, the board to five cards, each pending
-  Swap street's replacements (each hole card of both players replaced with the street's
-  probability by an undealt card), then River of Blood's run cards while the last card is red.
+  the rules' distribution: the hole cards if not dealt, Auction's pending third cards, the board
+  to five cards, each pending Swap street's replacements (each hole card of both players
+  replaced with the street's probability by an undealt card), then River of Blood's run cards
+  while the last card is red.
 """
 
 from __future__ import annotations
@@ -51,10 +53,11 @@ def _outcome_index(x_cards: np.ndarray, o_cards: np.ndarray, rank_x: int, rank_o
     winner = 0 if x_value > o_value else (1 if x_value < o_value else 2)
     hit_x = 0
     hit_o = 0
-    for i in range(x_cards.shape[0]):
-        if x_cards[i] >> 2 == rank_x:
+    for card in x_cards:
+        if card >> 2 == rank_x:
             hit_x = 1
-        if o_cards[i] >> 2 == rank_o:
+    for card in o_cards:
+        if card >> 2 == rank_o:
             hit_o = 1
     return winner * 4 + hit_x * 2 + hit_o
 
@@ -63,39 +66,37 @@ def _outcome_index(x_cards: np.ndarray, o_cards: np.ndarray, rank_x: int, rank_o
 def _outcomes_exact(
     hole_x: np.ndarray, hole_o: np.ndarray, board: np.ndarray, rank_x: int, rank_o: int, out: np.ndarray
 ) -> None:
-    """Exact outcome probabilities over every completion of ``board`` (3..5 cards) to five cards;
-    ``hole_x``/``hole_o`` 2 or 3 cards each (same count). ``out`` (12,) is overwritten."""
+    """Exact outcome probabilities over every completion of ``board`` (3 or more cards) to five cards;
+    ``hole_x``/``hole_o`` 2 or 3 cards each. ``out`` (12,) is overwritten."""
     pool = _undealt(hole_x, hole_o, board)
-    n_hole = hole_x.shape[0]
+    n_x = hole_x.shape[0]
+    n_o = hole_o.shape[0]
     n_board = board.shape[0]
-    x_cards = np.empty(n_hole + 5, dtype=np.int8)
-    o_cards = np.empty(n_hole + 5, dtype=np.int8)
-    for i in range(n_hole):
-        x_cards[i] = hole_x[i]
-        o_cards[i] = hole_o[i]
-    for i in range(n_board):
-        x_cards[n_hole + i] = board[i]
-        o_cards[n_hole + i] = board[i]
+    total = max(5, n_board)
+    x_cards = np.empty(n_x + total, dtype=np.int8)
+    o_cards = np.empty(n_o + total, dtype=np.int8)
+    x_cards[:n_x] = hole_x
+    o_cards[:n_o] = hole_o
+    x_cards[n_x : n_x + n_board] = board
+    o_cards[n_o : n_o + n_board] = board
     out[:] = 0.0
-    missing = 5 - n_board
     n = pool.shape[0]
-    last = n_hole + 4
-    if missing == 0:
+    if n_board >= 5:
         out[_outcome_index(x_cards, o_cards, rank_x, rank_o)] = 1.0
         return
-    if missing == 1:
+    if n_board == 4:
         for i in range(n):
-            x_cards[last] = pool[i]
-            o_cards[last] = pool[i]
+            x_cards[n_x + 4] = pool[i]
+            o_cards[n_o + 4] = pool[i]
             out[_outcome_index(x_cards, o_cards, rank_x, rank_o)] += 1.0
         out /= n
         return
     for i in range(n):
-        x_cards[last - 1] = pool[i]
-        o_cards[last - 1] = pool[i]
+        x_cards[n_x + 3] = pool[i]
+        o_cards[n_o + 3] = pool[i]
         for j in range(i + 1, n):
-            x_cards[last] = pool[j]
-            o_cards[last] = pool[j]
+            x_cards[n_x + 4] = pool[j]
+            o_cards[n_o + 4] = pool[j]
             out[_outcome_index(x_cards, o_cards, rank_x, rank_o)] += 1.0
     out /= n * (n - 1) // 2
 
@@ -104,6 +105,8 @@ def _outcomes_exact(
 def _outcomes_sampled(
     hole_x: np.ndarray,
     hole_o: np.ndarray,
+    extra_x: int,
+    extra_o: int,
     board: np.ndarray,
     swap_probabilities: np.ndarray,
     run_while_red: bool,
@@ -115,38 +118,43 @@ def _outcomes_sampled(
     out: np.ndarray,
 ) -> None:
     """Monte Carlo outcome frequencies over ``samples`` deals of what is still to come (see the
-    module docstring); ``hole_x``/``hole_o`` both empty (drawn, 2 each) or both 2..3 cards.
+    module docstring); ``hole_x``/``hole_o`` both empty (drawn, 2 each) or both 2..3 cards;
+    ``extra_x``/``extra_o``: hole cards each still receives (Auction's third card, 0 or 1).
     ``swap_probabilities``: float64, one per Swap street still to come. ``out`` is overwritten."""
     np.random.seed(seed)
     pool = _undealt(hole_x, hole_o, board)
-    n_hole = hole_x.shape[0] if hole_x.shape[0] > 0 else 2
-    mine = np.empty(n_hole + 48, dtype=np.int8)
-    theirs = np.empty(n_hole + 48, dtype=np.int8)
+    dealt = hole_x.shape[0] > 0
+    base_x = hole_x.shape[0] if dealt else 2
+    base_o = hole_o.shape[0] if dealt else 2
+    n_x = base_x + extra_x
+    n_o = base_o + extra_o
+    mine = np.empty(n_x + 48, dtype=np.int8)
+    theirs = np.empty(n_o + 48, dtype=np.int8)
     final_board = np.empty(48, dtype=np.int8)
     out[:] = 0.0
     for _ in range(samples):
         taken = 0
-        for i in range(n_hole):
-            if hole_x.shape[0] > 0:
-                mine[i] = hole_x[i]
-                theirs[i] = hole_o[i]
-            else:
-                mine[i] = _draw(pool, taken)
-                theirs[i] = _draw(pool, taken + 1)
-                taken += 2
+        if dealt:
+            mine[:base_x] = hole_x
+            theirs[:base_o] = hole_o
         board_count = board.shape[0]
-        for i in range(board_count):
-            final_board[i] = board[i]
+        final_board[:board_count] = board
+        for i in range(base_x if dealt else 0, n_x):
+            mine[i] = _draw(pool, taken)
+            taken += 1
+        for i in range(base_o if dealt else 0, n_o):
+            theirs[i] = _draw(pool, taken)
+            taken += 1
         while board_count < 5:
             final_board[board_count] = _draw(pool, taken)
             taken += 1
             board_count += 1
         for probability in swap_probabilities:
-            for i in range(n_hole):
+            for i in range(n_x):
                 if np.random.random() < probability:
                     mine[i] = _draw(pool, taken)
                     taken += 1
-            for i in range(n_hole):
+            for i in range(n_o):
                 if np.random.random() < probability:
                     theirs[i] = _draw(pool, taken)
                     taken += 1
@@ -157,9 +165,7 @@ def _outcomes_sampled(
                 final_board[board_count] = _draw(pool, taken)
                 taken += 1
                 board_count += 1
-        for i in range(board_count):
-            mine[n_hole + i] = final_board[i]
-            theirs[n_hole + i] = final_board[i]
-        total = n_hole + board_count
-        out[_outcome_index(mine[:total], theirs[:total], rank_x, rank_o)] += 1.0
+        mine[n_x : n_x + board_count] = final_board[:board_count]
+        theirs[n_o : n_o + board_count] = final_board[:board_count]
+        out[_outcome_index(mine[: n_x + board_count], theirs[: n_o + board_count], rank_x, rank_o)] += 1.0
     out /= samples

@@ -3,7 +3,7 @@
 Strength ``s`` in [0, 1]: preflop the two hole ranks (and a pair bonus), after the flop the
 evaluator's class of the best hand over 7462. Policy: raise the pot with probability ``s**2``
 (when a raise is legal), fold facing a bet with probability ``max(0, 0.5 - s)``, else check or
-call. ``act`` samples that policy with the bot's own generator; ``policy`` changes nothing.
+call; at an auction, bid ``s`` times the pot with probability ``s``, else 0. ``act`` samples that policy with the bot's own generator; ``policy`` changes nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def strength(observation: Any) -> float:
 
 
 class StrengthPolicyBot:
-    """A mixed strategy by hand strength (module docstring); heads-up no-limit betting only."""
+    """A mixed strategy by hand strength (module docstring), for the heads-up no-limit variants."""
 
     def __init__(self, seed: SeedLike = None, name: str = "strength") -> None:
         self.name = name
@@ -34,6 +34,11 @@ class StrengthPolicyBot:
     def policy(self, observation: Any) -> Policy:
         legal = observation.legal_actions
         s = strength(observation)
+        if ActionKind.BID in legal:
+            bid = min(observation.bid_bounds[1], round(s * sum(observation.contributions)))
+            if bid == 0 or s == 0:
+                return ((Action.bid(0), 1.0),)
+            return ((Action.bid(bid), s), (Action.bid(0), 1.0 - s)) if s < 1 else ((Action.bid(bid), 1.0),)
         me, them = observation.seat, 1 - observation.seat
         cost = observation.pips[them] - observation.pips[me]
         weights: dict[Action, float] = {}

@@ -135,7 +135,7 @@ def test_freezeout_refuses_bots_that_cannot_play_limit_and_bad_seat_counts() -> 
 @pytest.mark.jit_only
 def test_match_aivat_prints_both_estimates_on_the_same_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--aivat`` with a policy player as A: the plain line is the match's own, AIVAT's follows it;
-    a player A without a policy and Auction are refused with exit code 2."""
+    a player A without a policy is refused with exit code 2."""
     from game.play.cli_game import PLAYER_FILES
     from tests.game.aivat_bots import StrengthPolicyBot
 
@@ -151,5 +151,3 @@ def test_match_aivat_prints_both_estimates_on_the_same_rounds(monkeypatch: pytes
     assert "(AIVAT, same 20 deal pairs; variance / " in text
     refused = invoke("match", "--a", "checkcall", "--b", "random", "--rounds", "2", "--aivat")
     assert refused.exit_code == 2 and "--aivat needs player A to expose a policy; 'checkcall'" in refused.output
-    auction = invoke("match", "--variant", "auction", "--a", "x.strength", "--rounds", "2", "--aivat")
-    assert auction.exit_code == 2 and "not 'auction'" in auction.output
