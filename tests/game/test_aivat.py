@@ -12,7 +12,7 @@ from game.play.aivat import CheckDownValue, aivat_match
 from game.play.bots import CheckCallBot, RandomBot
 from game.rules.actions import Action, ActionKind
 from game.rules.auction import AuctionConfig, AuctionRound
-from game.rules.bounty import BountyConfig
+from game.rules.bounty import BountyConfig, BountyRound
 from game.rules.chance import ScriptedChance
 from game.rules.holdem import HoldemConfig
 from game.rules.river_of_blood import RiverOfBloodConfig
@@ -185,3 +185,41 @@ def test_a_deterministic_x_gets_no_action_correction() -> None:
 def test_aivat_refuses_a_bot_without_policy() -> None:
     with pytest.raises(TypeError, match="policy"):
         aivat_match(HoldemConfig(), CheckCallBot(), CheckCallBot(), rounds=2, seed=0)
+
+
+@pytest.mark.parametrize("rules", ["document", "engine"])
+@pytest.mark.parametrize("x_seat", [0, 1])
+def test_payoff_table_is_the_rules_payoff_of_every_outcome(rules, x_seat) -> None:
+    """v's payoff in each of the 12 outcomes equals what the rules pay for that winner and those
+    hits (``payoffs_if``, Bounty's ``payoffs_for``), from either seat: an Auction showdown with
+    unequal contributions (the big blind bought the card for 4: 2 against 6 chips; the engine
+    splits a tie unevenly) and a Bounty showdown at 8 chips each (no rounding at 1.5 x + 10)."""
+    auction = AuctionRound(
+        AuctionConfig(rules=rules), ScriptedChance(parse_cards("Ah Kd Qc Qs Kh 7h 2c 3d 9s 4c").tolist())
+    )
+    for action in (Action.call(), Action.check(), Action.bid(10), Action.bid(4)):
+        auction.apply(action)
+    while not auction.is_terminal:
+        auction.apply(Action.check())
+    bounty = BountyRound(
+        BountyConfig(rules=rules), ScriptedChance(HOLES + FLOP + parse_cards("3d 9s").tolist()), match_state=(11, 3)
+    )
+    bounty.apply(Action.raise_to(8))
+    bounty.apply(Action.call())
+    while not bounty.is_terminal:
+        bounty.apply(Action.check())
+    assert auction.contributions == (2, 6) and bounty.contributions == (8, 8)
+    for round_ in (auction, bounty):
+        value = CheckDownValue(round_.config)
+        value.start_round(x_seat, round_.match_state)
+        table = value.payoffs(round_.contributions[x_seat], round_.contributions[1 - x_seat])
+        for winner, hit_x, hit_o in itertools.product((0, 1, 2), (0, 1), (0, 1)):
+            seat_winner = None if winner == 2 else (x_seat if winner == 0 else 1 - x_seat)
+            if round_ is auction:
+                if hit_x or hit_o:
+                    continue
+                paid = round_.payoffs_if(seat_winner)
+            else:
+                hits = (hit_x, hit_o) if x_seat == 0 else (hit_o, hit_x)
+                paid = round_.payoffs_for(hits, seat_winner)
+            assert table[winner * 4 + hit_x * 2 + hit_o] == paid[x_seat]
