@@ -7,11 +7,12 @@ opponent, AIVAT's estimate of X's payoff (chips) is
     - sum over chance events of (v(after the event) - E_event[v])
     - sum over X's decisions of (v(after X's action) - sum_a pi_X(a) v(after a))
 
-The opponent's decisions get no correction (its policy is unknown). Each correction has mean
-zero given everything before it, for any fixed value function v, so the estimate is unbiased;
-v only decides how much variance goes. ``pi_X`` is ``X.policy`` at X's observation, recorded as
-X plays (a bot whose action was replaced as faulty, or whose policy raised, gets no correction at
-that decision: ``uncorrected_decisions`` counts them).
+The opponent's decisions get no correction when its policy is unknown; when it exposes one too
+(``correct_opponent``), they are corrected the same way, with the opponent's policy and still X's
+v. Each correction has mean zero given everything before it, for any fixed value function v, so
+the estimate is unbiased; v only decides how much variance goes. ``pi_X`` is ``X.policy`` at X's
+observation, recorded as X plays (a bot whose action was replaced as faulty, or whose policy
+raised, gets no correction at that decision: ``uncorrected_decisions`` counts them).
 
 The value function: the check-down value, X's expected chips if nobody bets again from a
 full-information state (both players' cards are known to the evaluator after the round): a bet
@@ -249,6 +250,7 @@ class RoundCorrections:
 
     chance: float
     action: float
+    """The corrected decisions' sum (X's, and the opponent's when corrected)."""
     uncorrected_decisions: int
 
 
@@ -256,11 +258,12 @@ def round_corrections(
     value: CheckDownValue,
     record: RoundRecord,
     x_seat: int,
-    policies: list[tuple[Any, Any]],
+    policies: dict[int, list[tuple[Any, Any]]],
 ) -> RoundCorrections:
     """Replay ``record`` (played under ``value.config``) and sum its corrections for X at ``x_seat``.
 
-    ``policies``: X's ``(observation, policy)`` at each of its decisions in this round, in order
+    ``policies`` by seat, for the seats whose decisions are corrected (X's, maybe the opponent's):
+    the ``(observation, policy)`` of each of that seat's decisions in this round, in order
     (``policy`` ``None`` if it could not be had); the replayed observations must match them.
     """
     from game.rules.variants import get_variant
@@ -272,12 +275,12 @@ def round_corrections(
     chance = value.value(value.card_state(round_), x_paid, o_paid) - value.value(None, x_paid, o_paid)
     action_total = 0.0
     uncorrected = 0
-    decisions = iter(policies)
+    decisions = {seat: iter(recorded) for seat, recorded in policies.items()}
     for move in record.moves:
-        if move.seat == x_seat:
-            observation, policy = next(decisions, (None, None))
-            if observation != round_.observation(x_seat):
-                raise RuntimeError(f"round {record.round_index}: X's recorded decisions do not match the replay")
+        if move.seat in decisions:
+            observation, policy = next(decisions[move.seat], (None, None))
+            if observation != round_.observation(move.seat):
+                raise RuntimeError(f"round {record.round_index}: recorded decisions do not match the replay")
             if policy is None or all(action != move.action for action, _ in policy):
                 uncorrected += 1
             else:
@@ -293,7 +296,7 @@ def round_corrections(
 
 
 class _PolicyRecorder:
-    """Plays X and records ``(observation, X.policy(observation))`` before each action."""
+    """Plays a bot and records ``(observation, bot.policy(observation))`` before each action."""
 
     def __init__(self, bot: PolicyBot) -> None:
         self.bot = bot
@@ -318,8 +321,10 @@ class AivatResult:
     chance_corrections: np.ndarray
     """Per round, the chance corrections' sum (chips, float64 shape ``(rounds,)``)."""
     action_corrections: np.ndarray
-    """Per round, X's action corrections' sum (chips, float64 shape ``(rounds,)``)."""
+    """Per round, the decision corrections' sum (chips, float64 shape ``(rounds,)``)."""
     uncorrected_decisions: int
+    opponent_corrected: bool
+    """Whether the opponent's decisions were corrected too (it exposed a policy)."""
 
     @property
     def rounds(self) -> int:
@@ -369,6 +374,7 @@ class AivatResult:
             "aivat_ci95_mbb_per_hand": aivat_ci,
             "variance_reduction": self.variance_reduction(),
             "uncorrected_decisions": self.uncorrected_decisions,
+            "opponent_corrected": self.opponent_corrected,
         }
 
 
@@ -383,29 +389,43 @@ def aivat_match(
     samples: int = DEFAULT_SAMPLES,
     value_seed: SeedLike = None,
     history: str | Path | IO[str] | None = None,
+    correct_opponent: bool | None = None,
 ) -> AivatResult:
     """Play ``bot_x`` (player A) against ``opponent`` with ``game.play.match.play_match`` and score X's
     rounds plainly and by AIVAT. ``samples`` and ``value_seed``: the Monte Carlo of the check-down
     value (see the module docstring); ``value_seed`` ``None`` derives it from ``seed``. ``history``:
-    the match's hand history, as in ``play_match``."""
+    the match's hand history, as in ``play_match``. ``correct_opponent``: correct the opponent's
+    decisions with its policy too (``None``: if it exposes ``policy``)."""
     if not callable(getattr(bot_x, "policy", None)):
         raise TypeError(f"AIVAT needs player X to expose policy(observation); {bot_x!r} does not")
+    has_policy = callable(getattr(opponent, "policy", None))
+    if correct_opponent is None:
+        correct_opponent = has_policy
+    elif correct_opponent and not has_policy:
+        raise TypeError(f"correct_opponent needs the opponent to expose policy(observation); {opponent!r} does not")
     if value_seed is None and isinstance(seed, (int, np.integer)):
         value_seed = np.random.SeedSequence((int(seed), _VALUE_SEED_KEY))
     value = CheckDownValue(config, samples=samples, seed=value_seed)
-    recorder = _PolicyRecorder(bot_x)
+    recorders = (_PolicyRecorder(bot_x), _PolicyRecorder(opponent) if correct_opponent else None)
     corrections: list[RoundCorrections] = []
 
     def score(record: RoundRecord) -> None:
-        corrections.append(round_corrections(value, record, record.round_index % 2, recorder.decisions))
-        recorder.decisions.clear()
+        x_seat = record.round_index % 2
+        policies = {x_seat: recorders[0].decisions}
+        if recorders[1] is not None:
+            policies[1 - x_seat] = recorders[1].decisions
+        corrections.append(round_corrections(value, record, x_seat, policies))
+        for recorded in policies.values():
+            recorded.clear()
 
+    players = (recorders[0], recorders[1] if recorders[1] is not None else opponent)
     result = play_match(
-        config, recorder, opponent, rounds=rounds, seed=seed, duplicate=duplicate, history=history, on_round=score
+        config, *players, rounds=rounds, seed=seed, duplicate=duplicate, history=history, on_round=score
     )
     return AivatResult(
         result,
         np.array([c.chance for c in corrections]),
         np.array([c.action for c in corrections]),
         sum(c.uncorrected_decisions for c in corrections),
+        correct_opponent,
     )

@@ -140,8 +140,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         aivat: bool = typer.Option(
             False,
             "--aivat",
-            help="Also score A by AIVAT (A must expose a policy): A's mbb/hand with its 95% CI on the same "
-            "rounds, and the variance reduction.",
+            help="Also score A by AIVAT (A must expose a policy; B's decisions are corrected too if B exposes "
+            "one): A's mbb/hand with its 95% CI on the same rounds, and the variance reduction.",
         ),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
@@ -188,9 +188,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         if scored is not None:
             aivat_mean, aivat_half = summary["aivat_mbb_per_hand"], summary["aivat_ci95_mbb_per_hand"]
             aivat_interval = "n/a" if aivat_half is None else f"{aivat_half:,.0f}"
+            both = "; both players' decisions corrected" if scored.opponent_corrected else ""
             typer.echo(
                 f"  {result.players[0]}: {aivat_mean:+,.0f} mbb/hand +- {aivat_interval} (AIVAT, same {samples}; "
-                f"variance / {summary['variance_reduction']:.2f})"
+                f"variance / {summary['variance_reduction']:.2f}{both})"
             )
         if history is not None:
             typer.echo(f"  hand history: {history}")
