@@ -258,13 +258,15 @@ def round_corrections(
     value: CheckDownValue,
     record: RoundRecord,
     x_seat: int,
-    policies: dict[int, list[tuple[Any, Any]]],
+    policies: dict[int, list[tuple[Any, Any, Any]]],
 ) -> RoundCorrections:
     """Replay ``record`` (played under ``value.config``) and sum its corrections for X at ``x_seat``.
 
     ``policies`` by seat, for the seats whose decisions are corrected (X's, maybe the opponent's):
-    the ``(observation, policy)`` of each of that seat's decisions in this round, in order
-    (``policy`` ``None`` if it could not be had); the replayed observations must match them.
+    the ``(observation, policy, action the bot returned)`` of each of that seat's decisions in this
+    round, in order (``policy`` ``None`` if it could not be had, the action ``None`` if ``act``
+    raised); the replayed observations must match them. A decision is corrected only if the move
+    played is the bot's own action and in its policy (a faulty bot's replacement is not).
     """
     from game.rules.variants import get_variant
 
@@ -278,11 +280,11 @@ def round_corrections(
     decisions = {seat: iter(recorded) for seat, recorded in policies.items()}
     for move in record.moves:
         if move.seat in decisions:
-            observation, policy = next(decisions[move.seat], (None, None))
+            observation, policy, played = next(decisions[move.seat], (None, None, None))
             if observation != round_.observation(move.seat):
                 raise RuntimeError(f"round {record.round_index}: recorded decisions do not match the replay")
-            if policy is None or all(action != move.action for action, _ in policy):
-                uncorrected += 1
+            if policy is None or played != move.action or all(action != played for action, _ in policy):
+                uncorrected += 1  # a faulty policy or action: the move was not drawn from the policy
             else:
                 expected = sum(p * _value_after(value, round_, a, x_seat) for a, p in policy)
                 action_total += _value_after(value, round_, move.action, x_seat) - expected
@@ -296,20 +298,23 @@ def round_corrections(
 
 
 class _PolicyRecorder:
-    """Plays a bot and records ``(observation, bot.policy(observation))`` before each action."""
+    """Plays a bot and records ``(observation, bot.policy(observation), action returned)`` for each
+    decision (policy ``None`` if it raised; action ``None`` if ``act`` raised)."""
 
     def __init__(self, bot: PolicyBot) -> None:
         self.bot = bot
         self.name = getattr(bot, "name", "x")
-        self.decisions: list[tuple[Any, Any]] = []
+        self.decisions: list[tuple[Any, Any, Any]] = []
 
     def act(self, observation: Any) -> Action:
         try:
             policy = tuple(self.bot.policy(observation))
         except Exception:  # a faulty policy leaves the decision uncorrected; act decides the play
             policy = None
-        self.decisions.append((observation, policy))
-        return self.bot.act(observation)
+        self.decisions.append((observation, policy, None))
+        action = self.bot.act(observation)
+        self.decisions[-1] = (observation, policy, action)
+        return action
 
 
 @dataclass(frozen=True)

@@ -248,3 +248,21 @@ def test_an_opponent_with_a_policy_is_corrected_too_and_that_removes_more_varian
     assert runs[True].variance_reduction() > runs[False].variance_reduction() > 1.0
     with pytest.raises(TypeError, match="correct_opponent"):
         aivat_match(HoldemConfig(), StrengthPolicyBot(seed=1), CheckCallBot(), rounds=2, correct_opponent=True)
+
+
+@pytest.mark.jit_only
+def test_a_faulty_decision_is_left_uncorrected() -> None:
+    """X's policy says check or call, but on the turn its act returns an illegal raise, replaced by a
+    check or fold: each such decision counts as uncorrected (the move was not drawn from the policy),
+    exactly as many as the match's faults; the policy's other decisions are corrected."""
+
+    class Faulty(CheckCallBot):
+        def policy(self, observation):
+            return ((super().act(observation), 1.0),)
+
+        def act(self, observation):
+            return Action.raise_to(10**6) if observation.street == 4 else super().act(observation)
+
+    result = aivat_match(HoldemConfig(), Faulty(), CheckCallBot(), rounds=20, seed=3, samples=200)
+    faults = result.match.illegal_actions[result.match.players[0]]
+    assert faults > 0 and result.uncorrected_decisions == faults
