@@ -235,8 +235,9 @@ def _after_decision(value: CheckDownValue, round_: NoLimitRound, action: Action)
 
 
 def _value_after(value: CheckDownValue, round_: NoLimitRound, action: Action, x_seat: int) -> float:
-    """v after X plays ``action`` in ``round_`` (not applied): a fold pays exactly (the rules' payoff);
-    otherwise the check-down value of the state after the decision (`_after_decision`)."""
+    """v (X's chips, X at ``x_seat``) after the seat to act plays ``action`` in ``round_`` (not
+    applied): a fold pays exactly (the rules' payoff); otherwise the check-down value of the state
+    after the decision (`_after_decision`)."""
     if action.kind is ActionKind.FOLD:
         folded = round_.clone()
         folded.apply(action)
