@@ -202,10 +202,17 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         ),
         rules: str = typer.Option("document", help="document (the rules documents) or engine (the official engines)."),
         history: Path | None = typer.Option(None, help="Write the JSON-lines hand history here."),
+        aivat: bool = typer.Option(
+            False,
+            "--aivat",
+            help="Also score A by AIVAT (A must expose a policy; B's decisions are corrected too if B exposes "
+            "one): A's mbb/hand with its 95% CI on the same rounds, and the variance reduction.",
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Play a duplicate match between two players (baseline bots or strategy files); print bankrolls
-        and A's mbb/hand with a 95% CI over deal pairs."""
+        and A's mbb/hand with a 95% CI over deal pairs (with --aivat, also AIVAT's estimate)."""
+        from game.play.aivat import aivat_match
         from game.play.match import play_match
         from game.rules.variants import get_variant
 
@@ -222,14 +229,25 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             seed_a, seed_b = _bot_seeds(seed)
             bot_a = make_player(a, config, seed_a)
             bot_b = make_player(b, config, seed_b)
-            result = play_match(config, bot_a, bot_b, rounds=rounds, seed=seed, duplicate=duplicate, history=history)
+            scored = None
+            if aivat:
+                if not callable(getattr(bot_a, "policy", None)):
+                    raise ValueError(f"--aivat needs player A to expose a policy; {a!r} does not")
+                scored = aivat_match(
+                    config, bot_a, bot_b, rounds=rounds, seed=seed, duplicate=duplicate, history=history
+                )
+                result = scored.match
+            else:
+                result = play_match(
+                    config, bot_a, bot_b, rounds=rounds, seed=seed, duplicate=duplicate, history=history
+                )
         except PlayerFileError as error:
             raise fail(str(error), RUNTIME) from None
-        except ValueError as error:  # an unknown bot, bad --rounds ...
+        except ValueError as error:  # an unknown bot, bad --rounds, --aivat without a policy ...
             raise fail(str(error), USAGE) from None
         except OSError as error:  # the history file could not be written after all
             raise fail(f"--history {str(history)!r}: cannot write ({error.strerror or error})") from None
-        summary = result.to_dict()
+        summary = result.to_dict() if scored is None else scored.to_dict()
         if history is not None:
             summary["history"] = str(history)
         if as_json:
@@ -243,6 +261,14 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             typer.echo(f"  {name}: {chips:+,} chips ({summary['illegal_actions'][name]} faulty actions)")
         samples = f"{result.rounds // 2:,} deal pairs" if duplicate else f"{result.rounds:,} rounds"
         typer.echo(f"  {result.players[0]}: {mean:+,.0f} mbb/hand +- {interval} (95% CI over {samples})")
+        if scored is not None:
+            aivat_mean, aivat_half = summary["aivat_mbb_per_hand"], summary["aivat_ci95_mbb_per_hand"]
+            aivat_interval = "n/a" if aivat_half is None else f"{aivat_half:,.0f}"
+            both = "; both players' decisions corrected" if scored.opponent_corrected else ""
+            typer.echo(
+                f"  {result.players[0]}: {aivat_mean:+,.0f} mbb/hand +- {aivat_interval} (AIVAT, same {samples}; "
+                f"variance / {summary['variance_reduction']:.2f}{both})"
+            )
         if history is not None:
             typer.echo(f"  hand history: {history}")
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -216,12 +217,14 @@ def play_match(
     seed: SeedLike = None,
     duplicate: bool = False,
     history: str | Path | IO[str] | None = None,
+    on_round: Callable[[RoundRecord], None] | None = None,
 ) -> MatchResult:
     """Play ``rounds`` rounds (default ``config.rounds``) of the variant ``config`` between two bots.
 
     ``seed`` fixes every card, event and match state (bots carry their own seeds). ``duplicate``
     plays each deal twice with seats swapped (``rounds`` must be even). ``history``: a path or
-    text file to receive the JSON-lines hand history (``game.play.history``).
+    text file to receive the JSON-lines hand history (``game.play.history``). ``on_round``: called
+    with each round's ``RoundRecord`` as it ends (AIVAT replays the rounds from them).
     """
     from game.rules.variants import get_variant
 
@@ -269,19 +272,21 @@ def play_match(
                 payoffs = round_.payoffs()
                 winnings[round_index] = payoffs[a_seat]
                 faults.extend(round_faults)
-                if writer is not None:
-                    writer.write(
-                        RoundRecord(
-                            round_index,
-                            deal_index,
-                            seats,
-                            state_by_seat,  # type: ignore[arg-type]
-                            round_.chance_log,
-                            round_.history,
-                            (int(payoffs[0]), int(payoffs[1])),
-                            tuple(round_faults),
-                        )
+                if writer is not None or on_round is not None:
+                    record = RoundRecord(
+                        round_index,
+                        deal_index,
+                        seats,
+                        state_by_seat,  # type: ignore[arg-type]
+                        round_.chance_log,
+                        round_.history,
+                        (int(payoffs[0]), int(payoffs[1])),
+                        tuple(round_faults),
                     )
+                    if writer is not None:
+                        writer.write(record)
+                    if on_round is not None:
+                        on_round(record)
     finally:
         if writer is not None:
             writer.close()

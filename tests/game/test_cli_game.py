@@ -130,3 +130,24 @@ def test_freezeout_refuses_bots_that_cannot_play_limit_and_bad_seat_counts() -> 
     assert result.exit_code != 0 and "random, checkcall" in result.output and "['equity']" in result.output
     result = invoke("freezeout", "--bots", "random")
     assert result.exit_code != 0 and "n_players" in result.output
+
+
+@pytest.mark.jit_only
+def test_match_aivat_prints_both_estimates_on_the_same_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--aivat`` with a policy player as A: the plain line is the match's own, AIVAT's follows it;
+    a player A without a policy is refused with exit code 2."""
+    from game.play.cli_game import PLAYER_FILES
+    from tests.game.aivat_bots import StrengthPolicyBot
+
+    monkeypatch.setitem(PLAYER_FILES, ".strength", lambda path, config, seed: StrengthPolicyBot(seed=seed))
+    arguments = ("match", "--a", "x.strength", "--b", "checkcall", "--rounds", "40", "--seed", "3")
+    plain = json.loads(invoke(*arguments, "--json").output)
+    result = invoke(*arguments, "--aivat", "--json")
+    assert result.exit_code == 0, result.output
+    scored = json.loads(result.output)
+    assert scored["mbb_per_hand"] == plain["mbb_per_hand"] and scored["bankrolls"] == plain["bankrolls"]
+    assert scored["aivat_ci95_mbb_per_hand"] > 0 and scored["variance_reduction"] > 0
+    text = invoke(*arguments, "--aivat").output
+    assert "(AIVAT, same 20 deal pairs; variance / " in text
+    refused = invoke("match", "--a", "checkcall", "--b", "random", "--rounds", "2", "--aivat")
+    assert refused.exit_code == 2 and "--aivat needs player A to expose a policy; 'checkcall'" in refused.output

@@ -1,0 +1,437 @@
+"""AIVAT (Burch, Schmid, Moravcik, Morrill, Bowling 2018): an unbiased, lower-variance match estimate.
+
+For each round of a heads-up match between a ``PolicyBot`` X (the evaluated side) and any
+opponent, AIVAT's estimate of X's payoff (chips) is
+
+    realised payoff
+    - sum over chance events of (v(after the event) - E_event[v])
+    - sum over X's decisions of (v(after X's action) - sum_a pi_X(a) v(after a))
+
+The opponent's decisions get no correction when its policy is unknown; when it exposes one too
+(``correct_opponent``), they are corrected the same way, with the opponent's policy and still X's
+v. Each correction has mean zero given everything before it, for any fixed value function v, so
+the estimate is unbiased; v only decides how much variance goes. ``pi_X`` is ``X.policy`` at X's
+observation, recorded as X plays (a bot whose action was replaced as faulty, or whose policy
+raised, gets no correction at that decision: ``uncorrected_decisions`` counts them).
+
+The value function: the check-down value, X's expected chips if nobody bets again from a
+full-information state (both players' cards are known to the evaluator after the round): a bet
+still to be answered is called (contributions equalised), then the rest of the chance is dealt
+by the rules (board cards, Swap's swaps, River of Blood's run cards) and the showdown pays by
+the variant's formula (Bounty: ``bounty_multiplier * c + bounty_bonus`` for a hitting winner,
+without the integer rounding; engine ties split as the engine does). After a fold, v is the
+rules' exact payoff.
+
+The expectation over a chance event: v is itself an expectation over the chance to come, so
+``E_event[v(after)] = v(before)`` (the tower property; a street's board cards, its swaps and the
+run cards it triggers form one event). v is computed exactly (every completion of the board)
+once the hole cards are known, at least the flop is out and no swap, run or third card can follow
+(Hold'em and Bounty from the flop on, Swap after the turn's swaps, River of Blood once a black
+card ends the runs, Auction after the auction); elsewhere (preflop, the hole-card deal, Swap's
+pending swaps, River of Blood's runs, Auction's pending third cards) by ``samples`` Monte Carlo
+deals drawn independently of the match. An independent unbiased estimate of v keeps every
+correction's mean at zero, so the estimate stays unbiased; its noise is small beside the luck
+removed (all the contribution levels at one card state share the same samples, so X's action
+corrections stay consistent).
+
+Auction: an auction not yet resolved counts a missing bid as 0 (before it opens, both bids are
+0: a tie, both players get a third card and pay nothing; after one bid b > 0, its bidder gets the
+card for 0). The second bid is a decision (its payments) followed by a chance event (the third
+cards), corrected separately.
+
+>>> from game.play.bots import CheckCallBot
+>>> from game.rules.holdem import HoldemConfig
+>>> class CheckCallPolicy(CheckCallBot):
+...     def policy(self, observation):
+...         return ((self.act(observation), 1.0),)
+>>> result = aivat_match(HoldemConfig(), CheckCallPolicy(), CheckCallBot(), rounds=20, seed=1, samples=200)
+>>> result.rounds, result.uncorrected_decisions
+(20, 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from game.cards.rng import SeedLike, as_generator
+from game.play.history import RoundRecord
+from game.play.kernels_aivat import _N_OUTCOMES, _outcomes_exact, _outcomes_sampled
+from game.play.match import MatchResult, mbb_per_hand, play_match
+from game.rules.actions import Action, ActionKind, Bot, PolicyBot
+from game.rules.nolimit import FLOP, RIVER, NoLimitConfig, NoLimitRound
+
+DEFAULT_SAMPLES = 2_000
+"""Monte Carlo deals per card state where v is not computed exactly (see the module docstring)."""
+
+_SUPPORTED = ("holdem", "bounty", "swap", "river_of_blood", "auction")
+
+_VALUE_SEED_KEY = 0xA17A7
+"""Mixed with the match seed into the value function's seed (independent of the deals and bots)."""
+
+_NO_CARDS = np.empty(0, dtype=np.int8)
+
+CardState = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int, tuple[int, int]] | None
+"""X's hole cards, the opponent's, the board, the street, and the third cards X and the opponent
+will still receive (Auction; 0 or 1 each); ``None`` before the hole cards are dealt."""
+
+
+class CheckDownValue:
+    """The check-down value v (see the module docstring) for one variant config, player X at ``x_seat``.
+
+    ``samples``: Monte Carlo deals where v is not exact; ``seed`` drives them (independent of the
+    match). Outcome probabilities are cached per card state, for the round being evaluated.
+    """
+
+    def __init__(self, config: NoLimitConfig, *, samples: int = DEFAULT_SAMPLES, seed: SeedLike = None) -> None:
+        if config.variant not in _SUPPORTED:
+            raise ValueError(f"AIVAT supports {', '.join(_SUPPORTED)}; not {config.variant!r}")
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+            raise ValueError(f"samples must be >= 1 Monte Carlo deals, got {samples!r}")
+        self.config = config
+        self.samples = samples
+        self._rng = as_generator(seed)
+        self._cache: dict[CardState, np.ndarray] = {}
+        self._ranks = (-1, -1)
+        self._x_seat = 0
+
+    def start_round(self, x_seat: int, match_state: object) -> None:
+        """Forget the cached card states; X sits at ``x_seat``; ``match_state`` by seat (Bounty ranks)."""
+        self._cache.clear()
+        self._x_seat = x_seat
+        if self.config.variant == "bounty":
+            ranks: tuple[int, int] = match_state  # type: ignore[assignment]
+            self._ranks = (ranks[x_seat], ranks[1 - x_seat])
+        else:
+            self._ranks = (-1, -1)
+
+    @property
+    def x_seat(self) -> int:
+        """X's seat in the round being evaluated."""
+        return self._x_seat
+
+    def card_state(self, round_: NoLimitRound, bids: tuple[int | None, int | None] | None = None) -> CardState:
+        """The cards of ``round_`` seen from X (hole cards by player, board, street, third cards to
+        come). ``bids`` by seat: the auction's bids if not those of ``round_`` (a decision not yet
+        applied)."""
+        holes = round_.hole_cards
+        x = self._x_seat
+        extras = (0, 0)
+        if self.config.variant == "auction":
+            if bids is None:
+                bids = round_.bids  # type: ignore[attr-defined]
+            if round_.street < FLOP or (len(holes[0]) == 2 and len(holes[1]) == 2):
+                extras = _third_cards(bids, x)
+        return (holes[x], holes[1 - x], round_.board, round_.street, extras)
+
+    def outcomes(self, state: CardState) -> np.ndarray:
+        """Probabilities of the 12 showdown outcomes (``game.play.kernels_aivat``) from ``state``."""
+        cached = self._cache.get(state)
+        if cached is not None:
+            return cached
+        out = np.zeros(_N_OUTCOMES, dtype=np.float64)
+        rank_x, rank_o = self._ranks
+        if state is None:
+            hole_x = hole_o = board = _NO_CARDS
+            street, extras = -1, ((1, 1) if self.config.variant == "auction" else (0, 0))
+        else:
+            hole_x, hole_o, board = (np.array(cards, dtype=np.int8) for cards in state[:3])
+            street, extras = state[3], state[4]
+        swaps = self._pending_swaps(street)
+        exact = state is not None and board.shape[0] >= FLOP and extras == (0, 0)
+        if exact and swaps.shape[0] == 0 and not self._runs_may_follow(board):
+            _outcomes_exact(hole_x, hole_o, board, rank_x, rank_o, out)
+        else:
+            runs = self.config.variant == "river_of_blood"
+            cap = getattr(self.config, "max_board_cards", 5)
+            seed = int(self._rng.integers(2**31 - 1))
+            _outcomes_sampled(hole_x, hole_o, *extras, board, swaps, runs, cap, rank_x, rank_o, self.samples, seed, out)
+        self._cache[state] = out
+        return out
+
+    def _pending_swaps(self, street: int) -> np.ndarray:
+        """Swap probabilities of the swap streets still to come after ``street`` (-1: before the deal)."""
+        if self.config.variant != "swap":
+            return np.empty(0, dtype=np.float64)
+        flop, turn = self.config.flop_swap_probability, self.config.turn_swap_probability  # type: ignore[attr-defined]
+        pending = [flop, turn] if street < FLOP else ([turn] if street == FLOP else [])
+        return np.array(pending, dtype=np.float64)
+
+    def _runs_may_follow(self, board: np.ndarray) -> bool:
+        if self.config.variant != "river_of_blood":
+            return False
+        cap = self.config.max_board_cards  # type: ignore[attr-defined]
+        return board.shape[0] < RIVER or (board.shape[0] < cap and int(board[-1]) & 3 in (1, 2))
+
+    def payoffs(self, x_contribution: int, o_contribution: int) -> np.ndarray:
+        """X's chips in each of the 12 showdown outcomes, given each player's contribution (chips)."""
+        config = self.config
+        bounty = config.variant == "bounty"
+        multiplier = float(config.bounty_multiplier) if bounty else 1.0  # type: ignore[attr-defined]
+        bonus = config.bounty_bonus if bounty else 0  # type: ignore[attr-defined]
+        engine_split = 0  # a tie: the document returns contributions; the engine gives seat 0 (c1 - c0) // 2
+        if config.rules == "engine":
+            first, second = (x_contribution, o_contribution) if self._x_seat == 0 else (o_contribution, x_contribution)
+            to_seat0 = (second - first) // 2
+            engine_split = to_seat0 if self._x_seat == 0 else -to_seat0
+        values = np.empty(_N_OUTCOMES, dtype=np.float64)
+        for hit_x in (0, 1):
+            for hit_o in (0, 1):
+                index = hit_x * 2 + hit_o
+                values[index] = multiplier * o_contribution + bonus if hit_x else o_contribution
+                values[4 + index] = -(multiplier * x_contribution + bonus) if hit_o else -x_contribution
+                if hit_x == hit_o:
+                    values[8 + index] = engine_split
+                elif hit_x:
+                    values[8 + index] = (multiplier - 1) / 2 * o_contribution + bonus
+                else:
+                    values[8 + index] = -((multiplier - 1) / 2 * x_contribution + bonus)
+        return values
+
+    def value(self, state: CardState, x_contribution: int, o_contribution: int) -> float:
+        """v at ``state`` with these contributions (chips to X)."""
+        return float(self.outcomes(state) @ self.payoffs(x_contribution, o_contribution))
+
+
+def _third_cards(bids: tuple[int | None, int | None], x_seat: int) -> tuple[int, int]:
+    """Third cards (X, opponent) an auction with these bids by seat gives, a missing bid counting as 0
+    (the unresolved auction's rule): the higher bid gets one, a tie gives both one."""
+    x_bid, o_bid = bids[x_seat] or 0, bids[1 - x_seat] or 0
+    return (int(x_bid >= o_bid), int(o_bid >= x_bid))
+
+
+def _after_decision(value: CheckDownValue, round_: NoLimitRound, action: Action) -> tuple[CardState, int, int]:
+    """The state right after the seat to act plays ``action`` (not applied) and before any chance:
+    its cards, X's and the opponent's contributions (chips), a bet assumed called, an auction's
+    payments made if both bids are in. Not for a fold."""
+    seat = round_.to_act
+    x = value.x_seat
+    paid = list(round_.contributions)
+    pips = round_.pips
+    bids = None
+    if action.kind is ActionKind.BID:
+        bids = list(round_.bids)  # type: ignore[attr-defined]
+        bids[seat] = action.amount
+        other = bids[1 - seat]
+        if other is not None:  # the second bid resolves the auction: second price, both pay on a tie
+            if other == action.amount:
+                paid = [paid[0] + action.amount, paid[1] + action.amount]
+            else:
+                winner = seat if action.amount > other else 1 - seat
+                paid[winner] += min(action.amount, other)
+        bids = (bids[0], bids[1])
+    else:
+        if action.kind is ActionKind.CALL:
+            paid[seat] += pips[1 - seat] - pips[seat]
+        elif action.kind is ActionKind.RAISE:
+            paid[seat] += action.amount - pips[seat]
+            paid[1 - seat] += action.amount - pips[1 - seat]
+        elif action.kind is not ActionKind.CHECK:
+            raise ValueError(f"AIVAT cannot value action {action} (variant {round_.variant})")
+    return value.card_state(round_, bids), paid[x], paid[1 - x]
+
+
+def _value_after(value: CheckDownValue, round_: NoLimitRound, action: Action, x_seat: int) -> float:
+    """v (X's chips, X at ``x_seat``) after the seat to act plays ``action`` in ``round_`` (not
+    applied): a fold pays exactly (the rules' payoff); otherwise the check-down value of the state
+    after the decision (`_after_decision`)."""
+    if action.kind is ActionKind.FOLD:
+        folded = round_.clone()
+        folded.apply(action)
+        return float(folded.payoffs()[x_seat])
+    return value.value(*_after_decision(value, round_, action))
+
+
+@dataclass(frozen=True)
+class RoundCorrections:
+    """AIVAT's corrections of one round (chips, X's side): subtract both from X's payoff."""
+
+    chance: float
+    action: float
+    """The corrected decisions' sum (X's, and the opponent's when corrected)."""
+    uncorrected_decisions: int
+
+
+def round_corrections(
+    value: CheckDownValue,
+    record: RoundRecord,
+    x_seat: int,
+    policies: dict[int, list[tuple[Any, Any, Any]]],
+) -> RoundCorrections:
+    """Replay ``record`` (played under ``value.config``) and sum its corrections for X at ``x_seat``.
+
+    ``policies`` by seat, for the seats whose decisions are corrected (X's, maybe the opponent's):
+    the ``(observation, policy, action the bot returned)`` of each of that seat's decisions in this
+    round, in order (``policy`` ``None`` if it could not be had, the action ``None`` if ``act``
+    raised); the replayed observations must match them. A decision is corrected only if the move
+    played is the bot's own action and in its policy (a faulty bot's replacement is not).
+    """
+    from game.rules.variants import get_variant
+
+    config = value.config
+    round_ = get_variant(config.variant).round_class(config, record.chance.replay(), match_state=record.match_state)
+    value.start_round(x_seat, record.match_state)
+    x_paid, o_paid = round_.contributions[x_seat], round_.contributions[1 - x_seat]
+    chance = value.value(value.card_state(round_), x_paid, o_paid) - value.value(None, x_paid, o_paid)
+    action_total = 0.0
+    uncorrected = 0
+    decisions = {seat: iter(recorded) for seat, recorded in policies.items()}
+    for move in record.moves:
+        if move.seat in decisions:
+            observation, policy, played = next(decisions[move.seat], (None, None, None))
+            if observation != round_.observation(move.seat):
+                raise RuntimeError(f"round {record.round_index}: recorded decisions do not match the replay")
+            if policy is None or played != move.action or all(action != played for action, _ in policy):
+                uncorrected += 1  # a faulty policy or action: the move was not drawn from the policy
+            else:
+                expected = sum(p * _value_after(value, round_, a, x_seat) for a, p in policy)
+                action_total += _value_after(value, round_, move.action, x_seat) - expected
+        decided = None if move.action.kind is ActionKind.FOLD else _after_decision(value, round_, move.action)[0]
+        round_.apply(move.action)
+        after = value.card_state(round_)
+        if decided is not None and after[:3] != decided[:3]:  # type: ignore[index]
+            x_paid, o_paid = round_.contributions[x_seat], round_.contributions[1 - x_seat]
+            chance += value.value(after, x_paid, o_paid) - value.value(decided, x_paid, o_paid)
+    return RoundCorrections(chance, action_total, uncorrected)
+
+
+class _PolicyRecorder:
+    """Plays a bot and records ``(observation, bot.policy(observation), action returned)`` for each
+    decision (policy ``None`` if it raised; action ``None`` if ``act`` raised)."""
+
+    def __init__(self, bot: PolicyBot) -> None:
+        self.bot = bot
+        self.name = getattr(bot, "name", "x")
+        self.decisions: list[tuple[Any, Any, Any]] = []
+
+    def act(self, observation: Any) -> Action:
+        try:
+            policy = tuple(self.bot.policy(observation))
+        except Exception:  # a faulty policy leaves the decision uncorrected; act decides the play
+            policy = None
+        self.decisions.append((observation, policy, None))
+        action = self.bot.act(observation)
+        self.decisions[-1] = (observation, policy, action)
+        return action
+
+
+@dataclass(frozen=True)
+class AivatResult:
+    """A match scored plainly and by AIVAT on the same rounds (chips; X is player A)."""
+
+    match: MatchResult
+    """The match as played (``match.winnings``: X's chips per round)."""
+    chance_corrections: np.ndarray
+    """Per round, the chance corrections' sum (chips, float64 shape ``(rounds,)``)."""
+    action_corrections: np.ndarray
+    """Per round, the decision corrections' sum (chips, float64 shape ``(rounds,)``)."""
+    uncorrected_decisions: int
+    opponent_corrected: bool
+    """Whether the opponent's decisions were corrected too (it exposed a policy)."""
+
+    @property
+    def rounds(self) -> int:
+        return self.match.rounds
+
+    @property
+    def winnings(self) -> np.ndarray:
+        """X's chips per round (float64)."""
+        return self.match.winnings.astype(np.float64)
+
+    @property
+    def estimates(self) -> np.ndarray:
+        """AIVAT's estimate of X's chips per round."""
+        return self.winnings - self.chance_corrections - self.action_corrections
+
+    def _rate(self, values: np.ndarray) -> tuple[float, float | None]:
+        return mbb_per_hand(values, self.match.config.big_blind, pair_size=2 if self.match.duplicate else 1)
+
+    def plain_rate(self) -> tuple[float, float | None]:
+        """X's mbb/hand and 95% Student-t half-width from the payoffs (over deal pairs if duplicate)."""
+        return self._rate(self.winnings)
+
+    def aivat_rate(self) -> tuple[float, float | None]:
+        """The same from AIVAT's estimates."""
+        return self._rate(self.estimates)
+
+    def correction_rate(self) -> tuple[float, float | None]:
+        """The corrections' mean and half-width in mbb/hand (zero in expectation)."""
+        return self._rate(self.chance_corrections + self.action_corrections)
+
+    def variance_reduction(self) -> float:
+        """Variance of the plain samples over the variance of AIVAT's (samples: rounds, or deal pairs)."""
+        pair = 2 if self.match.duplicate else 1
+        plain = self.winnings.reshape(-1, pair).mean(axis=1)
+        aivat = self.estimates.reshape(-1, pair).mean(axis=1)
+        return float(np.var(plain, ddof=1) / np.var(aivat, ddof=1))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (mbb/hand; ``ci95`` are half-widths)."""
+        plain, plain_ci = self.plain_rate()
+        aivat, aivat_ci = self.aivat_rate()
+        return {
+            **self.match.to_dict(),
+            "mbb_per_hand": plain,
+            "ci95_mbb_per_hand": plain_ci,
+            "aivat_mbb_per_hand": aivat,
+            "aivat_ci95_mbb_per_hand": aivat_ci,
+            "variance_reduction": self.variance_reduction(),
+            "uncorrected_decisions": self.uncorrected_decisions,
+            "opponent_corrected": self.opponent_corrected,
+        }
+
+
+def aivat_match(
+    config: NoLimitConfig,
+    bot_x: PolicyBot,
+    opponent: Bot,
+    *,
+    rounds: int | None = None,
+    seed: SeedLike = None,
+    duplicate: bool = True,
+    samples: int = DEFAULT_SAMPLES,
+    value_seed: SeedLike = None,
+    history: str | Path | IO[str] | None = None,
+    correct_opponent: bool | None = None,
+) -> AivatResult:
+    """Play ``bot_x`` (player A) against ``opponent`` with ``game.play.match.play_match`` and score X's
+    rounds plainly and by AIVAT. ``samples`` and ``value_seed``: the Monte Carlo of the check-down
+    value (see the module docstring); ``value_seed`` ``None`` derives it from ``seed``. ``history``:
+    the match's hand history, as in ``play_match``. ``correct_opponent``: correct the opponent's
+    decisions with its policy too (``None``: if it exposes ``policy``)."""
+    if not callable(getattr(bot_x, "policy", None)):
+        raise TypeError(f"AIVAT needs player X to expose policy(observation); {bot_x!r} does not")
+    has_policy = callable(getattr(opponent, "policy", None))
+    if correct_opponent is None:
+        correct_opponent = has_policy
+    elif correct_opponent and not has_policy:
+        raise TypeError(f"correct_opponent needs the opponent to expose policy(observation); {opponent!r} does not")
+    if value_seed is None and isinstance(seed, (int, np.integer)):
+        value_seed = np.random.SeedSequence((int(seed), _VALUE_SEED_KEY))
+    value = CheckDownValue(config, samples=samples, seed=value_seed)
+    recorders = (_PolicyRecorder(bot_x), _PolicyRecorder(opponent) if correct_opponent else None)
+    corrections: list[RoundCorrections] = []
+
+    def score(record: RoundRecord) -> None:
+        x_seat = record.round_index % 2
+        policies = {x_seat: recorders[0].decisions}
+        if recorders[1] is not None:
+            policies[1 - x_seat] = recorders[1].decisions
+        corrections.append(round_corrections(value, record, x_seat, policies))
+        for recorded in policies.values():
+            recorded.clear()
+
+    players = (recorders[0], recorders[1] if recorders[1] is not None else opponent)
+    result = play_match(
+        config, *players, rounds=rounds, seed=seed, duplicate=duplicate, history=history, on_round=score
+    )
+    return AivatResult(
+        result,
+        np.array([c.chance for c in corrections]),
+        np.array([c.action for c in corrections]),
+        sum(c.uncorrected_decisions for c in corrections),
+        correct_opponent,
+    )
