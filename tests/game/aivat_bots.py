@@ -12,6 +12,7 @@ from typing import Any
 
 from game.cards.evaluator import evaluate
 from game.cards.rng import SeedLike, as_generator
+from game.play.bot_support import passive_action
 from game.rules.actions import Action, ActionKind, Policy
 
 
@@ -60,3 +61,12 @@ class StrengthPolicyBot:
             if pick < 0:
                 return action
         return policy[-1][0]
+
+
+class NoPolicyBot:
+    """Checks or calls (bids 0) and exposes no ``policy``: a player AIVAT cannot correct."""
+
+    name = "nopolicy"
+
+    def act(self, observation: Any) -> Action:
+        return passive_action(observation)

@@ -18,7 +18,7 @@ from game.rules.holdem import HoldemConfig
 from game.rules.river_of_blood import RiverOfBloodConfig
 from game.rules.swap import SwapConfig
 from game.rules.variants import get_variant
-from tests.game.aivat_bots import StrengthPolicyBot
+from tests.game.aivat_bots import NoPolicyBot, StrengthPolicyBot
 
 HOLES = parse_cards("Ah Kd Qc Qs").tolist()  # X (seat 0): Ah Kd; the opponent: Qc Qs
 FLOP = parse_cards("Kh 7h 2c").tolist()
@@ -177,14 +177,16 @@ def test_a_deterministic_x_gets_no_action_correction() -> None:
         def policy(self, observation):
             return ((self.act(observation), 1.0),)
 
-    result = aivat_match(HoldemConfig(), CheckCallPolicy(), RandomBot(seed=2), rounds=40, seed=3, samples=500)
+    result = aivat_match(
+        HoldemConfig(), CheckCallPolicy(), RandomBot(seed=2), rounds=40, seed=3, samples=500, correct_opponent=False
+    )
     assert np.all(result.action_corrections == 0.0)
     assert np.all(result.estimates == result.winnings - result.chance_corrections)
 
 
 def test_aivat_refuses_a_bot_without_policy() -> None:
     with pytest.raises(TypeError, match="policy"):
-        aivat_match(HoldemConfig(), CheckCallBot(), CheckCallBot(), rounds=2, seed=0)
+        aivat_match(HoldemConfig(), NoPolicyBot(), CheckCallBot(), rounds=2, seed=0)
 
 
 @pytest.mark.parametrize("rules", ["document", "engine"])
@@ -247,7 +249,7 @@ def test_an_opponent_with_a_policy_is_corrected_too_and_that_removes_more_varian
     assert abs(correction) < correction_ci
     assert runs[True].variance_reduction() > runs[False].variance_reduction() > 1.0
     with pytest.raises(TypeError, match="correct_opponent"):
-        aivat_match(HoldemConfig(), StrengthPolicyBot(seed=1), CheckCallBot(), rounds=2, correct_opponent=True)
+        aivat_match(HoldemConfig(), StrengthPolicyBot(seed=1), NoPolicyBot(), rounds=2, correct_opponent=True)
 
 
 @pytest.mark.jit_only

@@ -137,9 +137,10 @@ def test_match_aivat_prints_both_estimates_on_the_same_rounds(monkeypatch: pytes
     """``--aivat`` with a policy player as A: the plain line is the match's own, AIVAT's follows it;
     a player A without a policy is refused with exit code 2."""
     from game.play.cli_game import PLAYER_FILES
-    from tests.game.aivat_bots import StrengthPolicyBot
+    from tests.game.aivat_bots import NoPolicyBot, StrengthPolicyBot
 
     monkeypatch.setitem(PLAYER_FILES, ".strength", lambda path, config, seed: StrengthPolicyBot(seed=seed))
+    monkeypatch.setitem(PLAYER_FILES, ".nopolicy", lambda path, config, seed: NoPolicyBot())
     arguments = ("match", "--a", "x.strength", "--b", "checkcall", "--rounds", "40", "--seed", "3")
     plain = json.loads(invoke(*arguments, "--json").output)
     result = invoke(*arguments, "--aivat", "--json")
@@ -149,5 +150,5 @@ def test_match_aivat_prints_both_estimates_on_the_same_rounds(monkeypatch: pytes
     assert scored["aivat_ci95_mbb_per_hand"] > 0 and scored["variance_reduction"] > 0
     text = invoke(*arguments, "--aivat").output
     assert "(AIVAT, same 20 deal pairs; variance / " in text
-    refused = invoke("match", "--a", "checkcall", "--b", "random", "--rounds", "2", "--aivat")
-    assert refused.exit_code == 2 and "--aivat needs player A to expose a policy; 'checkcall'" in refused.output
+    refused = invoke("match", "--a", "x.nopolicy", "--b", "random", "--rounds", "2", "--aivat")
+    assert refused.exit_code == 2 and "--aivat needs player A to expose a policy; 'x.nopolicy'" in refused.output
