@@ -60,24 +60,22 @@ def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_r
 
 
 @njit(cache=True, nogil=True)
-def _regret_matching(regrets, start, count, total, out):
-    """Current strategy of actions ``start .. start+count-1`` per hand into ``out`` rows; ``total`` (n,) scratch."""
-    n = regrets.shape[1]
-    for h in range(n):
-        total[h] = 0.0
+def _positive_totals(regrets, start, count, total):
+    """``total[h]``: the positive regrets of actions ``start .. start+count-1`` summed per hand."""
+    total[:] = 0.0
     for c in range(start, start + count):
-        for h in range(n):
+        for h in range(len(total)):
             positive = regrets[c, h]
             if positive > 0.0:
                 total[h] += positive
-    uniform = 1.0 / count
-    for c in range(start, start + count):
-        for h in range(n):
-            positive = regrets[c, h]
-            if total[h] > 0.0:
-                out[c, h] = positive / total[h] if positive > 0.0 else 0.0
-            else:
-                out[c, h] = uniform
+
+
+@njit(cache=True, nogil=True)
+def _matched(regret, total, uniform):
+    """Regret matching of one action for one hand: its positive regret's share, uniform if none."""
+    if total > 0.0:
+        return regret / total if regret > 0.0 else 0.0
+    return uniform
 
 
 @njit(cache=True, nogil=True)
@@ -126,17 +124,25 @@ def _cfr_iterations(
                 start = child_start[node]
                 count = n_children[node]
                 actor = player[node]
-                _regret_matching(regrets, start, count, total, strategy)
+                _positive_totals(regrets, start, count, total)
+                uniform = 1.0 / count
                 parent_reach = reach[reach_source[node, actor], actor]
+                # one pass per action: regret matching, the child's reach and (the traverser's
+                # own actions) the strategy the backward sweep needs and the strategy sums
                 for c in range(start, start + count):
                     child_reach = reach[c, actor]
-                    child_strategy = strategy[c]
-                    for h in range(n):
-                        child_reach[h] = parent_reach[h] * child_strategy[h]
-                    if actor == traverser:
-                        sums = strategy_sums[c]
+                    child_regrets = regrets[c]
+                    if actor != traverser:
                         for h in range(n):
-                            sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
+                            child_reach[h] = parent_reach[h] * _matched(child_regrets[h], total[h], uniform)
+                        continue
+                    child_strategy = strategy[c]
+                    sums = strategy_sums[c]
+                    for h in range(n):
+                        probability = _matched(child_regrets[h], total[h], uniform)
+                        child_strategy[h] = probability
+                        child_reach[h] = parent_reach[h] * probability
+                        sums[h] += averaging_weight * parent_reach[h] * probability
             compatible_source = -1  # the reach row whose compatible mass scratch.compatible holds
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
@@ -189,13 +195,12 @@ def _cfr_iterations(
 def _add_regrets(regrets, action_values, node_values, regret_matching_plus, discount, positive_factor, negative_factor):
     """``regrets += action_values - node_values`` per hand, then clipped at 0 (CFR+) or discounted by sign."""
     for h in range(len(regrets)):
-        regrets[h] += action_values[h] - node_values[h]
-    if regret_matching_plus:
-        for h in range(len(regrets)):
-            regrets[h] = max(regrets[h], 0.0)
-    if discount:
-        for h in range(len(regrets)):
-            regrets[h] *= positive_factor if regrets[h] >= 0.0 else negative_factor
+        regret = regrets[h] + action_values[h] - node_values[h]
+        if regret_matching_plus:
+            regret = max(regret, 0.0)
+        if discount:
+            regret *= positive_factor if regret >= 0.0 else negative_factor
+        regrets[h] = regret
 
 
 @njit(cache=True, nogil=True)
