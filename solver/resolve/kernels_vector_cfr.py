@@ -79,6 +79,18 @@ def _matched(regret, total, uniform):
 
 
 @njit(cache=True, nogil=True)
+def _entering(gadget_regrets, h):
+    """The gadget player's probability of entering the subgame with hand ``h`` (regret matching over
+    terminate / enter; entering, not uniform, when neither regret is positive, so that a hand whose
+    terminate value is -inf enters from the first iteration on)."""
+    terminate = max(gadget_regrets[0, h], 0.0)
+    enter = max(gadget_regrets[1, h], 0.0)
+    if terminate + enter > 0.0:
+        return enter / (terminate + enter)
+    return 1.0
+
+
+@njit(cache=True, nogil=True)
 def _cfr_iterations(
     tree,
     layout,
@@ -96,6 +108,9 @@ def _cfr_iterations(
     discount,
     alpha,
     beta,
+    gadget_player,
+    gadget_values,
+    gadget_regrets,
 ):
     """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based).
 
@@ -104,6 +119,12 @@ def _cfr_iterations(
     ``strategy``, ``values`` (n_nodes, n), ``reach`` (n_nodes, 2, n), ``scratch`` (a
     ``ShowdownScratch``). Player ``p``'s reach at node ``c`` is row ``reach[reach_source[c, p], p]``:
     only the acting player's reach changes along an action, so the other's is never copied.
+
+    The re-solving gadget (``gadget_player`` 0 or 1; -1: none): that player first chooses per hand to
+    terminate, worth ``gadget_values`` (n,) (counterfactual, the units of ``values``), or to enter
+    the subgame, by regret matching over ``gadget_regrets`` (2, n) (rows: terminate, enter; modified
+    in place), entering where neither regret is positive. Its root reach is its range times the
+    probability of entering.
     """
     kind, player, child_start, n_children, pot_chips, reach_source = tree
     n_nodes = len(kind)
@@ -118,6 +139,9 @@ def _cfr_iterations(
             for h in range(n):
                 reach[0, 0, h] = ranges[0, h]
                 reach[0, 1, h] = ranges[1, h]
+            if gadget_player >= 0:
+                for h in range(n):
+                    reach[0, gadget_player, h] *= _entering(gadget_regrets, h)
             for node in range(n_nodes):
                 if kind[node] != DECISION:
                     continue
@@ -189,6 +213,16 @@ def _cfr_iterations(
                         positive_factor,
                         negative_factor,
                     )
+            if traverser == gadget_player:
+                gadget_node_values = scratch.win  # free after the terminals
+                for h in range(n):
+                    entering = _entering(gadget_regrets, h)
+                    gadget_node_values[h] = values[0, h]  # written so that -inf never meets 0
+                    if entering < 1.0:
+                        gadget_node_values[h] = entering * values[0, h] + (1.0 - entering) * gadget_values[h]
+                factors = (regret_matching_plus, discount, positive_factor, negative_factor)
+                _add_regrets(gadget_regrets[0], gadget_values, gadget_node_values, *factors)
+                _add_regrets(gadget_regrets[1], values[0], gadget_node_values, *factors)
 
 
 @njit(cache=True, nogil=True)
