@@ -148,25 +148,29 @@ def _cfr_iterations(
                 start = child_start[node]
                 count = n_children[node]
                 actor = player[node]
-                _positive_totals(regrets, start, count, total)
-                uniform = 1.0 / count
                 parent_reach = reach[reach_source[node, actor], actor]
-                # one pass per action: regret matching, the child's reach and (the traverser's
-                # own actions) the strategy the backward sweep needs and the strategy sums
+                # the traverser's regrets have not changed since the previous pass matched them
+                # (they change at the end of its own pass): its strategy rows are still current
+                if actor == opponent or (traverser == 0 and iteration == first_iteration + 1):
+                    _positive_totals(regrets, start, count, total)
+                    uniform = 1.0 / count
+                    for c in range(start, start + count):
+                        child_regrets = regrets[c]
+                        child_strategy = strategy[c]
+                        for h in range(n):
+                            child_strategy[h] = _matched(child_regrets[h], total[h], uniform)
+                # one pass per action: the child's reach and the traverser's strategy sums
                 for c in range(start, start + count):
                     child_reach = reach[c, actor]
-                    child_regrets = regrets[c]
+                    child_strategy = strategy[c]
                     if actor != traverser:
                         for h in range(n):
-                            child_reach[h] = parent_reach[h] * _matched(child_regrets[h], total[h], uniform)
+                            child_reach[h] = parent_reach[h] * child_strategy[h]
                         continue
-                    child_strategy = strategy[c]
                     sums = strategy_sums[c]
                     for h in range(n):
-                        probability = _matched(child_regrets[h], total[h], uniform)
-                        child_strategy[h] = probability
-                        child_reach[h] = parent_reach[h] * probability
-                        sums[h] += averaging_weight * parent_reach[h] * probability
+                        child_reach[h] = parent_reach[h] * child_strategy[h]
+                        sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
             compatible_source = -1  # the reach row whose compatible mass scratch.compatible holds
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
