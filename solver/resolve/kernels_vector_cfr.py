@@ -1,16 +1,18 @@
 """Numba kernels for vector-form CFR over a subgame tree (users call solver.resolve.resolver).
 
 One iteration, alternating updates: for each traverser in turn, a forward sweep over the decision
-nodes turns regrets into the current strategy (regret matching) and pushes the acting player's
-reach vector (one weight per hand) to the children, adding the traverser's reach-weighted strategy
-to its strategy sums; terminals are valued against the opponent's reach with card removal
+nodes turns the opponent's regrets into its current strategy (regret matching; the traverser's
+strategy is the one matched in the previous pass, its regrets unchanged since) and pushes the acting
+player's reach vector (one weight per hand) to the children, adding the traverser's reach-weighted
+strategy to its strategy sums; terminals are valued against the opponent's reach with card removal
 (:mod:`kernels_showdown`); a backward sweep forms the traverser's counterfactual values per hand and
 adds its regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. Terminal
 values enter only through :func:`_terminal_value`: a depth-limited leaf (values of continuation
 strategies against the opponent's reach) is one more node kind there. Variants are parameters, as
 in :mod:`solver.solve.kernels_cfr`: strategy-sum weight ``t ** gamma``, regret matching+ on/off,
 regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**beta + 1)``
-(negative) when ``discount`` is on.
+(negative) when ``discount`` is on. The safe re-solving gadget is a two-action decision of the
+opponent above the root (see :func:`_cfr_iterations`).
 
 Tables are (n_nodes, n_hands) float64, the row of node ``c`` holding the action into ``c``; hands
 are contiguous. Nodes are in breadth-first order, so a parent comes before its children.
