@@ -259,9 +259,9 @@ def test_iterations_are_deterministic_however_they_are_split():
     assert np.array_equal(whole.regrets, split.regrets) and np.array_equal(whole.strategy_sums, split.strategy_sums)
 
 
-def _gadget_river():
+def _gadget_river(opponent=1):
     """A river with random ranges, and a blueprint strategy solved (300 iterations) for another
-    range of player 1 (the opponent): re-solving from the true ranges without care gives some of the
+    range of the ``opponent``: re-solving from the true ranges without care gives some of the
     opponent's hands more than the blueprint did."""
     hands = river_hands("Ah Kd 7c 7s 2h")
     tree = build_subgame_tree(
@@ -270,7 +270,7 @@ def _gadget_river():
     rng = np.random.default_rng(5)
     ranges = rng.random((2, hands.n_hands))
     blueprint_ranges = ranges.copy()
-    blueprint_ranges[1] = rng.random(hands.n_hands) ** 4
+    blueprint_ranges[opponent] = rng.random(hands.n_hands) ** 4
     blueprint = SubgameSolver(tree, hands, blueprint_ranges).run(300).average_strategy()
     return tree, hands, ranges, blueprint
 
@@ -287,30 +287,29 @@ def test_gadget_whose_opponent_always_enters_is_plain_re_solving(algorithm):
 
 
 @pytest.mark.jit_only
-def test_safe_re_solving_gives_no_opponent_hand_more_than_the_blueprint_did():
+@pytest.mark.parametrize("opponent", [0, 1])
+def test_safe_re_solving_gives_no_opponent_hand_more_than_the_blueprint_did(opponent):
     """The safety property: with the opponent's best-response values against the blueprint as the
     gadget's values, each opponent hand's best response to the re-solved strategy is worth at most
     its blueprint value, up to an excess that shrinks with iterations; plain re-solving breaks it."""
-    tree, hands, ranges, blueprint = _gadget_river()
+    tree, hands, ranges, blueprint = _gadget_river(opponent)
     pot = float(tree.pot_chips[0].sum())
     measure = SubgameSolver(tree, hands, ranges)
-    blueprint_values = measure.hand_values(blueprint, 1, best=True)
-    live = ranges[1] > 0
+    blueprint_values = measure.hand_values(blueprint, opponent, best=True)
+    live = ranges[opponent] > 0
 
     def excess(strategy):  # the worst opponent hand's gain over its blueprint value, in pots
-        return float((measure.hand_values(strategy, 1, best=True) - blueprint_values)[live].max()) / pot
+        return float((measure.hand_values(strategy, opponent, best=True) - blueprint_values)[live].max()) / pot
 
     plain = SubgameSolver(tree, hands, ranges).run(300).average_strategy()
     assert excess(plain) > 0.01  # unsafe: some hand wins over 1% of the pot more than against the blueprint
-    solver = SubgameSolver(tree, hands, ranges, gadget=OpponentValues(1, blueprint_values))
+    solver = SubgameSolver(tree, hands, ranges, gadget=OpponentValues(opponent, blueprint_values))
     excesses = [excess(solver.run(n).average_strategy()) for n in (100, 200, 700)]
     assert excesses[0] > excesses[1] > excesses[2]
     assert excesses[2] < 1e-3  # 0.1% of the pot after 1,000 iterations
     # overall: the opponent's best response (chips per deal over both ranges) gains nothing either
-    assert (
-        measure.exploitability(solver.average_strategy()).best_response[1]
-        <= (measure.exploitability(blueprint).best_response[1])
-    )
+    re_solved = measure.exploitability(solver.average_strategy()).best_response[opponent]
+    assert re_solved <= measure.exploitability(blueprint).best_response[opponent]
 
 
 def test_bad_gadget_input_is_refused_with_its_reason():
