@@ -153,22 +153,25 @@ def _cfr_iterations(
                 parent_reach = reach[reach_source[node, actor], actor]
                 # the traverser's regrets have not changed since the previous pass matched them
                 # (they change at the end of its own pass): its strategy rows are still current
-                if actor == opponent or (traverser == 0 and iteration == first_iteration + 1):
+                recompute = actor == opponent or (traverser == 0 and iteration == first_iteration + 1)
+                if recompute:
                     _positive_totals(regrets, start, count, total)
-                    uniform = 1.0 / count
-                    for c in range(start, start + count):
-                        child_regrets = regrets[c]
-                        child_strategy = strategy[c]
-                        for h in range(n):
-                            child_strategy[h] = _matched(child_regrets[h], total[h], uniform)
-                # one pass per action: the child's reach and the traverser's strategy sums
+                uniform = 1.0 / count
+                # one pass per action: regret matching where needed, the child's reach and the
+                # traverser's strategy sums
                 for c in range(start, start + count):
                     child_reach = reach[c, actor]
                     child_strategy = strategy[c]
+                    child_regrets = regrets[c]
                     if actor != traverser:
                         for h in range(n):
-                            child_reach[h] = parent_reach[h] * child_strategy[h]
+                            probability = _matched(child_regrets[h], total[h], uniform)
+                            child_strategy[h] = probability
+                            child_reach[h] = parent_reach[h] * probability
                         continue
+                    if recompute:
+                        for h in range(n):
+                            child_strategy[h] = _matched(child_regrets[h], total[h], uniform)
                     sums = strategy_sums[c]
                     for h in range(n):
                         child_reach[h] = parent_reach[h] * child_strategy[h]
