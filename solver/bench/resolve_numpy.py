@@ -2,8 +2,9 @@
 cross-check of the numba kernels (same algorithm, same order of updates, so the same tables).
 
 Each node's children are one contiguous block of rows, so regret matching, reach and values are
-whole-array operations per node; the showdown takes the per-card cumulative sums with ``np.cumsum``
-and gathers them by the same index arrays as :mod:`solver.resolve.kernels_showdown`. Not imported by library code.
+whole-array operations per node; the showdown takes per-card cumulative sums with ``np.cumsum``
+and gathers them (the kernels' sweep in :mod:`solver.resolve.kernels_showdown` is sequential, which
+numpy cannot do without a Python loop; the values are the same). Not imported by library code.
 """
 
 from __future__ import annotations
@@ -16,24 +17,45 @@ from solver.resolve.tree import DECISION, FOLD, SubgameTree
 
 
 class NumpyShowdown:
-    """Fold and showdown values of a board's hands against a reach vector, with numpy only, from the
-    hands' index arrays (:attr:`solver.resolve.hands.RiverHands.layout`)."""
+    """Fold and showdown values of a board's hands against a reach vector, with numpy only.
+
+    Per card, the hands holding it by ascending strength (``card_hands``, (width, 52), padded with
+    ``n``: a slot of reach 0) give cumulative sums; ``below`` / ``through`` (n, 2) index, for each
+    hand's two cards, the sums after the hands strictly weaker than it / through its run of equal
+    strength (flat ``k * 52 + card``).
+    """
 
     def __init__(self, hands: RiverHands):
-        self.layout = hands.layout
-        self.padded = np.zeros(hands.n_hands + 1)
-        self.last = self.layout.card_hands.shape[0] * N_CARDS  # flat offset of the per-card totals
+        n = hands.n_hands
+        first, second = hands.cards[:, 0].astype(np.int64), hands.cards[:, 1].astype(np.int64)
+        self.first, self.second = first, second
+        new_group = np.diff(hands.strength, prepend=-1) != 0
+        self.group = np.cumsum(new_group) - 1
+        self.group_start = np.append(np.flatnonzero(new_group), n)
+        per_card = [np.flatnonzero((first == card) | (second == card)) for card in range(N_CARDS)]
+        self.card_hands = np.full((max(len(rows) for rows in per_card), N_CARDS), n, dtype=np.int64)
+        for card, rows in enumerate(per_card):
+            self.card_hands[: len(rows), card] = rows
+        self.below, self.through = np.empty((n, 2), dtype=np.int64), np.empty((n, 2), dtype=np.int64)
+        for column, cards in enumerate((first, second)):
+            holding = self.card_hands[:, cards].T  # (n, width): the hands holding each hand's card
+            self.below[:, column] = (holding < self.group_start[self.group][:, None]).sum(axis=1) * N_CARDS + cards
+            self.through[:, column] = (holding < self.group_start[self.group + 1][:, None]).sum(
+                axis=1
+            ) * N_CARDS + cards
+        self.padded = np.zeros(n + 1)
+        self.last = self.card_hands.shape[0] * N_CARDS  # flat offset of the per-card totals
 
     def _sums(self, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         self.padded[:-1] = reach
-        card_sums = np.zeros((self.layout.card_hands.shape[0] + 1, N_CARDS))
-        np.cumsum(self.padded[self.layout.card_hands], axis=0, out=card_sums[1:])
-        group_sums = np.zeros(len(self.layout.group_start))
-        np.cumsum(np.add.reduceat(reach, self.layout.group_start[:-1]), out=group_sums[1:])
+        card_sums = np.zeros((self.card_hands.shape[0] + 1, N_CARDS))
+        np.cumsum(self.padded[self.card_hands], axis=0, out=card_sums[1:])
+        group_sums = np.zeros(len(self.group_start))
+        np.cumsum(np.add.reduceat(reach, self.group_start[:-1]), out=group_sums[1:])
         return card_sums.ravel(), group_sums
 
     def _rest(self, card_sums: np.ndarray, total: float) -> np.ndarray:
-        return total - card_sums[self.last + self.layout.first] - card_sums[self.last + self.layout.second]
+        return total - card_sums[self.last + self.first] - card_sums[self.last + self.second]
 
     def compatible(self, reach: np.ndarray) -> np.ndarray:
         card_sums, group_sums = self._sums(reach)
@@ -41,9 +63,8 @@ class NumpyShowdown:
 
     def values(self, reach: np.ndarray, own_chips: float, opponent_chips: float) -> np.ndarray:
         card_sums, group_sums = self._sums(reach)
-        layout = self.layout
-        win = group_sums[layout.group] - card_sums[layout.below].sum(axis=1)
-        weaker_or_equal = group_sums[layout.group + 1] - card_sums[layout.through].sum(axis=1)
+        win = group_sums[self.group] - card_sums[self.below].sum(axis=1)
+        weaker_or_equal = group_sums[self.group + 1] - card_sums[self.through].sum(axis=1)
         rest = self._rest(card_sums, group_sums[-1])
         lose = rest - weaker_or_equal
         tie = rest + reach - win - lose

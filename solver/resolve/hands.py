@@ -1,7 +1,7 @@
 """Hand vectors of a board: the hole-card combinations it leaves, sorted by strength, and terminal values.
 
 Both players' ranges are vectors over the same list of hands (``RiverHands.cards``), sorted once by
-ascending strength (O(n log n)) so that a showdown is a few O(n) passes of prefix sums
+ascending strength (O(n log n)) so that a showdown is one O(n) sweep with a running total per card
 (:mod:`kernels_showdown`).
 Values are counterfactual: chips times the opponent's reach on the hands that share no card with
 the hand being valued (exact card removal), not divided by that reach.
@@ -53,37 +53,16 @@ class RiverHands:
     @cached_property
     def layout(self) -> kernels_showdown.HandLayout:
         """The index arrays the showdown kernels take (see :mod:`kernels_showdown`)."""
-        n = self.n_hands
-        first, second = self.cards[:, 0].astype(np.int64), self.cards[:, 1].astype(np.int64)
         new_group = np.diff(self.strength, prepend=-1) != 0
-        group = np.cumsum(new_group) - 1
-        group_start = np.append(np.flatnonzero(new_group), n).astype(np.int64)
-        per_card = [np.flatnonzero((first == card) | (second == card)) for card in range(N_CARDS)]
-        width = max(len(rows) for rows in per_card)
-        card_hands = np.full((width, N_CARDS), n, dtype=np.int64)
-        for card, rows in enumerate(per_card):
-            card_hands[: len(rows), card] = rows
-        below, through = np.empty((n, 2), dtype=np.int64), np.empty((n, 2), dtype=np.int64)
-        for column, cards in enumerate((first, second)):
-            holding = card_hands[:, cards].T  # (n, width): the hands holding each hand's card
-            below[:, column] = (holding < group_start[group][:, None]).sum(axis=1) * N_CARDS + cards
-            through[:, column] = (holding < group_start[group + 1][:, None]).sum(axis=1) * N_CARDS + cards
-        index = (first, second, group, group_start, card_hands, below, through)
+        group_start = np.append(np.flatnonzero(new_group), self.n_hands)
+        index = (self.cards[:, 0], self.cards[:, 1], group_start)
         # unsigned indices spare the kernels numba's negative-index check on every gather
         return kernels_showdown.HandLayout(*(np.ascontiguousarray(array, dtype=np.uint32) for array in index))
 
     def scratch(self) -> kernels_showdown.ShowdownScratch:
         """Fresh scratch arrays for the showdown kernels."""
-        n, width = self.n_hands, self.layout.card_hands.shape[0]
-        n_groups = len(self.layout.group_start) - 1
-        return kernels_showdown.ShowdownScratch(
-            np.zeros(n + 1),
-            np.zeros((width + 1) * N_CARDS),
-            np.zeros(n_groups + 1),
-            np.zeros(n),
-            np.zeros(n),
-            np.zeros(n),
-        )
+        n = self.n_hands
+        return kernels_showdown.ShowdownScratch(np.zeros(N_CARDS), np.zeros(n), np.zeros(n), np.zeros(n))
 
     def describe(self, hand: int) -> str:
         """Text of hand ``hand`` (higher card first, as the engines print hole cards)."""

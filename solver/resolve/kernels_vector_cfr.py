@@ -1,16 +1,18 @@
 """Numba kernels for vector-form CFR over a subgame tree (users call solver.resolve.resolver).
 
 One iteration, alternating updates: for each traverser in turn, a forward sweep over the decision
-nodes turns regrets into the current strategy (regret matching) and pushes the acting player's
-reach vector (one weight per hand) to the children, adding the traverser's reach-weighted strategy
-to its strategy sums; terminals are valued against the opponent's reach with card removal
+nodes turns the opponent's regrets into its current strategy (regret matching; the traverser's
+strategy is the one matched in the previous pass, its regrets unchanged since) and pushes the acting
+player's reach vector (one weight per hand) to the children, adding the traverser's reach-weighted
+strategy to its strategy sums; terminals are valued against the opponent's reach with card removal
 (:mod:`kernels_showdown`); a backward sweep forms the traverser's counterfactual values per hand and
 adds its regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. Terminal
 values enter only through :func:`_terminal_value`: a depth-limited leaf (values of continuation
 strategies against the opponent's reach) is one more node kind there. Variants are parameters, as
 in :mod:`solver.solve.kernels_cfr`: strategy-sum weight ``t ** gamma``, regret matching+ on/off,
 regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**beta + 1)``
-(negative) when ``discount`` is on.
+(negative) when ``discount`` is on. The safe re-solving gadget is a two-action decision of the
+opponent above the root (see :func:`_cfr_iterations`).
 
 Tables are (n_nodes, n_hands) float64, the row of node ``c`` holding the action into ``c``; hands
 are contiguous. Nodes are in breadth-first order, so a parent comes before its children.
@@ -60,24 +62,34 @@ def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_r
 
 
 @njit(cache=True, nogil=True)
-def _regret_matching(regrets, start, count, total, out):
-    """Current strategy of actions ``start .. start+count-1`` per hand into ``out`` rows; ``total`` (n,) scratch."""
-    n = regrets.shape[1]
-    for h in range(n):
-        total[h] = 0.0
+def _positive_totals(regrets, start, count, total):
+    """``total[h]``: the positive regrets of actions ``start .. start+count-1`` summed per hand."""
+    total[:] = 0.0
     for c in range(start, start + count):
-        for h in range(n):
+        for h in range(len(total)):
             positive = regrets[c, h]
             if positive > 0.0:
                 total[h] += positive
-    uniform = 1.0 / count
-    for c in range(start, start + count):
-        for h in range(n):
-            positive = regrets[c, h]
-            if total[h] > 0.0:
-                out[c, h] = positive / total[h] if positive > 0.0 else 0.0
-            else:
-                out[c, h] = uniform
+
+
+@njit(cache=True, nogil=True)
+def _matched(regret, total, uniform):
+    """Regret matching of one action for one hand: its positive regret's share, uniform if none."""
+    if total > 0.0:
+        return regret / total if regret > 0.0 else 0.0
+    return uniform
+
+
+@njit(cache=True, nogil=True)
+def _entering(gadget_regrets, h):
+    """The gadget player's probability of entering the subgame with hand ``h`` (regret matching over
+    terminate / enter; entering, not uniform, when neither regret is positive, so that a hand whose
+    terminate value is -inf enters from the first iteration on)."""
+    terminate = max(gadget_regrets[0, h], 0.0)
+    enter = max(gadget_regrets[1, h], 0.0)
+    if terminate + enter > 0.0:
+        return enter / (terminate + enter)
+    return 1.0
 
 
 @njit(cache=True, nogil=True)
@@ -98,6 +110,9 @@ def _cfr_iterations(
     discount,
     alpha,
     beta,
+    gadget_player,
+    gadget_values,
+    gadget_regrets,
 ):
     """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based).
 
@@ -106,6 +121,12 @@ def _cfr_iterations(
     ``strategy``, ``values`` (n_nodes, n), ``reach`` (n_nodes, 2, n), ``scratch`` (a
     ``ShowdownScratch``). Player ``p``'s reach at node ``c`` is row ``reach[reach_source[c, p], p]``:
     only the acting player's reach changes along an action, so the other's is never copied.
+
+    The re-solving gadget (``gadget_player`` 0 or 1; -1: none): that player first chooses per hand to
+    terminate, worth ``gadget_values`` (n,) (counterfactual, the units of ``values``), or to enter
+    the subgame, by regret matching over ``gadget_regrets`` (2, n) (rows: terminate, enter; modified
+    in place), entering where neither regret is positive. Its root reach is its range times the
+    probability of entering.
     """
     kind, player, child_start, n_children, pot_chips, reach_source = tree
     n_nodes = len(kind)
@@ -120,23 +141,41 @@ def _cfr_iterations(
             for h in range(n):
                 reach[0, 0, h] = ranges[0, h]
                 reach[0, 1, h] = ranges[1, h]
+            if gadget_player >= 0:
+                for h in range(n):
+                    reach[0, gadget_player, h] *= _entering(gadget_regrets, h)
             for node in range(n_nodes):
                 if kind[node] != DECISION:
                     continue
                 start = child_start[node]
                 count = n_children[node]
                 actor = player[node]
-                _regret_matching(regrets, start, count, total, strategy)
                 parent_reach = reach[reach_source[node, actor], actor]
+                # the traverser's regrets have not changed since the previous pass matched them
+                # (they change at the end of its own pass): its strategy rows are still current
+                recompute = actor == opponent or (traverser == 0 and iteration == first_iteration + 1)
+                if recompute:
+                    _positive_totals(regrets, start, count, total)
+                uniform = 1.0 / count
+                # one pass per action: regret matching where needed, the child's reach and the
+                # traverser's strategy sums
                 for c in range(start, start + count):
                     child_reach = reach[c, actor]
                     child_strategy = strategy[c]
+                    child_regrets = regrets[c]
+                    if actor != traverser:
+                        for h in range(n):
+                            probability = _matched(child_regrets[h], total[h], uniform)
+                            child_strategy[h] = probability
+                            child_reach[h] = parent_reach[h] * probability
+                        continue
+                    if recompute:
+                        for h in range(n):
+                            child_strategy[h] = _matched(child_regrets[h], total[h], uniform)
+                    sums = strategy_sums[c]
                     for h in range(n):
                         child_reach[h] = parent_reach[h] * child_strategy[h]
-                    if actor == traverser:
-                        sums = strategy_sums[c]
-                        for h in range(n):
-                            sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
+                        sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
             compatible_source = -1  # the reach row whose compatible mass scratch.compatible holds
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
@@ -183,19 +222,28 @@ def _cfr_iterations(
                         positive_factor,
                         negative_factor,
                     )
+            if traverser == gadget_player:
+                gadget_node_values = scratch.win  # free after the terminals
+                for h in range(n):
+                    entering = _entering(gadget_regrets, h)
+                    gadget_node_values[h] = values[0, h]  # written so that -inf never meets 0
+                    if entering < 1.0:
+                        gadget_node_values[h] = entering * values[0, h] + (1.0 - entering) * gadget_values[h]
+                factors = (regret_matching_plus, discount, positive_factor, negative_factor)
+                _add_regrets(gadget_regrets[0], gadget_values, gadget_node_values, *factors)
+                _add_regrets(gadget_regrets[1], values[0], gadget_node_values, *factors)
 
 
 @njit(cache=True, nogil=True)
 def _add_regrets(regrets, action_values, node_values, regret_matching_plus, discount, positive_factor, negative_factor):
     """``regrets += action_values - node_values`` per hand, then clipped at 0 (CFR+) or discounted by sign."""
     for h in range(len(regrets)):
-        regrets[h] += action_values[h] - node_values[h]
-    if regret_matching_plus:
-        for h in range(len(regrets)):
-            regrets[h] = max(regrets[h], 0.0)
-    if discount:
-        for h in range(len(regrets)):
-            regrets[h] *= positive_factor if regrets[h] >= 0.0 else negative_factor
+        regret = regrets[h] + action_values[h] - node_values[h]
+        if regret_matching_plus:
+            regret = max(regret, 0.0)
+        if discount:
+            regret *= positive_factor if regret >= 0.0 else negative_factor
+        regrets[h] = regret
 
 
 @njit(cache=True, nogil=True)

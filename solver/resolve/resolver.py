@@ -61,6 +61,32 @@ class ResolveConfig:
         }[self.algorithm]
 
 
+@dataclass(frozen=True, eq=False)
+class OpponentValues:
+    """The safe re-solving gadget (Burch, Johanson & Bowling 2014, https://arxiv.org/abs/1303.4441):
+    before the subgame, ``player`` (the opponent) chooses per hand between terminating, worth
+    ``values[h]``, and entering the subgame. A re-solve that gives every hand at most its value
+    (up to convergence) cannot be exploited more in this subgame than the strategy the values came
+    from: with ``values`` the opponent's best-response values against our blueprint, re-solving is safe.
+
+    ``values``: (n_hands,) chips per deal of the opponent's hand ``h``: what it wins or loses over the
+    whole hand (each player's chips put in before the subgame count, as at the subgame's terminals),
+    averaged over our range restricted to hands sharing no card with ``h`` (weights
+    ``ranges[1 - player]``); the form of :meth:`SubgameSolver.hand_values`. ``-inf``: the hand always
+    enters (the gadget then changes nothing).
+    """
+
+    player: int
+    values: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.player not in (0, 1):
+            raise ValueError(f"the gadget's player must be 0 or 1, got {self.player!r}")
+        values = np.asarray(self.values, dtype=np.float64)
+        if values.ndim != 1 or np.any(np.isnan(values)) or np.any(values == np.inf):
+            raise ValueError("the gadget's values must be one number per hand, finite or -inf (always enter)")
+
+
 @dataclass(frozen=True)
 class SubgameExploitability:
     """Best-response values of each player (chips per deal, the ranges' joint weights normalised),
@@ -76,9 +102,18 @@ class SubgameSolver:
 
     ``ranges[p, h]``: player ``p``'s weight on hand ``h`` (any scale, >= 0; card removal against the
     other range is exact). Tables: (n_nodes, n_hands) float64, row ``c`` for the action into node ``c``.
+    ``gadget``: safe re-solving (see :class:`OpponentValues`); the average strategy is then the
+    subgame's part of the gadget game's, and :meth:`exploitability` still measures the subgame alone.
     """
 
-    def __init__(self, tree: SubgameTree, hands: RiverHands, ranges: np.ndarray, config: ResolveConfig | None = None):
+    def __init__(
+        self,
+        tree: SubgameTree,
+        hands: RiverHands,
+        ranges: np.ndarray,
+        config: ResolveConfig | None = None,
+        gadget: OpponentValues | None = None,
+    ):
         if not isinstance(tree, SubgameTree) or not isinstance(hands, RiverHands):
             raise TypeError(f"need a SubgameTree and a RiverHands, got {type(tree).__name__}, {type(hands).__name__}")
         ranges = np.ascontiguousarray(ranges, dtype=np.float64)
@@ -90,6 +125,21 @@ class SubgameSolver:
         if self.joint_weight() <= 0:
             raise ValueError("the ranges hold no pair of hands without a shared card: nothing to solve")
         self.config = config if config is not None else ResolveConfig()
+        self.gadget = gadget
+        self.gadget_regrets = np.zeros((2, hands.n_hands))  # rows: terminate, enter (unused without a gadget)
+        self._gadget_values = np.zeros(hands.n_hands)
+        if gadget is not None:
+            if not isinstance(gadget, OpponentValues):
+                raise TypeError(f"gadget must be an OpponentValues, got {type(gadget).__name__}")
+            if np.shape(gadget.values) != (hands.n_hands,):
+                raise ValueError(
+                    f"the gadget's values must have shape ({hands.n_hands},) (one per hand), got {np.shape(gadget.values)}"
+                )
+            # counterfactual, as the kernels' values: chips times our compatible reach (a hand no
+            # hand of ours can face is worth 0 either way)
+            ours = compatible_mass(hands, ranges[1 - gadget.player])
+            with np.errstate(invalid="ignore"):
+                self._gadget_values = np.where(ours > 0, np.asarray(gadget.values, dtype=np.float64) * ours, 0.0)
         shape = (tree.n_nodes, hands.n_hands)
         self.regrets = np.zeros(shape)
         self.strategy_sums = np.zeros(shape)
@@ -116,6 +166,9 @@ class SubgameSolver:
             self.iteration,
             n_iterations,
             *self.config.kernel_parameters(),
+            -1 if self.gadget is None else self.gadget.player,
+            self._gadget_values,
+            self.gadget_regrets,
         )
         self.iteration += n_iterations
         return self
@@ -151,6 +204,13 @@ class SubgameSolver:
             self.hands.scratch(),
         )
         return out[0]
+
+    def hand_values(self, strategy: np.ndarray, responder: int, best: bool) -> np.ndarray:
+        """(n_hands,) :meth:`values` per unit of the other range's compatible reach: chips per deal of
+        each ``responder`` hand (the units of :class:`OpponentValues`); 0 where no hand can face it."""
+        compatible = compatible_mass(self.hands, self.ranges[1 - responder])
+        counterfactual = self.values(strategy, responder, best)
+        return np.divide(counterfactual, compatible, out=np.zeros_like(counterfactual), where=compatible > 0)
 
     def joint_weight(self) -> float:
         """Sum over compatible hand pairs of the product of both ranges' weights (the normaliser)."""

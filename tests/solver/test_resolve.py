@@ -13,7 +13,7 @@ from game.cards.deck import parse_cards
 from game.cards.evaluator import evaluate
 from solver.bench.resolve_numpy import NumpyShowdown, NumpySubgameSolver
 from solver.resolve.hands import compatible_mass, fold_values, river_hands, showdown_masses, showdown_values
-from solver.resolve.resolver import ResolveConfig, SubgameSolver, normalized_strategy
+from solver.resolve.resolver import OpponentValues, ResolveConfig, SubgameSolver, normalized_strategy
 from solver.resolve.tree import DECISION, FOLD, SHOWDOWN, SubgameConfig, build_subgame_tree
 from tests.solver.cli_support import invoke
 
@@ -257,3 +257,66 @@ def test_iterations_are_deterministic_however_they_are_split():
     whole = SubgameSolver(tree, hands, ranges).run(25)
     split = SubgameSolver(tree, hands, ranges).run(10).run(15)
     assert np.array_equal(whole.regrets, split.regrets) and np.array_equal(whole.strategy_sums, split.strategy_sums)
+
+
+def _gadget_river(opponent=1):
+    """A river with random ranges, and a blueprint strategy solved (300 iterations) for another
+    range of the ``opponent``: re-solving from the true ranges without care gives some of the
+    opponent's hands more than the blueprint did."""
+    hands = river_hands("Ah Kd 7c 7s 2h")
+    tree = build_subgame_tree(
+        SubgameConfig(pot_chips=(20, 20), stacks=(80, 80), bets=StreetBets.parse("0.5p,1p,a cap=2"))
+    )
+    rng = np.random.default_rng(5)
+    ranges = rng.random((2, hands.n_hands))
+    blueprint_ranges = ranges.copy()
+    blueprint_ranges[opponent] = rng.random(hands.n_hands) ** 4
+    blueprint = SubgameSolver(tree, hands, blueprint_ranges).run(300).average_strategy()
+    return tree, hands, ranges, blueprint
+
+
+@pytest.mark.jit_only
+@pytest.mark.parametrize("algorithm", ["cfr+", "dcfr"])
+def test_gadget_whose_opponent_always_enters_is_plain_re_solving(algorithm):
+    tree, hands, ranges, _ = _gadget_river()
+    config = ResolveConfig(algorithm)
+    plain = SubgameSolver(tree, hands, ranges, config).run(30)
+    entering = OpponentValues(1, np.full(hands.n_hands, -np.inf))
+    gadget = SubgameSolver(tree, hands, ranges, config, gadget=entering).run(30)
+    assert np.array_equal(plain.strategy_sums, gadget.strategy_sums) and np.array_equal(plain.regrets, gadget.regrets)
+
+
+@pytest.mark.jit_only
+@pytest.mark.parametrize("opponent", [0, 1])
+def test_safe_re_solving_gives_no_opponent_hand_more_than_the_blueprint_did(opponent):
+    """The safety property: with the opponent's best-response values against the blueprint as the
+    gadget's values, each opponent hand's best response to the re-solved strategy is worth at most
+    its blueprint value, up to an excess that shrinks with iterations; plain re-solving breaks it."""
+    tree, hands, ranges, blueprint = _gadget_river(opponent)
+    pot = float(tree.pot_chips[0].sum())
+    measure = SubgameSolver(tree, hands, ranges)
+    blueprint_values = measure.hand_values(blueprint, opponent, best=True)
+    live = ranges[opponent] > 0
+
+    def excess(strategy):  # the worst opponent hand's gain over its blueprint value, in pots
+        return float((measure.hand_values(strategy, opponent, best=True) - blueprint_values)[live].max()) / pot
+
+    plain = SubgameSolver(tree, hands, ranges).run(300).average_strategy()
+    assert excess(plain) > 0.01  # unsafe: some hand wins over 1% of the pot more than against the blueprint
+    solver = SubgameSolver(tree, hands, ranges, gadget=OpponentValues(opponent, blueprint_values))
+    excesses = [excess(solver.run(n).average_strategy()) for n in (100, 200, 700)]
+    assert excesses[0] > excesses[1] > excesses[2]
+    assert excesses[2] < 1e-3  # 0.1% of the pot after 1,000 iterations
+    # overall: the opponent's best response (chips per deal over both ranges) gains nothing either
+    re_solved = measure.exploitability(solver.average_strategy()).best_response[opponent]
+    assert re_solved <= measure.exploitability(blueprint).best_response[opponent]
+
+
+def test_bad_gadget_input_is_refused_with_its_reason():
+    tree, hands, ranges, _ = _toy_river()
+    with pytest.raises(ValueError, match="player must be 0 or 1"):
+        OpponentValues(2, np.zeros(hands.n_hands))
+    with pytest.raises(ValueError, match="finite or -inf"):
+        OpponentValues(1, np.full(hands.n_hands, np.nan))
+    with pytest.raises(ValueError, match=r"shape \(1081,\)"):
+        SubgameSolver(tree, hands, ranges, gadget=OpponentValues(1, np.zeros(5)))
