@@ -120,10 +120,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         seed: int = typer.Option(0, help="Seed of the deals and of the baseline."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
-        """Check an exported bot without the official engine: its warm-up, then ROUNDS rounds of its
-        year's game against a baseline in a local engine, through the bot's own TCP client. Reports
-        faults (illegal actions, timeouts, crashes, disconnects), decision times and the clock
-        used; exit code 1 on any fault."""
+        """Check an exported bot without the official engine: its warm-up (python player.py --warm-up),
+        then --rounds rounds of its year's game against a baseline in a local engine, through the
+        bot's own TCP client. Reports faults (illegal actions, timeouts, crashes, disconnects),
+        decision times and the clock used; exit code 1 on any fault."""
         from solver.bots.check_bot import check_bot
 
         try:
