@@ -527,7 +527,7 @@ def _write_folder(
     modules = _modules_needed(python, folder)
     for path, kernels in modules.items():
         _copy_module(path, folder / path.relative_to(PROJECT_ROOT), kernels)
-    report = _check_folder(python, folder)
+    report = warm_up(folder)
     return list(modules), report
 
 
@@ -562,11 +562,22 @@ def _json_report(command: list[str], folder: Path, failure: str) -> dict[str, An
     result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=folder, env=_clean_environment())
     if result.returncode != 0:
         raise RuntimeError(f"{failure}:\n{result.stderr[-3000:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    try:
+        return json.loads(result.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        raise RuntimeError(f"{failure}: its last output line is not a JSON report: {result.stdout[-300:]!r}") from None
 
 
-def _check_folder(python: str, folder: Path) -> dict[str, Any]:
-    report = _json_report([python, "player.py", "--warm-up"], folder, "the exported folder failed its warm-up round")
+def warm_up(folder: str | Path) -> dict[str, Any]:
+    """Run ``player.py --warm-up`` in an exported folder as the engine starts the bot (the run
+    command of its ``commands.json``, no ``PYTHONPATH``): the variant's recorded round
+    (`WARM_UP_ROUNDS`) through the client, in a fresh interpreter. Returns its report: ``modules`` (project
+    modules loaded), ``outside`` (those loaded from outside the folder) and ``peak_memory_bytes``.
+    RuntimeError (with the end of its stderr) if it fails or loads project code from outside."""
+    from game.pokerbots.local_engine import read_commands
+
+    run = read_commands(folder)["run"]
+    report = _json_report([*run, "--warm-up"], Path(folder), "the exported folder failed its warm-up round")
     if report["outside"]:
         raise RuntimeError(f"the exported folder still imports project modules from outside it: {report['outside']}")
     return report

@@ -1,4 +1,5 @@
-"""``vcfr export-bot`` (a bot folder for the official MIT Pokerbots engines) and ``vcfr bench client``.
+"""``vcfr export-bot`` (a bot folder for the official MIT Pokerbots engines), ``vcfr check-bot`` (that
+folder played in a local engine, `solver.bots.check_bot`) and ``vcfr bench client``.
 
 ``vcfr export-bot`` refuses bad input before writing anything, as one ``error: ...`` line on stderr:
 an unknown variant or bot with exit code 2; an ``--out`` that is a file or an unwritable place, a
@@ -145,6 +146,31 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         typer.echo("match lock-in: " + ("on (--no-lock-in turns it off)" if lock_in else "off"))
         typer.echo(f"engine config: PLAYER_1_PATH = '{summary.folder.resolve()}'")
 
+    @app.command("check-bot", cls=OneLineErrors)
+    def check_bot_command(
+        folder: Path = typer.Argument(..., help="A bot folder written by vcfr export-bot."),
+        rounds: int = typer.Option(200, help="Rounds to play (an official match has 1000)."),
+        opponent: str = typer.Option("equity", help="Baseline bot: equity, checkcall or random."),
+        seed: int = typer.Option(0, help="Seed of the deals and of the baseline."),
+        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    ) -> None:
+        """Check an exported bot without the official engine: its warm-up (python player.py --warm-up),
+        then --rounds rounds of its year's game against a baseline in a local engine, through the
+        bot's own TCP client. Reports faults (illegal actions, timeouts, crashes, disconnects),
+        decision times and the clock used; exit code 1 on any fault."""
+        from solver.bots.check_bot import check_bot
+
+        try:
+            report = check_bot(folder, rounds=rounds, opponent=opponent, seed=seed)
+        except ValueError as error:
+            raise _fail(str(error), 2) from None
+        if as_json:
+            typer.echo(json.dumps(report.as_json()))
+        else:
+            _print_check(report)
+        if not report.ok:
+            raise typer.Exit(1)
+
     @bench.command("client")
     def bench_client(
         transcript: Path | None = typer.Option(
@@ -176,3 +202,35 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             f"client alone: mean {result['client_only_mean_ms']:.3f} ms per decision; "
             f"acks {result['ack_mean_ms']:.3f} ms"
         )
+
+
+def _print_check(report: Any) -> None:
+    """The text form of a `solver.bots.check_bot.CheckReport`."""
+    peak = "n/a" if report.peak_memory_bytes is None else f"{report.peak_memory_bytes / 1e6:.0f} MB"
+    typer.echo(
+        f"{report.folder}: {report.variant} ({report.year} engine); warm-up {report.warm_up_seconds:.1f} s, "
+        f"peak memory {peak}"
+    )
+    if report.mbb_per_hand is not None:
+        interval = "" if report.ci95_mbb_per_hand is None else f" +- {report.ci95_mbb_per_hand:,.0f}"
+        typer.echo(
+            f"{report.rounds} rounds against {report.opponent} (seed {report.seed}): bankroll "
+            f"{report.bankroll:+,d} chips, {report.mbb_per_hand:+,.0f}{interval} mbb/hand (95% CI)"
+        )
+    faults = ", ".join(f"{count} {kind.replace('_', '-')}" for kind, count in report.faults.items() if count)
+    typer.echo(f"faults: {faults or 'none'}")
+    for note in report.fault_notes:
+        typer.echo(f"  {note}")
+    times = report.decision_ms
+    if report.decisions:
+        typer.echo(
+            f"decision time (engine round trip): p50 {times['p50']:.2f} ms, p99 {times['p99']:.2f} ms, "
+            f"max {times['max']:.1f} ms over {report.decisions} decisions"
+        )
+        per_match = report.as_json()["clock_used_seconds_per_1000_rounds"]
+        typer.echo(
+            f"game clock: {report.clock_used_seconds:.2f} s used of {report.clock_seconds:g} s "
+            f"({per_match:.1f} s per 1000-round match)"
+        )
+    if not report.ok and report.log_tail.strip():
+        typer.echo("end of the bot's log:\n" + report.log_tail.rstrip())

@@ -22,8 +22,10 @@ from hypothesis import strategies as st
 
 from game.cards.deck import card_str, parse_cards
 from game.cards.evaluator import evaluate
+from game.play.bots import RandomBot
 from game.pokerbots.client import DECISION_SECONDS_ENV, read_transcript, run_client, write_decision_seconds
-from game.pokerbots.engines import ENGINE_RULES, engine_rules
+from game.pokerbots.engines import ENGINE_RULES, EngineRules, engine_rules
+from game.pokerbots.local_engine import EnginePlayer, LocalEngine, SessionEndpoint, SocketEndpoint
 from game.pokerbots.protocol import (
     AuctionResult,
     Board,
@@ -35,13 +37,12 @@ from game.pokerbots.protocol import (
     UpdatedHoleCards,
     parse_line,
 )
-from game.pokerbots.session import ClientSession
+from game.pokerbots.session import ClientSession, Decide, bot_decider
 from game.pokerbots.wire_round import WireRound
-from game.rules.actions import Action, ActionKind
+from game.rules.actions import Action, ActionKind, Bot
 from game.rules.chance import ScriptedChance
 from game.rules.nolimit import NoLimitRound
 from game.rules.variants import VARIANTS
-from tests.fake_engine import start_fake_engine
 
 TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 
@@ -379,39 +380,38 @@ def test_fuzz_client_never_raises_and_answers_are_legal(variant: str, lines: lis
                 assert 0 <= action.amount <= current.stacks[current.actor]
 
 
-def test_socket_loop_plays_a_recorded_round_and_stops_at_q() -> None:
-    pairs = read_transcript(sorted((TRANSCRIPTS / "2022").glob("*.txt.gz"))[0])
-    lines = [line for line, _ in pairs[:40]] + ["Q"]
+def play_over_tcp(
+    rules: EngineRules, decide: Decide, rounds: int, seed: int, opponent: Bot
+) -> tuple[ClientSession, EnginePlayer]:
+    """Our client (``run_client`` with ``decide``, in a thread) against ``opponent`` in the local
+    engine over a real socket, for ``rounds`` rounds; the client's session and the engine's
+    record of that player."""
     server = socket.create_server(("127.0.0.1", 0))
-    port = server.getsockname()[1]
-    answers: list[str] = []
-    thread = start_fake_engine(server, lines, answers)
-    session = run_client(port, ENGINE_RULES["swap"], lambda view: Action.call())
-    thread.join(timeout=10)
+    sessions: list[ClientSession] = []
+    thread = threading.Thread(target=lambda: sessions.append(run_client(server.getsockname()[1], rules, decide)))
+    thread.start()
+    connection, _ = server.accept()
     server.close()
-    assert session.game_over and len(answers) == 40
-    assert all(ANSWER.match(answer) for answer in answers)
+    player = EnginePlayer("client", SocketEndpoint(connection), rules.game_clock_seconds)
+    other = EnginePlayer("opponent", SessionEndpoint(ClientSession(rules, bot_decider(opponent))), 1e9)
+    LocalEngine(rules, (player, other)).play_match(rounds, seed=seed)
+    thread.join(timeout=10)
+    return sessions[0], player
 
 
 def test_decision_seconds_are_appended_to_the_file_named_by_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pairs = read_transcript(sorted((TRANSCRIPTS / "2022").glob("*.txt.gz"))[0])
-    lines = [line for line, _ in pairs[:40]] + ["Q"]
-    decisions = sum(1 for line in lines[:-1] if not any(isinstance(c, Delta) for c in parse_line(line).clauses))
     target = tmp_path / "seconds.txt"
     target.write_text("0.5\n")  # appended to, not replaced
     monkeypatch.setenv(DECISION_SECONDS_ENV, str(target))
-    for _ in range(2):
-        server = socket.create_server(("127.0.0.1", 0))
-        answers: list[str] = []
-        thread = start_fake_engine(server, lines, answers)
-        session = run_client(server.getsockname()[1], ENGINE_RULES["swap"], lambda view: Action.call())
-        thread.join(timeout=10)
-        server.close()
-        assert len(session.decision_seconds) == decisions > 10
+    decisions = []
+    for seed in (1, 2):
+        session, player = play_over_tcp(ENGINE_RULES["swap"], lambda view: Action.call(), 10, seed, RandomBot(seed=0))
+        assert session.game_over and len(session.decision_seconds) == len(player.decision_seconds) > 10
+        decisions.append(len(player.decision_seconds))
     seconds = [float(row) for row in target.read_text().split()]
-    assert len(seconds) == 1 + 2 * decisions and seconds[0] == 0.5
+    assert len(seconds) == 1 + sum(decisions) and seconds[0] == 0.5
     assert all(0 < value < 1 for value in seconds[1:])
     monkeypatch.delenv(DECISION_SECONDS_ENV)
     assert write_decision_seconds(session) is None

@@ -1,13 +1,11 @@
-"""``vcfr export-bot``: the folder layout, bot lookup, the launcher, and a match against a fake engine."""
+"""``vcfr export-bot``: the folder layout, bot lookup, the launcher, and a match in the local engine."""
 
 from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
 import sys
-import time
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,12 +13,12 @@ from typer.testing import CliRunner
 
 from game.play.bots import CheckCallBot, EquityBot, RandomBot
 from game.pokerbots.client import read_transcript
+from game.pokerbots.engines import engine_rules
+from game.pokerbots.local_engine import EnginePlayer, LocalEngine, SessionEndpoint, SocketEndpoint, launch_bot
+from game.pokerbots.session import ClientSession, bot_decider
 from game.rules.actions import Action, ActionKind
 from solver.bots.export_bot import WARM_UP_ROUNDS, BotSpec, export_bot, make_bot, play_warm_up
 from solver.cli.main import app
-from tests.fake_engine import start_fake_engine
-
-TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 
 USER_BOT = """
 from game.rules.actions import Action
@@ -78,7 +76,7 @@ def test_export_refuses_bad_input(tmp_path: Path) -> None:
     assert sorted(path.name for path in tmp_path.iterdir()) == ["other.txt"]  # nothing half-written
 
 
-def test_exported_folder_is_self_contained_and_plays_a_fake_engine(tmp_path: Path) -> None:
+def test_exported_folder_is_self_contained_and_plays_the_local_engine(tmp_path: Path) -> None:
     (tmp_path / "mine.py").write_text(USER_BOT)
     folder = tmp_path / "bot"
     result = CliRunner().invoke(
@@ -105,30 +103,39 @@ def test_exported_folder_is_self_contained_and_plays_a_fake_engine(tmp_path: Pat
     assert not any(name.startswith(("abstraction/", "solver/cli")) for name in summary["modules"])
     assert summary["bytes"] < 5_000_000
 
-    # the engine starts `run + [PORT]` in the folder; play 30 recorded lines and the final Q
-    lines = [line for line, _ in read_transcript(sorted((TRANSCRIPTS / "2022").glob("*.gz"))[0])[:30]] + ["Q"]
-    server = socket.create_server(("127.0.0.1", 0))
-    server.settimeout(120)
-    answers: list[str] = []
-    connected_after: list[float] = []
-    thread = start_fake_engine(server, lines, answers, lambda: connected_after.append(time.monotonic() - started))
+    # the engine starts `run + [PORT]` in the folder (within 10 s it must connect): a few rounds
+    # of the local engine, every line and answer recorded on our side to compare with the bot's
     launch_environment = {name: value for name, value in os.environ.items() if name in ("PATH", "NUMBA_DISABLE_JIT")}
-    started = time.monotonic()
-    process = subprocess.run(
-        commands["run"] + [str(server.getsockname()[1])],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=launch_environment,
-    )
-    thread.join(timeout=10)
-    server.close()
-    assert process.returncode == 0, process.stderr
-    assert len(answers) == 30 and "0 errors" in process.stderr
-    if "NUMBA_DISABLE_JIT" not in os.environ:  # pure-Python imports (coverage runs) are slower
-        assert connected_after[0] < 10.0  # the engines' CONNECT_TIMEOUT
+    connect_timeout = 120.0 if "NUMBA_DISABLE_JIT" in os.environ else 10.0  # pure-Python imports are slower
+    rules = engine_rules("swap")
+    with tempfile.TemporaryFile() as log:
+        launched = launch_bot(folder, log, environment=launch_environment, connect_timeout=connect_timeout)
+        assert launched.endpoint is not None, launched.problem
+        recorder = Recorder(launched.endpoint)
+        bot = EnginePlayer("bot", recorder, rules.game_clock_seconds)
+        other = EnginePlayer("checkcall", SessionEndpoint(ClientSession(rules, bot_decider(CheckCallBot()))), 30.0)
+        LocalEngine(rules, (bot, other)).play_match(6, seed=2)
+        assert launched.finish() == (0, None)
+        log.seek(0)
+        output = log.read().decode()
+    assert not bot.faults and ", 0 errors," in output, output
     recorded = read_transcript(folder / "transcript.txt.gz")
-    assert [line for line, _ in recorded] == lines and [answer for _, answer in recorded[:-1]] == answers
-    first = Action.parse(answers[0])
+    assert recorded == [*recorder.pairs, ("Q", None)]
+    first = Action.parse(recorder.pairs[0][1])
     assert first.kind is ActionKind.RAISE and first.amount == 200  # R10000 clamped to the 200-chip stack
+
+
+class Recorder:
+    """The engine's line to a bot, keeping every (line, answer) pair."""
+
+    def __init__(self, endpoint: SocketEndpoint) -> None:
+        self.endpoint = endpoint
+        self.pairs: list[tuple[str, str]] = []
+
+    def exchange(self, message: str) -> str:
+        answer = self.endpoint.exchange(message)
+        self.pairs.append((message, answer))
+        return answer
+
+    def close(self) -> None:
+        self.endpoint.close()

@@ -1,6 +1,7 @@
 """Strategy bots that travel: the card abstraction's hash in the strategy file, the card file found
 next to a moved strategy file, ``vcfr export-bot --strategy`` refusing what it cannot play, and a
-self-contained exported folder that plays a recorded 1000-round match after being moved.
+self-contained exported folder that plays 1000 rounds of the local engine (``vcfr check-bot``) after
+being moved.
 
 The game is tiny (`tests.solver.tiny_bounty`): Bounty, engine rules, a blank Bounty card
 abstraction, bets ``1p,a cap=1``, 3,000 ES-MCCFR iterations.
@@ -10,29 +11,23 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
 import shutil
-import socket
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
 from abstraction.cards.buckets import CardAbstraction
-from game.pokerbots.client import read_transcript
+from solver.bots.check_bot import check_bot
 from solver.bots.export_bot import BotSpec, ExportSummary, zipped_size
 from solver.bots.lookup_bot import LookupBot, find_card_abstraction
 from solver.games.abstract_games import AbstractGameConfig, CardHashMismatch, card_file_hash
 from solver.solve.strategy_file import StrategyFileError, read_strategy_file, write_strategy_file
 from solver.solve.training import load_solved_game
-from tests.fake_engine import start_fake_engine
 from tests.solver import tiny_bounty
 from tests.solver.cli_support import invoke, one_line_error
 from tests.solver.tiny_bounty import reseeded, solve_tiny, tampered
-
-TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
 
 
 @pytest.fixture(scope="module")
@@ -179,31 +174,15 @@ def test_exported_strategy_bot_is_self_contained_and_plays_1000_rounds_after_a_m
     moved.parent.mkdir()
     shutil.move(folder, moved)
     shutil.rmtree(tmp_path / "solved")  # the strategy and card files it was exported from are gone
-    commands = json.loads((moved / "commands.json").read_text())
-    lines = [line for line, _ in read_transcript(TRANSCRIPTS / "2025" / "random_vs_random_player_A.txt.gz")]
-    assert lines[-1] == "Q"
-    server = socket.create_server(("127.0.0.1", 0))
-    server.settimeout(120)
-    answers: list[str] = []
-    thread = start_fake_engine(server, lines, answers)
-    environment = {name: value for name, value in os.environ.items() if name in ("PATH", "NUMBA_DISABLE_JIT")}
     started = time.monotonic()
-    process = subprocess.run(
-        commands["run"] + [str(server.getsockname()[1])],
-        cwd=moved,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=environment,
-    )
-    thread.join(timeout=10)
-    server.close()
-    assert process.returncode == 0, process.stderr
-    assert len(answers) == len(lines) - 1
-    logged = [line for line in process.stderr.splitlines() if line.strip()]
+    report = check_bot(moved, rounds=1000, opponent="random", seed=5)  # vcfr check-bot: the local 2025 engine
+    assert report.ok and report.rounds == 1000, report.fault_notes
+    logged = [line for line in report.log_tail.splitlines() if line.strip()]
     assert len(logged) == 1, logged  # no warning of a failed decision or fallback: only the summary
     summary_line = logged[0]
     assert "match over: 1000 rounds" in summary_line and ", 0 errors," in summary_line, summary_line
     decisions = int(re.search(r"bot: (\d+) decisions", summary_line).group(1))
     assert decisions > 1000 and summary_line.endswith(" 0 errors"), summary_line
-    print(f"moved bot: {time.monotonic() - started:.1f} s for 1000 rounds; {summary_line}")
+    print(
+        f"moved bot: {time.monotonic() - started:.1f} s for 1000 rounds; {summary_line}; p99 {report.decision_ms['p99']:.2f} ms"
+    )
