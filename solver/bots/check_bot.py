@@ -42,6 +42,11 @@ ENGINE_ROUNDS = 1000
 """Rounds of an official match: the clock used is also given per this many rounds."""
 
 
+class BotFolderError(ValueError):
+    """A folder that is not a bot of ``vcfr export-bot`` (a runtime error of ``vcfr check-bot``,
+    exit code 1, where a bad ``--rounds`` or ``--opponent`` is a usage error)."""
+
+
 @dataclass(frozen=True)
 class CheckReport:
     """What `check_bot` measured. Chips, mbb/hand (thousandths of a big blind per round),
@@ -102,8 +107,9 @@ class CheckReport:
 def check_bot(folder: str | Path, *, rounds: int = 200, opponent: str = "equity", seed: int = 0) -> CheckReport:
     """Warm up and play ``rounds`` rounds of the folder's bot against ``opponent`` in the local engine.
 
-    ValueError (one line) for a folder that is not an export (no ``bot.json`` or ``commands.json``),
-    an unknown opponent or ``rounds < 1``; everything the bot does wrong is in the report."""
+    :class:`BotFolderError` (one line) for a folder that is not an export (no ``bot.json`` or
+    ``commands.json``), ValueError for an unknown opponent or ``rounds < 1``; everything the bot
+    does wrong is in the report."""
     from game.play.bots import make_bot
     from game.play.match import mbb_per_hand
     from game.pokerbots.session import ClientSession, bot_decider
@@ -115,12 +121,12 @@ def check_bot(folder: str | Path, *, rounds: int = 200, opponent: str = "equity"
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown opponent {opponent!r}: known are {', '.join(OPPONENTS)}")
     if not (root / "bot.json").is_file():
-        raise ValueError(f"{str(folder)!r} has no bot.json: not a folder written by vcfr export-bot")
+        raise BotFolderError(f"{str(folder)!r} has no bot.json: not a folder written by vcfr export-bot")
     try:
         spec = BotSpec.read(root)
+        read_commands(root)  # a folder the engine cannot start is refused before any work
     except (OSError, KeyError, TypeError, ValueError) as error:
-        raise ValueError(f"{str(root / 'bot.json')!r} is not a bot.json of vcfr export-bot ({error})") from None
-    read_commands(root)  # a folder the engine cannot start is a usage error, before any work
+        raise BotFolderError(f"{str(folder)!r} is not a bot folder of vcfr export-bot ({error})") from None
     rules = engine_rules(spec.variant)
     faults = dict.fromkeys((WARM_UP_FAULT, *FAULT_KINDS), 0)
     notes: list[str] = []

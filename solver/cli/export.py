@@ -146,7 +146,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         typer.echo("match lock-in: " + ("on (--no-lock-in turns it off)" if lock_in else "off"))
         typer.echo(f"engine config: PLAYER_1_PATH = '{summary.folder.resolve()}'")
 
-    @app.command("check-bot", cls=OneLineErrors)
+    @app.command("check-bot")
     def check_bot_command(
         folder: Path = typer.Argument(..., help="A bot folder written by vcfr export-bot."),
         rounds: int = typer.Option(200, help="Rounds to play (an official match has 1000)."),
@@ -158,12 +158,14 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         then --rounds rounds of its year's game against a baseline in a local engine, through the
         bot's own TCP client. Reports faults (illegal actions, timeouts, crashes, disconnects),
         decision times and the clock used; exit code 1 on any fault."""
-        from solver.bots.check_bot import check_bot
+        from solver.bots.check_bot import BotFolderError, check_bot
 
         try:
             report = check_bot(folder, rounds=rounds, opponent=opponent, seed=seed)
+        except BotFolderError as error:
+            raise fail(str(error), RUNTIME) from None
         except ValueError as error:
-            raise _fail(str(error), 2) from None
+            raise fail(str(error), USAGE) from None
         if as_json:
             typer.echo(json.dumps(report.as_json()))
         else:

@@ -92,9 +92,9 @@ def test_a_broken_bot_is_reported_fault_by_fault_with_exit_1(tmp_path: Path, set
 
 
 def test_check_bot_refuses_what_is_not_a_bot_folder(tmp_path: Path) -> None:
-    assert "has no bot.json" in one_line_error(invoke("check-bot", tmp_path), 2)
+    assert "has no bot.json" in one_line_error(invoke("check-bot", tmp_path), 1)
     folder = broken_folder(tmp_path)
     assert "unknown opponent 'allin'" in one_line_error(invoke("check-bot", folder, "--opponent", "allin"), 2)
     assert "--rounds must be an integer >= 1, got 0" in one_line_error(invoke("check-bot", folder, "--rounds", "0"), 2)
     (folder / "commands.json").unlink()
-    assert "has no commands.json" in one_line_error(invoke("check-bot", folder), 2)
+    assert "has no commands.json" in one_line_error(invoke("check-bot", folder), 1)

@@ -70,6 +70,12 @@ BAD_INPUTS: dict[str, list[tuple[str, str, int]]] = {
         ("variant", "export-bot --variant nope --bot random --out {tmp}/bot", 2),
         ("bot", "export-bot --variant auction --bot nope --out {tmp}/bot", 2),
     ],
+    "check-bot": [
+        ("missing", "check-bot {missing}", 1),
+        ("not-a-bot-folder", "check-bot {folder}", 1),
+        ("rounds", "check-bot {folder} --rounds 0", 2),
+        ("opponent", "check-bot {folder} --opponent nope", 2),
+    ],
     "chart": [
         ("missing", "chart {missing}", 1),
         ("not-hdf5", "chart {text}", 1),
