@@ -8,6 +8,7 @@ game <- abstraction <- solver), so the solver's command module, which is loaded 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import MISSING, fields
@@ -51,6 +52,8 @@ def register_player_folder(marker: str, loader: PlayerLoader) -> None:
 def player_loader(name: str) -> PlayerLoader | None:
     """The registered loader of the player file or folder ``name`` (:data:`PLAYER_FILES`,
     :data:`PLAYER_FOLDERS`), or ``None`` for a `game.play.bots` name; ValueError for neither.
+    ``adaptive:BASE`` (BASE a bot name, strategy file or folder) is the safe-exploiting bot around
+    BASE (`game.play.adaptive.adaptive_player`).
 
     >>> player_loader("checkcall") is None
     True
@@ -61,6 +64,10 @@ def player_loader(name: str) -> PlayerLoader | None:
     """
     from game.play.bots import BOTS
 
+    if name.startswith("adaptive:"):
+        from game.play.adaptive import adaptive_player
+
+        return functools.partial(adaptive_player, player_loader(name.partition(":")[2]))
     if Path(name).is_dir():
         for marker, loader in PLAYER_FOLDERS.items():
             if (Path(name) / marker).is_file():
