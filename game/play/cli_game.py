@@ -165,11 +165,13 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             "equity",
             "--a",
             help="Player A: random, checkcall, equity (Monte Carlo equity, 1000 "
-            "samples per decision), a sparring style (maniac, tag, ...; see README) or a strategy file (.h5) of the "
-            "variant.",
+            "samples per decision), a sparring style (maniac, tag, ...; see README), a strategy file (.h5) of the "
+            "variant, or adaptive:BASE (BASE exploited safely by an opponent model, e.g. adaptive:equity).",
         ),
         b: str = typer.Option(
-            "random", "--b", help="Player B: random, checkcall, equity, a sparring style or a strategy file (.h5)."
+            "random",
+            "--b",
+            help="Player B: random, checkcall, equity, a sparring style, a strategy file (.h5) or adaptive:BASE.",
         ),
         rounds: int = typer.Option(1000, help="Rounds to play (even when duplicate)."),
         seed: int = typer.Option(0, help="Seed of the deals (bots get seeds derived from it)."),
@@ -252,8 +254,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         ),
         bot: str = typer.Option(
             ...,
-            help="The bot to test: a bot name (equity, tag, ...), a strategy file (.h5) or a folder written by "
-            "vcfr export-bot (played in-process with its lock-in; engine rules only).",
+            help="The bot to test: a bot name (equity, tag, ...), a strategy file (.h5), a folder written by "
+            "vcfr export-bot (played in-process with its lock-in; engine rules only) or adaptive:BASE.",
         ),
         hands: int = typer.Option(2000, help="Duplicate hands per opponent (even; heads-up variants)."),
         rules: str = typer.Option("engine", help="engine (the official engines) or document (the rules documents)."),
