@@ -32,9 +32,10 @@ statistics unless preflop; `ExploitConfig` holds the thresholds):
 3. *Folder* (fold to a pot-sized bet >= ``1/2 + folder_margin``, the break-even frequency of a
    pot-sized bluff plus a margin): bet a pot where the base would check.
 
-Auction bids are the base's. ``policy`` is the base's or the one-point deviation; ``act`` samples it
-and records the deviation's cost; any error falls back to the base's action (logged), then to the
-passive action. ``round_over`` updates the model, ``won`` and the base (if it has ``round_over``).
+Auction bids are the base's. ``policy`` is the base's or the one-point deviation; ``act`` plays the
+base's ``act`` where it does not deviate (so a bot that never deviates plays exactly as its base,
+its base's memory of the hand included), else the deviation, and records its cost; any error falls
+back to the base's action (logged), then to the passive action. ``round_over`` updates the model, ``won`` and the base (if it has ``round_over``).
 """
 
 from __future__ import annotations
@@ -143,7 +144,7 @@ class AdaptiveBot:
     def act(self, observation: Any) -> Action:
         try:
             policy, cost = self._decide(observation)
-            action = sample_policy(policy, self._rng)
+            action = sample_policy(policy, self._rng) if cost else self.base.act(observation)
         except Exception as error:  # a bot never crashes a match
             self.fallbacks += 1
             LOGGER.warning("%s fell back to its base after %s: %s", self.name, type(error).__name__, error)

@@ -71,8 +71,10 @@ def test_deviations_need_winnings_above_the_value(value, deviates):
     config = HoldemConfig()
     exploit = ExploitConfig(value=(value, value), prior_weight=5.0)
     bot = AdaptiveBot(EquityBot(config, samples=200, seed=1), config, exploit=exploit, seed=2)
-    play_match(config, bot, make_bot("station", config=config, seed=3), rounds=40, seed=1)
+    result = play_match(config, bot, make_bot("station", config=config, seed=3), rounds=40, seed=1)
     assert (bot.deviations > 0) is deviates and (bot.risk_taken > 0) is deviates
+    base = play_match(config, EquityBot(config, samples=200, seed=1), make_bot("station", seed=3), rounds=40, seed=1)
+    assert np.array_equal(result.winnings, base.winnings) is not deviates  # no budget: exactly the base
 
 
 class _Broken:
@@ -118,3 +120,19 @@ def test_make_player_seats_the_adaptive_bot():
         adaptive_player(None, "adaptive:", config, 0)
     with pytest.raises(ValueError, match="unknown bot"):
         make_player("adaptive:shark", config, 0)
+
+
+def test_adaptive_wraps_a_player_file(monkeypatch):
+    # a strategy file's loader (the solver registers .h5 this way) builds the base: twice for the
+    # self-play prior, once for the base
+    from game.play import cli_game
+
+    built = []
+
+    def loader(path, config, seed):
+        built.append(path)
+        return make_bot("station", config=config, seed=seed)
+
+    monkeypatch.setitem(cli_game.PLAYER_FILES, ".fake", loader)
+    bot = make_player("adaptive:strategy.fake", HoldemConfig(), 0)
+    assert built == ["strategy.fake"] * 3 and bot.base.name == "station"
