@@ -254,6 +254,9 @@ def adaptive_player(base_loader: Any, name: str, config: Any, seed: Any) -> Adap
         return base_loader(inner, config, base_seed)
 
     seeds = np.random.SeedSequence(entropy=kernel_seed(as_generator(seed))).spawn(2)
+    base = build(seeds[0])
+    if not callable(getattr(base, "policy", None)):
+        raise ValueError(f"adaptive players need a base with a policy (a PolicyBot); {inner!r} has none")
     exploit = ExploitConfig()
     prior = prior_from_self_play(
         lambda index: build(np.random.SeedSequence((index, 7))),
@@ -261,4 +264,4 @@ def adaptive_player(base_loader: Any, name: str, config: Any, seed: Any) -> Adap
         rounds=exploit.prior_rounds,
         weight=exploit.prior_weight,
     )
-    return AdaptiveBot(build(seeds[0]), config, prior=prior, exploit=exploit, seed=seeds[1], name=name)
+    return AdaptiveBot(base, config, prior=prior, exploit=exploit, seed=seeds[1], name=name)

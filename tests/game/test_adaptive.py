@@ -136,3 +136,13 @@ def test_adaptive_wraps_a_player_file(monkeypatch):
     monkeypatch.setitem(cli_game.PLAYER_FILES, ".fake", loader)
     bot = make_player("adaptive:strategy.fake", HoldemConfig(), 0)
     assert built == ["strategy.fake"] * 3 and bot.base.name == "station"
+    monkeypatch.setitem(cli_game.PLAYER_FILES, ".nopolicy", lambda path, config, seed: _ActOnly())
+    with pytest.raises(ValueError, match="need a base with a policy"):
+        make_player("adaptive:bot.nopolicy", HoldemConfig(), 0)
+
+
+class _ActOnly:
+    name = "act-only"
+
+    def act(self, observation):
+        return make_bot("checkcall").act(observation)
