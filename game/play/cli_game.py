@@ -8,6 +8,7 @@ game <- abstraction <- solver), so the solver's command module, which is loaded 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
@@ -61,6 +62,8 @@ def register_player_folder(marker: str, loader: PlayerLoader) -> None:
 def player_loader(name: str) -> PlayerLoader | None:
     """The registered loader of the player file or folder ``name`` (:data:`PLAYER_FILES`,
     :data:`PLAYER_FOLDERS`), or ``None`` for a `game.play.bots` name; ValueError for neither.
+    ``adaptive:BASE`` (BASE a bot name, strategy file or folder) is the safe-exploiting bot around
+    BASE (`game.play.adaptive.adaptive_player`).
 
     >>> player_loader("checkcall") is None
     True
@@ -71,6 +74,10 @@ def player_loader(name: str) -> PlayerLoader | None:
     """
     from game.play.bots import BOTS
 
+    if name.startswith("adaptive:"):
+        from game.play.adaptive import adaptive_player
+
+        return functools.partial(adaptive_player, player_loader(name.partition(":")[2]))
     if Path(name).is_dir():
         for marker, loader in PLAYER_FOLDERS.items():
             if (Path(name) / marker).is_file():
@@ -187,11 +194,13 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             "equity",
             "--a",
             help="Player A: random, checkcall, equity (Monte Carlo equity, 1000 "
-            "samples per decision), a sparring style (maniac, tag, ...; see README) or a strategy file (.h5) of the "
-            "variant.",
+            "samples per decision), a sparring style (maniac, tag, ...; see README), a strategy file (.h5) of the "
+            "variant, or adaptive:BASE (BASE exploited safely by an opponent model, e.g. adaptive:equity).",
         ),
         b: str = typer.Option(
-            "random", "--b", help="Player B: random, checkcall, equity, a sparring style or a strategy file (.h5)."
+            "random",
+            "--b",
+            help="Player B: random, checkcall, equity, a sparring style, a strategy file (.h5) or adaptive:BASE.",
         ),
         rounds: int = typer.Option(1000, help="Rounds to play (even when duplicate)."),
         seed: int = typer.Option(0, help="Seed of the deals (bots get seeds derived from it)."),
@@ -313,8 +322,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         ),
         bot: str = typer.Option(
             ...,
-            help="The bot to test: a bot name (equity, tag, ...), a strategy file (.h5) or a folder written by "
-            "vcfr export-bot (played in-process with its lock-in; engine rules only).",
+            help="The bot to test: a bot name (equity, tag, ...), a strategy file (.h5), a folder written by "
+            "vcfr export-bot (played in-process with its lock-in; engine rules only) or adaptive:BASE.",
         ),
         hands: int = typer.Option(2000, help="Duplicate hands per opponent (even; heads-up variants)."),
         rules: str = typer.Option("engine", help="engine (the official engines) or document (the rules documents)."),

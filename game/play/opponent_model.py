@@ -1,0 +1,275 @@
+"""An opponent model per match: frequencies of the opponent's play, learned online from what the
+engine reveals, each a Beta (or Dirichlet) posterior around a prior frequency.
+
+`OpponentModel.observe_round` reads one finished round from our seat (``Observation.history``:
+actions and raise-to amounts; the auction's revealed bids; ``opponent_hole_cards`` at showdown)
+and adds it to count arrays; no per-hand object is kept. The statistics (``STATS``; shapes in
+brackets; street group 0 = preflop, 1 = postflop; position 0 = the dealer (small blind), 1 = the
+big blind; size class `SIZE_CLASSES`):
+
+- ``vpip`` [position]: first preflop action is a call or a raise (the big blind's free check is a trial);
+- ``pfr`` [position]: first preflop action is a raise;
+- ``fold_to_bet`` [street group, size class]: folds when facing our bet or raise, by its size as a
+  fraction of the pot before it (``<= 0.5``, ``<= 1``, ``> 1`` pot, all-in);
+- ``aggression`` [street 0..3 (preflop, flop, turn, river and later), position]: raises / (raises +
+  calls); the aggression factor is ``p / (1 - p)``;
+- ``showdown_strength`` [line]: the shown hand's value ``evaluate(hole + board) / 7462`` (0..1,
+  higher is stronger), line 0 = passive postflop, 1 = raised after the flop;
+- ``bids`` (Dirichlet over `BID_CLASSES`): the auction bid as a fraction of the pot.
+
+A Beta statistic with prior mean ``p``, prior weight ``w`` (pseudo-observations), ``s`` successes
+out of ``n`` trials has posterior mean ``(w * p + s) / (w + n)``: after ``n`` observations at
+frequency ``f`` the mean has moved the fraction ``n / (w + n)`` of the way from ``p`` to ``f``
+(showdown strength adds fractional successes). The prior comes from `ModelPrior`: given, or measured
+by `prior_from_self_play` (a bot against itself: its own frequencies, e.g. the blueprint's).
+
+Pot sizes for the size classes replay the history from the blinds; Auction's payment for the third
+card is not in them (the engines do not say who paid what until the round is over).
+
+>>> model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=ModelPrior.flat(weight=10.0))
+>>> float(model.mean("vpip")[0])
+0.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from game.cards.evaluator import evaluate
+from game.rules.actions import ActionKind
+
+_FOLD = ActionKind.FOLD
+_CALL = ActionKind.CALL
+_RAISE = ActionKind.RAISE
+_BID = ActionKind.BID
+
+SIZE_CLASSES: tuple[str, ...] = ("<=0.5p", "<=1p", ">1p", "all-in")
+"""Bet size classes (the bet as a fraction of the pot before it; all-in takes precedence)."""
+BID_CLASSES: tuple[str, ...] = ("0", "<=0.25p", "<=0.5p", "<=1p", ">1p", "all-in")
+"""Auction bid classes (the bid as a fraction of the pot at the auction)."""
+STREETS: tuple[str, ...] = ("preflop", "flop", "turn", "river")
+"""Street index of ``aggression`` (River of Blood's later streets count as the river)."""
+
+STATS: dict[str, tuple[int, ...]] = {
+    "vpip": (2,),
+    "pfr": (2,),
+    "fold_to_bet": (2, len(SIZE_CLASSES)),
+    "aggression": (len(STREETS), 2),
+    "showdown_strength": (2,),
+}
+"""The Beta statistics and their shapes (see the module docstring)."""
+
+_OFFSETS: dict[str, int] = {}
+_total = 0
+for _name, _shape in STATS.items():
+    _OFFSETS[_name] = _total
+    _total += int(np.prod(_shape))
+BETA_SIZE = _total
+"""Entries of the flat Beta arrays (every statistic's cells, in ``STATS`` order)."""
+_HAND_VALUES = 7462.0
+
+
+def size_class(bet: int, pot_before: int, all_in: bool) -> int:
+    """Index into `SIZE_CLASSES` of a bet of ``bet`` chips into ``pot_before`` chips.
+
+    >>> size_class(2, 4, False), size_class(4, 4, False), size_class(9, 4, False), size_class(1, 4, True)
+    (0, 1, 2, 3)
+    """
+    if all_in:
+        return 3
+    fraction = bet / max(pot_before, 1)
+    return 0 if fraction <= 0.5 else 1 if fraction <= 1.0 else 2
+
+
+def bid_class(bid: int, pot: int, all_in: bool) -> int:
+    """Index into `BID_CLASSES` of a bid of ``bid`` chips at a pot of ``pot`` chips.
+
+    >>> [bid_class(b, 8, False) for b in (0, 2, 4, 8, 9)], bid_class(5, 8, True)
+    ([0, 1, 2, 3, 4], 5)
+    """
+    if all_in:
+        return 5
+    if bid == 0:
+        return 0
+    fraction = bid / max(pot, 1)
+    return 1 if fraction <= 0.25 else 2 if fraction <= 0.5 else 3 if fraction <= 1.0 else 4
+
+
+@dataclass(frozen=True)
+class ModelPrior:
+    """Prior frequencies: ``beta`` float64 ``(BETA_SIZE,)`` means in [0, 1] (``STATS`` order), ``bids``
+    float64 ``(len(BID_CLASSES),)`` probabilities summing to 1, and ``weight`` pseudo-observations
+    per statistic (> 0)."""
+
+    beta: np.ndarray
+    bids: np.ndarray
+    weight: float
+
+    def __post_init__(self) -> None:
+        beta, bids = np.asarray(self.beta, dtype=np.float64), np.asarray(self.bids, dtype=np.float64)
+        if beta.shape != (BETA_SIZE,) or not np.all((beta >= 0.0) & (beta <= 1.0)):
+            raise ValueError(f"prior beta must be {BETA_SIZE} means in [0, 1], got shape {beta.shape}")
+        if bids.shape != (len(BID_CLASSES),) or np.any(bids < 0.0) or not np.isclose(bids.sum(), 1.0):
+            raise ValueError(f"prior bids must be {len(BID_CLASSES)} probabilities summing to 1, got {bids!r}")
+        if not self.weight > 0.0:
+            raise ValueError(f"prior weight must be > 0 pseudo-observations, got {self.weight!r}")
+        object.__setattr__(self, "beta", beta)
+        object.__setattr__(self, "bids", bids)
+
+    @classmethod
+    def flat(cls, weight: float = 20.0) -> ModelPrior:
+        """Every frequency 1/2, bids uniform over the classes."""
+        return cls(np.full(BETA_SIZE, 0.5), np.full(len(BID_CLASSES), 1.0 / len(BID_CLASSES)), weight)
+
+
+class OpponentModel:
+    """Counts of one opponent's play in one match and their posterior means (see the module docstring).
+
+    Chips: ``small_blind``, ``big_blind``, ``stack`` (per round) as in the variant's config.
+    """
+
+    def __init__(self, *, small_blind: int, big_blind: int, stack: int, prior: ModelPrior) -> None:
+        if not 0 < small_blind <= big_blind < stack:
+            raise ValueError(
+                f"need 0 < small_blind <= big_blind < stack chips, got {small_blind}, {big_blind}, {stack}"
+            )
+        if not isinstance(prior, ModelPrior):
+            raise TypeError(f"prior must be a ModelPrior, got {prior!r}")
+        self.blinds = (small_blind, big_blind)
+        self.stack = stack
+        self.prior = prior
+        self.successes = np.zeros(BETA_SIZE)
+        """Observed successes per Beta cell (fractional for showdown strength)."""
+        self.trials = np.zeros(BETA_SIZE)
+        """Observed trials per Beta cell."""
+        self.bid_counts = np.zeros(len(BID_CLASSES))
+        """Observed bids per class."""
+        self.rounds = 0
+        """Rounds observed."""
+
+    # ---------------------------------------------------------------- reading
+    def mean(self, name: str) -> np.ndarray:
+        """Posterior means of the statistic ``name`` (shape ``STATS[name]``)."""
+        cells = self._cells(name)
+        w = self.prior.weight
+        return ((w * self.prior.beta[cells] + self.successes[cells]) / (w + self.trials[cells])).reshape(STATS[name])
+
+    def count(self, name: str) -> np.ndarray:
+        """Observed trials of the statistic ``name`` (shape ``STATS[name]``)."""
+        return self.trials[self._cells(name)].reshape(STATS[name])
+
+    def bid_distribution(self) -> np.ndarray:
+        """Posterior mean of the bid class probabilities (Dirichlet; shape ``(len(BID_CLASSES),)``)."""
+        w = self.prior.weight
+        return (w * self.prior.bids + self.bid_counts) / (w + self.bid_counts.sum())
+
+    def frequencies(self, weight: float) -> ModelPrior:
+        """The observed frequencies as a prior of ``weight``; cells never observed keep this model's prior."""
+        seen = self.trials > 0
+        beta = np.where(seen, self.successes / np.maximum(self.trials, 1.0), self.prior.beta)
+        total = self.bid_counts.sum()
+        bids = self.bid_counts / total if total > 0 else self.prior.bids
+        return ModelPrior(beta, bids, weight)
+
+    @staticmethod
+    def _cells(name: str) -> slice:
+        shape = STATS.get(name)
+        if shape is None:
+            raise ValueError(f"unknown statistic {name!r}: known are {', '.join(STATS)}")
+        start = _OFFSETS[name]
+        return slice(start, start + int(np.prod(shape)))
+
+    def _add(self, name: str, index: tuple[int, ...], success: float) -> None:
+        cell = _OFFSETS[name] + int(np.ravel_multi_index(index, STATS[name]))
+        self.successes[cell] += success
+        self.trials[cell] += 1.0
+
+    # ---------------------------------------------------------------- learning
+    def observe_round(self, observation: Any) -> None:
+        """Add one finished round seen from our seat (``observation.seat``; the opponent is the other)."""
+        me = observation.seat
+        opponent = 1 - me
+        pips = list(self.blinds)
+        contributions = list(self.blinds)
+        street = 0
+        acted_preflop = False
+        raised_postflop = False
+        for move in observation.history:
+            if move.street != street:
+                street, pips = move.street, [0, 0]
+            action = move.action
+            seat = move.seat
+            if action.kind is _BID:
+                if seat == opponent:
+                    stack_left = self.stack - contributions[opponent]
+                    self.bid_counts[bid_class(action.amount, sum(contributions), action.amount >= stack_left)] += 1
+                continue
+            if seat == opponent:
+                facing = pips[me] - pips[opponent]
+                if street == 0 and not acted_preflop:
+                    acted_preflop = True
+                    self._add("vpip", (opponent,), float(action.kind in (_CALL, _RAISE)))
+                    self._add("pfr", (opponent,), float(action.kind is _RAISE))
+                if facing > 0 and pips[me] > (self.blinds[1] if street == 0 else 0):
+                    pot_before = sum(contributions) - facing
+                    all_in = contributions[me] >= self.stack
+                    group = 0 if street == 0 else 1
+                    self._add(
+                        "fold_to_bet", (group, size_class(facing, pot_before, all_in)), float(action.kind is _FOLD)
+                    )
+                if action.kind in (_CALL, _RAISE):
+                    street_index = min(street - 2, 3) if street else 0
+                    self._add("aggression", (street_index, opponent), float(action.kind is _RAISE))
+                    raised_postflop |= street > 0 and action.kind is _RAISE
+            if action.kind is _CALL:
+                paid = pips[1 - seat] - pips[seat]
+            elif action.kind is _RAISE:
+                paid = action.amount - pips[seat]
+            else:
+                paid = 0
+            pips[seat] += paid
+            contributions[seat] += paid
+        shown = tuple(observation.opponent_hole_cards)
+        board = tuple(observation.board)
+        if shown and len(shown) + len(board) >= 5:
+            value = evaluate(np.array(shown + board, dtype=np.int8)) / _HAND_VALUES
+            self._add("showdown_strength", (int(raised_postflop),), value)
+        self.rounds += 1
+
+
+class _Watcher:
+    """A bot that plays as ``bot`` and shows every finished round to ``model`` (then to ``bot``)."""
+
+    def __init__(self, bot: Any, model: OpponentModel) -> None:
+        self.name = f"{getattr(bot, 'name', 'bot')}-watched"
+        self._bot, self._model = bot, model
+
+    def act(self, observation: Any) -> Any:
+        return self._bot.act(observation)
+
+    def round_over(self, observation: Any) -> None:
+        self._model.observe_round(observation)
+        report = getattr(self._bot, "round_over", None)
+        if report is not None:
+            report(observation)
+
+
+def prior_from_self_play(
+    make: Callable[[int], Any], config: Any, *, rounds: int, weight: float, seed: int = 0
+) -> ModelPrior:
+    """The frequencies of a bot playing itself for ``rounds`` rounds (``make(seed) -> bot``, called
+    twice), as a prior of ``weight`` pseudo-observations; cells never observed stay at 1/2.
+
+    ``config``: the heads-up variant's config (`game.rules.nolimit.NoLimitConfig`).
+    """
+    from game.play.match import play_match
+
+    model = OpponentModel(
+        small_blind=config.small_blind, big_blind=config.big_blind, stack=config.stack, prior=ModelPrior.flat()
+    )
+    play_match(config, _Watcher(make(2 * seed), model), make(2 * seed + 1), rounds=rounds, seed=seed)
+    return model.frequencies(weight)

@@ -1,0 +1,148 @@
+"""Safe exploitation: the risk budget holds at every decision against an opponent that switches from
+loose to tight, the bot never crashes a match, ``policy`` changes nothing, and the CLI seats it."""
+
+import numpy as np
+import pytest
+
+from game.play.adaptive import AdaptiveBot, ExploitConfig, adaptive_player
+from game.play.bots import EquityBot, make_bot
+from game.play.cli_game import make_player
+from game.play.match import play_match
+from game.rules.holdem import HoldemConfig
+
+SWITCH = 300
+
+
+class _Switcher:
+    """Plays ``first`` for ``SWITCH`` rounds, then ``second`` (counted by ``round_over``)."""
+
+    def __init__(self, first, second):
+        self.name = "switcher"
+        self.rounds = 0
+        self._first, self._second = first, second
+
+    def act(self, observation):
+        return (self._first if self.rounds < SWITCH else self._second).act(observation)
+
+    def round_over(self, observation):
+        self.rounds += 1
+
+
+class _Audited(AdaptiveBot):
+    """An AdaptiveBot whose every decision and round is checked against an independent tally of
+    its winnings: this round's deviation cost <= max(winnings before the round, 0)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tally = 0  # chips won, summed here from the payoffs
+        self.worst_slack = np.inf
+        self.won_at_switch = None
+        self.deviations_at_switch = None
+        self.rounds = 0
+
+    def act(self, observation):
+        action = super().act(observation)
+        self.worst_slack = min(self.worst_slack, max(self.tally, 0) - self.risk)
+        return action
+
+    def round_over(self, observation):
+        self.worst_slack = min(self.worst_slack, max(self.tally, 0) - self.risk)
+        super().round_over(observation)
+        self.tally += observation.payoffs[observation.seat]
+        self.rounds += 1
+        if self.rounds == SWITCH:
+            self.won_at_switch, self.deviations_at_switch = self.tally, self.deviations
+
+
+def test_risk_stays_within_winnings_when_a_loose_opponent_turns_tight():
+    config = HoldemConfig()
+    bot = _Audited(EquityBot(config, samples=300, seed=1), config, exploit=ExploitConfig(prior_weight=10.0), seed=2)
+    opponent = _Switcher(make_bot("maniac", config=config, seed=3), make_bot("tag", config=config, seed=4))
+    result = play_match(config, bot, opponent, rounds=2 * SWITCH, seed=5)
+    assert bot.won == bot.tally == result.winnings.sum()  # value 0: won is the bankroll
+    assert bot.worst_slack >= 0  # the invariant, at every decision and round end
+    assert bot.deviations_at_switch > 0 and bot.won_at_switch > 0  # it did exploit the maniac
+    assert bot.fallbacks == 0 and result.illegal_actions["adaptive-equity"] == 0
+
+
+@pytest.mark.parametrize(("value", "deviates"), [(1000.0, False), (-1000.0, True)])
+def test_deviations_need_winnings_above_the_value(value, deviates):
+    # value 1000 chips a round: never above it, no budget; -1000: always far above it
+    config = HoldemConfig()
+    exploit = ExploitConfig(value=(value, value), prior_weight=5.0)
+    bot = AdaptiveBot(EquityBot(config, samples=200, seed=1), config, exploit=exploit, seed=2)
+    result = play_match(config, bot, make_bot("station", config=config, seed=3), rounds=40, seed=1)
+    assert (bot.deviations > 0) is deviates and (bot.risk_taken > 0) is deviates
+    base = play_match(config, EquityBot(config, samples=200, seed=1), make_bot("station", seed=3), rounds=40, seed=1)
+    assert np.array_equal(result.winnings, base.winnings) is not deviates  # no budget: exactly the base
+
+
+class _Broken:
+    name = "broken"
+
+    def policy(self, observation):
+        raise RuntimeError("no strategy here")
+
+    def act(self, observation):
+        return make_bot("checkcall").act(observation)
+
+
+def test_errors_fall_back_to_the_base_action():
+    config = HoldemConfig()
+    bot = AdaptiveBot(_Broken(), config, seed=0)
+    result = play_match(config, bot, make_bot("maniac", config=config, seed=1), rounds=10, seed=0)
+    assert bot.fallbacks > 0 and result.illegal_actions["adaptive-broken"] == 0
+
+
+def test_policy_changes_nothing_and_act_samples_it():
+    from game.rules.chance import RandomChance
+    from game.rules.holdem import HoldemRound
+
+    config = HoldemConfig()
+    bot = AdaptiveBot(EquityBot(config, samples=200, seed=1), config, seed=2)
+    bot.won = bot.budget = 1000.0  # room to deviate
+    bot.model.trials[:] = 1000.0  # an opponent that never folds and never raises: a station
+    bot.model.successes[:] = 0.0
+    round_ = HoldemRound(config, RandomChance(np.random.default_rng(0)))
+    observation = round_.observation(round_.to_act)
+    first = bot.policy(observation)
+    assert bot.policy(observation) == first and bot.risk == 0
+    action = bot.act(observation)
+    assert action in [a for a, _ in first]
+
+
+def test_make_player_seats_the_adaptive_bot():
+    config = HoldemConfig()
+    bot = make_player("adaptive:checkcall", config, 0)
+    assert isinstance(bot, AdaptiveBot) and bot.name == "adaptive:checkcall" and bot.base.name == "checkcall"
+    assert bot.model.mean("pfr").tolist() == [0.0, 0.0]  # the prior: a check-caller never raises
+    with pytest.raises(ValueError, match="adaptive:BASE"):
+        adaptive_player(None, "adaptive:", config, 0)
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_player("adaptive:shark", config, 0)
+
+
+def test_adaptive_wraps_a_player_file(monkeypatch):
+    # a strategy file's loader (the solver registers .h5 this way) builds the base: twice for the
+    # self-play prior, once for the base
+    from game.play import cli_game
+
+    built = []
+
+    def loader(path, config, seed):
+        built.append(path)
+        return make_bot("station", config=config, seed=seed)
+
+    monkeypatch.setitem(cli_game.PLAYER_FILES, ".fake", loader)
+    bot = make_player("adaptive:strategy.fake", HoldemConfig(), 0)
+    assert built == ["strategy.fake"] * 3 and bot.base.name == "station"
+    monkeypatch.setitem(cli_game.PLAYER_FILES, ".nopolicy", lambda path, config, seed: _ActOnly())
+    with pytest.raises(ValueError, match="need a base with a policy"):
+        make_player("adaptive:bot.nopolicy", HoldemConfig(), 0)
+
+
+class _ActOnly:
+    name = "act-only"
+
+    def act(self, observation):
+        return make_bot("checkcall").act(observation)
