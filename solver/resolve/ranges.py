@@ -11,7 +11,7 @@ board). Plain two-card Hold'em only: the variants with other private state (Swap
 Auction's three-card hands, Bounty's rank) are refused by the bot that uses these ranges.
 
 >>> weights = initial_range(board=[0, 1, 2], own_cards=())
->>> int(np.count_nonzero(weights)), float(weights.sum())  # 49 * 48 / 2 combinations left, normalised
+>>> int(np.count_nonzero(weights)), round(float(weights.sum()), 12)  # 49 * 48 / 2 combinations left, normalised
 (1176, 1.0)
 >>> float(initial_range(board=[0, 1, 2], own_cards=[7, 9])[combo_index([7, 8])])  # blocked by our 7
 0.0
