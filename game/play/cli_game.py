@@ -125,7 +125,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             "equity",
             "--a",
             help="Player A: random, checkcall, equity (Monte Carlo equity, 1000 "
-            "samples per decision) or a strategy file (.h5) of the variant.",
+            "samples per decision) or a strategy file (.h5) of the variant (resolve:FILE.h5: the "
+            "re-solving bot of the file, Hold'em only).",
         ),
         b: str = typer.Option("random", "--b", help="Player B: random, checkcall, equity or a strategy file (.h5)."),
         rounds: int = typer.Option(1000, help="Rounds to play (even when duplicate)."),
