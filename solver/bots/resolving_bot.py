@@ -21,8 +21,10 @@ last street of plain Hold'em):
    the opponent's, walks the solved tree and multiplies the mover's range by the solved strategy's
    probability of it. An opponent raise to an amount the tree does not hold is off the tree: the
    opponent's range is multiplied by the solved strategy's probability of the raises it translates
-   to (pseudo-harmonic, the mix of the two nearest), and the bot re-solves from the current node
-   (real pot, stacks and pips, bets and raises made so far on the street) with the ranges so updated.
+   to (pseudo-harmonic, the mix of the two nearest; unchanged past the tree's cap, where the tree
+   holds no raise), and the bot re-solves from the current node (real pot, stacks and pips, bets and
+   raises made so far on the street, so past the cap it may only fold or call) with the ranges so
+   updated.
 
 It never crashes a match: a failure on the river is logged and the blueprint plays (then check/call
 as the lookup bot does). Counters: ``resolves`` (subgames solved), ``resolve_seconds`` (wall time of
@@ -399,8 +401,8 @@ def _off_tree_likelihood(tree: SubgameTree, node: int, strategy: np.ndarray, act
     cost = pips[1 - actor] - pips[actor]
     pot = tree.pot_chips[node].sum()
     raises = [c for c in tree.children(node) if tree.kind[c] == DECISION and tree.describe(c) != "check"]
-    if not raises:
-        raise ValueError(f"a raise to {action.amount} where the solved tree allows none")
+    if not raises:  # past the runtime tree's cap: no model of the raise, the range stays as it was
+        return np.ones(strategy.shape[1])
     fractions = [(_raise_to(tree, node, c) - pips[actor] - cost) / (pot + cost) for c in raises]
     real = max((action.amount - pips[actor] - cost) / (pot + cost), 0.0)
     weights = translation_probabilities(real, fractions)
