@@ -209,3 +209,18 @@ def test_match_seats_the_resolving_bot_by_prefix(solved):  # noqa: F811
     bot = make_player(f"resolve:{path}", HoldemConfig(stack=STACK), 0)
     assert isinstance(bot, ResolvingBot) and bot.name == f"resolve:{path.name}"
     assert type(make_player(str(path), HoldemConfig(stack=STACK), 0)) is LookupBot
+
+
+def test_time_budget_stops_the_solve_and_bad_settings_are_refused(solved):  # noqa: F811
+    path, abstraction, _ = solved
+    budget = ResolvingConfig(iterations=1_000_000, seconds=0.05)
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0, resolving=budget)
+    action = bot.act(river_spot(3).observation(1))
+    assert bot.resolves == 1 and bot.fallbacks == 0 and action.kind is not None
+    assert bot.resolve_seconds[0] < 5  # a million iterations would take minutes: the clock stopped it
+    with pytest.raises(ValueError, match="iterations must be an int >= 1"):
+        ResolvingConfig(iterations=0)
+    with pytest.raises(ValueError, match="seconds must be None or > 0"):
+        ResolvingConfig(seconds=0)
+    with pytest.raises(TypeError, match="bets must be a StreetBets"):
+        ResolvingConfig(bets="0.5p")
