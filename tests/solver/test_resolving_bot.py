@@ -100,6 +100,30 @@ def blueprint_into_subgame(bot: LookupBot, tree, hands, observation) -> np.ndarr
     return out
 
 
+def test_bot_ranges_equal_a_brute_force_walk_of_the_blueprint(solved):  # noqa: F811
+    """On a river checked down from the deal, each seat's range from the bot (seat 1's view) equals,
+    per combination, the product over that seat's three earlier actions of the blueprint's
+    probability of the action in the combination's bucket on that street (checked
+    `BucketLookup.bucket`), normalised; blocked combinations (board; for seat 0 also seat 1's cards) 0."""
+    path, abstraction, _ = solved
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0)
+    lookup = BucketLookup(abstraction)
+    observation = river_spot(5).observation(1)
+    board = np.array(observation.board)
+    removed = (set(board.tolist()) | set(observation.hole_cards), set(board.tolist()))  # by seat
+    brute = np.array([[0.0 if set(cards) & removed[seat] else 1.0 for cards in HAND_CARDS.tolist()] for seat in (0, 1)])
+    assert len(observation.history) == 6  # preflop call and check, then check-check on flop and turn
+    node = 0
+    for move in observation.history:
+        children, kinds = bot._tree.children(node)
+        column = kinds.index(move.action.kind)
+        rows = bot._rows(bot._tree.group[node])
+        for combo in np.flatnonzero(brute[move.seat]):
+            brute[move.seat, combo] *= rows[lookup.bucket(HAND_CARDS[combo], board[: move.street]), column]
+        node = children[column]
+    assert np.allclose(bot.blueprint_ranges(observation), brute / brute.sum(axis=1, keepdims=True), rtol=1e-12, atol=0)
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_resolve_is_less_exploitable_than_the_blueprint_in_its_subgame(solved, seed):  # noqa: F811
     """From the ranges the blueprint reaches on a checked-down river, 200 iterations of the subgame
