@@ -195,12 +195,14 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             "--a",
             help="Player A: random, checkcall, equity (Monte Carlo equity, 1000 "
             "samples per decision), a sparring style (maniac, tag, ...; see README), a strategy file (.h5) of the "
-            "variant, or adaptive:BASE (BASE exploited safely by an opponent model, e.g. adaptive:equity).",
+            "variant (resolve:FILE.h5: the re-solving bot of the file, Hold'em only), or adaptive:BASE (BASE "
+            "exploited safely by an opponent model, e.g. adaptive:equity).",
         ),
         b: str = typer.Option(
             "random",
             "--b",
-            help="Player B: random, checkcall, equity, a sparring style, a strategy file (.h5) or adaptive:BASE.",
+            help="Player B: random, checkcall, equity, a sparring style, a strategy file (.h5), resolve:FILE.h5 "
+            "or adaptive:BASE.",
         ),
         rounds: int = typer.Option(1000, help="Rounds to play (even when duplicate)."),
         seed: int = typer.Option(0, help="Seed of the deals (bots get seeds derived from it)."),

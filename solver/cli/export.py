@@ -22,6 +22,9 @@ from typing import Any
 
 import typer
 
+RESOLVE_PREFIX = "resolve:"
+"""A ``vcfr match`` player ``resolve:FILE.h5`` is the re-solving bot of the strategy file ``FILE.h5``."""
+
 
 def strategy_player(path: str, config: Any, seed: Any) -> Any:
     """``vcfr match``'s and ``vcfr freezeout``'s player for a strategy file, named by the file's name.
@@ -30,17 +33,27 @@ def strategy_player(path: str, config: Any, seed: Any) -> Any:
     ``path`` is a vcfr strategy file of an abstract game of ``config``'s variant, solved for its
     stack and blinds, whose card file is at hand with the stored hash
     (`solver.bots.export_bot.check_strategy`); other rules (document or engine) get the lookup
-    bot's warning. N-player limit rules (`game.rules.limit.LimitConfig`): a
-    `solver.bots.limit_lookup_bot.LimitLookupBot` of that file (it plays check/call at player
-    counts the file was not solved for)."""
+    bot's warning. ``resolve:FILE.h5`` (the prefix :data:`RESOLVE_PREFIX`): a
+    `solver.bots.resolving_bot.ResolvingBot` of the file at its default settings (plain Hold'em
+    only), named ``resolve:`` and the file's name. N-player limit rules
+    (`game.rules.limit.LimitConfig`): a `solver.bots.limit_lookup_bot.LimitLookupBot` of that file
+    (it plays check/call at player counts the file was not solved for)."""
     from game.rules.limit import LimitConfig
     from solver.bots.export_bot import check_strategy
     from solver.bots.limit_lookup_bot import LimitLookupBot
     from solver.bots.lookup_bot import LookupBot
+    from solver.bots.resolving_bot import ResolvingBot
 
+    resolving = path.startswith(RESOLVE_PREFIX)
+    path = path.removeprefix(RESOLVE_PREFIX)
     if isinstance(config, LimitConfig):
+        if resolving:
+            raise ValueError(f"the re-solving bot plays heads-up Hold'em, not N-player limit: {path!r}")
         return LimitLookupBot(path, seed=seed, name=Path(path).name)
     cards, _ = check_strategy(path, config.variant, config)
+    if resolving:
+        name = RESOLVE_PREFIX + Path(path).name
+        return ResolvingBot(path, card_abstraction=cards, config=config, seed=seed, name=name)
     return LookupBot(path, card_abstraction=cards, config=config, seed=seed, name=Path(path).name)
 
 

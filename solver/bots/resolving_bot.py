@@ -1,0 +1,434 @@
+"""The re-solving bot: the lookup bot before the river, a subgame solved in real time on the river.
+
+Before the river it plays exactly as :class:`~solver.bots.lookup_bot.LookupBot`. On the river (the
+last street of plain Hold'em):
+
+1. **Ranges.** At its first river decision of a hand it computes both players' ranges over the 1,326
+   combinations (:mod:`solver.resolve.ranges`): uniform over the combinations the board (and, for
+   the opponent's range, its own cards) leaves, then, for every move before the river, multiplied
+   by the blueprint's probability of the abstract action the move maps to (the lookup bot's own
+   reading of the history: the same translation of off-tree raises) at that node, for each
+   combination's bucket on that street. Its own range is computed the same way: what the opponent
+   can infer.
+2. **Re-solve.** It builds the river's betting tree from the real chips at the street's start
+   (:class:`~solver.resolve.tree.SubgameConfig`: contributions, stacks, the seat acting first on
+   the river, the bet set of :class:`ResolvingConfig`), runs the subgame solver
+   (:class:`~solver.resolve.resolver.SubgameSolver`) from the two ranges and keeps the average
+   strategy. Its own combination's weight is floored at 1e-6 of its range's largest so that the
+   average strategy is defined at its hand.
+3. **Play and walk.** It plays its combination's row at its node, each subgame action mapped to the
+   real action (the tree's amounts are the engines' legal amounts). Every river move, its own and
+   the opponent's, walks the solved tree and multiplies the mover's range by the solved strategy's
+   probability of it. An opponent raise to an amount the tree does not hold is off the tree: the
+   opponent's range is multiplied by the solved strategy's probability of the raises it translates
+   to (pseudo-harmonic, the mix of the two nearest; unchanged past the tree's cap, where the tree
+   holds no raise), and the bot re-solves from the current node (real pot, stacks and pips, bets and
+   raises made so far on the street, so past the cap it may only fold or call) with the ranges so
+   updated.
+
+It never crashes a match: a failure on the river is logged and the blueprint plays (then check/call
+as the lookup bot does). Counters: ``resolves`` (subgames solved), ``resolve_seconds`` (wall time of
+each), ``fallbacks`` (river decisions the blueprint played after a failure). Deterministic under a
+seed unless ``ResolvingConfig.seconds`` bounds the solve by the clock.
+
+Variants: plain Hold'em only (``ValueError`` for the others): Swap changes hole cards, Auction winners
+hold three cards, Bounty's payoffs are not in the subgame solver, and River of Blood's last street
+depends on the run cards; none of them is modelled yet.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from abstraction.bets.bet_abstraction import StreetBets
+from abstraction.bets.translation import translation_probabilities
+from abstraction.cards.buckets import CardAbstraction
+from abstraction.tree import DECISION as ABSTRACT_DECISION
+from game.cards.rng import SeedLike
+from game.play.bots import passive_action
+from game.rules.actions import Action, ActionKind, Policy
+from game.rules.nolimit import Move, NoLimitConfig, Observation
+from solver.bots.lookup_bot import OFF_TREE, LookupBot, _after
+from solver.resolve.hands import RiverHands, river_hands
+from solver.resolve.ranges import ComboBuckets, bayes_update, blueprint_likelihood, combo_index, initial_range
+from solver.resolve.resolver import ResolveConfig, SubgameSolver
+from solver.resolve.tree import DECISION, FOLD, SubgameConfig, SubgameTree, build_subgame_tree
+
+logger = logging.getLogger(__name__)
+
+RIVER = 5
+"""Board length (the observation's ``street``) of Hold'em's river, the street the bot re-solves."""
+SUPPORTED_VARIANTS = ("holdem",)
+OWN_FLOOR = 1e-6
+"""Floor on the bot's own combination's weight, relative to its range's largest weight."""
+_CHUNK = 10
+"""Iterations between clock reads when ``ResolvingConfig.seconds`` is set."""
+
+
+@dataclass(frozen=True)
+class ResolvingConfig:
+    """How the bot re-solves the river.
+
+    ``bets``: the runtime tree's sizes (pot fractions, all-in, cap on bets plus raises);
+    ``iterations``: CFR iterations per re-solve (each updates both players); ``seconds``: a wall-clock
+    budget per re-solve (None: none; when set the solve stops at whichever comes first, checked every
+    10 iterations, and play is no longer deterministic); ``solver``: the CFR variant.
+    """
+
+    bets: StreetBets = field(default_factory=lambda: StreetBets.parse("0.5p,1p,a cap=2"))
+    iterations: int = 200
+    seconds: float | None = None
+    solver: ResolveConfig = field(default_factory=ResolveConfig)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.bets, StreetBets):
+            raise TypeError(f"bets must be a StreetBets (e.g. StreetBets.parse('0.5p,1p,a cap=2')), got {self.bets!r}")
+        if isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 1:
+            raise ValueError(f"iterations must be an int >= 1, got {self.iterations!r}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"seconds must be None or > 0 (a wall-clock budget), got {self.seconds!r}")
+
+
+@dataclass(frozen=True)
+class _Session:
+    """A solved river subgame of one hand and where play stands in it.
+
+    ``ranges``: (2, n_hands) both players' ranges over ``hands`` at ``node``, summing to 1 each;
+    ``moves``: the history walked so far (``node`` is where it leads)."""
+
+    key: tuple
+    hands: RiverHands
+    own: int
+    tree: SubgameTree
+    strategy: np.ndarray
+    ranges: np.ndarray
+    node: int
+    moves: tuple[Move, ...]
+
+
+class ResolvingBot(LookupBot):
+    """:class:`LookupBot` that re-solves the river (see the module docstring).
+
+    Arguments as :class:`LookupBot`'s, plus ``resolving`` (:class:`ResolvingConfig`). Implements
+    `game.rules.actions.PolicyBot`.
+    """
+
+    def __init__(
+        self,
+        strategy_file: str | Path,
+        *,
+        resolving: ResolvingConfig | None = None,
+        card_abstraction: CardAbstraction | str | Path | None = None,
+        config: NoLimitConfig | None = None,
+        seed: SeedLike = None,
+        name: str = "resolve",
+    ) -> None:
+        super().__init__(strategy_file, card_abstraction=card_abstraction, config=config, seed=seed, name=name)
+        if self.config.variant not in SUPPORTED_VARIANTS:
+            raise ValueError(
+                f"the re-solving bot plays {', '.join(SUPPORTED_VARIANTS)} only, not {self.config.variant!r}: "
+                "its ranges and subgames do not model Swap's swapped cards, Auction's three-card hands, "
+                "Bounty's payoffs or River of Blood's runs yet; play the lookup bot instead"
+            )
+        self.resolving = resolving if resolving is not None else ResolvingConfig()
+        if not isinstance(self.resolving, ResolvingConfig):
+            raise TypeError(f"resolving must be a ResolvingConfig, got {self.resolving!r}")
+        self._combo_buckets = ComboBuckets(self.lookup)
+        self._n_buckets = self._tree.tree.n_buckets.tolist()
+        self._session: _Session | None = None
+        self.resolves = 0
+        self.resolve_seconds: list[float] = []
+        self.fallbacks = 0
+
+    # ------------------------------------------------------------------ the Bot and PolicyBot protocols
+    def _act(self, observation: Observation) -> Action:
+        if observation.street < RIVER:
+            return super()._act(observation)
+        try:
+            actions, probabilities = self._river_policy(observation)
+        except Exception as error:
+            self.fallbacks += 1
+            self._session = None
+            logger.warning(
+                "%s: re-solving failed (%s: %s); the blueprint plays", self.name, type(error).__name__, error
+            )
+            return super()._act(observation)
+        self.decisions += 1
+        target = self._rng.random()
+        running = 0.0
+        for action, probability in zip(actions, probabilities, strict=True):
+            running += probability
+            if target < running:
+                return action
+        return actions[-1]
+
+    def policy(self, observation: Any) -> Policy:
+        """The distribution :meth:`act` samples from for ``observation`` (no state change: the random
+        stream, caches, session and counters are restored; a river policy solves its subgame)."""
+        saved = self._save_state()
+        try:
+            if observation.street >= RIVER:
+                try:
+                    actions, probabilities = self._river_policy(observation)
+                except Exception:
+                    actions, probabilities = self._blueprint_policy(observation)
+            else:
+                actions, probabilities = self._blueprint_policy(observation)
+        except Exception as error:
+            logger.warning("%s: policy: %s: %s; check/call", self.name, type(error).__name__, error)
+            return ((passive_action(observation), 1.0),)
+        finally:
+            self._restore_state(saved)
+        return _merged(actions, probabilities)
+
+    def _save_state(self) -> tuple:
+        return (
+            self._rng.bit_generator.state,
+            self._cache_key,
+            self._cache_moves,
+            self._cache_state,
+            self._session,
+            self.decisions,
+            self.off_tree,
+            self.errors,
+            self.resolves,
+            len(self.resolve_seconds),
+            self.fallbacks,
+        )
+
+    def _restore_state(self, saved: tuple) -> None:
+        self._rng.bit_generator.state = saved[0]
+        self._cache_key, self._cache_moves, self._cache_state, self._session = saved[1:5]
+        self.decisions, self.off_tree, self.errors, self.resolves = saved[5:9]
+        del self.resolve_seconds[saved[9] :]
+        self.fallbacks = saved[10]
+
+    def _blueprint_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
+        """The lookup bot's distribution over real actions (the translation draws of :meth:`act`)."""
+        node = self.abstract_node(observation)
+        tree = self._tree
+        if node == OFF_TREE or tree.kind[node] != ABSTRACT_DECISION or tree.player[node] != observation.seat:
+            return [passive_action(observation)], [1.0]
+        children, kinds = tree.children(node)
+        row = self._rows(tree.group[node])[self._bucket(observation)]
+        actions = [
+            self._real_action(observation, node, child, kind) for child, kind in zip(children, kinds, strict=True)
+        ]
+        return actions, row.tolist()
+
+    # ------------------------------------------------------------------ ranges from the blueprint
+    def _rows(self, group: int) -> np.ndarray:
+        """(n_buckets, n_actions) the blueprint's average strategy of information-set group ``group``."""
+        n_actions = self._n_actions[group]
+        offset = self._row_offset[group]
+        return self._strategy[offset : offset + self._n_buckets[group] * n_actions].reshape(-1, n_actions)
+
+    def blueprint_ranges(self, observation: Observation) -> np.ndarray:
+        """(2, 1326) both seats' ranges at the start of the observation's street, by Bayes from the
+        blueprint over the moves of earlier streets (see the module docstring); each sums to 1."""
+        board, seat = observation.board, observation.seat
+        ranges = [initial_range(board, () if player == seat else observation.hole_cards) for player in (0, 1)]
+        tree = self._tree
+        node, street = 0, 0
+        pips = (self.config.small_blind, self.config.big_blind)
+        contributions = pips
+        for move in observation.history:
+            if move.street >= observation.street:
+                break
+            if move.street != street:
+                street, pips = move.street, (0, 0)
+            child = self._step(node, move, pips, contributions)
+            if child == OFF_TREE:
+                logger.info("%s: the history leaves the blueprint at %s: ranges stop updating", self.name, move)
+                break
+            children, _ = tree.children(node)
+            likelihood = blueprint_likelihood(
+                self._rows(tree.group[node]), self._combo_buckets.of(board[: move.street]), children.index(child)
+            )
+            try:
+                ranges[move.seat] = bayes_update(ranges[move.seat], likelihood)
+            except ValueError:
+                logger.info("%s: %s has probability 0 under the blueprint: that range stays as it was", self.name, move)
+            pips, contributions = _after(move.seat, move.action, pips, contributions)
+            node = child
+        return np.stack(ranges)
+
+    # ------------------------------------------------------------------ the river
+    def _river_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
+        """Real actions and their probabilities at the bot's river decision (solving as needed)."""
+        seat, history = observation.seat, observation.history
+        key = (seat, observation.hole_cards, observation.board)
+        session = self._session
+        if session is None or session.key != key or history[: len(session.moves)] != session.moves:
+            session = self._start_river(observation, key)
+        session = self._walk(session, observation)
+        self._session = session
+        tree, node = session.tree, session.node
+        if tree.kind[node] != DECISION or tree.player[node] != seat:
+            raise ValueError(f"the solved river tree is at {tree.describe(node)!r}, not at a decision of seat {seat}")
+        children = tree.children(node)
+        actions = [self._subgame_action(tree, node, child, observation) for child in children]
+        return actions, session.strategy[children.start : children.stop, session.own].tolist()
+
+    def _start_river(self, observation: Observation, key: tuple) -> _Session:
+        """Ranges from the blueprint and a subgame solved from the river's first action."""
+        history, seat = observation.history, observation.seat
+        start = next((i for i, move in enumerate(history) if move.street == observation.street), len(history))
+        first = history[start].seat if start < len(history) else seat
+        pips = observation.pips
+        config = SubgameConfig(
+            pot_chips=tuple(c - p for c, p in zip(observation.contributions, pips, strict=True)),
+            stacks=tuple(s + p for s, p in zip(observation.stacks, pips, strict=True)),
+            first_player=first,
+            bets=self.resolving.bets,
+            big_blind=self.config.big_blind,
+        )
+        hands = river_hands(np.array(observation.board))
+        own = int(np.flatnonzero(hands.hand_index == combo_index(observation.hole_cards))[0])
+        combos = self.blueprint_ranges(observation)
+        ranges = np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)])
+        return self._solve(key, hands, own, seat, _normalised(ranges), config, history[:start])
+
+    def _solve(
+        self,
+        key: tuple,
+        hands: RiverHands,
+        own: int,
+        seat: int,
+        ranges: np.ndarray,
+        config: SubgameConfig,
+        moves: tuple[Move, ...],
+    ) -> _Session:
+        ranges = ranges.copy()
+        ranges[seat, own] = max(ranges[seat, own], OWN_FLOOR * ranges[seat].max())
+        tree = build_subgame_tree(config)
+        solver = SubgameSolver(tree, hands, ranges, self.resolving.solver)
+        began = time.perf_counter()
+        budget = self.resolving.seconds
+        if budget is None:
+            solver.run(self.resolving.iterations)
+        else:
+            while solver.iteration < self.resolving.iterations and time.perf_counter() - began < budget:
+                solver.run(min(_CHUNK, self.resolving.iterations - solver.iteration))
+        self.resolves += 1
+        self.resolve_seconds.append(time.perf_counter() - began)
+        return _Session(key, hands, own, tree, solver.average_strategy(), ranges, 0, moves)
+
+    def _walk(self, session: _Session, observation: Observation) -> _Session:
+        """Follow the history's new river moves in the solved tree, updating the movers' ranges;
+        an opponent raise off the tree re-solves from the current node."""
+        history, seat = observation.history, observation.seat
+        tree, strategy, node = session.tree, session.strategy, session.node
+        ranges = session.ranges.copy()
+        for index in range(len(session.moves), len(history)):
+            move = history[index]
+            if tree.kind[node] != DECISION or tree.player[node] != move.seat:
+                raise ValueError(f"move {move} does not fit the solved river tree at {tree.describe(node)!r}")
+            child = _subgame_child(tree, node, move.action)
+            if child is not None:
+                ranges[move.seat] = _updated(ranges[move.seat], strategy[child])
+                node = child
+                continue
+            if move.seat == seat or index != len(history) - 1:
+                raise ValueError(f"move {move} is not in the solved river tree at {tree.describe(node)!r}")
+            ranges[move.seat] = _updated(ranges[move.seat], _off_tree_likelihood(tree, node, strategy, move.action))
+            raises = sum(1 for m in history if m.street == observation.street and m.action.kind is ActionKind.RAISE)
+            config = SubgameConfig(
+                pot_chips=observation.contributions,
+                stacks=observation.stacks,
+                pips=observation.pips,
+                first_player=seat,
+                bets=self.resolving.bets,
+                raises_made=raises,
+                big_blind=self.config.big_blind,
+            )
+            return self._solve(session.key, session.hands, session.own, seat, ranges, config, history)
+        return dataclasses.replace(session, ranges=ranges, node=node, moves=history)
+
+    def _subgame_action(self, tree: SubgameTree, node: int, child: int, observation: Observation) -> Action:
+        """The real action of subgame ``child`` (check/call if it is not legal here)."""
+        legal = observation.legal_actions
+        text = tree.describe(child)
+        if tree.kind[child] == FOLD and ActionKind.FOLD in legal:
+            return Action.fold()
+        if text == "check" and ActionKind.CHECK in legal:
+            return Action.check()
+        if text == "call" and ActionKind.CALL in legal:
+            return Action.call()
+        if tree.kind[child] == DECISION and text != "check" and ActionKind.RAISE in legal:
+            low, high = observation.raise_bounds
+            return Action.raise_to(min(high, max(low, _raise_to(tree, node, child))))
+        return passive_action(observation)
+
+
+def _raise_to(tree: SubgameTree, node: int, child: int) -> int:
+    """The pip (chips put in on the street) the actor at ``node`` raises to by taking ``child``."""
+    actor = int(tree.player[node])
+    street_base = tree.config.pot_chips[actor] - tree.config.pips[actor]
+    return round(float(tree.pot_chips[child, actor] - street_base))
+
+
+def _subgame_child(tree: SubgameTree, node: int, action: Action) -> int | None:
+    """The child of ``node`` a real action takes (None: a raise to an amount the tree lacks)."""
+    for child in tree.children(node):
+        text = tree.describe(child)
+        if action.kind is ActionKind.FOLD and tree.kind[child] == FOLD:
+            return child
+        if (action.kind is ActionKind.CHECK and text == "check") or (action.kind is ActionKind.CALL and text == "call"):
+            return child
+        if (
+            action.kind is ActionKind.RAISE
+            and tree.kind[child] == DECISION
+            and text != "check"
+            and _raise_to(tree, node, child) == action.amount
+        ):
+            return child
+    return None
+
+
+def _off_tree_likelihood(tree: SubgameTree, node: int, strategy: np.ndarray, action: Action) -> np.ndarray:
+    """(n_hands,) probability of an off-tree raise: the solved strategy's probabilities of the tree's
+    raises it translates to (pseudo-harmonic over pot fractions, as the lookup bot translates)."""
+    actor = int(tree.player[node])
+    pips = tree.pot_chips[node] - (np.array(tree.config.pot_chips) - np.array(tree.config.pips))
+    cost = pips[1 - actor] - pips[actor]
+    pot = tree.pot_chips[node].sum()
+    raises = [c for c in tree.children(node) if tree.kind[c] == DECISION and tree.describe(c) != "check"]
+    if not raises:  # past the runtime tree's cap: no model of the raise, the range stays as it was
+        return np.ones(strategy.shape[1])
+    fractions = [(_raise_to(tree, node, c) - pips[actor] - cost) / (pot + cost) for c in raises]
+    real = max((action.amount - pips[actor] - cost) / (pot + cost), 0.0)
+    weights = translation_probabilities(real, fractions)
+    return sum(weight * strategy[child] for weight, child in zip(weights, raises, strict=True))
+
+
+def _normalised(ranges: np.ndarray) -> np.ndarray:
+    totals = ranges.sum(axis=1, keepdims=True)
+    if np.any(totals <= 0):
+        raise ValueError("a range holds no combination the board leaves")
+    return ranges / totals
+
+
+def _updated(weights: np.ndarray, likelihood: np.ndarray) -> np.ndarray:
+    """``weights * likelihood`` normalised; the prior kept (and logged) if that leaves nothing."""
+    posterior = weights * likelihood
+    total = posterior.sum()
+    if total <= 0:
+        logger.info("an action of probability 0 under the solved strategy: that range stays as it was")
+        return weights
+    return posterior / total
+
+
+def _merged(actions: list[Action], probabilities: list[float]) -> Policy:
+    """Equal actions' probabilities summed, in first-seen order."""
+    out: dict[Action, float] = {}
+    for action, probability in zip(actions, probabilities, strict=True):
+        out[action] = out.get(action, 0.0) + float(probability)
+    return tuple(out.items())

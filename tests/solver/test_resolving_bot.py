@@ -1,0 +1,257 @@
+"""Ranges by Bayes from the blueprint, and the re-solving bot on the tiny solved Hold'em of test_lookup_bot.
+
+The strategy (stack 40 chips, bets ``1p,a cap=2``, 4/3/3/3 buckets) is solved once per module by
+the ``solved`` fixture of ``test_lookup_bot``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from abstraction.bets.bet_abstraction import StreetBets
+from abstraction.cards.bucket_lookup import BucketLookup
+from abstraction.cards.kernels_features import HAND_CARDS
+from game.cards.deck import parse_cards
+from game.play.bots import make_bot, passive_action
+from game.play.cli_game import make_player
+from game.play.match import play_match
+from game.rules.actions import Action
+from game.rules.chance import RandomChance
+from game.rules.holdem import HoldemConfig, HoldemRound
+from solver.bots.lookup_bot import LookupBot
+from solver.bots.resolving_bot import RIVER, ResolvingBot, ResolvingConfig
+from solver.resolve.hands import river_hands
+from solver.resolve.ranges import (
+    N_COMBOS,
+    ComboBuckets,
+    bayes_update,
+    blueprint_likelihood,
+    combo_index,
+    initial_range,
+)
+from solver.resolve.resolver import SubgameSolver
+from solver.resolve.tree import DECISION, SubgameConfig, build_subgame_tree
+from tests.solver.cli_support import invoke, one_line_error
+from tests.solver.test_lookup_bot import STACK, solved  # noqa: F401 (the module fixture)
+from tests.solver.tiny_bounty import bounty_cards, solve_tiny
+
+pytestmark = pytest.mark.jit_only  # a Hold'em game is solved in a module fixture: minutes as plain Python
+
+FAST = ResolvingConfig(iterations=20)
+
+
+def test_bayes_update_equals_a_brute_force_product(solved):  # noqa: F811
+    """Three actions on three streets: the vectorised chain equals a loop over combinations bucketing
+    each with the checked `BucketLookup.bucket`, blocked combinations are 0, the result sums to 1."""
+    _, abstraction, _ = solved
+    lookup = BucketLookup(abstraction)
+    board = parse_cards("Qh Td 8c 5s 3h")
+    own = parse_cards("Ah Kd")
+    rng = np.random.default_rng(0)
+    moves = [(0, 1), (3, 0), (4, 2)]  # (board length, action column) of the actions, preflop to turn
+    rows = [rng.dirichlet(np.ones(3), size=lookup.n_buckets[street]) for street in range(3)]
+    buckets = ComboBuckets(lookup)
+    weights = initial_range(board, own)
+    for (length, action), table in zip(moves, rows, strict=True):
+        weights = bayes_update(weights, blueprint_likelihood(table, buckets.of(board[:length]), action))
+    brute = np.zeros(N_COMBOS)
+    dead = set(board.tolist()) | set(own.tolist())
+    for combo, cards in enumerate(HAND_CARDS.tolist()):
+        if dead & set(cards):
+            continue
+        brute[combo] = np.prod(
+            [
+                table[lookup.bucket(cards, board[:length]), action]
+                for (length, action), table in zip(moves, rows, strict=True)
+            ]
+        )
+    assert np.allclose(weights, brute / brute.sum(), rtol=1e-12, atol=0)
+    assert weights[combo_index(parse_cards("Ah Qc"))] == 0 and weights[combo_index(parse_cards("Qh 2c"))] == 0
+    assert abs(weights.sum() - 1) < 1e-12 and np.count_nonzero(weights) == 45 * 44 // 2
+    with pytest.raises(ValueError, match="probability 0 for every combination"):
+        bayes_update(weights, np.zeros(N_COMBOS))
+
+
+def river_spot(seed: int) -> HoldemRound:
+    """A round checked down to the river (the small blind limps), the big blind to act on the river."""
+    round_ = HoldemRound(HoldemConfig(stack=STACK), RandomChance(seed))
+    while round_.street < RIVER:
+        round_.apply(passive_action(round_.observation(round_.to_act)))
+    return round_
+
+
+def blueprint_into_subgame(bot: LookupBot, tree, hands, observation) -> np.ndarray:
+    """The blueprint's river strategy at the observation's abstract node, read on the subgame tree
+    built with the blueprint's own bet set (the two trees match child for child)."""
+    buckets = ComboBuckets(bot.lookup).of(observation.board)[hands.hand_index]
+    out = np.zeros((tree.n_nodes, hands.n_hands))
+    pending = [(0, bot.abstract_node(observation))]
+    while pending:
+        sub, abstract = pending.pop()
+        if tree.kind[sub] != DECISION:
+            continue
+        children, _ = bot._tree.children(abstract)
+        assert len(children) == len(tree.children(sub))
+        rows = bot._rows(bot._tree.group[abstract])
+        for k, (sub_child, abstract_child) in enumerate(zip(tree.children(sub), children, strict=True)):
+            out[sub_child] = rows[buckets, k]
+            pending.append((sub_child, abstract_child))
+    return out
+
+
+def test_bot_ranges_equal_a_brute_force_walk_of_the_blueprint(solved):  # noqa: F811
+    """On a river checked down from the deal, each seat's range from the bot (seat 1's view) equals,
+    per combination, the product over that seat's three earlier actions of the blueprint's
+    probability of the action in the combination's bucket on that street (checked
+    `BucketLookup.bucket`), normalised; blocked combinations (board; for seat 0 also seat 1's cards) 0."""
+    path, abstraction, _ = solved
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0)
+    lookup = BucketLookup(abstraction)
+    observation = river_spot(5).observation(1)
+    board = np.array(observation.board)
+    removed = (set(board.tolist()) | set(observation.hole_cards), set(board.tolist()))  # by seat
+    brute = np.array([[0.0 if set(cards) & removed[seat] else 1.0 for cards in HAND_CARDS.tolist()] for seat in (0, 1)])
+    assert len(observation.history) == 6  # preflop call and check, then check-check on flop and turn
+    node = 0
+    for move in observation.history:
+        children, kinds = bot._tree.children(node)
+        column = kinds.index(move.action.kind)
+        rows = bot._rows(bot._tree.group[node])
+        for combo in np.flatnonzero(brute[move.seat]):
+            brute[move.seat, combo] *= rows[lookup.bucket(HAND_CARDS[combo], board[: move.street]), column]
+        node = children[column]
+    assert np.allclose(bot.blueprint_ranges(observation), brute / brute.sum(axis=1, keepdims=True), rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_resolve_is_less_exploitable_than_the_blueprint_in_its_subgame(solved, seed):  # noqa: F811
+    """From the ranges the blueprint reaches on a checked-down river, 200 iterations of the subgame
+    solver give a strategy the subgame's best responses gain less against than the blueprint's own
+    river strategy (mapped onto the same tree: same bets, same chips)."""
+    path, abstraction, _ = solved
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0)
+    observation = river_spot(seed).observation(1)
+    ranges = bot.blueprint_ranges(observation)
+    assert np.allclose(ranges.sum(axis=1), 1)
+    board = list(observation.board)
+    assert not ranges[1][[c for c in range(N_COMBOS) if set(HAND_CARDS[c].tolist()) & set(board)]].any()
+    assert ranges[0][combo_index(observation.hole_cards)] == 0  # the opponent's range, from seat 1's view
+    hands = river_hands(np.array(board))
+    # exact ranges: each seat's range as its opponent infers it (public: only the board removes cards)
+    exact = np.stack([hands.range_from_1326(bot.blueprint_ranges(river_spot(seed).observation(p))[p]) for p in (0, 1)])
+    config = SubgameConfig(
+        pot_chips=observation.contributions,
+        stacks=observation.stacks,
+        first_player=1,
+        bets=StreetBets.parse("1p,a cap=2"),
+        big_blind=2,
+    )
+    tree = build_subgame_tree(config)
+    solver = SubgameSolver(tree, hands, exact)
+    blueprint = solver.exploitability(blueprint_into_subgame(bot, tree, hands, observation)).nash_conv
+    resolved = solver.run(200).exploitability().nash_conv
+    assert resolved < blueprint / 10, (resolved, blueprint)  # measured: 0.01-0.02 against 1.27-1.32 chips
+
+
+class RiverCounter:
+    """Forwards to ``bot``; counts the rounds in which the bot was asked to act on the river."""
+
+    def __init__(self, bot: ResolvingBot) -> None:
+        self.bot, self.name, self.river_rounds, self._last = bot, bot.name, 0, None
+
+    def act(self, observation):
+        if observation.street >= RIVER and (observation.hole_cards, observation.board) != self._last:
+            self._last = (observation.hole_cards, observation.board)
+            self.river_rounds += 1
+        return self.bot.act(observation)
+
+
+@pytest.mark.parametrize("rules", ["document", "engine"])
+@pytest.mark.parametrize("opponent", ["random", "checkcall"])
+def test_bot_plays_every_round_legally_and_resolves_every_river(solved, rules, opponent):  # noqa: F811
+    """200 duplicate rounds: no illegal action, no error, no fallback to the blueprint (random raises
+    past the runtime tree's cap and off its sizes), a re-solve in every round reaching the bot's river."""
+    path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK, rules=rules)
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=config, seed=3, resolving=FAST)
+    counter = RiverCounter(bot)
+    result = play_match(config, counter, make_bot(opponent, seed=4), rounds=200, seed=5, duplicate=True)
+    assert sum(result.illegal_actions.values()) == 0
+    assert bot.errors == 0 and bot.fallbacks == 0
+    assert counter.river_rounds > 20 and bot.resolves >= counter.river_rounds, (counter.river_rounds, bot.resolves)
+
+
+def test_policy_changes_nothing_and_act_samples_it(solved):  # noqa: F811
+    """Two bots of one seed, against random and checkcall: one asks for its policy before every action; both play the same
+    actions (policy left the random stream, caches and session as they were), each in the policy's
+    support, the policy a distribution; river decisions re-solve."""
+    path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK)
+    plain, asking = (
+        ResolvingBot(path, card_abstraction=abstraction, config=config, seed=8, resolving=FAST) for _ in range(2)
+    )
+    opponents = make_bot("random", seed=1), make_bot("checkcall")
+    river_policies = 0
+    for seed in range(16):
+        round_ = HoldemRound(config, RandomChance(seed))
+        opponent = opponents[seed % 2]
+        while (seat := round_.to_act) is not None:
+            observation = round_.observation(seat)
+            if seat == 0:
+                policy = asking.policy(observation)
+                action = asking.act(observation)
+                assert plain.act(observation) == action
+                assert abs(sum(p for _, p in policy) - 1) < 1e-9 and all(p >= 0 for _, p in policy)
+                assert action in [a for a, p in policy if p > 0], (action, policy)
+                assert all(round_.can_apply(a) for a, _ in policy)
+                river_policies += observation.street >= RIVER
+            else:
+                action = opponent.act(observation)
+            round_.apply(action)
+    assert river_policies > 0 and asking.resolves == plain.resolves > 0
+    assert asking.errors == plain.errors == 0 and asking.fallbacks == 0
+
+
+def test_off_tree_bet_resolves_from_the_current_node(solved):  # noqa: F811
+    """An opponent's river bet of a size the runtime tree lacks makes the bot solve again from there."""
+    path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK)
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=config, seed=2, resolving=FAST)
+    round_ = river_spot(4)
+    low, high = round_.raise_bounds()
+    round_.apply(Action.raise_to(min(high, low + 1)))  # 3 chips into a pot of 4: no 0.5p, 1p or all-in size
+    action = bot.act(round_.observation(0))
+    assert round_.can_apply(action)
+    assert bot.resolves == 2 and bot.fallbacks == 0 and bot.errors == 0  # street start, then the bet
+
+
+def test_match_seats_the_resolving_bot_by_prefix(solved):  # noqa: F811
+    import solver.cli.main  # noqa: F401 (registers the .h5 player files)
+
+    path, _, _ = solved
+    bot = make_player(f"resolve:{path}", HoldemConfig(stack=STACK), 0)
+    assert isinstance(bot, ResolvingBot) and bot.name == f"resolve:{path.name}"
+    assert type(make_player(str(path), HoldemConfig(stack=STACK), 0)) is LookupBot
+
+
+def test_time_budget_stops_the_solve_and_bad_settings_are_refused(solved):  # noqa: F811
+    path, abstraction, _ = solved
+    budget = ResolvingConfig(iterations=1_000_000, seconds=0.05)
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0, resolving=budget)
+    action = bot.act(river_spot(3).observation(1))
+    assert bot.resolves == 1 and bot.fallbacks == 0 and action.kind is not None
+    assert bot.resolve_seconds[0] < 5  # a million iterations would take minutes: the clock stopped it
+    with pytest.raises(ValueError, match="iterations must be an int >= 1"):
+        ResolvingConfig(iterations=0)
+    with pytest.raises(ValueError, match="seconds must be None or > 0"):
+        ResolvingConfig(seconds=0)
+    with pytest.raises(TypeError, match="bets must be a StreetBets"):
+        ResolvingConfig(bets="0.5p")
+
+
+def test_match_refuses_the_resolving_bot_on_a_variant_it_does_not_model(tmp_path):
+    """A Bounty strategy (stack 400, the rules' chips) seated as resolve:FILE: one error line, exit 2."""
+    strategy, _ = solve_tiny(tmp_path, bounty_cards())
+    result = invoke("match", "--variant", "bounty", "--a", f"resolve:{strategy}", "--b", "checkcall", "--rounds", 2)
+    assert "the re-solving bot plays holdem only, not 'bounty'" in one_line_error(result, 2)
