@@ -32,9 +32,11 @@ and is our seat 1, ``p2`` is the dealer, our seat 0):
   ``_vcfr_match_state`` (Bounty: the bounty ranks by seat, 0..12), ``_vcfr_faults`` (as in the
   JSON lines).
 
-So a Hold'em (and Bounty) round's ``actions`` replay in PokerKit; PokerKit loads every file, but
-it plays a Swap, Auction or River of Blood round's ``actions`` with the cards as first dealt and
-without bids or run streets (and Bounty without its bonus), so its finishing stacks are not ours.
+So a Hold'em round replays in PokerKit to our finishing stacks. PokerKit loads every file and
+plays the ``actions`` of Bounty (without its bonus), Swap (with the hole cards as first dealt)
+and River of Blood (without run streets), to finishing stacks that need not be ours; it cannot
+play an Auction round's, whose bids move chips NT has no action for, nor a 2025 Bounty engine
+round that ends in a fold after an all-in.
 A PHH file without ``_vcfr_`` fields (heads-up NT from elsewhere) is read as a Hold'em round with
 ``stack``, blinds from its fields and ``rules = "document"``.
 
