@@ -163,3 +163,19 @@ def test_checkcall_matches_round_trip_with_showdowns(tmp_path: Path) -> None:
     report = replay(path)
     assert report.ok and report.bankrolls == result.bankrolls
     assert " sm " in path.read_text()
+
+
+def test_faults_round_trip_with_their_messages(tmp_path: Path) -> None:
+    class Crasher:
+        name = "crasher"
+
+        def act(self, observation):
+            raise RuntimeError("no 'strategy' for \"this\" \\ node\n")
+
+    paths = [tmp_path / "faults.phhs", tmp_path / "faults.jsonl"]
+    for path in paths:
+        play_match(VARIANTS["auction"].config_class(), Crasher(), CheckCallBot(), rounds=6, seed=1, history=path)
+    header, records = read_records(paths[0])
+    assert (header, records) == read_records(paths[1])
+    assert any(record.faults for record in records)
+    assert all(fault.player == "crasher" and '"this" \\ node\n' in fault.problem for r in records for fault in r.faults)
