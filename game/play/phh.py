@@ -307,6 +307,16 @@ def _int_pair(where: str, hand: Mapping[str, Any], name: str) -> tuple[int, int]
     return value[0], value[1]
 
 
+def _players(
+    where: str, table: Mapping[str, Any], name: str = "players", default: Iterable[str] = ("p1", "p2")
+) -> tuple[str, str]:
+    """Two player names from ``table[name]`` (PHH's ``players``: ``p1`` first, our seat 1)."""
+    players = _field(where, table, name, list, list(default))
+    if len(players) != 2 or not all(isinstance(player, str) for player in players):
+        raise PhhError(f"{where}: field {name!r} = {players!r} is not two player names (heads-up)")
+    return players[0], players[1]
+
+
 def _header(where: str, hand: Mapping[str, Any]) -> HistoryHeader:
     from game.rules.variants import get_variant
 
@@ -327,16 +337,13 @@ def _header(where: str, hand: Mapping[str, Any]) -> HistoryHeader:
         if isinstance(error, PhhError):
             raise
         raise PhhError(f"{where}: field '_vcfr_config' (or the blinds and stacks): {error}") from None
-    players = tuple(_field(where, hand, "players", list, ["p1", "p2"]))[::-1]
+    players = _players(where, hand)[::-1]
     match = _field(where, hand, "_vcfr_match", dict, {})
-    return HistoryHeader(
-        variant=variant.name,
-        config=config,
-        seed=match.get("seed"),
-        players=tuple(match.get("players", players)),  # type: ignore[arg-type]
-        rounds=int(match.get("rounds", 1)),
-        duplicate=bool(match.get("duplicate", False)),
-    )
+    match_players = _players(where, {"_vcfr_match.players": match.get("players", list(players))}, "_vcfr_match.players")
+    seed, rounds, duplicate = match.get("seed"), match.get("rounds", 1), match.get("duplicate", False)
+    if not ((seed is None or type(seed) is int) and type(rounds) is int and rounds >= 1 and type(duplicate) is bool):
+        raise PhhError(f"{where}: field '_vcfr_match' = {match!r}: expected players, rounds >= 1, duplicate, seed")
+    return HistoryHeader(variant.name, config, seed, match_players, rounds, duplicate)
 
 
 def _record(where: str, header: HistoryHeader, hand: Mapping[str, Any]) -> RoundRecord:
@@ -429,15 +436,26 @@ def _record(where: str, header: HistoryHeader, hand: Mapping[str, Any]) -> Round
             raise PhhError(f"{where}: field 'finishing_stacks' = {stacks!r} is not two chip counts")
         payoffs = (stacks[1] - config.stack, stacks[0] - config.stack)
     round_index = _field(where, hand, "_vcfr_round", int, _field(where, hand, "hand", int, 1) - 1)
-    players = _field(where, hand, "players", list, ["p1", "p2"])
-    faults = tuple(
-        Fault(round_index, f["seat"], players[1 - f["seat"]], f["street"], f["problem"], Action.parse(f["replacement"]))
-        for f in _field(where, hand, "_vcfr_faults", list, [])
-    )
+    players = _players(where, hand)
+    try:
+        faults = tuple(
+            Fault(
+                round_index,
+                seat,
+                players[1 - seat],
+                int(f["street"]),
+                str(f["problem"]),
+                Action.parse(f["replacement"]),
+            )
+            for f in _field(where, hand, "_vcfr_faults", list, [])
+            for seat in [(0, 1).index(f["seat"])]
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise PhhError(f"{where}: field '_vcfr_faults': {error!r}") from None
     return RoundRecord(
         round_index=round_index,
         deal_index=_field(where, hand, "_vcfr_deal", int, round_index),
-        seats=(str(players[1]), str(players[0])),
+        seats=(players[1], players[0]),
         match_state=None if match_state is None else (int(match_state[0]), int(match_state[1])),
         chance=round_.chance_log,
         moves=round_.history,

@@ -3,7 +3,9 @@ loads our files and plays Hold'em to our finishing stacks; malformed files get o
 
 from __future__ import annotations
 
+import random
 import re
+import tomllib
 import warnings
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from typer.testing import CliRunner
 from game.play.bots import CheckCallBot, RandomBot
 from game.play.history import read_records, replay
 from game.play.match import play_match
-from game.play.phh import PhhError, read_phh, read_phh_text
+from game.play.phh import PhhError, dumps_hands, read_phh, read_phh_text
 from game.rules.actions import ActionKind
 from game.rules.variants import VARIANTS
 from solver.cli.main import app
@@ -179,3 +181,27 @@ def test_faults_round_trip_with_their_messages(tmp_path: Path) -> None:
     assert (header, records) == read_records(paths[1])
     assert any(record.faults for record in records)
     assert all(fault.player == "crasher" and '"this" \\ node\n' in fault.problem for r in records for fault in r.faults)
+
+
+@pytest.mark.parametrize("variant", HEADS_UP)
+def test_corrupted_fields_give_a_phh_error_or_a_replay_mismatch_never_a_crash(tmp_path: Path, variant: str) -> None:
+    path, _ = play(tmp_path, variant, "engine", 12)
+    hands = list(tomllib.loads(path.read_text()).values())
+    junk = [None, 0, -1, 10**6, "x", "", True, [], [1], ["a", "b"], {}, {"a": 1}, 1.5, ["0 0:K"], ["3 2:K"], "Ah Ah"]
+    rng = random.Random(variant)
+    for _ in range(60):
+        changed = [dict(hand) for hand in hands]
+        hand = rng.choice(changed)
+        key = rng.choice(sorted(hand))
+        value = rng.choice(junk)
+        if isinstance(hand[key], dict) and rng.random() < 0.5:  # corrupt inside _vcfr_config, _vcfr_match, ...
+            hand[key] = {**hand[key], rng.choice(sorted(hand[key]) or ["a"]): value if value is not None else "x"}
+        elif value is None:
+            del hand[key]
+        else:
+            hand[key] = value
+        path.write_text(dumps_hands(changed))
+        try:
+            replay(path)
+        except PhhError as error:
+            assert str(error).startswith(f"{path} hand [")
