@@ -1,4 +1,4 @@
-"""``vcfr variants``, ``vcfr match``, ``vcfr replay`` and ``vcfr bench engine``.
+"""``vcfr variants``, ``vcfr match``, ``vcfr replay``, ``vcfr convert-history`` and ``vcfr bench engine``.
 
 A ``vcfr match`` player is a baseline bot name (`game.play.bots.BOTS`) or a file whose suffix a higher
 layer registered with :func:`register_player_file`: `game` never imports `solver` (the layers are
@@ -212,7 +212,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             help="Play each deal twice with seats swapped (the 95% CI is over deal pairs).",
         ),
         rules: str = typer.Option("document", help="document (the rules documents) or engine (the official engines)."),
-        history: Path | None = typer.Option(None, help="Write the JSON-lines hand history here."),
+        history: Path | None = typer.Option(
+            None, help="Write the hand history here: PHH for a .phh/.phhs path, else JSON lines."
+        ),
         aivat: bool = typer.Option(
             False,
             "--aivat",
@@ -395,7 +397,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
     @app.command()
     def replay(
-        path: Path = typer.Argument(..., help="A JSON-lines hand history written by `vcfr match --history`."),
+        path: Path = typer.Argument(..., help="A hand history written by `vcfr match --history` (JSON lines or PHH)."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Re-run every round of a hand history and verify its payoffs (exit code 1 on a mismatch)."""
@@ -416,6 +418,32 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             typer.echo(f"MISMATCH after {report.rounds_checked} verified rounds: {report.mismatch}")
         if not report.ok:
             raise typer.Exit(1)
+
+    @app.command("convert-history")
+    def convert_history(
+        source: Path = typer.Argument(..., help="A hand history: JSON lines, or PHH (.phh/.phhs)."),
+        destination: Path = typer.Argument(..., help="Where to write it: PHH for .phh/.phhs, else JSON lines."),
+    ) -> None:
+        """Convert a hand history between JSON lines and PHH, verifying every round on the way."""
+        from game.play.history import open_history_writer, read_records
+
+        try:
+            check_output_file(destination, "OUT")
+        except ValueError as error:
+            raise fail(str(error), RUNTIME) from None
+        try:
+            header, records = read_records(source)
+        except OSError as error:
+            raise fail(f"hand history {str(source)!r}: {error.strerror or error}", RUNTIME) from None
+        except ValueError as error:  # not a hand history, a malformed one, or a round that does not replay
+            raise fail(f"hand history {str(source)!r}: {error}", RUNTIME) from None
+        try:
+            with open_history_writer(destination, header) as writer:
+                for record in records:
+                    writer.write(record)
+        except OSError as error:
+            raise fail(f"OUT {str(destination)!r}: cannot write ({error.strerror or error})", RUNTIME) from None
+        typer.echo(f"wrote {len(records)} rounds of {header.variant} to {destination}")
 
     @bench.command("engine")
     def bench_engine(

@@ -33,7 +33,7 @@ from typing import IO, Any
 from game.cards.deck import format_cards, parse_cards
 from game.rules.actions import Action, IllegalActionError
 from game.rules.chance import ChanceLog, ScriptedChance
-from game.rules.nolimit import Move, NoLimitConfig
+from game.rules.nolimit import Move, NoLimitConfig, NoLimitRound
 
 HISTORY_FORMAT = "vcfr-hand-history"
 HISTORY_VERSION = 1
@@ -168,6 +168,15 @@ class HistoryWriter:
         self.close()
 
 
+def open_history_writer(destination: str | Path | IO[str], header: HistoryHeader) -> Any:
+    """A ``PhhWriter`` for a ``.phh``/``.phhs`` path (``game.play.phh``), else a JSON-lines ``HistoryWriter``."""
+    from game.play.phh import PhhWriter, is_phh_path
+
+    if isinstance(destination, (str, Path)) and is_phh_path(destination):
+        return PhhWriter(destination, header)
+    return HistoryWriter(destination, header)
+
+
 @dataclass(frozen=True)
 class ReplayReport:
     """What ``replay`` found: rounds verified, bankrolls by player (chips), the first mismatch if any."""
@@ -197,8 +206,8 @@ class _Mismatch(Exception):
     """A recorded round that the rules do not reproduce (message says how)."""
 
 
-def _replay_round(header: HistoryHeader, data: dict[str, Any]) -> tuple[int, int]:
-    """Re-run one round line; returns its payoffs by seat, or raises ``_Mismatch``."""
+def _replay_round(header: HistoryHeader, data: dict[str, Any]) -> NoLimitRound:
+    """Re-run one round line; returns the finished round (paying the recorded payoffs), or raises ``_Mismatch``."""
     from game.rules.variants import start_round
 
     try:
@@ -239,7 +248,7 @@ def _replay_round(header: HistoryHeader, data: dict[str, Any]) -> tuple[int, int
         raise _Mismatch(f"the payoffs cannot be computed: {error}") from None
     if replayed != recorded:
         raise _Mismatch(f"recorded payoffs {recorded} but the rules give {replayed}")
-    return replayed[0], replayed[1]
+    return round_
 
 
 def read_history(path: str | Path) -> tuple[HistoryHeader, list[tuple[int, str]]]:
@@ -251,18 +260,64 @@ def read_history(path: str | Path) -> tuple[HistoryHeader, list[tuple[int, str]]
     return header, [(number, line) for number, line in enumerate(lines[1:], start=2) if line.strip()]
 
 
+def _record_of(data: dict[str, Any], round_: NoLimitRound) -> RoundRecord:
+    """The record of a verified round line (``round_`` is its replay)."""
+    seats = (str(data["seats"][0]), str(data["seats"][1]))
+    index = int(data["round"])
+    payoffs = round_.payoffs()
+    return RoundRecord(
+        round_index=index,
+        deal_index=int(data["deal"]),
+        seats=seats,
+        match_state=None if data["match_state"] is None else tuple(data["match_state"]),  # type: ignore[arg-type]
+        chance=round_.chance_log,
+        moves=round_.history,
+        payoffs=(int(payoffs[0]), int(payoffs[1])),
+        faults=tuple(
+            Fault(index, f["seat"], seats[f["seat"]], f["street"], f["problem"], Action.parse(f["replacement"]))
+            for f in data["faults"]
+        ),
+    )
+
+
+def read_records(path: str | Path) -> tuple[HistoryHeader, list[RoundRecord]]:
+    """The header and every round of a history (JSON lines, or PHH for ``.phh``/``.phhs``), each
+    verified by replaying it; ``ValueError`` naming the first round that does not replay."""
+    header, rounds, mismatch = _verify(path)
+    if mismatch is not None:
+        raise ValueError(f"{path}: {mismatch}")
+    return header, rounds
+
+
 def replay(path: str | Path) -> ReplayReport:
     """Re-run every round of the history at ``path`` and verify its recorded payoffs.
 
     Stops at the first mismatch, reported as ``"line L (round i): ..."``. Bankrolls are the
-    recorded payoffs summed by player (chips), over the rounds verified.
+    recorded payoffs summed by player (chips), over the rounds verified. A ``.phh``/``.phhs``
+    path is read as PHH (``game.play.phh``; a malformed hand raises ``ValueError`` naming it)
+    and its rounds verified the same way, reported as ``"<file> hand [n] (line L): ..."``.
     """
-    header, lines = read_history(path)
+    header, rounds, mismatch = _verify(path)
     bankrolls = dict.fromkeys(header.players, 0)
-    checked = 0
+    for record in rounds:
+        for seat, player in enumerate(record.seats):
+            bankrolls[player] += record.payoffs[seat]
+    return ReplayReport(str(path), header.variant, len(rounds), bankrolls, mismatch)
+
+
+def _verify(path: str | Path) -> tuple[HistoryHeader, list[RoundRecord], str | None]:
+    """The header, the rounds verified in order, and the first mismatch (``None`` if all are)."""
+    from game.play.phh import is_phh_path, read_phh
+
+    if is_phh_path(path):
+        header, records = read_phh(path)
+        rounds: list[tuple[str, str]] = [(where, record.to_json()) for where, record in records]
+    else:
+        header, lines = read_history(path)
+        rounds = [(f"line {number}", line) for number, line in lines]
+    verified: list[RoundRecord] = []
     mismatch = None
-    for number, line in lines:
-        where = f"line {number}"
+    for where, line in rounds:
         try:
             try:
                 data = json.loads(line)
@@ -270,17 +325,18 @@ def replay(path: str | Path) -> ReplayReport:
                 raise _Mismatch(f"not JSON: {error}") from None
             if not isinstance(data, dict):
                 raise _Mismatch(f"expected a JSON object, got {data!r}")
-            where = f"line {number} (round {data.get('round', '?')})"
+            where = f"{where} (round {data.get('round', '?')})"
             seats = data.get("seats")
             if not isinstance(seats, list) or sorted(seats) != sorted(header.players):
                 raise _Mismatch(f"seats {seats!r} are not the players {list(header.players)}")
-            payoffs = _replay_round(header, data)
+            round_ = _replay_round(header, data)
+            try:
+                verified.append(_record_of(data, round_))
+            except (KeyError, TypeError, ValueError, IndexError) as error:
+                raise _Mismatch(f"malformed fault record: {error!r}") from None
         except _Mismatch as error:
             mismatch = f"{where}: {error}"
             break
-        for seat, player in enumerate(seats):
-            bankrolls[player] += payoffs[seat]
-        checked += 1
-    if mismatch is None and checked != header.rounds:
-        mismatch = f"the header announces {header.rounds} rounds but {checked} are recorded"
-    return ReplayReport(str(path), header.variant, checked, bankrolls, mismatch)
+    if mismatch is None and len(verified) != header.rounds:
+        mismatch = f"the header announces {header.rounds} rounds but {len(verified)} are recorded"
+    return header, verified, mismatch

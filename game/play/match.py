@@ -41,7 +41,7 @@ from typing import IO, Any
 import numpy as np
 
 from game.cards.rng import SeedLike, as_generator
-from game.play.history import Fault, HistoryHeader, HistoryWriter, RoundRecord
+from game.play.history import Fault, HistoryHeader, RoundRecord, open_history_writer
 from game.rules.actions import Action, ActionKind, Bot, IllegalActionError
 from game.rules.chance import RandomChance
 from game.rules.nolimit import NoLimitConfig, NoLimitRound
@@ -223,8 +223,9 @@ def play_match(
 
     ``seed`` fixes every card, event and match state (bots carry their own seeds). ``duplicate``
     plays each deal twice with seats swapped (``rounds`` must be even). ``history``: a path or
-    text file to receive the JSON-lines hand history (``game.play.history``). ``on_round``: called
-    with each round's ``RoundRecord`` as it ends (AIVAT replays the rounds from them).
+    text file to receive the hand history: JSON lines (``game.play.history``), or PHH for a
+    ``.phh``/``.phhs`` path (``game.play.phh``). ``on_round``: called with each round's
+    ``RoundRecord`` as it ends (AIVAT replays the rounds from them).
     """
     from game.rules.variants import get_variant
 
@@ -244,7 +245,7 @@ def play_match(
     header = HistoryHeader(
         variant.name, config, int(seed) if isinstance(seed, (int, np.integer)) else None, names, rounds, duplicate
     )
-    writer = HistoryWriter(history, header) if history is not None else None
+    writer = open_history_writer(history, header) if history is not None else None
     winnings = np.zeros(rounds, dtype=np.int64)
     faults: list[Fault] = []
     state_by_player: object = None

@@ -92,6 +92,12 @@ BAD_INPUTS: dict[str, list[tuple[str, str, int]]] = {
     ],
     "freezeout": [("player-not-hdf5", "freezeout --bots {text},random", 1), ("players", "freezeout --bots random", 2)],
     "replay": [("missing", "replay {missing}", 1), ("not-a-history", "replay {text}", 1)],
+    "convert-history": [
+        ("missing", "convert-history {missing} {tmp}/h.phhs", 1),
+        ("not-a-history", "convert-history {text} {tmp}/h.phhs", 1),
+        ("out-proc", "convert-history {text} /proc/h.phhs", 1),
+        ("out-a-folder", "convert-history {text} {folder}", 1),
+    ],
     "abstract": [
         ("out-proc", "abstract --out /proc/cards.h5", 1),
         ("out-a-folder", "abstract --out {folder}", 1),
