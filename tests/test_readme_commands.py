@@ -47,6 +47,7 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "--checkpoint-every": lambda value: "500",
     "--candidates": lambda value: "10",  # lbr's belief
     "--bets": lambda value: "1p,a cap=1",  # a small tree builds in a second, not a minute
+    "--freezeouts": lambda value: "1",  # limit gauntlet: one freeze-out per pair of styles
 }
 """Flag -> its tiny value (from the README's value)."""
 
@@ -58,6 +59,7 @@ ADDED: dict[str, tuple[str, ...]] = {
     "bench engine": ("--rounds", "20", "--pokerkit-rounds", "5", "--repeats", "1"),
     "bench client": ("--repeats", "1"),
     "bench chance": ("--deals", "50", "--repeats", "1", "--max-runs", "0,2"),
+    "gauntlet --variant limit": ("--max-games", "5"),
 }
 """A command's first words -> flags appended (those the command does not give)."""
 
@@ -66,6 +68,10 @@ PREPARED: dict[str, tuple[str, ...]] = {
                         "--out", "bounty_cards.h5"),
     "out/holdem.h5": ("solve", "--variant", "holdem", "--rule", "stack=20", "--bets", "1p,a cap=1", "--cards",
                       "experiments/configs/cards/holdem.h5", "--seconds", "1", "--out", "out/holdem.h5"),
+    "out/bounty.h5": ("solve", "--variant", "bounty", "--rule", "rules=engine", "--bets", "1p,a cap=1", "--cards",
+                      "bounty_cards.h5", "--seconds", "1", "--out", "out/bounty.h5"),
+    "limit.h5": ("solve", "--variant", "limit", "--rule", "n_players=3", "--rule", "max_raises=1", "--cards",
+                 "experiments/configs/cards/holdem.h5", "--seconds", "1", "--out", "limit.h5"),
 }  # fmt: skip
 """Files the README assumes but no README command writes -> the ``vcfr`` arguments that make them."""
 COPIES = {"auction.h5": "out/auction.h5"}

@@ -217,7 +217,8 @@ class ResolvingBot(LookupBot):
         if node == OFF_TREE or tree.kind[node] != ABSTRACT_DECISION or tree.player[node] != observation.seat:
             return [passive_action(observation)], [1.0]
         children, kinds = tree.children(node)
-        row = self._rows(tree.group[node])[self._bucket(observation)]
+        group = tree.group[node]
+        row = self._rows(group)[self._bucket(observation, group)]
         actions = [
             self._real_action(observation, node, child, kind) for child, kind in zip(children, kinds, strict=True)
         ]

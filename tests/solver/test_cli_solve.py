@@ -159,7 +159,7 @@ def test_help_names_the_run_file_tables():
 
 
 def kuhn_solve(out: Path, *extra: str):
-    return invoke("solve", "--game", "kuhn", "--iterations", "300", "--quiet", "--out", str(out), *extra)
+    return invoke("solve", "--variant", "kuhn", "--iterations", "300", "--quiet", "--out", str(out), *extra)
 
 
 def test_solve_refuses_to_replace_a_strategy_before_any_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -172,19 +172,19 @@ def test_solve_refuses_to_replace_a_strategy_before_any_work(tmp_path: Path, mon
         raise AssertionError("the solve started")
 
     monkeypatch.setattr("solver.solve.training.train", no_work)
-    refused = invoke("solve", "--game", "kuhn", "--iterations", "100", "--out", str(out))
+    refused = invoke("solve", "--variant", "kuhn", "--iterations", "100", "--out", str(out))
     message = one_line_error(refused)
     assert refused.exit_code == 1 and str(out) in message
     assert "a kuhn strategy (cfr+, 300 iterations)" in message and "--resume" in message and "--force" in message
     assert out.read_bytes() == before
-    both = invoke("solve", "--game", "kuhn", "--iterations", "100", "--out", str(out), "--resume", "--force")
+    both = invoke("solve", "--variant", "kuhn", "--iterations", "100", "--out", str(out), "--resume", "--force")
     assert both.exit_code == 2 and "give one of them" in one_line_error(both)
     out.write_text("my notes")
-    refused = invoke("solve", "--game", "kuhn", "--iterations", "100", "--out", str(out))
+    refused = invoke("solve", "--variant", "kuhn", "--iterations", "100", "--out", str(out))
     assert refused.exit_code == 1 and "not a readable strategy file" in one_line_error(refused)
     assert out.read_text() == "my notes"
     monkeypatch.undo()
-    replaced = invoke("solve", "--game", "kuhn", "--iterations", "100", "--out", str(out), "--force", "--json")
+    replaced = invoke("solve", "--variant", "kuhn", "--iterations", "100", "--out", str(out), "--force", "--json")
     assert replaced.exit_code == 0, replaced.output
     assert json.loads(replaced.stdout)["iterations"] == 100
 
@@ -215,7 +215,7 @@ def test_workers_above_the_cores_get_a_warning_and_still_run(tmp_path: Path, mon
 
     cores = cli_support.available_cores()
     assert cli_support.warn_if_over_cores(cores) is False
-    arguments = ["--game", "kuhn", "--algorithm", "es-mccfr", "--iterations", "2000", "--quiet"]
+    arguments = ["--variant", "kuhn", "--algorithm", "es-mccfr", "--iterations", "2000", "--quiet"]
     monkeypatch.setattr(cli_support, "available_cores", lambda: 1)
     solved = invoke("solve", *arguments, "--workers", "2", "--out", str(tmp_path / "k.h5"))
     assert solved.exit_code == 0, solved.output

@@ -108,8 +108,8 @@ def test_export_refuses_what_is_not_a_strategy_of_the_variant(tmp_path: Path, bo
     truncated.write_bytes(strategy.read_bytes()[: strategy.stat().st_size // 2])
     out = tmp_path / "bot"
 
-    def refused(*arguments: object) -> str:
-        return one_line_error(invoke("export-bot", "--bot", "lookup", "--out", out, *arguments), 2)
+    def refused(*arguments: object) -> str:  # a file that cannot be used: a runtime error
+        return one_line_error(invoke("export-bot", "--bot", "lookup", "--out", out, *arguments), 1)
 
     assert "not an HDF5 file" in refused("--variant", "bounty", "--strategy", text)
     assert "not a vcfr strategy file" in refused("--variant", "bounty", "--strategy", cards)  # the card file

@@ -251,7 +251,8 @@ def test_time_budget_stops_the_solve_and_bad_settings_are_refused(solved):  # no
 
 
 def test_match_refuses_the_resolving_bot_on_a_variant_it_does_not_model(tmp_path):
-    """A Bounty strategy (stack 400, the rules' chips) seated as resolve:FILE: one error line, exit 2."""
+    """A Bounty strategy (stack 400, the rules' chips) seated as resolve:FILE: one error line, exit 1
+    (a player file that cannot be played is a runtime error)."""
     strategy, _ = solve_tiny(tmp_path, bounty_cards())
     result = invoke("match", "--variant", "bounty", "--a", f"resolve:{strategy}", "--b", "checkcall", "--rounds", 2)
-    assert "the re-solving bot plays holdem only, not 'bounty'" in one_line_error(result, 2)
+    assert "the re-solving bot plays holdem only, not 'bounty'" in one_line_error(result, 1)
