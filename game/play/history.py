@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Self
 
 from game.cards.deck import format_cards, parse_cards
 from game.rules.actions import Action, IllegalActionError
@@ -137,23 +137,17 @@ class HistoryHeader:
         )
 
 
-class HistoryWriter:
-    """Writes a header and then one line per round to a path or an open text file.
+class TextSink:
+    """A path (opened for writing, replacing any old file, closed by :meth:`close`) or an open text
+    file (flushed by :meth:`close`, left open); a context manager. The base of the history writers."""
 
-    Use as a context manager; a path is opened for writing (replacing any old file).
-    """
-
-    def __init__(self, destination: str | Path | IO[str], header: HistoryHeader) -> None:
+    def __init__(self, destination: str | Path | IO[str]) -> None:
         if isinstance(destination, (str, Path)):
             self._file: IO[str] = open(destination, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
             self._owned = True
         else:
             self._file = destination
             self._owned = False
-        self._file.write(header.to_json() + "\n")
-
-    def write(self, record: RoundRecord) -> None:
-        self._file.write(record.to_json() + "\n")
 
     def close(self) -> None:
         if self._owned:
@@ -161,11 +155,25 @@ class HistoryWriter:
         else:
             self._file.flush()
 
-    def __enter__(self) -> HistoryWriter:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+class HistoryWriter(TextSink):
+    """Writes a header and then one line per round to a path or an open text file.
+
+    Use as a context manager; a path is opened for writing (replacing any old file).
+    """
+
+    def __init__(self, destination: str | Path | IO[str], header: HistoryHeader) -> None:
+        super().__init__(destination)
+        self._file.write(header.to_json() + "\n")
+
+    def write(self, record: RoundRecord) -> None:
+        self._file.write(record.to_json() + "\n")
 
 
 def open_history_writer(destination: str | Path | IO[str], header: HistoryHeader) -> Any:

@@ -66,7 +66,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from game.cards.deck import format_cards, parse_cards
-from game.play.history import Fault, HistoryHeader, RoundRecord
+from game.play.history import Fault, HistoryHeader, RoundRecord, TextSink
 from game.rules.actions import Action, ActionKind, IllegalActionError
 from game.rules.chance import ScriptedChance
 from game.rules.nolimit import RIVER, NoLimitConfig
@@ -201,7 +201,7 @@ def dumps_hands(hands: Iterable[Mapping[str, Any]], *, sections: bool = True) ->
     return "\n".join(f"[{number}]\n{dumps_hand(hand)}" for number, hand in enumerate(hands, start=1))
 
 
-class PhhWriter:
+class PhhWriter(TextSink):
     """Writes rounds as PHH hands to a path or open text file, like ``HistoryWriter`` for JSON lines.
 
     Each round becomes a ``.phhs`` table ``[n]``; a one-round history to a ``.phh`` path is one bare hand.
@@ -211,12 +211,7 @@ class PhhWriter:
         self._sections = not (
             isinstance(destination, (str, Path)) and Path(destination).suffix.lower() == ".phh" and header.rounds == 1
         )
-        if isinstance(destination, (str, Path)):
-            self._file: IO[str] = open(destination, "w", encoding="utf-8")  # noqa: SIM115 - closed in close()
-            self._owned = True
-        else:
-            self._file = destination
-            self._owned = False
+        super().__init__(destination)
         self._header = header
         self._written = 0
 
@@ -226,18 +221,6 @@ class PhhWriter:
         if self._sections:
             self._file.write(("\n" if self._written > 1 else "") + f"[{self._written}]\n")
         self._file.write(dumps_hand(hand))
-
-    def close(self) -> None:
-        if self._owned:
-            self._file.close()
-        else:
-            self._file.flush()
-
-    def __enter__(self) -> PhhWriter:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
 
 class PhhError(ValueError):

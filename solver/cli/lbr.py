@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -21,8 +22,27 @@ from game.cli_support import fail as _fail
 DEFAULT_HANDS = 10_000
 DEFAULT_CANDIDATES = 100
 DEFAULT_FULL_CANDIDATES = 400
-"""Full-game LBR's default belief size: K = 100 hid the blueprints' weakness (issue 22); see README."""
+"""Full-game LBR's default belief size: K = 100 hid the blueprints' weakness (README, "Full-game LBR")."""
 ACTIONS = ("tree", "full")
+
+
+def _hands_progress(label: str, total: int, shown: bool) -> tuple[Any, Any]:
+    """A started rich progress bar over ``total`` hands and its ``report(done, total)`` callback,
+    or ``(None, None)`` when not ``shown``; the caller stops the bar."""
+    if not shown:
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(
+        TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
+    )
+    task = progress.add_task(label, total=total)
+
+    def report(done: int, total: int) -> None:
+        progress.update(task, completed=done)
+
+    progress.start()
+    return progress, report
 
 
 def _fractions(text: str, option: str) -> tuple[float, ...]:
@@ -72,19 +92,7 @@ def run_full_lbr(
         bot = LookupBot(path, seed=seed)
     except (StrategyFileError, ValueError, TypeError, OSError) as error:
         raise _fail(str(error)) from None
-    progress = report = None
-    if not (as_json or quiet):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        progress = Progress(
-            TextColumn("[bold]full lbr"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
-        )
-        task = progress.add_task("lbr", total=2 * hands)
-
-        def report(done: int, total: int) -> None:
-            progress.update(task, completed=done)
-
-        progress.start()
+    progress, report = _hands_progress("full lbr", 2 * hands, shown=not (as_json or quiet))
     try:
         result = full_lbr(bot.config, bot, settings, on_progress=report)
     finally:
@@ -154,20 +162,7 @@ def run_lbr(
         raise _fail(f"--seed must be in 0..2**64-1, got {seed}", 2)
     warn_if_over_cores(workers)
     config = LBRConfig(hands=hands, candidates=candidates, seed=seed, workers=workers, batch=max(1, min(2_000, hands)))
-    progress = None
-    report = None
-    if not (as_json or quiet):
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        progress = Progress(
-            TextColumn("[bold]lbr"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True
-        )
-        task = progress.add_task("lbr", total=2 * hands)
-
-        def report(done: int, total: int) -> None:
-            progress.update(task, completed=done)
-
-        progress.start()
+    progress, report = _hands_progress("lbr", 2 * hands, shown=not (as_json or quiet))
     try:
         result = lbr_strategy_file(path, config, on_progress=report, opponent=opponent, rule=rule)
     except (StrategyFileError, ValueError, TypeError, OSError) as error:
