@@ -25,6 +25,7 @@ import math
 import time
 from collections.abc import Callable, Iterable
 from itertools import combinations_with_replacement
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -160,6 +161,13 @@ def _check_count(name: str, value: int, minimum: int = 1) -> None:
         raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
 
 
+def _absolute_files(player: str) -> str:
+    """``player`` with each ``:``-separated part that names an existing file or folder made absolute
+    (``adaptive:out/bounty.h5`` -> ``adaptive:/home/.../out/bounty.h5``), so that a worker process
+    started in another working folder finds it; bot names are unchanged."""
+    return ":".join(str(Path(part).resolve()) if part and Path(part).exists() else part for part in player.split(":"))
+
+
 def run_gauntlet(
     variant: str,
     player: str,
@@ -192,6 +200,7 @@ tight_passive
 
     _check_count("jobs", jobs)
     started = time.perf_counter()
+    shown, player = player, _absolute_files(player)  # worker processes may run in another folder
     if variant == "limit":
         _check_count("freezeouts", freezeouts)
         _check_count("max_games", max_games)
@@ -206,7 +215,7 @@ tight_passive
         trials = sum(row["freezeouts"] for row in rows)
         return {
             "variant": "limit",
-            "bot": player,
+            "bot": shown,
             "players": 3,
             "seed": seed,
             "freezeouts_per_pair": freezeouts,
@@ -239,7 +248,7 @@ tight_passive
     rows = _run(_heads_up_match, tasks, jobs, on_done)
     return {
         "variant": variant,
-        "bot": player,
+        "bot": shown,
         "rules": rules,
         "hands": hands,
         "seed": seed,

@@ -100,3 +100,20 @@ def test_wilson_interval_matches_scipy() -> None:
 def test_refusals_are_one_line_errors(arguments, message) -> None:
     result = runner.invoke(app, ["gauntlet", *arguments])
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+def test_player_files_reach_workers_as_absolute_paths(tmp_path, monkeypatch) -> None:
+    """Joblib's worker processes outlive a change of working folder (the README test changes it
+    between gauntlets): a relative strategy path, bare or behind a prefix, is made absolute before
+    the tasks leave; bot names and the report's name stay as given."""
+    from game.play.gauntlet import _absolute_files
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "bounty.h5").write_bytes(b"")
+    absolute = str(tmp_path.resolve() / "out" / "bounty.h5")
+    assert _absolute_files("out/bounty.h5") == absolute
+    assert _absolute_files("adaptive:out/bounty.h5") == "adaptive:" + absolute
+    assert _absolute_files("equity") == "equity"
+    assert _absolute_files("adaptive:equity") == "adaptive:equity"
+    assert run_gauntlet("holdem", "checkcall", hands=2, opponents=["station"])["bot"] == "checkcall"
