@@ -328,12 +328,21 @@ def tabular_policy(rows: InfosetRows, strategy: np.ndarray) -> Any:
 
 
 def strategy_from_policy(game: SolverGame, rows: InfosetRows, policy: Any) -> np.ndarray:
-    """A python ``open_spiel.python.policy.TabularPolicy`` (e.g. an OpenSpiel solver's average policy)
-    as our flat strategy table."""
+    """An OpenSpiel policy as our flat strategy table: a python ``TabularPolicy`` (``policy_for_key``)
+    or a ``pyspiel.Policy`` (e.g. a C++ solver's ``average_policy()``, asked by information state
+    string). An information set the policy does not know (a sampling solver never met it) plays
+    uniformly."""
+    pyspiel = load_pyspiel()
     table = np.zeros(game.tree.table_size)
     for key, (row, actions) in rows.rows.items():
-        probabilities = np.asarray(policy.policy_for_key(key), dtype=np.float64)
-        table[row : row + len(actions)] = probabilities[list(actions)]
+        if hasattr(policy, "policy_for_key"):
+            known = dict(enumerate(np.asarray(policy.policy_for_key(key), dtype=np.float64).tolist()))
+        else:
+            try:
+                known = policy.action_probabilities(key)
+            except pyspiel.SpielError:
+                known = {action: 1.0 / len(actions) for action in actions}
+        table[row : row + len(actions)] = [known.get(action, 0.0) for action in actions]
     return table
 
 
