@@ -225,7 +225,7 @@ def _classes(pyspiel: ModuleType) -> tuple[type, type, type]:
                 params.update(game=game.name, players=game.tree.n_players)
             self.shared = _Shared(game if game is not None else registered_solver_game(**params))
             tree = self.shared.tree
-            totals = tree.terminal_values.sum(axis=1)
+            zero_sum = bool(np.abs(tree.terminal_values.sum(axis=1)).max(initial=0.0) < 1e-9)
             depth = np.zeros(tree.n_nodes, dtype=np.int64)
             for node in range(tree.n_nodes):
                 start = int(tree.child_start[node])
@@ -236,10 +236,10 @@ def _classes(pyspiel: ModuleType) -> tuple[type, type, type]:
                 num_players=tree.n_players,
                 min_utility=float(tree.terminal_values.min()),
                 max_utility=float(tree.terminal_values.max()),
-                utility_sum=0.0,
+                utility_sum=0.0 if zero_sum else None,
                 max_game_length=int(depth.max()) + 1,
             )
-            super().__init__(_game_type(pyspiel, bool(np.abs(totals).max() < 1e-9)), info, params)
+            super().__init__(_game_type(pyspiel, zero_sum), info, params)
 
         def new_initial_state(self) -> Any:
             return VcfrState(self)
@@ -408,8 +408,8 @@ def _deals(walk: _Walk) -> tuple[list[tuple[int, ...]], np.ndarray, dict[int, li
             stack.append(((*prefix, outcome), p * q))
             prefixes.setdefault(len(prefix) + 1, []).append((*prefix, outcome))
     if len({len(d) for d in deals}) != 1:
-        raise ValueError("chance deals sequences of different lengths: the betting would depend on it")
-    order = np.argsort(np.array([str(d) for d in deals]), kind="stable")
+        raise ValueError("the chance sequences have different lengths: how long a hand lasts depends on chance")
+    order = sorted(range(len(deals)), key=deals.__getitem__)
     return [deals[i] for i in order], np.array(probability)[order], prefixes
 
 
