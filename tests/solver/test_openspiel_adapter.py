@@ -180,6 +180,7 @@ def test_kuhn_from_pyspiel_solved_by_our_cfr_plus() -> None:
     assert result.game_value == pytest.approx(-1 / 18, abs=1e-3)
 
 
+@pytest.mark.jit_only
 def test_leduc_from_pyspiel_solved_by_our_cfr_plus() -> None:
     spiel_game = pyspiel.load_game("leduc_poker")
     imported = solver_game_from_openspiel(spiel_game)
