@@ -76,6 +76,21 @@ def test_registered_three_player_kuhn_nash_conv_equals_ours() -> None:
         assert pyspiel.nash_conv(spiel_game, policy) == pytest.approx(ours, abs=1e-9)
 
 
+def test_registered_small_variant_passes_openspiels_random_simulation_test() -> None:
+    """By name, with its default deck: OpenSpiel's own consistency check (random playouts, clones,
+    serialisation) on River of Blood's engine rules (chance nodes inside the betting)."""
+    register_games()
+    spiel_game = pyspiel.load_game("python_vcfr", {"game": "small_river_of_blood", "rules": "engine"})
+    game = build_small_variant("river_of_blood", rules="engine").game
+    root = spiel_game.new_initial_state()
+    assert [p for _, p in root.chance_outcomes()] == game.deals.probability.tolist()
+    pyspiel.random_sim_test(spiel_game, num_sims=20, serialize=True, verbose=False)
+    dealt = root.child(7)
+    clone = dealt.clone()
+    clone.apply_action(1)
+    assert (dealt.node, dealt.history()) == (0, [7]) and clone.history() == [7, 1]
+
+
 @pytest.mark.parametrize(
     "variant",
     ["holdem", pytest.param("bounty", marks=pytest.mark.slow)],  # Bounty: 25 s (document), 60 s (engine)
