@@ -456,9 +456,8 @@ def solver_game_from_openspiel(spiel_game: Any, name: str | None = None, max_sta
         bucket[:, player, street] = [cell[deal[:street]] for deal in deals]
     tree, contexts = _imported_tree(walk, n_players, n_buckets)
     weight = np.zeros((len(deals), tree.weight_columns))
-    for context, (offset, outcome_of) in enumerate(contexts):
+    for offset, outcome_of in contexts:
         street = len(next(iter(outcome_of)))
-        assert offset == tree.context_offset[context]
         for d, deal in enumerate(deals):
             weight[d, offset + outcome_of[deal[:street]]] = 1.0
     deal_table = DealTable(
