@@ -1,7 +1,7 @@
 """OpenSpiel's C++ solvers behind the same small interface as ours, for benchmarks.
 
-OpenSpiel (``pyspiel``, the optional ``bench`` extra) is imported lazily: without it, building a
-peer raises :class:`PeerUnavailableError` saying how to install it. The peer solves OpenSpiel's own
+OpenSpiel (``pyspiel``, the optional ``openspiel`` or ``bench`` extra) is imported lazily: without
+it, building a peer raises :class:`PeerUnavailableError` saying how to install it. The peer solves OpenSpiel's own
 ``kuhn_poker`` / ``leduc_poker`` (the rules our Kuhn and Leduc follow), and measures
 exploitability with ``pyspiel.exploitability`` (NashConv / 2, in chips), the same unit as
 ``solver.evaluate.exploitability``.
@@ -9,26 +9,14 @@ exploitability with ``pyspiel.exploitability`` (NashConv / 2, in chips), the sam
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
+
+from solver.games.openspiel_adapter import OpenSpielUnavailableError, load_pyspiel
 
 OPENSPIEL_GAMES = {"kuhn": "kuhn_poker", "leduc": "leduc_poker"}
 PEER_ALGORITHMS = ("cfr", "cfr+", "es-mccfr", "os-mccfr")
-
-
-class PeerUnavailableError(ImportError):
-    """OpenSpiel is not installed."""
-
-
-def load_pyspiel() -> ModuleType:
-    """Import ``pyspiel`` or raise :class:`PeerUnavailableError` with the install command."""
-    try:
-        import pyspiel
-    except ImportError:
-        raise PeerUnavailableError(
-            "OpenSpiel (pyspiel) is not installed; install the bench extra: pip install -e '.[bench]'"
-        ) from None
-    return pyspiel
+PeerUnavailableError = OpenSpielUnavailableError
+"""OpenSpiel is not installed (the adapter's error: one lazy import for the peer and the adapter)."""
 
 
 class OpenSpielSolver:
