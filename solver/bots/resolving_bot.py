@@ -50,7 +50,6 @@ import numpy as np
 from abstraction.bets.bet_abstraction import StreetBets
 from abstraction.bets.translation import translation_probabilities
 from abstraction.cards.buckets import CardAbstraction
-from abstraction.tree import DECISION as ABSTRACT_DECISION
 from game.cards.rng import SeedLike
 from game.play.bots import passive_action
 from game.rules.actions import Action, ActionKind, Policy
@@ -171,21 +170,18 @@ class ResolvingBot(LookupBot):
 
     def policy(self, observation: Any) -> Policy:
         """The distribution :meth:`act` samples from for ``observation`` (no state change: the random
-        stream, caches, session and counters are restored; a river policy solves its subgame)."""
+        stream, caches, session and counters are restored; a river policy solves its subgame). Before
+        the river, and where the river's re-solve fails, it is the lookup bot's exact policy, as ``act``
+        then plays the lookup bot."""
+        if observation.street < RIVER:
+            return super().policy(observation)
         saved = self._save_state()
         try:
-            if observation.street >= RIVER:
-                try:
-                    actions, probabilities = self._river_policy(observation)
-                except Exception:
-                    actions, probabilities = self._blueprint_policy(observation)
-            else:
-                actions, probabilities = self._blueprint_policy(observation)
-        except Exception as error:
-            logger.warning("%s: policy: %s: %s; check/call", self.name, type(error).__name__, error)
-            return ((passive_action(observation), 1.0),)
-        finally:
+            actions, probabilities = self._river_policy(observation)
+        except Exception:
             self._restore_state(saved)
+            return super().policy(observation)
+        self._restore_state(saved)
         return _merged(actions, probabilities)
 
     def _save_state(self) -> tuple:
@@ -209,20 +205,6 @@ class ResolvingBot(LookupBot):
         self.decisions, self.off_tree, self.errors, self.resolves = saved[5:9]
         del self.resolve_seconds[saved[9] :]
         self.fallbacks = saved[10]
-
-    def _blueprint_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
-        """The lookup bot's distribution over real actions (the translation draws of :meth:`act`)."""
-        node = self.abstract_node(observation)
-        tree = self._tree
-        if node == OFF_TREE or tree.kind[node] != ABSTRACT_DECISION or tree.player[node] != observation.seat:
-            return [passive_action(observation)], [1.0]
-        children, kinds = tree.children(node)
-        group = tree.group[node]
-        row = self._rows(group)[self._bucket(observation, group)]
-        actions = [
-            self._real_action(observation, node, child, kind) for child, kind in zip(children, kinds, strict=True)
-        ]
-        return actions, row.tolist()
 
     # ------------------------------------------------------------------ ranges from the blueprint
     def _rows(self, group: int) -> np.ndarray:

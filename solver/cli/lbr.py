@@ -26,6 +26,12 @@ DEFAULT_FULL_CANDIDATES = 400
 ACTIONS = ("tree", "full")
 
 
+def _at_least(flag: str, value: int, minimum: int) -> None:
+    """A usage error (exit code 2) naming ``flag`` unless ``value >= minimum``."""
+    if value < minimum:
+        raise _fail(f"{flag} must be >= {minimum}, got {value}", 2)
+
+
 def _hands_progress(label: str, total: int, shown: bool) -> tuple[Any, Any]:
     """A started rich progress bar over ``total`` hands and its ``report(done, total)`` callback,
     or ``(None, None)`` when not ``shown``; the caller stops the bar."""
@@ -72,12 +78,9 @@ def run_full_lbr(
     from solver.evaluate.full_lbr import FullLBRConfig, full_lbr
     from solver.solve.strategy_file import StrategyFileError
 
-    if hands < 2:
-        raise _fail(f"--hands must be >= 2, got {hands}", 2)
-    if candidates < 1:
-        raise _fail(f"--candidates must be >= 1, got {candidates}", 2)
-    if samples < 1:
-        raise _fail(f"--samples must be >= 1, got {samples}", 2)
+    _at_least("--hands", hands, 2)
+    _at_least("--candidates", candidates, 1)
+    _at_least("--samples", samples, 1)
     if not 0 <= seed <= 2**63 - 1:
         raise _fail(f"--seed must be in 0..2**63-1 with --actions full, got {seed}", 2)
     settings = FullLBRConfig(
@@ -152,12 +155,9 @@ def run_lbr(
     if opponent == "equity":
         rule = EquityRule() if equity_samples is None else EquityRule(samples=equity_samples)
 
-    if hands < 2:
-        raise _fail(f"--hands must be >= 2, got {hands}", 2)
-    if candidates < 1:
-        raise _fail(f"--candidates must be >= 1, got {candidates}", 2)
-    if workers < 1:
-        raise _fail(f"--workers must be >= 1, got {workers}", 2)
+    _at_least("--hands", hands, 2)
+    _at_least("--candidates", candidates, 1)
+    _at_least("--workers", workers, 1)
     if not 0 <= seed <= 2**64 - 1:
         raise _fail(f"--seed must be in 0..2**64-1, got {seed}", 2)
     warn_if_over_cores(workers)
