@@ -16,12 +16,17 @@ for at least 12 sparring opponents in under 10 minutes on 2 cores). Every comman
 process, ``--jobs`` at a time; the output is ``<out>.md`` and ``<out>.json`` with each command, its
 result and its seconds, and the machine::
 
-    .venv/bin/python experiments/full_lbr_per_year.py --bots build/blueprints --out results/full_lbr_blueprints
+    .venv/bin/python experiments/full_lbr_per_year.py --bots build/blueprints --cache build/full_lbr_per_year \\
+        --out results/full_lbr_blueprints
+
+``--cache`` keeps each finished command's outcome (keyed by its command line) so a killed sweep resumes.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import hashlib
 import json
 import os
 import platform
@@ -59,8 +64,14 @@ def gauntlet_command(strategy: Path, hands: int, seed: int, jobs: int) -> list[s
     ]  # fmt: skip
 
 
-def run(command: list[str]) -> dict[str, Any]:
-    """Run one command; its JSON, wall seconds and the command line (an error is kept, not raised)."""
+def run(command: list[str], cache: Path | None = None) -> dict[str, Any]:
+    """Run one command; its JSON, wall seconds and the command line (an error is kept, not raised).
+    With ``cache``, a finished run's outcome is kept there (one JSON per command line) and reused,
+    so an interrupted sweep resumes where it stopped."""
+    key = hashlib.sha256(shlex.join(command[1:]).encode()).hexdigest()[:16]
+    kept = cache / f"{key}.json" if cache is not None else None
+    if kept is not None and kept.is_file():
+        return json.loads(kept.read_text())
     started = time.perf_counter()
     process = subprocess.run(
         command, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}
@@ -69,7 +80,13 @@ def run(command: list[str]) -> dict[str, Any]:
     shown = shlex.join(["vcfr", *command[3:]])
     if process.returncode != 0:
         return {"command": shown, "seconds": seconds, "error": process.stderr.strip().splitlines()[-1:]}
-    return {"command": shown, "seconds": seconds, "result": json.loads(process.stdout)}
+    outcome = {"command": shown, "seconds": seconds, "result": json.loads(process.stdout)}
+    if kept is not None:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        temporary = kept.with_suffix(".tmp")
+        temporary.write_text(json.dumps(outcome))
+        temporary.replace(kept)
+    return outcome
 
 
 def machine() -> str:
@@ -132,6 +149,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals")
     parser.add_argument("--jobs", type=int, default=2, help="commands run at a time")
+    parser.add_argument("--cache", type=Path, default=None, help="keep each finished run here and reuse it (resume)")
     parser.add_argument(
         "--out", type=Path, default=ROOT / "results" / "full_lbr_blueprints", help="writes OUT.md and OUT.json"
     )
@@ -153,11 +171,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 label = f"{'in-tree' if actions == 'tree' else 'full game'}, K = {k:,}"
                 runs.append((year, label, lbr_command(strategy, actions, k, arguments.hands, arguments.seed)))
     with ThreadPoolExecutor(arguments.jobs) as pool:
-        outcomes = list(pool.map(run, [command for _, _, command in runs]))
+        outcomes = list(pool.map(functools.partial(run, cache=arguments.cache), [command for _, _, command in runs]))
     gauntlet = None
     bounty = arguments.bots / GAUNTLET_YEAR / f"blueprint_{YEARS[GAUNTLET_YEAR]}.h5"
     if arguments.gauntlet_hands and GAUNTLET_YEAR in years and bounty.is_file():
-        gauntlet = run(gauntlet_command(bounty, arguments.gauntlet_hands, arguments.seed, arguments.jobs))
+        gauntlet = run(
+            gauntlet_command(bounty, arguments.gauntlet_hands, arguments.seed, arguments.jobs), arguments.cache
+        )
 
     report = {
         "machine": machine(),

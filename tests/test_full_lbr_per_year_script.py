@@ -25,10 +25,9 @@ def test_both_lbrs_on_a_tiny_swap_blueprint(tmp_path: Path) -> None:
     solve = ["solve", "--rule", "stack=20", "--cards", cards, "--bets", "1p,a cap=1", "--variant", "swap"]
     assert invoke(*solve, "--iterations", "2000", "--quiet", "--out", strategy).exit_code == 0
     out = tmp_path / "report"
-    report = per_year.main(
-        ["--bots", str(tmp_path / "bots"), "--years", "2022,2023", "--hands", "10", "--tree-candidates", "10",
-         "--full-candidates", "10,20", "--out", str(out)]
-    )  # fmt: skip
+    arguments = ["--bots", str(tmp_path / "bots"), "--years", "2022,2023", "--hands", "10", "--tree-candidates", "10",
+                 "--full-candidates", "10,20", "--cache", str(tmp_path / "cache"), "--out", str(out)]  # fmt: skip
+    report = per_year.main(arguments)
     settings = [(row["year"], row["setting"]) for row in report["lbr"]]
     assert settings == [("2022", "in-tree, K = 10"), ("2022", "full game, K = 10"), ("2022", "full game, K = 20")]
     assert all("error" not in row and row["result"]["hands"] == 10 for row in report["lbr"])
@@ -38,6 +37,8 @@ def test_both_lbrs_on_a_tiny_swap_blueprint(tmp_path: Path) -> None:
     text = out.with_suffix(".md").read_text()
     assert "| 2022 | full game, K = 20 |" in text and "no blueprint" in text
     assert json.loads(out.with_suffix(".json").read_text())["hands_per_seat"] == 10
+    again = per_year.main(arguments)  # every run is in the cache: the same outcomes, seconds included
+    assert again["lbr"] == report["lbr"] and len(list((tmp_path / "cache").glob("*.json"))) == 3
 
 
 def test_an_unknown_year_is_refused(capsys) -> None:
