@@ -82,10 +82,12 @@ function column(node, meta, file) {
   box.append(el("div", { class: "legend" }, strategy.average.map((share, index) => el("span", {}, [
     el("span", { class: "swatch", style: `background:${colours[index]}` }), `${labels[index]} ${percent(share)}`]))));
   box.append(el("div", { text: `slot: ${strategy.slot_name}, ${strategy.buckets.length} buckets` }));
-  for (const view of strategy.grids) box.append(grid(view, labels, colours, file));
+  const views = el("div", { class: "views" });
+  for (const view of strategy.grids) views.append(grid(view, labels, colours, file));
   if (!strategy.grids.length) {
-    for (const view of strategy.bucket_views) box.append(bucketList(strategy, view, labels, colours, file));
+    for (const view of strategy.bucket_views) views.append(bucketList(strategy, view, labels, colours, file));
   }
+  box.append(views);
   return box;
 }
 
@@ -113,7 +115,8 @@ function render(nodes) {
   document.getElementById("actions").replaceChildren(...node.children.map((child, index) => {
     const shares = nodes.map((each) => percent(each.reach > 0 ? each.children[index].reach / each.reach : 0));
     return el("button", {
-      "data-node": child.node, title: `to node ${child.node} (${child.kind})`, onclick: () => go(child.node),
+      "data-node": child.node, "data-label": child.label, title: `to node ${child.node} (${child.kind})`,
+      onclick: () => go(child.node),
     }, [el("span", { class: "swatch", style: `background:${child.colour}` }), `${child.label} · ${shares.join(" | ")}`]);
   }));
   document.getElementById("columns").replaceChildren(...nodes.map((each, file) => column(each, files[file], file)));
