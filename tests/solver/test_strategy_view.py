@@ -127,6 +127,32 @@ def test_range_weights_are_the_actors_own_earlier_frequencies(bounty) -> None:
     assert [step["label"] for step in answer["path"]] == ["", "C", "R6"]  # a limp, the big blind raises
 
 
+def test_auction_nodes_name_the_three_card_slots(tmp_path: Path) -> None:
+    """After the flop auction the winner's decisions read the three-card slots, named so on the page."""
+    from abstraction.cards.buckets import CardAbstraction
+    from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
+    from solver.solve.cfr import Solver
+
+    cards = CardAbstraction.blank((169, 2, 2, 2))
+    cards.save(tmp_path / "cards.h5")
+    config = AbstractGameConfig(
+        variant="auction", rules={"stack": 20}, card_abstraction=str(tmp_path / "cards.h5"), bets="1p,a cap=1"
+    )
+    game = build_abstract_game(config, cards)
+    path = write_abstract_strategy(tmp_path / "auction.h5", game, Solver(game, "es-mccfr", seed=1).run(20))
+    view = StrategyView.open(path, deals=200)
+    tree = view.tree
+    names = {}
+    for node in np.flatnonzero((tree.kind == DECISION) & (tree.street >= 1)).tolist():
+        answer = view.node(node)
+        names.setdefault(answer["strategy"]["slot_name"], node)
+        three = answer["strategy"]["slot"] >= 4
+        assert answer["strategy"]["slot_name"] == answer["street_name"] + (", 3 cards" if three else "")
+    assert {"flop", "flop, 3 cards", "turn, 3 cards", "river, 3 cards"} <= set(names)
+    bids = [child["label"] for child in view.node(names["flop"])["children"]]  # the first flop decision: a bid
+    assert bids[0] == "A0" and all(label.startswith("A") for label in bids)
+
+
 def test_reach_on_an_exact_game_sums_over_its_deals(exact_files) -> None:
     """Kuhn: the reach of check-bet is the deal-weighted product of the two seats' frequencies, exactly."""
     from abstraction.exact.exact_games import build_game
