@@ -136,11 +136,13 @@ class StrategyView:
     # --- what the page shows -------------------------------------------------------------------
 
     def meta(self) -> dict[str, Any]:
-        """The file: its name, game, algorithm, iterations, tree size and how reach is averaged."""
+        """The file: its name and path (as given), game, bets, algorithm, iterations, tree size, tree
+        fingerprint and how reach is averaged."""
         solver = self.record.solver_config.get("solver", self.record.solver_config)
         config = self.record.game_config
         return {
             "file": self.path.name,
+            "path": str(self.path),
             "game": str(config.get("variant") or config.get("name") or config.get("kind") or "game"),
             "bets": config.get("bets"),
             "algorithm": solver.get("algorithm") if isinstance(solver, dict) else None,

@@ -72,7 +72,8 @@ function bucketList(strategy, view, labels, colours, file) {
 }
 
 function column(node, meta, file) {
-  const box = el("div", { class: "column" }, [el("h2", { text: meta.file })]);
+  const heading = files.length > 1 ? `${file + 1}. ${meta.file}` : meta.file;
+  const box = el("div", { class: "column" }, [el("h2", { text: heading })]);
   box.append(el("div", { text: `reach ${percent(node.reach)}` +
     (node.reach_error ? ` ± ${percent(node.reach_error)}` : " (exact)") }));
   const strategy = node.strategy;
@@ -142,8 +143,8 @@ async function show() {
 
 async function start() {
   files = (await getJson("/api/meta")).files;
-  document.getElementById("files").replaceChildren(...files.map((meta) => el("div", {
-    text: `${meta.file}: ${meta.game}${meta.bets ? " " + meta.bets : ""}, ${meta.algorithm || "solver"}, ` +
+  document.getElementById("files").replaceChildren(...files.map((meta, file) => el("div", {
+    text: `${files.length > 1 ? `${file + 1}. ` : ""}${meta.path}: ${meta.game}${meta.bets ? " " + meta.bets : ""}, ${meta.algorithm || "solver"}, ` +
       `${meta.iterations.toLocaleString()} iterations, ${meta.nodes.toLocaleString()} nodes; reach over ${meta.chance}`,
   })));
   window.addEventListener("hashchange", show);
