@@ -87,12 +87,16 @@ class StrategyView:
 
     @classmethod
     def open(
-        cls, path: str | os.PathLike[str], *, cards: str | os.PathLike[str] | None = None, deals: int = DEFAULT_DEALS,
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        cards: str | os.PathLike[str] | None = None,
+        deals: int = DEFAULT_DEALS,
         seed: int = 0,
-    ) -> StrategyView:  # fmt: skip
+    ) -> StrategyView:
         """Read ``path`` (any game kind). Abstract heads-up games load their card abstraction
-        (``cards``, default: the one the file names, `solver.bots.lookup_bot.find_card_abstraction`)
-        and draw ``deals`` fresh deals with ``seed``; exact games use their whole deal table; other
+        (``cards``, checked against the file's ``card_hash``; default: the one the file names,
+        `solver.bots.lookup_bot.find_card_abstraction`) and draw ``deals`` fresh deals with ``seed``; exact games use their whole deal table; other
         kinds (N-player limit) rebuild their game from the stored config and sample it.
         `StrategyFileError` (a ValueError) naming the file when any of it cannot be used."""
         from solver.games.abstract_games import GAME_KIND, AbstractGameConfig
@@ -105,33 +109,50 @@ class StrategyView:
         config = dict(record.game_config)
         try:
             if config.get("kind") == GAME_KIND:
-                from abstraction.chance.fresh_chance import FreshChance
-                from abstraction.hooks import tree_hooks
-                from solver.bots.lookup_bot import find_card_abstraction
-
-                game = AbstractGameConfig.from_dict(config)
-                abstraction = CardAbstraction.load(cards if cards is not None else find_card_abstraction(game, source))
-                rules = game.variant_config()
-                chance = FreshChance(rules, abstraction, max_runs=game.max_runs)
-                hooks = tree_hooks(game.variant)
-                return cls(
-                    source,
-                    record,
-                    chance.sample(0, deals, seed, parallel=True),
-                    exact=False,
-                    cards=abstraction,
-                    slot_names=hooks.slot_names(hooks.walk_config(rules, game.max_runs)),
-                    stack=float(rules.stack),
-                    seed=seed,
-                )
+                return cls._open_abstract(source, record, AbstractGameConfig.from_dict(config), cards, deals, seed)
             kind = game_kind(config)
             solver_game = build_game_from_config(config)
+            table = solver_game.deals if solver_game.deals is not None else solver_game.sampler.sample(0, deals, seed)
+            exact = kind.exact and solver_game.deals is not None
+            if "card_abstraction" not in config:  # Kuhn, Leduc: buckets are the game's own cards
+                return cls(source, record, table, exact=exact, seed=seed)
+            # N-player limit hold'em: one slot per street, preflop grids from its (Hold'em) card file
+            abstraction = _load_cards(source, config.get("card_hash", ""), cards or config["card_abstraction"])
+            return cls(source, record, table, exact=exact, cards=abstraction, slot_names=STREET_NAMES, seed=seed)
         except StrategyFileError:
             raise
         except (ValueError, TypeError, OSError) as error:
             raise StrategyFileError(f"{source}: cannot rebuild its game ({error})") from None
-        table = solver_game.deals if solver_game.deals is not None else solver_game.sampler.sample(0, deals, seed)
-        return cls(source, record, table, exact=kind.exact and solver_game.deals is not None, seed=seed)
+
+    @classmethod
+    def _open_abstract(
+        cls,
+        source: Path,
+        record: StrategyRecord,
+        game: Any,
+        cards: str | os.PathLike[str] | None,
+        deals: int,
+        seed: int,
+    ) -> StrategyView:
+        """A heads-up abstract game (``game``: its `AbstractGameConfig`): its card file, ``deals``
+        fresh deals of its chance, its hooks' slot names and its starting stack."""
+        from abstraction.chance.fresh_chance import FreshChance
+        from abstraction.hooks import tree_hooks
+        from solver.bots.lookup_bot import find_card_abstraction
+
+        abstraction = _load_cards(source, game.card_hash, cards or find_card_abstraction(game, source))
+        rules = game.variant_config()
+        hooks = tree_hooks(game.variant)
+        return cls(
+            source,
+            record,
+            FreshChance(rules, abstraction, max_runs=game.max_runs).sample(0, deals, seed, parallel=True),
+            exact=False,
+            cards=abstraction,
+            slot_names=hooks.slot_names(hooks.walk_config(rules, game.max_runs)),
+            stack=float(rules.stack),
+            seed=seed,
+        )
 
     # --- what the page shows -------------------------------------------------------------------
 
@@ -300,6 +321,15 @@ class StrategyView:
                 }
             )
         return grids
+
+
+def _load_cards(source: Path, card_hash: str, cards: str | os.PathLike[str]) -> CardAbstraction:
+    """The card abstraction in ``cards`` if its sha256 is the strategy file's ``card_hash`` (any
+    file when the strategy predates the hash); `CardHashMismatch` naming both hashes otherwise."""
+    from solver.games.abstract_games import check_card_hash
+
+    check_card_hash(cards, card_hash, str(source))
+    return CardAbstraction.load(cards)
 
 
 def check_same_tree(first: StrategyView, second: StrategyView) -> None:

@@ -15,9 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from abstraction.cards.buckets import CardAbstraction
 from abstraction.tree import CHANCE, DECISION, FlatTree
 from game.cards.deck import RANKS
 from solver.evaluate.charts import class_cards, hand_class
+from solver.solve.cfr import Solver
 from solver.solve.strategy_file import StrategyFileError, read_strategy_file
 from solver.view.browser import StrategyView, check_same_tree
 from solver.view.server import bind
@@ -127,16 +129,21 @@ def test_range_weights_are_the_actors_own_earlier_frequencies(bounty) -> None:
     assert [step["label"] for step in answer["path"]] == ["", "C", "R6"]  # a limp, the big blind raises
 
 
-def test_auction_nodes_name_the_three_card_slots(tmp_path: Path) -> None:
-    """After the flop auction the winner's decisions read the three-card slots, named so on the page."""
-    from abstraction.cards.buckets import CardAbstraction
-    from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
-    from solver.solve.cfr import Solver
-
+@pytest.fixture(scope="module")
+def holdem_cards(tmp_path_factory) -> tuple[Path, CardAbstraction]:
     cards = CardAbstraction.blank((169, 2, 2, 2))
-    cards.save(tmp_path / "cards.h5")
+    path = tmp_path_factory.mktemp("cards") / "cards.h5"
+    cards.save(path)
+    return path, cards
+
+
+def test_auction_nodes_name_the_three_card_slots(holdem_cards, tmp_path: Path) -> None:
+    """After the flop auction the winner's decisions read the three-card slots, named so on the page."""
+    from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
+
+    cards_path, cards = holdem_cards
     config = AbstractGameConfig(
-        variant="auction", rules={"stack": 20}, card_abstraction=str(tmp_path / "cards.h5"), bets="1p,a cap=1"
+        variant="auction", rules={"stack": 20}, card_abstraction=str(cards_path), bets="1p,a cap=1"
     )
     game = build_abstract_game(config, cards)
     path = write_abstract_strategy(tmp_path / "auction.h5", game, Solver(game, "es-mccfr", seed=1).run(20))
@@ -151,6 +158,29 @@ def test_auction_nodes_name_the_three_card_slots(tmp_path: Path) -> None:
     assert {"flop", "flop, 3 cards", "turn, 3 cards", "river, 3 cards"} <= set(names)
     bids = [child["label"] for child in view.node(names["flop"])["children"]]  # the first flop decision: a bid
     assert bids[0] == "A0" and all(label.startswith("A") for label in bids)
+
+
+@pytest.mark.jit_only  # as plain Python the limit game took over 9 minutes here (stopped)
+def test_limit_games_show_their_streets_and_preflop_grids_and_refuse_another_card_file(
+    holdem_cards, bounty, tmp_path: Path
+) -> None:
+    """Three-player limit hold'em: streets by name, preflop a grid from its Hold'em card file, no
+    stacks (no tap-outs); a card file other than the solved one is refused."""
+    from solver.games.abstract_games import write_abstract_strategy
+    from solver.games.limit_games import LimitGameConfig, build_limit_game
+
+    cards_path, cards = holdem_cards
+    config = LimitGameConfig(rules={"n_players": 3, "max_raises": 1}, card_abstraction=str(cards_path))
+    game = build_limit_game(config, cards)
+    path = write_abstract_strategy(tmp_path / "limit.h5", game, Solver(game, "es-mccfr", seed=1).run(20))
+    view = StrategyView.open(path, deals=300)
+    root = view.node(0)
+    assert view.meta()["players"] == 3 and root["player"] == view.tree.player[0] and root["stacks"] is None
+    assert root["street_name"] == "preflop" and root["strategy"]["grids"][0]["title"] == "hand classes"
+    flop = view.node(_decisions(view.tree, 1)[0])
+    assert flop["street_name"] == "flop" and flop["strategy"]["slot_name"] == "flop"
+    with pytest.raises(StrategyFileError, match="was solved with card sha256"):
+        StrategyView.open(path, cards=bounty[0].parent / "bounty_cards.h5")
 
 
 def test_reach_on_an_exact_game_sums_over_its_deals(exact_files) -> None:
