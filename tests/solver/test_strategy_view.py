@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import signal
+import subprocess
+import sys
 import threading
 import urllib.error
 import urllib.request
@@ -222,6 +225,22 @@ def test_a_taken_port_is_one_error_line(exact_files) -> None:
         assert f"port {server.server_port}" in one_line_error(invoke(*arguments), 1)
     finally:
         server.server_close()
+
+
+def test_vcfr_view_serves_both_files_until_stopped(exact_files) -> None:
+    """The command as a user runs it: a free port, no browser tab, the URL on stdout, both files served."""
+    command = [sys.executable, "-m", "solver.cli.main", "view", str(exact_files["kuhn"]), "--compare"]
+    command += [str(exact_files["kuhn"]), "--port", "0", "--no-open"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stdout.readline()
+        url = re.search(r"at (http://127\.0\.0\.1:\d+/) \(Ctrl-C stops\)", line)
+        assert url, (line, process.stderr.read() if process.poll() is not None else "")
+        status, body = _get(url.group(1) + "api/meta")
+        assert status == 200 and [meta["game"] for meta in json.loads(body)["files"]] == ["kuhn", "kuhn"]
+    finally:
+        process.send_signal(signal.SIGINT)  # Ctrl-C: a clean stop
+        assert process.wait(timeout=30) == 0
 
 
 @pytest.fixture
