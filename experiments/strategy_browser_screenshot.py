@@ -53,6 +53,7 @@ def screenshot(
                     button.click()
                     page.wait_for_selector(f"body[data-node='{child}'] #columns .column")
                     visited.append(child)
+                page.mouse.move(0, 0)  # no button left hovered where the last click was
                 out.parent.mkdir(parents=True, exist_ok=True)
                 page.screenshot(path=str(out), full_page=True)
             finally:

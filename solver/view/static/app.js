@@ -93,7 +93,8 @@ function column(node, meta, file) {
 }
 
 function seatName(seat) {
-  return files[0].players === 2 && seat === 0 ? "seat 0 (dealer)" : `seat ${seat}`;
+  if (files[0].players !== 2) return `seat ${seat}`;
+  return seat === 0 ? "seat 0 (dealer)" : "seat 1 (big blind)";
 }
 
 function render(nodes) {
