@@ -54,7 +54,21 @@ class BucketView:
 
 class StrategyView:
     """A strategy file, its tree, its chance (a `DealTable`) and, for abstract games, its card
-    abstraction; `node` answers one node as JSON."""
+    abstraction; `node` answers one node as JSON.
+
+    Kuhn under the uniform strategy: the first seat checks half the time, and each of the second
+    seat's answers takes half of that; each of the three cards is a third of the hands there.
+
+    >>> from abstraction.exact.exact_games import build_game
+    >>> kuhn = build_game("kuhn")
+    >>> uniform = np.full(kuhn.tree.table_size, 0.5)
+    >>> record = StrategyRecord(kuhn.config, {}, 0, 0, kuhn.tree.fingerprint(), kuhn.tree.to_arrays(), uniform)
+    >>> answer = StrategyView(Path("kuhn.h5"), record, kuhn.deals, exact=True).node(1)
+    >>> answer["history"], answer["player"], answer["pot"], round(answer["reach"], 12)
+    ('K', 1, 2.0, 0.5)
+    >>> [round(child["reach"], 12) for child in answer["children"]], answer["strategy"]["bucket_share"]
+    ([0.25, 0.25], [0.3333333333333333, 0.3333333333333333, 0.3333333333333333])
+    """
 
     def __init__(
         self,
