@@ -114,7 +114,7 @@ def test_preflop_grids_are_the_files_strategy_with_and_without_the_bounty(bounty
         rows = np.asarray(answer["buckets"])
         start = int(tree.row_offset[group])
         assert np.array_equal(rows.ravel(), strategy[start : start + rows.size])
-        assert [view["buckets"][:2] for view in answer["bucket_views"]] == [[0, 2], [1, 3]]
+        assert [listed["buckets"][:2] for listed in answer["bucket_views"]] == [[0, 2], [1, 3]]
 
 
 def test_range_weights_are_the_actors_own_earlier_frequencies(bounty) -> None:
