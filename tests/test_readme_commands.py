@@ -90,6 +90,10 @@ NOT_RUN: dict[str, str] = {
         "builds a 169/50/50/50 abstract game per variant (10 s for one); tests/solver/test_abstract_bench.py::"
         "test_cli_refuses_an_unknown_variant_and_prints_json runs it on Swap for 0.1 s"
     ),
+    "view auction.h5": (
+        "serves the page until Ctrl-C; tests/solver/test_strategy_view.py serves it on a free port and reads every "
+        "route, and its slow test drives the page in Chromium"
+    ),
 }
 """README commands (after ``vcfr``, as written) not run here, with the reason."""
 

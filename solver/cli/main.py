@@ -25,6 +25,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "solver.cli.export",
     "solver.cli.chart",
     "solver.cli.resolve",
+    "solver.cli.view",
     "game.play.cli_game",
     "abstraction.cli_abstraction",
 )

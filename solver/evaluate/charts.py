@@ -92,8 +92,13 @@ def preflop_points(tree: FlatTree, limit: int | None = None) -> list[int]:
     return nodes if limit is None else nodes[:limit]
 
 
-def preflop_grid(tree: FlatTree, average_strategy: np.ndarray, cards: CardAbstraction, node: int) -> PreflopGrid:
-    """The 13x13 grid of ``average_strategy`` (flat, as in the strategy file) at the preflop decision ``node``."""
+def preflop_grid(
+    tree: FlatTree, average_strategy: np.ndarray, cards: CardAbstraction, node: int, *, bounty_hit: bool = False
+) -> PreflopGrid:
+    """The 13x13 grid of ``average_strategy`` (flat, as in the strategy file) at the preflop decision ``node``.
+
+    Bounty: each class's hands whose bounty rank is not among the hole cards, or with ``bounty_hit``
+    those whose bounty rank is (the bucket's hit bit set)."""
     if tree.kind[node] != DECISION or tree.street[node] != 0:
         raise ValueError(
             f"node {node} is not a preflop decision (kind {int(tree.kind[node])}, street {int(tree.street[node])})"
@@ -109,22 +114,29 @@ def preflop_grid(tree: FlatTree, average_strategy: np.ndarray, cards: CardAbstra
     for row in range(13):
         for column in range(13):
             hole = class_cards(row, column)
-            absent = next(rank for rank in range(13) if RANKS[rank] not in hole[::2]) if bounty else None
-            bucket = cards.bucket(hole, bounty_rank=absent)
+            bounty_rank = None
+            if bounty:  # the first rank that is (hit) or is not (no hit) among the hole cards
+                bounty_rank = next(rank for rank in range(13) if (RANKS[rank] in hole[::2]) == bounty_hit)
+            bucket = cards.bucket(hole, bounty_rank=bounty_rank)
             offset = int(tree.row_offset[group]) + bucket * n_actions
             frequencies[row, column] = average_strategy[offset : offset + n_actions]
+    return PreflopGrid(node, tree.history(node), int(tree.player[node]), action_labels(tree, node), frequencies)
+
+
+def action_labels(tree: FlatTree, node: int) -> tuple[str, ...]:
+    """The labels of ``node``'s children (``'F'``, ``'C'``, ``'R6'`` ...), a raise to the largest
+    commitment in the tree marked ``' (all-in)'``."""
     first = int(tree.child_start[node])
-    stack = max(float(tree.committed[:, 0].max()), float(tree.committed[:, 1].max()))
-    actions = tuple(
+    stack = float(tree.committed.max())
+    return tuple(
         tree.action_label(child)
         + (
             " (all-in)"
             if tree.action_kind[child] == ActionKind.RAISE and tree.committed[child, tree.player[node]] >= stack
             else ""
         )
-        for child in range(first, first + n_actions)
+        for child in range(first, first + int(tree.n_children[node]))
     )
-    return PreflopGrid(node, tree.history(node), int(tree.player[node]), actions, frequencies)
 
 
 def action_colours(tree: FlatTree, node: int) -> list[str]:

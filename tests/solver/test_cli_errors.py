@@ -81,6 +81,13 @@ BAD_INPUTS: dict[str, list[tuple[str, str, int]]] = {
         ("not-hdf5", "chart {text}", 1),
         ("points", "chart {text} --points -1", 2),
     ],
+    "view": [
+        ("missing", "view {missing} --no-open", 1),
+        ("not-hdf5", "view {text} --no-open", 1),
+        ("compare-missing", "view {text} --compare {missing} --no-open", 1),
+        ("port", "view {text} --port 70000 --no-open", 2),
+        ("deals", "view {text} --deals 0 --no-open", 2),
+    ],
     "variants": [("extra-argument", "variants extra", 2)],
     "match": [
         ("history-proc", "match --rounds 2 --history /proc/h.jsonl", 1),

@@ -1,0 +1,56 @@
+"""``vcfr view``: the strategy browser, a local web page walking a strategy file's betting tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from game.cli_support import RUNTIME, fail
+from solver.view import DEFAULT_DEALS
+
+
+def register(app: typer.Typer, bench: typer.Typer) -> None:
+    @app.command()
+    def view(
+        strategy: Path = typer.Argument(..., help="Strategy file (HDF5) written by vcfr solve."),
+        compare: Path | None = typer.Option(
+            None, help="A second strategy file of the same tree (game and bets), shown side by side."
+        ),
+        port: int = typer.Option(8765, min=0, max=65535, help="Port on 127.0.0.1 (0: any free port)."),
+        cards: Path | None = typer.Option(
+            None, help="Card abstraction file of STRATEGY (default: the one it names; --compare's file finds its own)."
+        ),
+        deals: int = typer.Option(
+            DEFAULT_DEALS, min=1, help="Fresh deals the reach of a full-size game is averaged over (seed 0)."
+        ),
+        no_open: bool = typer.Option(False, "--no-open", help="Do not open the page in a web browser."),
+    ) -> None:
+        """Serve a page that walks the betting tree by clicking actions: at each node the 13x13 grid
+        (preflop) or the buckets' action frequencies, the pot, the stacks and the reach. Ctrl-C stops it."""
+        from solver.view.browser import StrategyView, check_same_tree
+        from solver.view.server import bind
+
+        try:
+            views = [StrategyView.open(strategy, cards=cards, deals=deals)]
+            if compare is not None:
+                views.append(StrategyView.open(compare, deals=deals))
+                check_same_tree(*views)
+        except (ValueError, OSError) as error:  # an unreadable or mismatched file
+            raise fail(str(error), RUNTIME) from None
+        try:
+            server = bind(views, port=port)
+        except OSError as error:  # the port is taken or not ours to use
+            raise fail(f"cannot serve on 127.0.0.1 port {port}: {error.strerror or error}", RUNTIME) from None
+        url = f"http://127.0.0.1:{server.server_port}/"
+        typer.echo(f"serving {strategy}{f' and {compare}' if compare else ''} at {url} (Ctrl-C stops)")
+        if not no_open:
+            import webbrowser
+
+            webbrowser.open(url)
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            server.server_close()
