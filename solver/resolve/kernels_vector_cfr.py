@@ -4,26 +4,31 @@ One iteration, alternating updates: for each traverser in turn, a forward sweep 
 nodes turns the opponent's regrets into its current strategy (regret matching; the traverser's
 strategy is the one matched in the previous pass, its regrets unchanged since) and pushes the acting
 player's reach vector (one weight per hand) to the children, adding the traverser's reach-weighted
-strategy to its strategy sums; terminals are valued against the opponent's reach with card removal
-(:mod:`kernels_showdown`); a backward sweep forms the traverser's counterfactual values per hand and
-adds its regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. Terminal
-values enter only through :func:`_terminal_value`: a depth-limited leaf (values of continuation
-strategies against the opponent's reach) is one more node kind there. Variants are parameters, as
+strategy to its strategy sums; all the pass's terminals are valued at once against the opponent's
+reach with card removal (:func:`_batched_terminal_values`: its reach rows turned hand-major, one
+sweep of :func:`kernels_showdown._batched_sweep` whose inner loops run over the terminals, SIMD);
+a backward sweep forms the traverser's counterfactual values per hand and
+adds its regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. The
+best-response pass values terminals one at a time through :func:`_terminal_value` (float64). Variants are parameters, as
 in :mod:`solver.solve.kernels_cfr`: strategy-sum weight ``t ** gamma``, regret matching+ on/off,
 regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**beta + 1)``
 (negative) when ``discount`` is on. The safe re-solving gadget is a two-action decision of the
 opponent above the root (see :func:`_cfr_iterations`).
 
-Tables are (n_nodes, n_hands) float64, the row of node ``c`` holding the action into ``c``; hands
-are contiguous. Nodes are in breadth-first order, so a parent comes before its children.
+The CFR tables are (n_nodes, n_hands) float32, the row of node ``c`` holding the action into ``c``;
+hands are contiguous. Nodes are in breadth-first order, so a parent comes before its children.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from solver.resolve.kernels_showdown import _fold_value, _showdown_value
+from solver.resolve.kernels_showdown import N_CARDS, _batched_sweep, _fold_value, _showdown_value
 from solver.resolve.tree import DECISION, FOLD  # node kinds; numba freezes them as constants
+
+ZERO = np.float32(0.0)
+"""The tables' zero (float32: a float64 literal would widen every comparison in the loops)."""
 
 
 @njit(cache=True, nogil=True)
@@ -62,21 +67,92 @@ def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_r
 
 
 @njit(cache=True, nogil=True)
+def _terminal_batch(tree, traverser):
+    """The terminals of ``traverser``'s pass, valued in one batch: ``(nodes, slot, sources,
+    win_weight, compatible_weight)``. ``sources`` (k,): the distinct rows of the opponent's reach the
+    terminals face (siblings under the traverser's decision share one); terminal ``nodes[i]`` faces
+    ``sources[slot[i]]`` and is worth ``win_weight[i] * (w + e) + compatible_weight[i] * m`` (chips;
+    ``w``, ``e``, ``m`` as in :func:`kernels_showdown._showdown_value`; a fold has no ``w + e`` term)."""
+    kind, player, _, _, pot_chips, reach_source = tree
+    opponent = 1 - traverser
+    nodes = np.flatnonzero(kind != DECISION)
+    slot = np.empty(len(nodes), dtype=np.int64)
+    sources = np.empty(len(nodes), dtype=np.int64)
+    win_weight = np.zeros(len(nodes), np.float32)
+    compatible_weight = np.empty(len(nodes), np.float32)
+    n_sources = 0
+    for i, node in enumerate(nodes):
+        source = reach_source[node, opponent]
+        slot[i] = n_sources
+        for j in range(n_sources):
+            if sources[j] == source:
+                slot[i] = j
+        if slot[i] == n_sources:
+            sources[n_sources] = source
+            n_sources += 1
+        own, other = pot_chips[node, traverser], pot_chips[node, opponent]
+        if kind[node] == FOLD:
+            compatible_weight[i] = -own if player[node] == traverser else other
+        else:
+            win_weight[i] = 0.5 * (own + other)
+            compatible_weight[i] = -own
+    return nodes, slot, sources[:n_sources].copy(), win_weight, compatible_weight
+
+
+@njit(cache=True, nogil=True)
+def _batch_scratch(n, k, dtype):
+    """Scratch of :func:`_batched_terminal_values` for ``n`` hands and ``k`` reach rows (C-contiguous, exact
+    sizes: numba vectorises the loops over ``k`` only on contiguous arrays)."""
+    return (
+        np.empty((n, k), dtype),
+        np.empty((n, k), dtype),
+        np.empty((n, k), dtype),
+        np.empty((N_CARDS, k), dtype),
+        np.empty(k, dtype),
+    )
+
+
+@njit(cache=True, nogil=True)
+def _batched_terminal_values(
+    layout, reach, opponent, nodes, slot, sources, win_weight, compatible_weight, batch, values
+):
+    """Counterfactual values of every terminal of a pass (see :func:`_terminal_batch`) into their rows
+    of ``values``: the opponent's reach rows are copied hand-major and swept once, together."""
+    reach_t, weaker_sums, compatible, by_card, total = batch
+    n, k = reach_t.shape
+    for h in range(n):
+        for j in range(k):
+            reach_t[h, j] = reach[sources[j], opponent, h]
+    _batched_sweep(layout, reach_t, by_card, total, weaker_sums)
+    first, second = layout.first, layout.second
+    for h in range(n):
+        a, b = first[h], second[h]
+        for j in range(k):
+            compatible[h, j] = total[j] - by_card[a, j] - by_card[b, j] + reach_t[h, j]
+    for i in range(len(nodes)):
+        j = slot[i]
+        win, mass = win_weight[i], compatible_weight[i]
+        out = values[nodes[i]]
+        for h in range(n):
+            out[h] = win * weaker_sums[h, j] + mass * compatible[h, j]
+
+
+@njit(cache=True, nogil=True)
 def _positive_totals(regrets, start, count, total):
     """``total[h]``: the positive regrets of actions ``start .. start+count-1`` summed per hand."""
     total[:] = 0.0
     for c in range(start, start + count):
         for h in range(len(total)):
             positive = regrets[c, h]
-            if positive > 0.0:
+            if positive > ZERO:
                 total[h] += positive
 
 
 @njit(cache=True, nogil=True)
 def _matched(regret, total, uniform):
     """Regret matching of one action for one hand: its positive regret's share, uniform if none."""
-    if total > 0.0:
-        return regret / total if regret > 0.0 else 0.0
+    if total > ZERO:
+        return regret / total if regret > ZERO else ZERO
     return uniform
 
 
@@ -128,14 +204,16 @@ def _cfr_iterations(
     in place), entering where neither regret is positive. Its root reach is its range times the
     probability of entering.
     """
-    kind, player, child_start, n_children, pot_chips, reach_source = tree
+    kind, player, child_start, n_children, _, reach_source = tree
     n_nodes = len(kind)
     n = ranges.shape[1]
-    total = scratch.win  # free during the forward sweep: terminals use it only in the backward one
+    total = scratch.win  # per-hand positive regret totals of the forward sweep
+    batches = (_terminal_batch(tree, 0), _terminal_batch(tree, 1))
+    scratches = (_batch_scratch(n, len(batches[0][2]), reach.dtype), _batch_scratch(n, len(batches[1][2]), reach.dtype))
     for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
-        averaging_weight = float(iteration) ** gamma
-        positive_factor = float(iteration) ** alpha / (float(iteration) ** alpha + 1.0)
-        negative_factor = float(iteration) ** beta / (float(iteration) ** beta + 1.0)
+        averaging_weight = np.float32(float(iteration) ** gamma)
+        positive_factor = np.float32(float(iteration) ** alpha / (float(iteration) ** alpha + 1.0))
+        negative_factor = np.float32(float(iteration) ** beta / (float(iteration) ** beta + 1.0))
         for traverser in range(2):
             opponent = 1 - traverser
             for h in range(n):
@@ -156,7 +234,7 @@ def _cfr_iterations(
                 recompute = actor == opponent or (traverser == 0 and iteration == first_iteration + 1)
                 if recompute:
                     _positive_totals(regrets, start, count, total)
-                uniform = 1.0 / count
+                uniform = np.float32(1.0 / count)
                 # one pass per action: regret matching where needed, the child's reach and the
                 # traverser's strategy sums
                 for c in range(start, start + count):
@@ -176,25 +254,21 @@ def _cfr_iterations(
                     for h in range(n):
                         child_reach[h] = parent_reach[h] * child_strategy[h]
                         sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
-            compatible_source = -1  # the reach row whose compatible mass scratch.compatible holds
+            batch_nodes, slot, sources, win_weight, compatible_weight = batches[traverser]
+            _batched_terminal_values(
+                layout,
+                reach,
+                opponent,
+                batch_nodes,
+                slot,
+                sources,
+                win_weight,
+                compatible_weight,
+                scratches[traverser],
+                values,
+            )
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
-                    # children of the traverser's decisions share the opponent's reach row: a fold
-                    # reuses the card removal of its sibling call's showdown (children run backward)
-                    source = reach_source[node, opponent]
-                    if _terminal_value(
-                        kind,
-                        player,
-                        pot_chips,
-                        layout,
-                        node,
-                        traverser,
-                        reach[source, opponent],
-                        scratch,
-                        source == compatible_source,
-                        values[node],
-                    ):
-                        compatible_source = source
                     continue
                 start = child_start[node]
                 count = n_children[node]
@@ -223,7 +297,7 @@ def _cfr_iterations(
                         negative_factor,
                     )
             if traverser == gadget_player:
-                gadget_node_values = scratch.win  # free after the terminals
+                gadget_node_values = scratch.win  # free after the forward sweep
                 for h in range(n):
                     entering = _entering(gadget_regrets, h)
                     gadget_node_values[h] = values[0, h]  # written so that -inf never meets 0
@@ -240,9 +314,9 @@ def _add_regrets(regrets, action_values, node_values, regret_matching_plus, disc
     for h in range(len(regrets)):
         regret = regrets[h] + action_values[h] - node_values[h]
         if regret_matching_plus:
-            regret = max(regret, 0.0)
+            regret = max(regret, ZERO)
         if discount:
-            regret *= positive_factor if regret >= 0.0 else negative_factor
+            regret *= positive_factor if regret >= ZERO else negative_factor
         regrets[h] = regret
 
 
