@@ -68,73 +68,55 @@ def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_r
 
 @njit(cache=True, nogil=True)
 def _terminal_batch(tree, traverser):
-    """The terminals of ``traverser``'s pass, valued in one batch: ``(nodes, slot, sources,
-    win_weight, compatible_weight)``. ``sources`` (k,): the distinct rows of the opponent's reach the
-    terminals face (siblings under the traverser's decision share one); terminal ``nodes[i]`` faces
-    ``sources[slot[i]]`` and is worth ``win_weight[i] * (w + e) + compatible_weight[i] * m`` (chips;
-    ``w``, ``e``, ``m`` as in :func:`kernels_showdown._showdown_value`; a fold has no ``w + e`` term)."""
+    """The terminals of ``traverser``'s pass, valued in one batch: ``(nodes, sources, win_weight,
+    compatible_weight)``, one entry per terminal: ``nodes[i]`` faces the opponent's reach row
+    ``sources[i]`` and is worth ``win_weight[i] * (w + e) + compatible_weight[i] * m`` per hand
+    (chips; ``w``, ``e``, ``m`` as in :func:`kernels_showdown._showdown_value`; a fold has no ``w + e``
+    term). Siblings under the traverser's decision face the same row and are swept twice: one
+    column per terminal makes the values a plain transpose."""
     kind, player, _, _, pot_chips, reach_source = tree
     opponent = 1 - traverser
     nodes = np.flatnonzero(kind != DECISION)
-    slot = np.empty(len(nodes), dtype=np.int64)
-    sources = np.empty(len(nodes), dtype=np.int64)
     win_weight = np.zeros(len(nodes), np.float32)
     compatible_weight = np.empty(len(nodes), np.float32)
-    n_sources = 0
     for i, node in enumerate(nodes):
-        source = reach_source[node, opponent]
-        slot[i] = n_sources
-        for j in range(n_sources):
-            if sources[j] == source:
-                slot[i] = j
-        if slot[i] == n_sources:
-            sources[n_sources] = source
-            n_sources += 1
         own, other = pot_chips[node, traverser], pot_chips[node, opponent]
         if kind[node] == FOLD:
             compatible_weight[i] = -own if player[node] == traverser else other
         else:
             win_weight[i] = 0.5 * (own + other)
             compatible_weight[i] = -own
-    return nodes, slot, sources[:n_sources].copy(), win_weight, compatible_weight
+    return nodes, reach_source[nodes, opponent].copy(), win_weight, compatible_weight
 
 
 @njit(cache=True, nogil=True)
 def _batch_scratch(n, k, dtype):
-    """Scratch of :func:`_batched_terminal_values` for ``n`` hands and ``k`` reach rows (C-contiguous, exact
-    sizes: numba vectorises the loops over ``k`` only on contiguous arrays)."""
-    return (
-        np.empty((n, k), dtype),
-        np.empty((n, k), dtype),
-        np.empty((n, k), dtype),
-        np.empty((N_CARDS, k), dtype),
-        np.empty(k, dtype),
-    )
+    """Scratch of :func:`_batched_terminal_values` for ``n`` hands and ``k`` terminals (C-contiguous,
+    exact sizes: numba vectorises the loops over ``k`` only on contiguous arrays)."""
+    return np.empty((n, k), dtype), np.empty((n, k), dtype), np.empty((N_CARDS, k), dtype), np.empty(k, dtype)
 
 
 @njit(cache=True, nogil=True)
-def _batched_terminal_values(
-    layout, reach, opponent, nodes, slot, sources, win_weight, compatible_weight, batch, values
-):
+def _batched_terminal_values(layout, reach, opponent, nodes, sources, win_weight, compatible_weight, batch, values):
     """Counterfactual values of every terminal of a pass (see :func:`_terminal_batch`) into their rows
-    of ``values``: the opponent's reach rows are copied hand-major and swept once, together."""
-    reach_t, weaker_sums, compatible, by_card, total = batch
+    of ``values``: the opponent's reach rows are copied hand-major, swept once together, valued in
+    place and copied back (two-index subscripts: a row view per hand costs a reference count)."""
+    reach_t, hand_values, by_card, total = batch
     n, k = reach_t.shape
     for h in range(n):
-        for j in range(k):
-            reach_t[h, j] = reach[sources[j], opponent, h]
-    _batched_sweep(layout, reach_t, by_card, total, weaker_sums)
+        for i in range(k):
+            reach_t[h, i] = reach[sources[i], opponent, h]
+    _batched_sweep(layout, reach_t, by_card, total, hand_values)
     first, second = layout.first, layout.second
     for h in range(n):
         a, b = first[h], second[h]
-        for j in range(k):
-            compatible[h, j] = total[j] - by_card[a, j] - by_card[b, j] + reach_t[h, j]
-    for i in range(len(nodes)):
-        j = slot[i]
-        win, mass = win_weight[i], compatible_weight[i]
+        for i in range(k):
+            compatible = total[i] - by_card[a, i] - by_card[b, i] + reach_t[h, i]
+            hand_values[h, i] = win_weight[i] * hand_values[h, i] + compatible_weight[i] * compatible
+    for i in range(k):
         out = values[nodes[i]]
         for h in range(n):
-            out[h] = win * weaker_sums[h, j] + mass * compatible[h, j]
+            out[h] = hand_values[h, i]
 
 
 @njit(cache=True, nogil=True)
@@ -209,7 +191,7 @@ def _cfr_iterations(
     n = ranges.shape[1]
     total = scratch.win  # per-hand positive regret totals of the forward sweep
     batches = (_terminal_batch(tree, 0), _terminal_batch(tree, 1))
-    scratches = (_batch_scratch(n, len(batches[0][2]), reach.dtype), _batch_scratch(n, len(batches[1][2]), reach.dtype))
+    scratches = (_batch_scratch(n, len(batches[0][0]), reach.dtype), _batch_scratch(n, len(batches[1][0]), reach.dtype))
     for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
         averaging_weight = np.float32(float(iteration) ** gamma)
         positive_factor = np.float32(float(iteration) ** alpha / (float(iteration) ** alpha + 1.0))
@@ -254,13 +236,12 @@ def _cfr_iterations(
                     for h in range(n):
                         child_reach[h] = parent_reach[h] * child_strategy[h]
                         sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
-            batch_nodes, slot, sources, win_weight, compatible_weight = batches[traverser]
+            batch_nodes, sources, win_weight, compatible_weight = batches[traverser]
             _batched_terminal_values(
                 layout,
                 reach,
                 opponent,
                 batch_nodes,
-                slot,
                 sources,
                 win_weight,
                 compatible_weight,
