@@ -27,6 +27,9 @@ from numba import njit
 from solver.resolve.kernels_showdown import N_CARDS, _batched_sweep, _fold_value, _showdown_value
 from solver.resolve.tree import DECISION, FOLD  # node kinds; numba freezes them as constants
 
+LANES = 16
+"""Float32 lanes of a 512-bit vector: the batch's columns are padded to a multiple (a remainder of a
+few columns costs the sweep as much as a full vector, measured: 37 columns as slow as 48)."""
 ZERO = np.float32(0.0)
 """The tables' zero (float32: a float64 literal would widen every comparison in the loops)."""
 
@@ -73,12 +76,14 @@ def _terminal_batch(tree, traverser):
     ``sources[i]`` and is worth ``win_weight[i] * (w + e) + compatible_weight[i] * m`` per hand
     (chips; ``w``, ``e``, ``m`` as in :func:`kernels_showdown._showdown_value`; a fold has no ``w + e``
     term). Siblings under the traverser's decision face the same row and are swept twice: one
-    column per terminal makes the values a plain transpose."""
+    column per terminal makes the values a plain transpose. The weights are padded with zeros to a
+    multiple of :data:`LANES` columns."""
     kind, player, _, _, pot_chips, reach_source = tree
     opponent = 1 - traverser
     nodes = np.flatnonzero(kind != DECISION)
-    win_weight = np.zeros(len(nodes), np.float32)
-    compatible_weight = np.empty(len(nodes), np.float32)
+    width = -(-len(nodes) // LANES) * LANES
+    win_weight = np.zeros(width, np.float32)
+    compatible_weight = np.zeros(width, np.float32)
     for i, node in enumerate(nodes):
         own, other = pot_chips[node, traverser], pot_chips[node, opponent]
         if kind[node] == FOLD:
@@ -91,9 +96,16 @@ def _terminal_batch(tree, traverser):
 
 @njit(cache=True, nogil=True)
 def _batch_scratch(n, k, dtype):
-    """Scratch of :func:`_batched_terminal_values` for ``n`` hands and ``k`` terminals (C-contiguous,
-    exact sizes: numba vectorises the loops over ``k`` only on contiguous arrays)."""
-    return np.empty((n, k), dtype), np.empty((n, k), dtype), np.empty((N_CARDS, k), dtype), np.empty(k, dtype)
+    """Scratch of :func:`_batched_terminal_values` for ``n`` hands and ``k`` terminals: ``k`` columns
+    padded to a multiple of :data:`LANES`, zero (the padding stays zero), C-contiguous (numba vectorises
+    the loops over the columns only on contiguous arrays)."""
+    width = -(-k // LANES) * LANES
+    return (
+        np.zeros((n, width), dtype),
+        np.zeros((n, width), dtype),
+        np.zeros((N_CARDS, width), dtype),
+        np.zeros(width, dtype),
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -102,18 +114,18 @@ def _batched_terminal_values(layout, reach, opponent, nodes, sources, win_weight
     of ``values``: the opponent's reach rows are copied hand-major, swept once together, valued in
     place and copied back (two-index subscripts: a row view per hand costs a reference count)."""
     reach_t, hand_values, by_card, total = batch
-    n, k = reach_t.shape
+    n, width = reach_t.shape
     for h in range(n):
-        for i in range(k):
+        for i in range(len(nodes)):
             reach_t[h, i] = reach[sources[i], opponent, h]
     _batched_sweep(layout, reach_t, by_card, total, hand_values)
     first, second = layout.first, layout.second
     for h in range(n):
         a, b = first[h], second[h]
-        for i in range(k):
+        for i in range(width):
             compatible = total[i] - by_card[a, i] - by_card[b, i] + reach_t[h, i]
             hand_values[h, i] = win_weight[i] * hand_values[h, i] + compatible_weight[i] * compatible
-    for i in range(k):
+    for i in range(len(nodes)):
         out = values[nodes[i]]
         for h in range(n):
             out[h] = hand_values[h, i]
