@@ -4,12 +4,13 @@ One iteration, alternating updates: for each traverser in turn, a forward sweep 
 nodes turns the opponent's regrets into its current strategy (regret matching; the traverser's
 strategy is the one matched in the previous pass, its regrets unchanged since) and pushes the acting
 player's reach vector (one weight per hand) to the children, adding the traverser's reach-weighted
-strategy to its strategy sums; all the pass's terminals are valued at once against the opponent's
-reach with card removal (:func:`_batched_terminal_values`: its reach rows turned hand-major, one
-sweep of :func:`kernels_showdown._batched_sweep` whose inner loops run over the terminals, SIMD);
-a backward sweep forms the traverser's counterfactual values per hand and
-adds its regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. The
-best-response pass values terminals one at a time through :func:`_terminal_value` (float64). Variants are parameters, as
+strategy to its strategy sums; all the pass's fold and showdown terminals are valued at once against
+the opponent's reach with card removal (:func:`_batched_terminal_values`: its reach rows turned
+hand-major, one sweep of :func:`kernels_showdown._batched_sweep` whose inner loops run over the
+terminals, SIMD); a backward sweep forms the traverser's counterfactual values per hand and adds its
+regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. A terminal of another
+kind (a depth-limited leaf would be one) is valued alone by :func:`_terminal_value`, which also
+values the best-response pass's terminals (float64). Variants are parameters, as
 in :mod:`solver.solve.kernels_cfr`: strategy-sum weight ``t ** gamma``, regret matching+ on/off,
 regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**beta + 1)``
 (negative) when ``discount`` is on. The safe re-solving gadget is a two-action decision of the
@@ -25,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from solver.resolve.kernels_showdown import N_CARDS, _batched_sweep, _fold_value, _showdown_value
-from solver.resolve.tree import DECISION, FOLD  # node kinds; numba freezes them as constants
+from solver.resolve.tree import DECISION, FOLD, SHOWDOWN  # node kinds; numba freezes them as constants
 
 LANES = 16
 """Float32 lanes of a 512-bit vector: the batch's columns are padded to a multiple (a remainder of a
@@ -43,30 +44,22 @@ def _any_positive(values):
 
 
 @njit(cache=True, nogil=True)
-def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, compatible_ready, out):
+def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, out):
     """Counterfactual value per hand of terminal ``node`` for ``traverser`` into ``out`` (zero,
-    without a showdown pass, where the opponent never gets there).
+    without a showdown pass, where the opponent never gets there): the best-response pass's terminals,
+    and in the CFR pass any terminal kind other than fold and showdown (those go in one batch).
 
     ``layout``, ``scratch``: a ``HandLayout`` and a ``ShowdownScratch`` (see :mod:`kernels_showdown`).
-    ``compatible_ready``: ``scratch.compatible`` already holds this reach's compatible mass (a
-    sibling showdown against the same reach), so a fold costs one pass. Returns whether
-    ``scratch.compatible`` holds it on return.
     """
     if not _any_positive(opponent_reach):  # the values are linear in the reach: all zero, exactly
         out[:] = 0.0
-        return False
+        return
     own = pot_chips[node, traverser]
     other = pot_chips[node, 1 - traverser]
     if kind[node] != FOLD:
         _showdown_value(layout, opponent_reach, own, other, scratch, out)
-        return True
-    payoff = -own if player[node] == traverser else other
-    if compatible_ready:
-        for h in range(len(out)):
-            out[h] = payoff * scratch.compatible[h]
-    else:
-        _fold_value(layout, opponent_reach, payoff, scratch, out)
-    return compatible_ready
+        return
+    _fold_value(layout, opponent_reach, -own if player[node] == traverser else other, scratch, out)
 
 
 @njit(cache=True, nogil=True)
@@ -80,7 +73,7 @@ def _terminal_batch(tree, traverser):
     multiple of :data:`LANES` columns."""
     kind, player, _, _, pot_chips, reach_source = tree
     opponent = 1 - traverser
-    nodes = np.flatnonzero(kind != DECISION)
+    nodes = np.flatnonzero((kind == FOLD) | (kind == SHOWDOWN))
     width = -(-len(nodes) // LANES) * LANES
     win_weight = np.zeros(width, np.float32)
     compatible_weight = np.zeros(width, np.float32)
@@ -198,7 +191,7 @@ def _cfr_iterations(
     in place), entering where neither regret is positive. Its root reach is its range times the
     probability of entering.
     """
-    kind, player, child_start, n_children, _, reach_source = tree
+    kind, player, child_start, n_children, pot_chips, reach_source = tree
     n_nodes = len(kind)
     n = ranges.shape[1]
     total = scratch.win  # per-hand positive regret totals of the forward sweep
@@ -262,6 +255,11 @@ def _cfr_iterations(
             )
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
+                    if kind[node] != FOLD and kind[node] != SHOWDOWN:  # not in the batch: valued alone
+                        opponent_reach = reach[reach_source[node, opponent], opponent]
+                        _terminal_value(
+                            kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, values[node]
+                        )
                     continue
                 start = child_start[node]
                 count = n_children[node]
@@ -335,7 +333,7 @@ def _response_values(tree, layout, ranges, average, responder, best, reach, valu
                 reach[c, h] = reach[node, h] * (average[c, h] if player[node] == opponent else 1.0)
     for node in range(n_nodes - 1, -1, -1):
         if kind[node] != DECISION:
-            _terminal_value(kind, player, pot_chips, layout, node, responder, reach[node], scratch, False, values[node])
+            _terminal_value(kind, player, pot_chips, layout, node, responder, reach[node], scratch, values[node])
             continue
         start = child_start[node]
         count = n_children[node]
