@@ -77,13 +77,13 @@ class NumpySubgameSolver:
 
     def __init__(self, tree: SubgameTree, hands: RiverHands, ranges: np.ndarray, config: ResolveConfig | None = None):
         self.tree, self.ranges = tree, np.asarray(ranges, dtype=np.float64)
-        dtype = TABLE_DTYPE
         self.config = config if config is not None else ResolveConfig()
         self.showdown = NumpyShowdown(hands)
         shape = (tree.n_nodes, hands.n_hands)
-        self.regrets, self.strategy_sums, self.iteration = np.zeros(shape, dtype), np.zeros(shape, dtype), 0
-        self._strategy, self._values = np.zeros(shape, dtype), np.zeros(shape, dtype)
-        self._reach = np.zeros((tree.n_nodes, 2, hands.n_hands), dtype)
+        self.regrets, self.strategy_sums = np.zeros(shape, TABLE_DTYPE), np.zeros(shape, TABLE_DTYPE)
+        self._strategy, self._values = np.zeros(shape, TABLE_DTYPE), np.zeros(shape, TABLE_DTYPE)
+        self._reach = np.zeros((tree.n_nodes, 2, hands.n_hands), TABLE_DTYPE)
+        self.iteration = 0
         self._decisions = [
             (
                 int(node),
