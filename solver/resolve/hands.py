@@ -159,7 +159,7 @@ def batched_showdown_masses(hands: RiverHands, reach: np.ndarray) -> tuple[np.nd
     k = len(reach)
     hand_major = np.ascontiguousarray(reach.T)
     weaker_sums, by_card, total = np.empty_like(hand_major), np.empty((N_CARDS, k)), np.empty(k)
-    kernels_showdown._batched_sweep(hands.layout, hand_major, by_card, total, weaker_sums)
+    kernels_showdown._batched_sweep(hands.layout, hand_major, by_card, total, weaker_sums, k)
     first, second = hands.cards[:, 0], hands.cards[:, 1]
     compatible = total - by_card[first] - by_card[second] + hand_major
     return weaker_sums.T.copy(), compatible.T.copy()

@@ -70,10 +70,11 @@ def _terminal_batch(tree, traverser):
     (chips; ``w``, ``e``, ``m`` as in :func:`kernels_showdown._showdown_value`; a fold has no ``w + e``
     term). Siblings under the traverser's decision face the same row and are swept twice: one
     column per terminal makes the values a plain transpose. The weights are padded with zeros to a
-    multiple of :data:`LANES` columns."""
+    multiple of :data:`LANES` columns. Showdowns come first: ``n_full`` (the last entry), their count
+    rounded up to :data:`LANES`, is how many columns need the strength sweep; a fold needs only ``m``."""
     kind, player, _, _, pot_chips, reach_source = tree
     opponent = 1 - traverser
-    nodes = np.flatnonzero((kind == FOLD) | (kind == SHOWDOWN))
+    nodes = np.concatenate((np.flatnonzero(kind == SHOWDOWN), np.flatnonzero(kind == FOLD)))
     width = -(-len(nodes) // LANES) * LANES
     win_weight = np.zeros(width, np.float32)
     compatible_weight = np.zeros(width, np.float32)
@@ -84,7 +85,8 @@ def _terminal_batch(tree, traverser):
         else:
             win_weight[i] = 0.5 * (own + other)
             compatible_weight[i] = -own
-    return nodes, reach_source[nodes, opponent].copy(), win_weight, compatible_weight
+    n_full = -(-np.count_nonzero(kind == SHOWDOWN) // LANES) * LANES
+    return nodes, reach_source[nodes, opponent].copy(), win_weight, compatible_weight, n_full
 
 
 @njit(cache=True, nogil=True)
@@ -102,7 +104,9 @@ def _batch_scratch(n, k, dtype):
 
 
 @njit(cache=True, nogil=True)
-def _batched_terminal_values(layout, reach, opponent, nodes, sources, win_weight, compatible_weight, batch, values):
+def _batched_terminal_values(
+    layout, reach, opponent, nodes, sources, win_weight, compatible_weight, n_full, batch, values
+):
     """Counterfactual values of every terminal of a pass (see :func:`_terminal_batch`) into their rows
     of ``values``: the opponent's reach rows are copied hand-major, swept once together, valued in
     place and copied back (two-index subscripts: a row view per hand costs a reference count)."""
@@ -111,7 +115,7 @@ def _batched_terminal_values(layout, reach, opponent, nodes, sources, win_weight
     for h in range(n):
         for i in range(len(nodes)):
             reach_t[h, i] = reach[sources[i], opponent, h]
-    _batched_sweep(layout, reach_t, by_card, total, hand_values)
+    _batched_sweep(layout, reach_t, by_card, total, hand_values, n_full)
     first, second = layout.first, layout.second
     for h in range(n):
         a, b = first[h], second[h]
@@ -241,18 +245,7 @@ def _cfr_iterations(
                     for h in range(n):
                         child_reach[h] = parent_reach[h] * child_strategy[h]
                         sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
-            batch_nodes, sources, win_weight, compatible_weight = batches[traverser]
-            _batched_terminal_values(
-                layout,
-                reach,
-                opponent,
-                batch_nodes,
-                sources,
-                win_weight,
-                compatible_weight,
-                scratches[traverser],
-                values,
-            )
+            _batched_terminal_values(layout, reach, opponent, *batches[traverser], scratches[traverser], values)
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
                     if kind[node] != FOLD and kind[node] != SHOWDOWN:  # not in the batch: valued alone
