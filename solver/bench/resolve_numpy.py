@@ -1,5 +1,6 @@
 """The subgame solver written in plain numpy: the speed peer of ``vcfr bench resolve`` and a
-cross-check of the numba kernels (same algorithm, same order of updates, so the same tables).
+cross-check of the numba kernels (same algorithm, same order of updates, the same float32 tables:
+the same up to float32 rounding).
 
 Each node's children are one contiguous block of rows, so regret matching, reach and values are
 whole-array operations per node; the showdown takes per-card cumulative sums with ``np.cumsum``
@@ -12,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from solver.resolve.hands import N_CARDS, RiverHands
-from solver.resolve.resolver import ResolveConfig
+from solver.resolve.resolver import TABLE_DTYPE, ResolveConfig
 from solver.resolve.tree import DECISION, FOLD, SubgameTree
 
 
@@ -79,9 +80,10 @@ class NumpySubgameSolver:
         self.config = config if config is not None else ResolveConfig()
         self.showdown = NumpyShowdown(hands)
         shape = (tree.n_nodes, hands.n_hands)
-        self.regrets, self.strategy_sums, self.iteration = np.zeros(shape), np.zeros(shape), 0
-        self._strategy, self._values = np.zeros(shape), np.zeros(shape)
-        self._reach = np.zeros((tree.n_nodes, 2, hands.n_hands))
+        self.regrets, self.strategy_sums = np.zeros(shape, TABLE_DTYPE), np.zeros(shape, TABLE_DTYPE)
+        self._strategy, self._values = np.zeros(shape, TABLE_DTYPE), np.zeros(shape, TABLE_DTYPE)
+        self._reach = np.zeros((tree.n_nodes, 2, hands.n_hands), TABLE_DTYPE)
+        self.iteration = 0
         self._decisions = [
             (
                 int(node),

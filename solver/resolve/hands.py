@@ -59,10 +59,10 @@ class RiverHands:
         # unsigned indices spare the kernels numba's negative-index check on every gather
         return kernels_showdown.HandLayout(*(np.ascontiguousarray(array, dtype=np.uint32) for array in index))
 
-    def scratch(self) -> kernels_showdown.ShowdownScratch:
-        """Fresh scratch arrays for the showdown kernels."""
+    def scratch(self, dtype: type = np.float64) -> kernels_showdown.ShowdownScratch:
+        """Fresh scratch arrays for the showdown kernels (``dtype``: that of the reach they take)."""
         n = self.n_hands
-        return kernels_showdown.ShowdownScratch(np.zeros(N_CARDS), np.zeros(n), np.zeros(n), np.zeros(n))
+        return kernels_showdown.ShowdownScratch(*(np.zeros(size, dtype) for size in (N_CARDS, n, n, n)))
 
     def describe(self, hand: int) -> str:
         """Text of hand ``hand`` (higher card first, as the engines print hole cards)."""
@@ -144,3 +144,22 @@ def fold_values(hands: RiverHands, reach: np.ndarray, payoff: float) -> np.ndarr
     out = np.empty(hands.n_hands)
     kernels_showdown._fold_value(hands.layout, reach, float(payoff), hands.scratch(), out)
     return out
+
+
+def batched_showdown_masses(hands: RiverHands, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For ``k`` reach vectors at once (``reach`` (k, n)), ``(weaker_sums, compatible)``, each (k, n): per
+    vector and hand, the opponent's compatible reach strictly weaker plus weaker or equal (``win``
+    plus the hands tied or beaten), and all its compatible reach: the one sweep that values all the
+    terminals of a CFR pass (:func:`kernels_showdown._batched_sweep`)."""
+    reach = np.ascontiguousarray(reach, dtype=np.float64)
+    if reach.ndim != 2 or reach.shape[1] != hands.n_hands:
+        raise ValueError(f"reach must have shape (k, {hands.n_hands}) (vector, hand), got {reach.shape}")
+    for row in reach:
+        _checked_reach(hands, row)
+    k = len(reach)
+    hand_major = np.ascontiguousarray(reach.T)
+    weaker_sums, by_card, total = np.empty_like(hand_major), np.empty((N_CARDS, k)), np.empty(k)
+    kernels_showdown._batched_sweep(hands.layout, hand_major, by_card, total, weaker_sums, k)
+    first, second = hands.cards[:, 0], hands.cards[:, 1]
+    compatible = total - by_card[first] - by_card[second] + hand_major
+    return weaker_sums.T.copy(), compatible.T.copy()

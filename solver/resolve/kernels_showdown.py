@@ -110,3 +110,34 @@ def _fold_value(layout, reach, payoff, scratch, out):
     _compatible_mass(layout, reach, scratch, out)
     for h in range(len(reach)):
         out[h] *= payoff
+
+
+@njit(cache=True, nogil=True)
+def _batched_sweep(layout, reach, by_card, total, weaker_sums, n_full):
+    """The ascending sweep for ``k`` reach vectors at once, hand-major so that the inner loops run over
+    the vectors (contiguous, SIMD): ``reach`` (n, k); out ``weaker_sums[h, j]``, the strictly weaker
+    plus the weaker-or-equal compatible reach of vector ``j`` (``w + e`` of :func:`_showdown_value`),
+    and the totals ``by_card`` (52, k), ``total`` (k,): the compatible reach of hand ``h`` is then
+    ``total - by_card[first[h]] - by_card[second[h]] + reach[h]``. Only the first ``n_full`` columns
+    get ``weaker_sums`` (the others need only the totals: folds). Two-index subscripts, no row views:
+    a view per hand costs numba a reference count update."""
+    first, second, group_start = layout.first, layout.second, layout.group_start
+    k = len(total)
+    by_card[:] = 0.0
+    total[:] = 0.0
+    for g in range(len(group_start) - 1):
+        start, stop = group_start[g], group_start[g + 1]
+        for h in range(start, stop):
+            a, b = first[h], second[h]
+            for j in range(n_full):
+                weaker_sums[h, j] = total[j] - by_card[a, j] - by_card[b, j]
+        for h in range(start, stop):
+            a, b = first[h], second[h]
+            for j in range(k):
+                total[j] += reach[h, j]
+                by_card[a, j] += reach[h, j]
+                by_card[b, j] += reach[h, j]
+        for h in range(start, stop):
+            a, b = first[h], second[h]
+            for j in range(n_full):
+                weaker_sums[h, j] += total[j] - by_card[a, j] - by_card[b, j] + reach[h, j]

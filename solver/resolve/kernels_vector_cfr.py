@@ -4,26 +4,35 @@ One iteration, alternating updates: for each traverser in turn, a forward sweep 
 nodes turns the opponent's regrets into its current strategy (regret matching; the traverser's
 strategy is the one matched in the previous pass, its regrets unchanged since) and pushes the acting
 player's reach vector (one weight per hand) to the children, adding the traverser's reach-weighted
-strategy to its strategy sums; terminals are valued against the opponent's reach with card removal
-(:mod:`kernels_showdown`); a backward sweep forms the traverser's counterfactual values per hand and
-adds its regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. Terminal
-values enter only through :func:`_terminal_value`: a depth-limited leaf (values of continuation
-strategies against the opponent's reach) is one more node kind there. Variants are parameters, as
+strategy to its strategy sums; all the pass's fold and showdown terminals are valued at once against
+the opponent's reach with card removal (:func:`_batched_terminal_values`: its reach rows turned
+hand-major, one sweep of :func:`kernels_showdown._batched_sweep` whose inner loops run over the
+terminals, SIMD); a backward sweep forms the traverser's counterfactual values per hand and adds its
+regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. A terminal of another
+kind (a depth-limited leaf would be one) is valued alone by :func:`_terminal_value`, which also
+values the best-response pass's terminals (float64). Variants are parameters, as
 in :mod:`solver.solve.kernels_cfr`: strategy-sum weight ``t ** gamma``, regret matching+ on/off,
 regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**beta + 1)``
 (negative) when ``discount`` is on. The safe re-solving gadget is a two-action decision of the
 opponent above the root (see :func:`_cfr_iterations`).
 
-Tables are (n_nodes, n_hands) float64, the row of node ``c`` holding the action into ``c``; hands
-are contiguous. Nodes are in breadth-first order, so a parent comes before its children.
+The CFR tables are (n_nodes, n_hands) float32, the row of node ``c`` holding the action into ``c``;
+hands are contiguous. Nodes are in breadth-first order, so a parent comes before its children.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from solver.resolve.kernels_showdown import _fold_value, _showdown_value
-from solver.resolve.tree import DECISION, FOLD  # node kinds; numba freezes them as constants
+from solver.resolve.kernels_showdown import N_CARDS, _batched_sweep, _fold_value, _showdown_value
+from solver.resolve.tree import DECISION, FOLD, SHOWDOWN  # node kinds; numba freezes them as constants
+
+LANES = 16
+"""Float32 lanes of a 512-bit vector: the batch's columns are padded to a multiple (a remainder of a
+few columns costs the sweep as much as a full vector, measured: 37 columns as slow as 48)."""
+ZERO = np.float32(0.0)
+"""The tables' zero (float32: a float64 literal would widen every comparison in the loops)."""
 
 
 @njit(cache=True, nogil=True)
@@ -35,30 +44,88 @@ def _any_positive(values):
 
 
 @njit(cache=True, nogil=True)
-def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, compatible_ready, out):
+def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, out):
     """Counterfactual value per hand of terminal ``node`` for ``traverser`` into ``out`` (zero,
-    without a showdown pass, where the opponent never gets there).
+    without a showdown pass, where the opponent never gets there): the best-response pass's terminals,
+    and in the CFR pass any terminal kind other than fold and showdown (those go in one batch).
 
     ``layout``, ``scratch``: a ``HandLayout`` and a ``ShowdownScratch`` (see :mod:`kernels_showdown`).
-    ``compatible_ready``: ``scratch.compatible`` already holds this reach's compatible mass (a
-    sibling showdown against the same reach), so a fold costs one pass. Returns whether
-    ``scratch.compatible`` holds it on return.
     """
     if not _any_positive(opponent_reach):  # the values are linear in the reach: all zero, exactly
         out[:] = 0.0
-        return False
+        return
     own = pot_chips[node, traverser]
     other = pot_chips[node, 1 - traverser]
     if kind[node] != FOLD:
         _showdown_value(layout, opponent_reach, own, other, scratch, out)
-        return True
-    payoff = -own if player[node] == traverser else other
-    if compatible_ready:
-        for h in range(len(out)):
-            out[h] = payoff * scratch.compatible[h]
-    else:
-        _fold_value(layout, opponent_reach, payoff, scratch, out)
-    return compatible_ready
+        return
+    _fold_value(layout, opponent_reach, -own if player[node] == traverser else other, scratch, out)
+
+
+@njit(cache=True, nogil=True)
+def _terminal_batch(tree, traverser):
+    """The terminals of ``traverser``'s pass, valued in one batch: ``(nodes, sources, win_weight,
+    compatible_weight)``, one entry per terminal: ``nodes[i]`` faces the opponent's reach row
+    ``sources[i]`` and is worth ``win_weight[i] * (w + e) + compatible_weight[i] * m`` per hand
+    (chips; ``w``, ``e``, ``m`` as in :func:`kernels_showdown._showdown_value`; a fold has no ``w + e``
+    term). Siblings under the traverser's decision face the same row and are swept twice: one
+    column per terminal makes the values a plain transpose. The weights are padded with zeros to a
+    multiple of :data:`LANES` columns. Showdowns come first: ``n_full`` (the last entry), their count
+    rounded up to :data:`LANES`, is how many columns need the strength sweep; a fold needs only ``m``."""
+    kind, player, _, _, pot_chips, reach_source = tree
+    opponent = 1 - traverser
+    nodes = np.concatenate((np.flatnonzero(kind == SHOWDOWN), np.flatnonzero(kind == FOLD)))
+    width = -(-len(nodes) // LANES) * LANES
+    win_weight = np.zeros(width, np.float32)
+    compatible_weight = np.zeros(width, np.float32)
+    for i, node in enumerate(nodes):
+        own, other = pot_chips[node, traverser], pot_chips[node, opponent]
+        if kind[node] == FOLD:
+            compatible_weight[i] = -own if player[node] == traverser else other
+        else:
+            win_weight[i] = 0.5 * (own + other)
+            compatible_weight[i] = -own
+    n_full = -(-np.count_nonzero(kind == SHOWDOWN) // LANES) * LANES
+    return nodes, reach_source[nodes, opponent].copy(), win_weight, compatible_weight, n_full
+
+
+@njit(cache=True, nogil=True)
+def _batch_scratch(n, k, dtype):
+    """Scratch of :func:`_batched_terminal_values` for ``n`` hands and ``k`` terminals: ``k`` columns
+    padded to a multiple of :data:`LANES`, zero (the padding stays zero), C-contiguous (numba vectorises
+    the loops over the columns only on contiguous arrays)."""
+    width = -(-k // LANES) * LANES
+    return (
+        np.zeros((n, width), dtype),
+        np.zeros((n, width), dtype),
+        np.zeros((N_CARDS, width), dtype),
+        np.zeros(width, dtype),
+    )
+
+
+@njit(cache=True, nogil=True)
+def _batched_terminal_values(
+    layout, reach, opponent, nodes, sources, win_weight, compatible_weight, n_full, batch, values
+):
+    """Counterfactual values of every terminal of a pass (see :func:`_terminal_batch`) into their rows
+    of ``values``: the opponent's reach rows are copied hand-major, swept once together, valued in
+    place and copied back (two-index subscripts: a row view per hand costs a reference count)."""
+    reach_t, hand_values, by_card, total = batch
+    n, width = reach_t.shape
+    for h in range(n):
+        for i in range(len(nodes)):
+            reach_t[h, i] = reach[sources[i], opponent, h]
+    _batched_sweep(layout, reach_t, by_card, total, hand_values, n_full)
+    first, second = layout.first, layout.second
+    for h in range(n):
+        a, b = first[h], second[h]
+        for i in range(width):
+            compatible = total[i] - by_card[a, i] - by_card[b, i] + reach_t[h, i]
+            hand_values[h, i] = win_weight[i] * hand_values[h, i] + compatible_weight[i] * compatible
+    for i in range(len(nodes)):
+        out = values[nodes[i]]
+        for h in range(n):
+            out[h] = hand_values[h, i]
 
 
 @njit(cache=True, nogil=True)
@@ -68,15 +135,15 @@ def _positive_totals(regrets, start, count, total):
     for c in range(start, start + count):
         for h in range(len(total)):
             positive = regrets[c, h]
-            if positive > 0.0:
+            if positive > ZERO:
                 total[h] += positive
 
 
 @njit(cache=True, nogil=True)
 def _matched(regret, total, uniform):
     """Regret matching of one action for one hand: its positive regret's share, uniform if none."""
-    if total > 0.0:
-        return regret / total if regret > 0.0 else 0.0
+    if total > ZERO:
+        return regret / total if regret > ZERO else ZERO
     return uniform
 
 
@@ -131,11 +198,13 @@ def _cfr_iterations(
     kind, player, child_start, n_children, pot_chips, reach_source = tree
     n_nodes = len(kind)
     n = ranges.shape[1]
-    total = scratch.win  # free during the forward sweep: terminals use it only in the backward one
+    total = scratch.win  # per-hand positive regret totals of the forward sweep
+    batches = (_terminal_batch(tree, 0), _terminal_batch(tree, 1))
+    scratches = (_batch_scratch(n, len(batches[0][0]), reach.dtype), _batch_scratch(n, len(batches[1][0]), reach.dtype))
     for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
-        averaging_weight = float(iteration) ** gamma
-        positive_factor = float(iteration) ** alpha / (float(iteration) ** alpha + 1.0)
-        negative_factor = float(iteration) ** beta / (float(iteration) ** beta + 1.0)
+        averaging_weight = np.float32(float(iteration) ** gamma)
+        positive_factor = np.float32(float(iteration) ** alpha / (float(iteration) ** alpha + 1.0))
+        negative_factor = np.float32(float(iteration) ** beta / (float(iteration) ** beta + 1.0))
         for traverser in range(2):
             opponent = 1 - traverser
             for h in range(n):
@@ -156,7 +225,7 @@ def _cfr_iterations(
                 recompute = actor == opponent or (traverser == 0 and iteration == first_iteration + 1)
                 if recompute:
                     _positive_totals(regrets, start, count, total)
-                uniform = 1.0 / count
+                uniform = np.float32(1.0 / count)
                 # one pass per action: regret matching where needed, the child's reach and the
                 # traverser's strategy sums
                 for c in range(start, start + count):
@@ -176,25 +245,14 @@ def _cfr_iterations(
                     for h in range(n):
                         child_reach[h] = parent_reach[h] * child_strategy[h]
                         sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
-            compatible_source = -1  # the reach row whose compatible mass scratch.compatible holds
+            _batched_terminal_values(layout, reach, opponent, *batches[traverser], scratches[traverser], values)
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
-                    # children of the traverser's decisions share the opponent's reach row: a fold
-                    # reuses the card removal of its sibling call's showdown (children run backward)
-                    source = reach_source[node, opponent]
-                    if _terminal_value(
-                        kind,
-                        player,
-                        pot_chips,
-                        layout,
-                        node,
-                        traverser,
-                        reach[source, opponent],
-                        scratch,
-                        source == compatible_source,
-                        values[node],
-                    ):
-                        compatible_source = source
+                    if kind[node] != FOLD and kind[node] != SHOWDOWN:  # not in the batch: valued alone
+                        opponent_reach = reach[reach_source[node, opponent], opponent]
+                        _terminal_value(
+                            kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, values[node]
+                        )
                     continue
                 start = child_start[node]
                 count = n_children[node]
@@ -223,7 +281,7 @@ def _cfr_iterations(
                         negative_factor,
                     )
             if traverser == gadget_player:
-                gadget_node_values = scratch.win  # free after the terminals
+                gadget_node_values = scratch.win  # free after the forward sweep
                 for h in range(n):
                     entering = _entering(gadget_regrets, h)
                     gadget_node_values[h] = values[0, h]  # written so that -inf never meets 0
@@ -240,9 +298,9 @@ def _add_regrets(regrets, action_values, node_values, regret_matching_plus, disc
     for h in range(len(regrets)):
         regret = regrets[h] + action_values[h] - node_values[h]
         if regret_matching_plus:
-            regret = max(regret, 0.0)
+            regret = max(regret, ZERO)
         if discount:
-            regret *= positive_factor if regret >= 0.0 else negative_factor
+            regret *= positive_factor if regret >= ZERO else negative_factor
         regrets[h] = regret
 
 
@@ -268,7 +326,7 @@ def _response_values(tree, layout, ranges, average, responder, best, reach, valu
                 reach[c, h] = reach[node, h] * (average[c, h] if player[node] == opponent else 1.0)
     for node in range(n_nodes - 1, -1, -1):
         if kind[node] != DECISION:
-            _terminal_value(kind, player, pot_chips, layout, node, responder, reach[node], scratch, False, values[node])
+            _terminal_value(kind, player, pot_chips, layout, node, responder, reach[node], scratch, values[node])
             continue
         start = child_start[node]
         count = n_children[node]

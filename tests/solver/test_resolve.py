@@ -12,7 +12,14 @@ from abstraction.bets.bet_abstraction import StreetBets
 from game.cards.deck import parse_cards
 from game.cards.evaluator import evaluate
 from solver.bench.resolve_numpy import NumpyShowdown, NumpySubgameSolver
-from solver.resolve.hands import compatible_mass, fold_values, river_hands, showdown_masses, showdown_values
+from solver.resolve.hands import (
+    batched_showdown_masses,
+    compatible_mass,
+    fold_values,
+    river_hands,
+    showdown_masses,
+    showdown_values,
+)
 from solver.resolve.resolver import OpponentValues, ResolveConfig, SubgameSolver, normalized_strategy
 from solver.resolve.tree import DECISION, FOLD, SHOWDOWN, SubgameConfig, build_subgame_tree
 from tests.solver.cli_support import invoke
@@ -60,6 +67,12 @@ def test_showdown_and_fold_values_equal_brute_force_on_random_ranges(board):
     np.testing.assert_allclose(compatible_mass(hands, reach), compatible, rtol=0, atol=1e-9)
     np.testing.assert_allclose(showdown_values(hands, reach, 30.0, 45.0), value, rtol=0, atol=1e-9)
     np.testing.assert_allclose(fold_values(hands, reach, -30.0), -30.0 * compatible, rtol=0, atol=1e-9)
+    together = np.stack([reach, rng.random(hands.n_hands), np.zeros(hands.n_hands)])  # three reach vectors at once
+    weaker_sums, together_compatible = batched_showdown_masses(hands, together)
+    np.testing.assert_allclose(weaker_sums[0], win + compatible - lose, rtol=0, atol=1e-9)  # w + e
+    np.testing.assert_allclose(together_compatible[0], compatible, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(together_compatible[1], compatible_mass(hands, together[1]), rtol=0, atol=1e-9)
+    assert not weaker_sums[2].any() and not together_compatible[2].any()
     peer = NumpyShowdown(hands)
     np.testing.assert_allclose(peer.values(reach, 30.0, 45.0), value, rtol=0, atol=1e-9)
     np.testing.assert_allclose(peer.compatible(reach), compatible, rtol=0, atol=1e-9)
@@ -143,11 +156,13 @@ def test_numba_iterations_equal_the_numpy_peer(algorithm):
     config = ResolveConfig(algorithm)
     ours = SubgameSolver(tree, hands, ranges, config).run(12).run(13)
     peer = NumpySubgameSolver(tree, hands, ranges, config).run(25)
-    # the same updates in the same order; only the showdown's sums are added in another order
+    # the same updates in the same order on float32 tables; the showdown's sums are added in another
+    # order (the peer's in float64), and regret matching magnifies float32 rounding where a node's
+    # positive regrets are tiny: measured up to 1.1e-4 (strategy) and 8e-5 of the largest regret
     np.testing.assert_allclose(
-        ours.average_strategy(), normalized_strategy(tree, peer.strategy_sums), rtol=0, atol=1e-9
+        ours.average_strategy(), normalized_strategy(tree, peer.strategy_sums.astype(np.float64)), rtol=0, atol=1e-3
     )
-    np.testing.assert_allclose(ours.regrets, peer.regrets, rtol=1e-10, atol=1e-9 * np.abs(peer.regrets).max())
+    np.testing.assert_allclose(ours.regrets, peer.regrets, rtol=0, atol=1e-3 * np.abs(peer.regrets).max())
 
 
 def _toy_river():
