@@ -15,8 +15,9 @@ rounds still to play, this one included):
   plan is spent add a few percent).
 - **Per round.** What is above the reserve is spread evenly over the rounds left:
   ``(C - reserve) / R``, less the clock a round costs besides re-solving (measured so far in the
-  match: clock used minus the re-solves' own seconds, per round played, at least ``prior_rounds``
-  rounds: the first rounds also pay for loading code).
+  match: clock used minus the re-solves' own seconds, per round played, counted from the first
+  finished round the manager sees, since the first round also pays for loading code, and over at
+  least ``prior_rounds`` rounds).
 - **Per street.** A round may hold re-solves on several streets (``street_weights``: board length
   -> relative share of one re-solve on that street). With ``n_s`` the re-solves per round seen so
   far on street ``s`` (shrunk towards ``prior_rate`` by ``prior_rounds`` pseudo-rounds), one
@@ -141,6 +142,7 @@ class TimeManager:
         self._seconds = 0.0
         self._rounds_seen = 0
         self._pace: dict[int, tuple[float, float]] = {}
+        self._baseline: tuple[float, int, float] | None = None
 
     @property
     def reserve_seconds(self) -> float:
@@ -153,7 +155,7 @@ class TimeManager:
         self.match = match
         left = self.clock_left()
         self.starting_clock = math.inf if left is None else left
-        self._counts, self._seconds, self._rounds_seen = {}, 0.0, 0
+        self._counts, self._seconds, self._rounds_seen, self._baseline = {}, 0.0, 0, None
 
     def clock_left(self) -> float | None:
         """The game clock left (seconds), or ``None`` without a clocked match."""
@@ -173,7 +175,7 @@ class TimeManager:
         if spendable <= 0:
             return None
         rounds_left = max(1, self.rounds - played)
-        other = max(0.0, self.starting_clock - left - self._seconds) / max(played, config.prior_rounds)
+        other = self._other_per_round(left, played)
         per_round = spendable / rounds_left - other
         streets = {street, *(s for s, _ in config.street_weights), *self._counts}
         expected = sum(config.weight(s) * self._rate(s, played) for s in streets)
@@ -212,9 +214,21 @@ class TimeManager:
         """Rounds played in the attached match; a count that went down starts a new match."""
         played = int(getattr(self.match, "rounds_played", 0))
         if played < self._rounds_seen:
-            self._counts, self._seconds = {}, 0.0
+            self._counts, self._seconds, self._baseline = {}, 0.0, None
         self._rounds_seen = played
+        left = self.clock_left()
+        if self._baseline is None and played >= 1 and left is not None:
+            self._baseline = (left, played, self._seconds)
         return played
+
+    def _other_per_round(self, left: float, played: int) -> float:
+        """Clock a round costs besides re-solving, measured from the first time this manager saw a
+        round finished (the first round pays for loading code), over at least ``prior_rounds`` rounds."""
+        if self._baseline is None:
+            return 0.0
+        clock, rounds, seconds = self._baseline
+        used = clock - left - (self._seconds - seconds)
+        return max(0.0, used) / max(played - rounds, self.config.prior_rounds)
 
     def _rate(self, street: int, played: int) -> float:
         """Re-solves per round on ``street``, shrunk towards the prior."""

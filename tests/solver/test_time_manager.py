@@ -48,11 +48,14 @@ def test_budget_splits_the_clock_above_the_reserve_over_rounds_and_streets() -> 
     assert manager.budget(5) == pytest.approx(0.010) and manager.budget(4) == pytest.approx(0.020)
     assert 0.5 * manager.budget(4) + 0.5 * manager.budget(5) == pytest.approx(0.015)
 
-    # 100 rounds later: 5 s used, of which 4.5 s re-solving 50 rivers and no turn; 0.5 s elsewhere
+    # the first round cost 10 ms (loading code): the cost of a round besides re-solving counts after it
+    match.clock_seconds, match.rounds_played = 29.99, 1
+    assert manager.budget(5) == pytest.approx((29.99 - 15.0) / 999 / (3 * 10 / 21))  # rates (0 + 10) / 21
+    # 100 rounds in: 4.5 s re-solving 50 rivers and no turn, 0.49 s elsewhere since the first round
     match.clock_seconds, match.rounds_played = 25.0, 100
     for _ in range(50):
         manager.record(5, 0.09)
-    per_round = (25.0 - 15.0) / 900 - 0.5 / 100
+    per_round = (25.0 - 15.0) / 900 - 0.49 / 99
     river_rate, turn_rate = (50 + 10) / 120, 10 / 120  # shrunk towards 0.5 by 20 pseudo-rounds
     assert manager.budget(5) == pytest.approx(per_round / (2 * turn_rate + river_rate))
     assert manager.budget(4) == pytest.approx(2 * manager.budget(5))
