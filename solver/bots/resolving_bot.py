@@ -320,12 +320,13 @@ class ResolvingBot(LookupBot):
             bets=self.resolving.bets,
             big_blind=self.config.big_blind,
         )
-        seconds = self._budget()  # before the ranges: when the clock says no, spend nothing
+        tree = build_subgame_tree(config)
+        seconds = self._budget(tree)  # before the ranges: when the clock says no, spend nothing
         hands = river_hands(np.array(observation.board))
         own = int(np.flatnonzero(hands.hand_index == combo_index(observation.hole_cards))[0])
         combos = self.blueprint_ranges(observation)
         ranges = np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)])
-        return self._solve(key, hands, own, seat, _normalised(ranges), config, history[:start], seconds)
+        return self._solve(key, hands, own, seat, _normalised(ranges), tree, history[:start], seconds)
 
     def _solve(
         self,
@@ -334,29 +335,28 @@ class ResolvingBot(LookupBot):
         own: int,
         seat: int,
         ranges: np.ndarray,
-        config: SubgameConfig,
+        tree: SubgameTree,
         moves: tuple[Move, ...],
         seconds: float,
     ) -> _Session:
-        """Solve the subgame of ``config`` from ``ranges`` within ``seconds`` (from :meth:`_budget`)."""
+        """Solve ``tree`` from ``ranges`` within ``seconds`` (from :meth:`_budget`)."""
         began = time.perf_counter()
         ranges = ranges.copy()
         ranges[seat, own] = max(ranges[seat, own], OWN_FLOOR * ranges[seat].max())
-        tree = build_subgame_tree(config)
         solver = SubgameSolver(tree, hands, ranges, self.resolving.solver)
         run = run_within(solver.run, max_iterations=self.resolving.iterations, deadline=began + seconds)
         spent = time.perf_counter() - began
-        self.time.record(RIVER, spent, run)
+        self.time.record(RIVER, spent, run, size=tree.n_nodes)
         if run.iterations < self.resolving.min_iterations:
             raise _NoTime
         self.resolves += 1
         self.resolve_seconds.append(spent)
         return _Session(key, hands, own, tree, solver.average_strategy(), ranges, 0, moves)
 
-    def _budget(self) -> float:
-        """Seconds the next river re-solve may take (the game clock's budget, capped by
-        ``ResolvingConfig.seconds``); :class:`_NoTime` when the clock leaves none."""
-        budget = self.time.budget(RIVER, self.resolving.min_iterations)
+    def _budget(self, tree: SubgameTree) -> float:
+        """Seconds the river re-solve of ``tree`` may take (the game clock's budget, its pace per
+        node, capped by ``ResolvingConfig.seconds``); :class:`_NoTime` when the clock leaves none."""
+        budget = self.time.budget(RIVER, self.resolving.min_iterations, size=tree.n_nodes)
         if budget is None:
             raise _NoTime
         return min(budget, self.resolving.seconds or math.inf)
@@ -389,7 +389,8 @@ class ResolvingBot(LookupBot):
                 raises_made=raises,
                 big_blind=self.config.big_blind,
             )
-            return self._solve(session.key, session.hands, session.own, seat, ranges, config, history, self._budget())
+            tree = build_subgame_tree(config)
+            return self._solve(session.key, session.hands, session.own, seat, ranges, tree, history, self._budget(tree))
         return dataclasses.replace(session, ranges=ranges, node=node, moves=history)
 
     def _subgame_action(self, tree: SubgameTree, node: int, child: int, observation: Observation) -> Action:

@@ -23,9 +23,10 @@ rounds still to play, this one included):
   far on street ``s`` (shrunk towards ``prior_rate`` by ``prior_rounds`` pseudo-rounds), one
   re-solve on street ``s`` gets ``per_round * w_s / sum_t w_t n_t``, at most ``max_seconds``; a
   budget below ``min_seconds``, or below what the caller's minimum of iterations takes at the
-  street's measured pace (moving averages over earlier re-solves of the seconds per iteration, their
-  first chunk left out since it pays for loading compiled code, and of the seconds outside the
-  iterations: tree, tables, strategy), times ``margin`` (the pace varies with the machine's
+  street's measured pace (moving averages over earlier re-solves of the seconds per iteration per
+  unit of the caller's ``size``, e.g. the subgame's nodes, their first chunk left out since it pays
+  for loading compiled code, and of the seconds outside the iterations: tree, tables, strategy),
+  times ``margin`` (the pace varies with the machine's
   load), is ``None``: the blueprint plays, nothing is spent, and the
   budgets grow as the clock so saved is spread over fewer re-solves.
 
@@ -162,9 +163,10 @@ class TimeManager:
         left = getattr(self.match, "clock_seconds", None)
         return None if left is None else float(left)
 
-    def budget(self, street: int, min_iterations: int = 1) -> float | None:
-        """Seconds the next re-solve on ``street`` (board length) may take: ``math.inf`` without a
-        game clock, ``None`` when the blueprint should play instead (clock at the reserve, a budget
+    def budget(self, street: int, min_iterations: int = 1, size: float = 1.0) -> float | None:
+        """Seconds the next re-solve on ``street`` (board length) of ``size`` (any measure its cost
+        per iteration is proportional to, the same in :meth:`record`) may take: ``math.inf`` without
+        a game clock, ``None`` when the blueprint should play instead (clock at the reserve, a budget
         under ``min_seconds`` or too short for ``min_iterations`` at the street's measured pace)."""
         left = self.clock_left()
         if left is None:
@@ -180,18 +182,19 @@ class TimeManager:
         streets = {street, *(s for s, _ in config.street_weights), *self._counts}
         expected = sum(config.weight(s) * self._rate(s, played) for s in streets)
         seconds = min(config.max_seconds, per_round * config.weight(street) / expected)
-        per_iteration, fixed = self._pace.get(street, (0.0, 0.0))
-        needed = max(config.min_seconds, config.margin * (fixed + min_iterations * per_iteration))
+        per_unit, fixed = self._pace.get(street, (0.0, 0.0))
+        needed = max(config.min_seconds, config.margin * (fixed + min_iterations * per_unit * size))
         return seconds if seconds >= needed else None
 
-    def record(self, street: int, seconds: float, run: Run | None = None) -> None:
-        """Count one re-solve on ``street`` that took ``seconds`` of wall time in all, ``run`` (from
-        `run_within`) its iterations and their pace (``None``: not measured)."""
+    def record(self, street: int, seconds: float, run: Run | None = None, size: float = 1.0) -> None:
+        """Count one re-solve on ``street`` of ``size`` that took ``seconds`` of wall time in all,
+        ``run`` (from `run_within`) its iterations and their pace (``None``: not measured)."""
         self._played()
         self._counts[street] = self._counts.get(street, 0) + 1
         self._seconds += float(seconds)
         if run is not None and run.seconds_per_iteration is not None:
-            latest = (run.seconds_per_iteration, max(0.0, seconds - run.iterations * run.seconds_per_iteration))
+            iterating = run.iterations * run.seconds_per_iteration
+            latest = (run.seconds_per_iteration / size, max(0.0, seconds - iterating))
             pace, fixed = self._pace.get(street, latest)
             self._pace[street] = (
                 PACE_WEIGHT * latest[0] + (1 - PACE_WEIGHT) * pace,
@@ -199,8 +202,8 @@ class TimeManager:
             )
 
     def pace(self, street: int) -> tuple[float, float] | None:
-        """Moving averages of the re-solves on ``street`` so far: (seconds per iteration, seconds
-        outside the iterations), if measured."""
+        """Moving averages of the re-solves on ``street`` so far: (seconds per iteration per unit of
+        size, seconds outside the iterations), if measured."""
         return self._pace.get(street)
 
     def state(self) -> tuple:

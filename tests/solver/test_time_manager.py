@@ -87,6 +87,13 @@ def test_a_measured_pace_too_slow_for_the_minimum_iterations_saves_the_clock_unt
     match.rounds_played = 30  # 30 rounds, one re-solve: rate (1 + 10) / 50
     assert manager.budget(5, min_iterations=20) == pytest.approx(15.0 / 970 / (11 / 50))
     assert manager.budget(5, min_iterations=20) > 1.5 * 0.022
+    # the pace is per unit of size (the subgame's nodes): a tree 60 times as big needs 60 times the iterations' time
+    sized = TimeManager(TimeConfig(), rounds=1000)
+    sized.attach(FakeMatch())
+    sized.record(5, 0.002 + 10 * 0.001, Run(10, 0.001), size=50)
+    assert sized.pace(5) == pytest.approx((0.001 / 50, 0.002))
+    assert sized.budget(5, min_iterations=20, size=50) is None  # 33 ms needed, 27 ms offered
+    assert sized.budget(5, min_iterations=20, size=1) == pytest.approx(0.015 / 0.55)  # needs 1.5 * (2 + 0.4) ms
 
 
 def test_without_a_clock_every_budget_is_unbounded_and_a_new_match_starts_afresh() -> None:
