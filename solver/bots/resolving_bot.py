@@ -167,7 +167,7 @@ class ResolvingBot(LookupBot):
         if not self.re_solves:
             logger.info("%s: %s is not re-solved; the lookup bot plays every street", name, self.config.variant)
         self.time = TimeManager(self.resolving.time, rounds=self.config.rounds)
-        self._combo_buckets = ComboBuckets(self.lookup) if self.re_solves else None  # Bounty's buckets: no
+        self._combo_buckets = ComboBuckets(self.lookup) if self.re_solves else None  # two-card buckets only
         self._n_buckets = self._tree.tree.n_buckets.tolist()
         self._session: _Session | None = None
         self.resolves = 0

@@ -9,6 +9,7 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from game.play.bots import passive_action
@@ -114,3 +115,26 @@ def test_bounty_plays_the_lookup_bot_on_every_street(tmp_path: Path) -> None:
     assert not bot.re_solves and bot.policy(river) == lookup.policy(river)
     bot.act(river)
     assert (bot.resolves, bot.clock_fallbacks, bot.fallbacks) == (0, 0, 0)
+
+
+def test_swap_ranges_mix_in_the_chance_of_a_swap(swap_strategy, monkeypatch) -> None:
+    """With swaps the earlier moves say less about the cards held now: the same history gives ranges
+    closer to uniform (higher entropy) than the Hold'em update (no mixing), holding every combination
+    that one holds and more (a hand the blueprint never plays so may be held after a swap), and with
+    swap probabilities of 0 the two are equal."""
+    import solver.bots.resolving_bot as resolving_bot
+
+    def entropy(weights):
+        positive = weights[weights > 0]
+        return float(-(positive * np.log(positive)).sum())
+
+    observation = river_observation(SwapRound(SwapConfig(rules="engine"), RandomChance(6)))
+    bot = ResolvingBot(swap_strategy, config=SwapConfig(rules="engine"), seed=1, resolving=FAST)
+    mixed = bot.blueprint_ranges(observation)
+    monkeypatch.setattr(resolving_bot, "kept_probability", lambda config, moved, street: 1.0)
+    plain = bot.blueprint_ranges(observation)
+    assert np.all(mixed[plain > 0] > 0) and not np.allclose(mixed, plain)
+    assert all(entropy(mixed[seat]) > entropy(plain[seat]) for seat in (0, 1))
+    monkeypatch.undo()
+    unswapped = SwapConfig(rules="engine", flop_swap_probability=0.0, turn_swap_probability=0.0)
+    assert np.allclose(ResolvingBot(swap_strategy, config=unswapped, seed=1).blueprint_ranges(observation), plain)
