@@ -35,9 +35,10 @@ call ``random`` unseeded in their own processes, so their play differs between t
 Run: ``python experiments/official_engines.py --years 2022,2023,2024,2025 --bots build/blueprints
 --engines engines --rounds 2000 --out results/official_engines``. A year's bot is the strategy file
 ``<bots>/<year>/blueprint_<variant>.h5`` of a finished blueprint run (``<bots>/<year>/export.json``
-present), exported here with lock-in OFF (``vcfr export-bot --bot lookup --no-lock-in``); the
-equity opponent is ``vcfr export-bot --bot equity``. A year without a finished blueprint gets a
-row saying so.
+present), exported here with lock-in OFF (``vcfr export-bot --bot lookup --no-lock-in``; with
+``--resolve``, the re-solving bot of that file, ``vcfr export-bot --resolve --no-lock-in``, which
+paces its re-solves by the engine's game clock); the equity opponent is ``vcfr export-bot --bot
+equity``. A year without a finished blueprint gets a row saying so.
 """
 
 from __future__ import annotations
@@ -312,6 +313,7 @@ def decision_summary(seconds: list[float]) -> dict[str, Any]:
 _MATCH_OVER = re.compile(
     r"match over: (\d+) rounds, bankroll (-?\d+), (\d+) repairs, (\d+) errors, game clock left ([\d.]+) s"
 )
+_BOT_COUNTERS = re.compile(r"; bot: (.*)$")
 _CRASH_MARKERS = ("Traceback (most recent call last)", " ERROR ", " CRITICAL ")
 _BENIGN_ENGINE_LINES = ("connected successfully", "ran out of time", "disconnected")
 
@@ -375,6 +377,10 @@ def _player_log_findings(text: str) -> tuple[list[str], dict[str, Any] | None, i
                 "errors": int(match[4]),
                 "clock_left_seconds": float(match[5]),
             }
+            if counters := _BOT_COUNTERS.search(line):  # the bot's own counts (decisions, re-solves, ...)
+                summary["bot"] = {
+                    name.replace("-", "_"): int(value) for value, name in re.findall(r"(\d+) ([a-z-]+)", counters[1])
+                }
     failures = sum("bot failed" in line for line in lines)
     return crashes, summary, failures
 
@@ -501,7 +507,7 @@ def export_folder(
 ) -> dict[str, Any]:
     """``vcfr export-bot --variant V --bot B [--strategy S] [--no-lock-in] --out OUT`` (reused if
     ``OUT/bot.json`` exists); returns the command and whether it was reused."""
-    command = ["vcfr", "export-bot", "--variant", variant, "--bot", bot]
+    command = ["vcfr", "export-bot", "--variant", variant] + (["--resolve"] if bot == "resolve" else ["--bot", bot])
     command += ["--strategy", str(strategy)] if strategy is not None else []
     command += [] if lock_in else ["--no-lock-in"]
     command += ["--out", str(out)]
@@ -763,6 +769,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", type=Path, default=PROJECT_ROOT / "results" / "official_engines", help="writes OUT.md and OUT.json"
     )
     parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: a new temporary one)")
+    parser.add_argument(
+        "--resolve",
+        action="store_true",
+        help="export the blueprint as the re-solving bot (vcfr export-bot --resolve) instead of the lookup bot",
+    )
     return parser
 
 
@@ -796,6 +807,7 @@ def main(argv: list[str] | None = None) -> int:
         "project_commit": _project_commit(),
         "machine": machine_info(),
         "engines": {year: {"path": str(path), "commit": engine_commit(path)} for year, path in checkouts.items()},
+        "bot": "resolve" if options.resolve else "lookup",
         "rows": [],
     }
     for year in options.years:
@@ -809,7 +821,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         year_work = work / year
         try:
-            export = export_folder(year, "lookup", year_work / "blueprint", strategy=strategy, lock_in=False)
+            export = export_folder(year, report["bot"], year_work / "blueprint", strategy=strategy, lock_in=False)
         except Exception as error:
             for opponent in options.opponents:
                 report["rows"].append(
@@ -900,7 +912,8 @@ def render_markdown(report: dict[str, Any]) -> str:
     lines = [
         "# Blueprint bots in the official MIT Pokerbots engines",
         "",
-        "Each row: our blueprint bot (lookup bot, lock-in OFF) against the year's official Python "
+        f"Each row: our blueprint bot ({'re-solving' if report.get('bot') == 'resolve' else 'lookup'} bot, "
+        "lock-in OFF) against the year's official Python "
         "skeleton bot or our equity bot in the year's unmodified official engine, duplicate: two "
         "matches of half the rounds on the same deals (per-round seeded engine RNG), our bot "
         "player 1 then player 2; mbb/hand of our bot with a 95% interval over the pairs. Counts are "

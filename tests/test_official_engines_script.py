@@ -146,7 +146,14 @@ def test_player_log_names_the_exception_and_reads_the_client_summary():
         """)
     crashes, summary, failures = official._player_log_findings(text)
     assert crashes == ["Traceback (most recent call last): ... MemoryError: out of memory"]
-    assert summary == {"rounds": 1000, "bankroll": -41, "repairs": 2, "errors": 1, "clock_left_seconds": 59.959}
+    assert summary == {
+        "rounds": 1000,
+        "bankroll": -41,
+        "repairs": 2,
+        "errors": 1,
+        "clock_left_seconds": 59.959,
+        "bot": {"decisions": 72},  # the bot's own counters (the re-solving bot adds resolves, clock-fallbacks)
+    }
     assert failures == 1
     assert official._player_log_findings("all fine\n") == ([], None, 0)
 

@@ -191,8 +191,12 @@ class LockIn:
         self._checked_round: int | None = None
 
     def attach(self, match: MatchProgress) -> None:
-        """Read the bankroll and the rounds played from ``match`` from now on."""
+        """Read the bankroll and the rounds played from ``match`` from now on; a wrapped bot with an
+        ``attach`` of its own (e.g. one that reads the game clock) is attached too."""
         self.match = match
+        inner = getattr(self.bot, "attach", None)
+        if callable(inner):
+            inner(match)
 
     def __getattr__(self, name: str) -> Any:
         # counters and settings of the wrapped bot (the lookup bot's decisions, off_tree, errors)

@@ -26,8 +26,10 @@ arguments), so the folder is self-contained: moved elsewhere, it plays the same.
 
 A bot is named by ``module:attribute`` (a project module, e.g. ``game.play.bots:CheckCallBot``), by
 ``path/to/file.py:attribute`` (a file of your own, copied into the folder), or by a short name
-known to ``game.play.bots`` (its ``BOTS`` registry, when it defines one), or ``lookup`` (the strategy
-lookup bot, `solver.bots.lookup_bot.make_lookup_bot`). The attribute is a ``Bot`` class or factory; it
+known to ``game.play.bots`` (its ``BOTS`` registry, when it defines one), ``lookup`` (the strategy
+lookup bot, `solver.bots.lookup_bot.make_lookup_bot`) or ``resolve`` (the re-solving bot of the
+strategy, `solver.bots.resolving_bot.make_resolving_bot`, which paces its re-solves by the engine's
+game clock: the match's client session is attached to it). The attribute is a ``Bot`` class or factory; it
 is called with those of ``variant``, ``config`` (the variant's config with ``rules="engine"``),
 ``strategy`` (path or ``None``), ``card_abstraction`` (path or ``None``) and ``seed`` that it accepts.
 
@@ -63,7 +65,10 @@ PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PROJECT_PACKAGES = ("game", "abstraction", "solver")
 STRATEGY_FILE_NAME = "strategy.h5"
 CARDS_FILE_NAME = "cards.h5"
-BOT_ALIASES = {"lookup": "solver.bots.lookup_bot:make_lookup_bot"}
+BOT_ALIASES = {
+    "lookup": "solver.bots.lookup_bot:make_lookup_bot",
+    "resolve": "solver.bots.resolving_bot:make_resolving_bot",
+}
 """Short bot names of this module (besides the ``game.play.bots`` registry)."""
 TRANSCRIPT_FILE_NAME = "transcript.txt.gz"
 USER_BOT_DIRECTORY = "bots"
@@ -251,10 +256,11 @@ def make_player(spec: BotSpec, folder: str | Path | None = None) -> Any:
 
 
 def _attached(player: Any, session: Any) -> Any:
-    """``session``, after attaching it to ``player`` if the player reads the match's progress."""
-    lock_in = sys.modules.get("game.play.lock_in")  # imported by make_player if it wrapped the bot
-    if lock_in is not None and isinstance(player, lock_in.LockIn):
-        player.attach(session)
+    """``session``, after attaching it to ``player`` if the player reads the match's progress or
+    clock (`game.play.lock_in.LockIn`, `solver.bots.resolving_bot.ResolvingBot`: an ``attach``)."""
+    attach = getattr(player, "attach", None)
+    if callable(attach):
+        attach(session)
     return session
 
 
@@ -272,7 +278,8 @@ def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
     """Play the variant's warm-up round through a client session (imports, JIT); returns decisions made.
 
     Imports the TCP loop too (`game.pokerbots.client`): the exported folder copies the modules this
-    loads, and `launch` plays through that loop."""
+    loads, and `launch` plays through that loop. The session is not attached to the bot (no lock-in,
+    no game clock), so a re-solving bot solves in full and every kernel it uses is compiled."""
     importlib.import_module("game.pokerbots.client")  # loaded so that the folder carries it
     from game.pokerbots.engines import engine_rules
     from game.pokerbots.session import ClientSession, bot_decider
@@ -287,7 +294,7 @@ def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
         decisions += 1
         return decide(view)
 
-    session = _attached(player, ClientSession(rules, counting))
+    session = ClientSession(rules, counting)
     for line in WARM_UP_ROUNDS[rules.variant]:
         session.answer(line)
     if session.errors:
@@ -333,9 +340,9 @@ def launch(folder: str, arguments: list[str]) -> int:
             return 1
     counters = {
         name: value
-        for name in ("decisions", "off_tree", "errors")
+        for name in ("decisions", "off_tree", "errors", "resolves", "fallbacks", "clock_fallbacks")
         if isinstance(value := getattr(bot, name, None), int)
-    }  # the lookup bot keeps these
+    }  # the lookup bot keeps the first three, the re-solving bot all
     shown = ", ".join(f"{value} {name.replace('_', '-')}" for name, value in counters.items())
     locked = (
         ""

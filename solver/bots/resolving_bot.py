@@ -26,20 +26,34 @@ last street of plain Hold'em):
    raises made so far on the street, so past the cap it may only fold or call) with the ranges so
    updated.
 
+**The clock.** A `solver.bots.time_manager.TimeManager` sets each re-solve's budget from the game
+clock of the match :meth:`ResolvingBot.attach` gives it (an exported bot attaches its engine
+client, `game.pokerbots.session.ClientSession`, whose clock is the engine's ``T``); the solver runs
+in chunks until the budget (or ``ResolvingConfig.iterations``) is spent. When the clock is down to
+the manager's reserve, or a budget is too small for ``ResolvingConfig.min_iterations``, the
+blueprint plays that decision (counted in ``clock_fallbacks``). Unattached (our own match runner,
+the gauntlet) nothing bounds a solve but ``iterations`` and ``seconds``.
+
 It never crashes a match: a failure on the river is logged and the blueprint plays (then check/call
 as the lookup bot does). Counters: ``resolves`` (subgames solved), ``resolve_seconds`` (wall time of
-each), ``fallbacks`` (river decisions the blueprint played after a failure). Deterministic under a
-seed unless ``ResolvingConfig.seconds`` bounds the solve by the clock.
+each), ``fallbacks`` (river decisions the blueprint played after a failure), ``clock_fallbacks``.
+Deterministic under a seed unless ``ResolvingConfig.seconds`` or a game clock bounds the solve.
 
-Variants: plain Hold'em only (``ValueError`` for the others): Swap changes hole cards, Auction winners
-hold three cards, Bounty's payoffs are not in the subgame solver, and River of Blood's last street
-depends on the run cards; none of them is modelled yet.
+Variants (:data:`RESOLVED_VARIANTS`): the river is re-solved in Hold'em and Swap. Swap's river is
+plain (no swaps after the turn): only the ranges differ, since a card held on an earlier street
+may have been swapped since: a move's blueprint likelihood for a combination is mixed with the
+range's mean likelihood by the chance that a swap replaced a card after that move (both cards
+kept with probability ``(1 - p)^2`` per swap event; a one-card swap is treated as two kept). In
+Bounty, River of Blood and the Auction the bot plays the lookup bot on every street: the subgame
+solver has no bounty payoffs (the opponent's rank is hidden), River of Blood's last street depends
+on the run cards and Auction winners hold three cards.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,6 +69,7 @@ from game.play.bots import passive_action
 from game.rules.actions import Action, ActionKind, Policy
 from game.rules.nolimit import Move, NoLimitConfig, Observation
 from solver.bots.lookup_bot import OFF_TREE, LookupBot, _after
+from solver.bots.time_manager import TimeConfig, TimeManager, run_within
 from solver.resolve.hands import RiverHands, river_hands
 from solver.resolve.ranges import ComboBuckets, bayes_update, blueprint_likelihood, combo_index, initial_range
 from solver.resolve.resolver import ResolveConfig, SubgameSolver
@@ -64,11 +79,10 @@ logger = logging.getLogger(__name__)
 
 RIVER = 5
 """Board length (the observation's ``street``) of Hold'em's river, the street the bot re-solves."""
-SUPPORTED_VARIANTS = ("holdem",)
+RESOLVED_VARIANTS = ("holdem", "swap")
+"""Variants whose river the bot re-solves; in the others it plays the lookup bot throughout."""
 OWN_FLOOR = 1e-6
 """Floor on the bot's own combination's weight, relative to its range's largest weight."""
-_CHUNK = 10
-"""Iterations between clock reads when ``ResolvingConfig.seconds`` is set."""
 
 
 @dataclass(frozen=True)
@@ -76,14 +90,18 @@ class ResolvingConfig:
     """How the bot re-solves the river.
 
     ``bets``: the runtime tree's sizes (pot fractions, all-in, cap on bets plus raises);
-    ``iterations``: CFR iterations per re-solve (each updates both players); ``seconds``: a wall-clock
-    budget per re-solve (None: none; when set the solve stops at whichever comes first, checked every
-    10 iterations, and play is no longer deterministic); ``solver``: the CFR variant.
+    ``iterations``: CFR iterations per re-solve at most (each updates both players); ``seconds``: a
+    wall-clock budget per re-solve (None: none; when set, or when a game clock is attached, the solve
+    stops at whichever budget ends first, `solver.bots.time_manager.run_within`, and play is no
+    longer deterministic); ``min_iterations``: fewer iterations than this within the budget and the
+    blueprint plays instead; ``time``: how the game clock is spent; ``solver``: the CFR variant.
     """
 
     bets: StreetBets = field(default_factory=lambda: StreetBets.parse("0.5p,1p,a cap=2"))
     iterations: int = 200
     seconds: float | None = None
+    min_iterations: int = 20
+    time: TimeConfig = field(default_factory=TimeConfig)
     solver: ResolveConfig = field(default_factory=ResolveConfig)
 
     def __post_init__(self) -> None:
@@ -93,6 +111,14 @@ class ResolvingConfig:
             raise ValueError(f"iterations must be an int >= 1, got {self.iterations!r}")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"seconds must be None or > 0 (a wall-clock budget), got {self.seconds!r}")
+        if (
+            isinstance(self.min_iterations, bool)
+            or not isinstance(self.min_iterations, int)
+            or not 1 <= self.min_iterations <= self.iterations
+        ):
+            raise ValueError(f"min_iterations must be an int in [1, iterations], got {self.min_iterations!r}")
+        if not isinstance(self.time, TimeConfig):
+            raise TypeError(f"time must be a TimeConfig, got {self.time!r}")
 
 
 @dataclass(frozen=True)
@@ -110,6 +136,10 @@ class _Session:
     ranges: np.ndarray
     node: int
     moves: tuple[Move, ...]
+
+
+class _NoTime(Exception):
+    """The game clock leaves no budget for a useful re-solve: the blueprint plays this decision."""
 
 
 class ResolvingBot(LookupBot):
@@ -130,28 +160,35 @@ class ResolvingBot(LookupBot):
         name: str = "resolve",
     ) -> None:
         super().__init__(strategy_file, card_abstraction=card_abstraction, config=config, seed=seed, name=name)
-        if self.config.variant not in SUPPORTED_VARIANTS:
-            raise ValueError(
-                f"the re-solving bot plays {', '.join(SUPPORTED_VARIANTS)} only, not {self.config.variant!r}: "
-                "its ranges and subgames do not model Swap's swapped cards, Auction's three-card hands, "
-                "Bounty's payoffs or River of Blood's runs yet; play the lookup bot instead"
-            )
         self.resolving = resolving if resolving is not None else ResolvingConfig()
         if not isinstance(self.resolving, ResolvingConfig):
             raise TypeError(f"resolving must be a ResolvingConfig, got {self.resolving!r}")
-        self._combo_buckets = ComboBuckets(self.lookup)
+        self.re_solves = self.config.variant in RESOLVED_VARIANTS
+        if not self.re_solves:
+            logger.info("%s: %s is not re-solved; the lookup bot plays every street", name, self.config.variant)
+        self.time = TimeManager(self.resolving.time, rounds=self.config.rounds)
+        self._combo_buckets = ComboBuckets(self.lookup) if self.re_solves else None  # two-card buckets only
         self._n_buckets = self._tree.tree.n_buckets.tolist()
         self._session: _Session | None = None
         self.resolves = 0
         self.resolve_seconds: list[float] = []
         self.fallbacks = 0
+        self.clock_fallbacks = 0
+
+    def attach(self, match: Any) -> None:
+        """Pace re-solves by ``match``'s game clock (see `solver.bots.time_manager.TimeManager.attach`)."""
+        self.time.attach(match)
 
     # ------------------------------------------------------------------ the Bot and PolicyBot protocols
     def _act(self, observation: Observation) -> Action:
-        if observation.street < RIVER:
+        if observation.street < RIVER or not self.re_solves:
             return super()._act(observation)
         try:
             actions, probabilities = self._river_policy(observation)
+        except _NoTime:
+            self.clock_fallbacks += 1
+            self._session = None
+            return super()._act(observation)
         except Exception as error:
             self.fallbacks += 1
             self._session = None
@@ -173,7 +210,7 @@ class ResolvingBot(LookupBot):
         stream, caches, session and counters are restored; a river policy solves its subgame). Before
         the river, and where the river's re-solve fails, it is the lookup bot's exact policy, as ``act``
         then plays the lookup bot."""
-        if observation.street < RIVER:
+        if observation.street < RIVER or not self.re_solves:
             return super().policy(observation)
         saved = self._save_state()
         try:
@@ -197,6 +234,8 @@ class ResolvingBot(LookupBot):
             self.resolves,
             len(self.resolve_seconds),
             self.fallbacks,
+            self.clock_fallbacks,
+            self.time.state(),
         )
 
     def _restore_state(self, saved: tuple) -> None:
@@ -204,7 +243,8 @@ class ResolvingBot(LookupBot):
         self._cache_key, self._cache_moves, self._cache_state, self._session = saved[1:5]
         self.decisions, self.off_tree, self.errors, self.resolves = saved[5:9]
         del self.resolve_seconds[saved[9] :]
-        self.fallbacks = saved[10]
+        self.fallbacks, self.clock_fallbacks = saved[10:12]
+        self.time.restore(saved[12])
 
     # ------------------------------------------------------------------ ranges from the blueprint
     def _rows(self, group: int) -> np.ndarray:
@@ -215,7 +255,10 @@ class ResolvingBot(LookupBot):
 
     def blueprint_ranges(self, observation: Observation) -> np.ndarray:
         """(2, 1326) both seats' ranges at the start of the observation's street, by Bayes from the
-        blueprint over the moves of earlier streets (see the module docstring); each sums to 1."""
+        blueprint over the moves of earlier streets (see the module docstring); each sums to 1.
+        ValueError in a variant the bot does not re-solve (:data:`RESOLVED_VARIANTS`)."""
+        if self._combo_buckets is None:
+            raise ValueError(f"the re-solving bot models no ranges in {self.config.variant!r}")
         board, seat = observation.board, observation.seat
         ranges = [initial_range(board, () if player == seat else observation.hole_cards) for player in (0, 1)]
         tree = self._tree
@@ -235,6 +278,10 @@ class ResolvingBot(LookupBot):
             likelihood = blueprint_likelihood(
                 self._rows(tree.group[node]), self._combo_buckets.of(board[: move.street]), children.index(child)
             )
+            kept = kept_probability(self.config, move.street, observation.street)
+            if kept < 1:  # a swap since this move may have replaced the card that made it
+                mean = float(ranges[move.seat] @ likelihood / ranges[move.seat].sum())
+                likelihood = kept * likelihood + (1 - kept) * mean
             try:
                 ranges[move.seat] = bayes_update(ranges[move.seat], likelihood)
             except ValueError:
@@ -273,11 +320,13 @@ class ResolvingBot(LookupBot):
             bets=self.resolving.bets,
             big_blind=self.config.big_blind,
         )
+        tree = build_subgame_tree(config)
+        seconds = self._budget(tree)  # before the ranges: when the clock says no, spend nothing
         hands = river_hands(np.array(observation.board))
         own = int(np.flatnonzero(hands.hand_index == combo_index(observation.hole_cards))[0])
         combos = self.blueprint_ranges(observation)
         ranges = np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)])
-        return self._solve(key, hands, own, seat, _normalised(ranges), config, history[:start])
+        return self._solve(key, hands, own, seat, _normalised(ranges), tree, history[:start], seconds)
 
     def _solve(
         self,
@@ -286,23 +335,31 @@ class ResolvingBot(LookupBot):
         own: int,
         seat: int,
         ranges: np.ndarray,
-        config: SubgameConfig,
+        tree: SubgameTree,
         moves: tuple[Move, ...],
+        seconds: float,
     ) -> _Session:
+        """Solve ``tree`` from ``ranges`` within ``seconds`` (from :meth:`_budget`)."""
+        began = time.perf_counter()
         ranges = ranges.copy()
         ranges[seat, own] = max(ranges[seat, own], OWN_FLOOR * ranges[seat].max())
-        tree = build_subgame_tree(config)
         solver = SubgameSolver(tree, hands, ranges, self.resolving.solver)
-        began = time.perf_counter()
-        budget = self.resolving.seconds
-        if budget is None:
-            solver.run(self.resolving.iterations)
-        else:
-            while solver.iteration < self.resolving.iterations and time.perf_counter() - began < budget:
-                solver.run(min(_CHUNK, self.resolving.iterations - solver.iteration))
+        run = run_within(solver.run, max_iterations=self.resolving.iterations, deadline=began + seconds)
+        spent = time.perf_counter() - began
+        self.time.record(RIVER, spent, run, size=tree.n_nodes)
+        if run.iterations < self.resolving.min_iterations:
+            raise _NoTime
         self.resolves += 1
-        self.resolve_seconds.append(time.perf_counter() - began)
+        self.resolve_seconds.append(spent)
         return _Session(key, hands, own, tree, solver.average_strategy(), ranges, 0, moves)
+
+    def _budget(self, tree: SubgameTree) -> float:
+        """Seconds the river re-solve of ``tree`` may take (the game clock's budget, its pace per
+        node, capped by ``ResolvingConfig.seconds``); :class:`_NoTime` when the clock leaves none."""
+        budget = self.time.budget(RIVER, self.resolving.min_iterations, size=tree.n_nodes)
+        if budget is None:
+            raise _NoTime
+        return min(budget, self.resolving.seconds or math.inf)
 
     def _walk(self, session: _Session, observation: Observation) -> _Session:
         """Follow the history's new river moves in the solved tree, updating the movers' ranges;
@@ -332,7 +389,8 @@ class ResolvingBot(LookupBot):
                 raises_made=raises,
                 big_blind=self.config.big_blind,
             )
-            return self._solve(session.key, session.hands, session.own, seat, ranges, config, history)
+            tree = build_subgame_tree(config)
+            return self._solve(session.key, session.hands, session.own, seat, ranges, tree, history, self._budget(tree))
         return dataclasses.replace(session, ranges=ranges, node=node, moves=history)
 
     def _subgame_action(self, tree: SubgameTree, node: int, child: int, observation: Observation) -> Action:
@@ -349,6 +407,23 @@ class ResolvingBot(LookupBot):
             low, high = observation.raise_bounds
             return Action.raise_to(min(high, max(low, _raise_to(tree, node, child))))
         return passive_action(observation)
+
+
+def kept_probability(config: NoLimitConfig, moved: int, street: int) -> float:
+    """Probability that a player's two hole cards at board length ``moved`` are both still held at
+    board length ``street``: 1 outside Swap; in Swap each card survives each swap event dealt
+    after ``moved`` (the flop's at 3, the turn's at 4) with probability ``1 - p``.
+
+    >>> from game.rules.swap import SwapConfig
+    >>> round(kept_probability(SwapConfig(), 0, 5), 4), round(kept_probability(SwapConfig(), 3, 5), 4)
+    (0.731, 0.9025)
+    """
+    swaps = {3: getattr(config, "flop_swap_probability", 0.0), 4: getattr(config, "turn_swap_probability", 0.0)}
+    kept = 1.0
+    for dealt, probability in swaps.items():
+        if moved < dealt <= street:
+            kept *= (1 - probability) ** 2
+    return kept
 
 
 def _raise_to(tree: SubgameTree, node: int, child: int) -> int:
@@ -415,3 +490,23 @@ def _merged(actions: list[Action], probabilities: list[float]) -> Policy:
     for action, probability in zip(actions, probabilities, strict=True):
         out[action] = out.get(action, 0.0) + float(probability)
     return tuple(out.items())
+
+
+def make_resolving_bot(
+    config: NoLimitConfig | None = None,
+    strategy: str | Path | None = None,
+    seed: SeedLike = None,
+    card_abstraction: str | Path | None = None,
+) -> ResolvingBot:
+    """A :class:`ResolvingBot` of ``strategy`` (required) at its default settings, playing the rules
+    ``config`` (default: the file's), with the card file ``card_abstraction`` (default: found as the
+    lookup bot finds it): the bot ``vcfr export-bot --resolve`` exports.
+
+    >>> make_resolving_bot()
+    Traceback (most recent call last):
+    ...
+    ValueError: the re-solving bot needs a strategy file: pass strategy=<path of an .h5 strategy file>
+    """
+    if strategy is None:
+        raise ValueError("the re-solving bot needs a strategy file: pass strategy=<path of an .h5 strategy file>")
+    return ResolvingBot(strategy, card_abstraction=card_abstraction, config=config, seed=seed)

@@ -34,8 +34,8 @@ def strategy_player(path: str, config: Any, seed: Any) -> Any:
     stack and blinds, whose card file is at hand with the stored hash
     (`solver.bots.export_bot.check_strategy`); other rules (document or engine) get the lookup
     bot's warning. ``resolve:FILE.h5`` (the prefix :data:`RESOLVE_PREFIX`): a
-    `solver.bots.resolving_bot.ResolvingBot` of the file at its default settings (plain Hold'em
-    only), named ``resolve:`` and the file's name. N-player limit rules
+    `solver.bots.resolving_bot.ResolvingBot` of the file at its default settings (it re-solves
+    Hold'em and Swap rivers and plays the lookup bot in the other variants), named ``resolve:`` and the file's name. N-player limit rules
     (`game.rules.limit.LimitConfig`): a `solver.bots.limit_lookup_bot.LimitLookupBot` of that file
     (it plays check/call at player counts the file was not solved for)."""
     from game.rules.limit import LimitConfig
@@ -91,10 +91,16 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         variant: str = typer.Option(
             ..., help="Engine variant or year: swap (2022), river_of_blood (2023), auction (2024), bounty (2025)."
         ),
-        bot: str = typer.Option(
-            ...,
+        bot: str | None = typer.Option(
+            None,
             help="A game.play.bots name (random, checkcall, equity), lookup (plays --strategy), "
-            "module:attribute, or file.py:attribute.",
+            "module:attribute, or file.py:attribute. Required unless --resolve.",
+        ),
+        resolve: bool = typer.Option(
+            False,
+            "--resolve",
+            help="Play --strategy with real-time re-solving of the river (the re-solving bot, paced by the "
+            "engine's game clock; Hold'em and Swap rivers, the other variants play the strategy throughout).",
         ),
         out: Path = typer.Option(..., help="Folder to write (must be empty or absent)."),
         strategy: Path | None = typer.Option(
@@ -121,6 +127,14 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         from solver.bots.export_bot import export_bot
         from solver.solve.strategy_file import StrategyFileError
 
+        if resolve:
+            if bot not in (None, "lookup", "resolve"):
+                raise fail(f"--resolve plays --strategy with re-solving; it takes no --bot {bot!r}", USAGE)
+            if strategy is None:
+                raise fail("--resolve needs --strategy (the blueprint it plays and re-solves from)", USAGE)
+            bot = "resolve"
+        elif bot is None:
+            raise fail("give --bot (or --resolve with --strategy)", USAGE)
         try:
             check_output_folder(out)
         except ValueError as error:

@@ -69,6 +69,9 @@ BAD_INPUTS: dict[str, list[tuple[str, str, int]]] = {
         ("strategy-missing", "export-bot --variant auction --bot lookup --strategy {missing} --out {tmp}/bot", 1),
         ("variant", "export-bot --variant nope --bot random --out {tmp}/bot", 2),
         ("bot", "export-bot --variant auction --bot nope --out {tmp}/bot", 2),
+        ("no-bot", "export-bot --variant auction --out {tmp}/bot", 2),
+        ("resolve-no-strategy", "export-bot --variant swap --resolve --out {tmp}/bot", 2),
+        ("resolve-other-bot", "export-bot --variant swap --resolve --bot equity --strategy {text} --out {tmp}/bot", 2),
     ],
     "check-bot": [
         ("missing", "check-bot {missing}", 1),

@@ -32,9 +32,7 @@ from solver.resolve.ranges import (
 )
 from solver.resolve.resolver import SubgameSolver
 from solver.resolve.tree import DECISION, SubgameConfig, build_subgame_tree
-from tests.solver.cli_support import invoke, one_line_error
 from tests.solver.test_lookup_bot import STACK, solved  # noqa: F401 (the module fixture)
-from tests.solver.tiny_bounty import bounty_cards, solve_tiny
 
 pytestmark = pytest.mark.jit_only  # a Hold'em game is solved in a module fixture: minutes as plain Python
 
@@ -248,11 +246,3 @@ def test_time_budget_stops_the_solve_and_bad_settings_are_refused(solved):  # no
         ResolvingConfig(seconds=0)
     with pytest.raises(TypeError, match="bets must be a StreetBets"):
         ResolvingConfig(bets="0.5p")
-
-
-def test_match_refuses_the_resolving_bot_on_a_variant_it_does_not_model(tmp_path):
-    """A Bounty strategy (stack 400, the rules' chips) seated as resolve:FILE: one error line, exit 1
-    (a player file that cannot be played is a runtime error)."""
-    strategy, _ = solve_tiny(tmp_path, bounty_cards())
-    result = invoke("match", "--variant", "bounty", "--a", f"resolve:{strategy}", "--b", "checkcall", "--rounds", 2)
-    assert "the re-solving bot plays holdem only, not 'bounty'" in one_line_error(result, 1)

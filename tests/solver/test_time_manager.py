@@ -1,0 +1,169 @@
+"""The time manager: budgets from the game clock (split over rounds and streets, the reserve, the
+measured pace) and the chunked runner, on fake clocks only (no timing flakiness)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from solver.bots.time_manager import Run, TimeConfig, TimeManager, run_within
+
+
+class FakeMatch:
+    """What the engine client offers the manager: the clock left and the rounds played."""
+
+    def __init__(self, clock_seconds: float = 30.0, rounds_played: int = 0) -> None:
+        self.clock_seconds = clock_seconds
+        self.rounds_played = rounds_played
+
+
+class FakeClock:
+    """``now()`` for `run_within`; ``step`` advances it as a solver of ``pace`` seconds an iteration."""
+
+    def __init__(self, pace: float, first: float = 0.0) -> None:
+        self.time = 0.0
+        self.pace = pace
+        self.first = first  # extra cost of the first chunk (loading compiled code)
+        self.calls: list[int] = []
+
+    def now(self) -> float:
+        return self.time
+
+    def step(self, iterations: int) -> None:
+        self.time += self.pace * iterations + (self.first if not self.calls else 0.0)
+        self.calls.append(iterations)
+
+
+def test_budget_splits_the_clock_above_the_reserve_over_rounds_and_streets() -> None:
+    """Hand-computed: 30 s, reserve 15 s, 1000 rounds: 15 ms a round; prior 0.5 re-solves a round on
+    each of two streets weighing 2 (turn) and 1 (river): the river gets 15 / (2 * 0.5 + 0.5) = 10 ms,
+    the turn 20 ms, so the expected spend a round is exactly the 15 ms."""
+    config = TimeConfig(street_weights=((4, 2.0), (5, 1.0)), max_seconds=10.0)
+    manager = TimeManager(config, rounds=1000)
+    match = FakeMatch()
+    manager.attach(match)
+    assert manager.reserve_seconds == 15.0
+    assert manager.budget(5) == pytest.approx(0.010) and manager.budget(4) == pytest.approx(0.020)
+    assert 0.5 * manager.budget(4) + 0.5 * manager.budget(5) == pytest.approx(0.015)
+
+    # the first round cost 10 ms (loading code): the cost of a round besides re-solving counts after it
+    match.clock_seconds, match.rounds_played = 29.99, 1
+    assert manager.budget(5) == pytest.approx((29.99 - 15.0) / 999 / (3 * 10 / 21))  # rates (0 + 10) / 21
+    # 100 rounds in: 4.5 s re-solving 50 rivers and no turn, 0.49 s elsewhere since the first round
+    match.clock_seconds, match.rounds_played = 25.0, 100
+    for _ in range(50):
+        manager.record(5, 0.09)
+    per_round = (25.0 - 15.0) / 900 - 0.49 / 99
+    river_rate, turn_rate = (50 + 10) / 120, 10 / 120  # shrunk towards 0.5 by 20 pseudo-rounds
+    assert manager.budget(5) == pytest.approx(per_round / (2 * turn_rate + river_rate))
+    assert manager.budget(4) == pytest.approx(2 * manager.budget(5))
+
+
+def test_below_the_reserve_or_the_minimum_the_blueprint_plays() -> None:
+    manager = TimeManager(TimeConfig(target_fraction=0.4, min_seconds=0.005), rounds=1000)
+    match = FakeMatch(30.0)
+    manager.attach(match)
+    assert manager.budget(5) == pytest.approx(12.0 / 1000 / 0.5)
+    match.clock_seconds = 18.0  # exactly the reserve (60% of 30 s)
+    assert manager.budget(5) is None
+    match.clock_seconds = 18.5  # above it, but 0.5 s over 1000 rounds is 1 ms a re-solve: under min_seconds
+    assert manager.budget(5) is None
+    match.rounds_played = 990  # 10 rounds left: 0.5 s over them is worth re-solving again
+    assert manager.budget(5) == pytest.approx(min(0.5, 0.5 / 10 / ((0.5 * 20) / (990 + 20))))
+
+
+def test_a_measured_pace_too_slow_for_the_minimum_iterations_saves_the_clock_until_it_fits() -> None:
+    """At 1 ms an iteration plus 2 ms outside them, 20 iterations need 22 ms (33 ms with the 1.5
+    margin): a 30 ms budget is refused; as rounds pass without re-solves the rate estimate falls and
+    the budget grows until it fits."""
+    manager = TimeManager(TimeConfig(), rounds=1000)
+    match = FakeMatch()
+    manager.attach(match)
+    manager.record(5, 0.002 + 10 * 0.001, Run(10, 0.001))
+    assert manager.pace(5) == pytest.approx((0.001, 0.002))
+    assert manager.budget(5) is not None and manager.budget(5, min_iterations=20) is None
+    match.rounds_played = 30  # 30 rounds, one re-solve: rate (1 + 10) / 50
+    assert manager.budget(5, min_iterations=20) == pytest.approx(15.0 / 970 / (11 / 50))
+    assert manager.budget(5, min_iterations=20) > 1.5 * 0.022
+    # the pace is per unit of size (the subgame's nodes): a tree 60 times as big needs 60 times the iterations' time
+    sized = TimeManager(TimeConfig(), rounds=1000)
+    sized.attach(FakeMatch())
+    sized.record(5, 0.002 + 10 * 0.001, Run(10, 0.001), size=50)
+    assert sized.pace(5) == pytest.approx((0.001 / 50, 0.002))
+    assert sized.budget(5, min_iterations=20, size=50) is None  # 33 ms needed, 27 ms offered
+    assert sized.budget(5, min_iterations=20, size=1) == pytest.approx(0.015 / 0.55)  # needs 1.5 * (2 + 0.4) ms
+
+
+def test_without_a_clock_every_budget_is_unbounded_and_a_new_match_starts_afresh() -> None:
+    manager = TimeManager(TimeConfig(), rounds=1000)
+    assert manager.budget(5) == math.inf  # nothing attached
+    manager.attach(object())  # e.g. our match runner's round counter: no clock
+    assert manager.budget(5) == math.inf
+    match = FakeMatch(30.0, 500)
+    manager.attach(match)
+    manager.record(5, 0.5)
+    saved = manager.state()
+    manager.record(5, 0.5)
+    manager.restore(saved)
+    assert manager.state() == saved
+    match.rounds_played = 0  # the count went down: a new match, the old re-solves no longer count
+    assert manager.budget(5) == pytest.approx(15.0 / 1000 / 0.5)
+    with pytest.raises(ValueError, match="target_fraction must be in"):
+        TimeConfig(target_fraction=1.0)
+    with pytest.raises(ValueError, match="margin must be >= 1"):
+        TimeConfig(margin=0.5)
+    with pytest.raises(ValueError, match="rounds must be an int >= 1"):
+        TimeManager(TimeConfig(), rounds=0)
+
+
+def test_run_within_never_passes_the_deadline_at_a_steady_pace() -> None:
+    for pace in (0.0003, 0.001, 0.0071):
+        clock = FakeClock(pace)
+        run = run_within(clock.step, max_iterations=10**6, deadline=0.05, now=clock.now)
+        assert clock.time <= 0.05 and clock.time > 0.05 - pace * 2  # stops within an iteration or so
+        assert run.iterations == sum(clock.calls) and run.seconds_per_iteration == pytest.approx(pace)
+        assert clock.calls[0] == 1 and max(clock.calls) <= 16
+    clock = FakeClock(0.001)
+    assert run_within(clock.step, max_iterations=200, deadline=math.inf, now=clock.now) == Run(200, None)
+    assert clock.calls == [200]  # no deadline: one call, nothing to pace
+    clock.time = 5.0
+    assert run_within(clock.step, max_iterations=200, deadline=4.0, now=clock.now) == Run(0, None)
+    # a first chunk that pays for loading code past the deadline: one iteration, no pace measured
+    clock = FakeClock(0.001, first=0.2)
+    assert run_within(clock.step, max_iterations=200, deadline=0.1, now=clock.now) == Run(1, None)
+
+
+def test_a_simulated_match_stays_within_the_target_and_every_budget() -> None:
+    """1000 rounds on a fake clock: 1.5 ms of blueprint play a round, a river re-solve in 55% of rounds
+    at a pace drawn per re-solve (0.2-0.8 ms an iteration, 1-3 ms outside the iterations, the first
+    re-solve 150 ms slower to start). No re-solve passes its budget, the clock never runs out, and
+    the match ends with 40-60% of the clock used; most rivers are re-solved."""
+    rng = np.random.default_rng(3)
+    manager = TimeManager(TimeConfig(), rounds=1000)
+    match = FakeMatch(30.0)
+    manager.attach(match)
+    solved = refused = 0
+    for played in range(1000):
+        match.rounds_played = played
+        match.clock_seconds -= 0.0015
+        if rng.random() >= 0.55:
+            continue
+        budget = manager.budget(5, min_iterations=20)
+        if budget is None:
+            refused += 1
+            continue
+        clock = FakeClock(rng.uniform(0.0002, 0.0008), first=0.150 if solved == 0 else 0.0)
+        setup = rng.uniform(0.001, 0.003)
+        clock.time = setup
+        run = run_within(clock.step, max_iterations=200, deadline=budget, now=clock.now)
+        spent = clock.time
+        assert spent <= budget or (solved == 0 and run.iterations == 1)  # only the code load overruns
+        match.clock_seconds -= spent
+        manager.record(5, spent, run)
+        solved += 1
+        assert match.clock_seconds > 0
+    used = 1 - match.clock_seconds / 30.0
+    assert 0.4 <= used <= 0.6, used
+    assert solved > 4 * refused, (solved, refused)
