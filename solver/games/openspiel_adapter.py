@@ -29,6 +29,10 @@ outcomes seen", a player's bucket on it the class of what their information stat
 
 :func:`tabular_policy` turns a flat strategy of ours into a ``pyspiel.TabularPolicy`` for either
 direction, so OpenSpiel's ``nash_conv`` and best responses measure our strategies.
+
+**Limit against universal_poker.** :func:`universal_poker_parameters` is the ACPC game definition
+(OpenSpiel's ``universal_poker``) of our N-player limit game on a small deck, the limit system's
+independent check; its docstring is the mapping between the two rule sets.
 """
 
 from __future__ import annotations
