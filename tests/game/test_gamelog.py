@@ -83,3 +83,17 @@ def test_a_log_that_is_not_the_engines_is_refused_naming_the_round_and_line() ->
         read_game_log(without_bounties, 2022)  # no 2022 hand lines: the swaps are unknown
     with pytest.raises(ValueError, match="not an engine game log"):
         read_game_log("hello\n", 2025)
+
+
+@pytest.mark.parametrize("year", YEARS)
+def test_pokerkit_loads_the_converted_logs(tmp_path: Path, year: int) -> None:
+    """PokerKit (the PHH oracle) reads every converted hand, with the year's players and variant."""
+    pokerkit = pytest.importorskip("pokerkit")
+    header, records = read_game_log(game_log(year), year)
+    path = tmp_path / "log.phhs"
+    with open_history_writer(path, header) as writer:
+        for record in records:
+            writer.write(record)
+    hands = list(pokerkit.HandHistory.loads_all(path.read_text()))
+    assert len(hands) == 1000 and {hand.user_defined_fields["_vcfr_variant"] for hand in hands} == {YEARS[year]}
+    assert [hand.players for hand in hands] == [[record.seats[1], record.seats[0]] for record in records]
