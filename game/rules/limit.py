@@ -11,6 +11,11 @@ blinds* the first-position player acts first and may check. Every bet and raise 
 at most ``max_raises`` raises per round (neither the straddle nor a round's opening bet counts).
 A player short of chips taps out (puts in everything) and makes no more bets. The pot is divided
 by the document's expectation method (``game.rules.pots``). Amounts are chips (dollars in the text).
+Beyond the document, ``LimitConfig`` also deals smaller games (``hole_cards``, ``board_cards``: one
+hole card and a board card a round, say) and drops the blind and straddle (``blinds=False``): the
+forms OpenSpiel's ``universal_poker`` plays too, against which the limit system is checked
+(``solver.games.openspiel_adapter.universal_poker_parameters``). A street is named by the board
+cards dealt when its betting opens (hold'em: 0, 3, 4, 5).
 
 Choices where the document is open or contradicts itself (all configurable where it matters):
 
