@@ -16,6 +16,7 @@ the button acts first every round, ACPC's raise cap one more than ours). Checked
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 
@@ -195,3 +196,21 @@ def test_three_player_nash_conv_equals_universal_poker() -> None:
 def test_three_player_nash_conv_equals_universal_poker_with_raises() -> None:
     """A raise after the opening bet (ACPC's cap 2): about 40 s per OpenSpiel NashConv (8 cards: 150 s)."""
     assert_nash_conv_equal(small_game(3, 1, THREE_CARDS), THREE_CARDS)
+
+
+@pytest.mark.parametrize(
+    ("change", "deck", "message"),
+    [
+        ({"cards_speak": False}, FOUR_CARDS, "announced hands: use cards_speak=True"),
+        ({"check_raise": False}, FOUR_CARDS, "a ban on check-raising"),
+        ({"hole_cards": 2, "board_cards": (0, 3, 1, 1), "must_use_hole_card": True}, "full", "must use a hole card"),
+        ({"ante": 3}, FOUR_CARDS, r"odd chips of a tie .* multiples of \[2, 3\], got 3, 6, 12"),
+        ({}, "2c 2d 3c 3d 5c 5d", "ACPC's deck is the lowest ranks in the first suits"),
+        ({"buy_in": 20}, FOUR_CARDS, "assumes nobody taps out"),
+    ],
+)
+def test_what_universal_poker_cannot_express_is_refused(change: dict, deck: str, message: str) -> None:
+    config = dataclasses.replace(rules(3, 1), **change)
+    cards = format_cards(range(52)) if deck == "full" else deck
+    with pytest.raises(ValueError, match=message):
+        universal_poker_parameters(config, cards)
