@@ -65,7 +65,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import accumulate, combinations
 
 import numpy as np
 
@@ -180,14 +180,18 @@ class LimitConfig:
         """The straddle: the low limit (chips)."""
         return self.low_limit
 
-    @property
+    @functools.cached_property
     def streets(self) -> tuple[int, ...]:
         """The streets, each named by the board cards dealt when its betting opens (hold'em: 0, 3, 4, 5).
 
         >>> LimitConfig().streets, LimitConfig(hole_cards=1, board_cards=(0, 1)).streets
         ((0, 3, 4, 5), (0, 1))
         """
-        return tuple(int(n) for n in np.cumsum(self.board_cards))
+        return tuple(accumulate(self.board_cards))
+
+    @functools.cached_property
+    def _ordinals(self) -> dict[int, int]:
+        return {street: ordinal for ordinal, street in enumerate(self.streets)}
 
     @property
     def is_holdem(self) -> bool:
@@ -196,10 +200,10 @@ class LimitConfig:
 
     def street_ordinal(self, street: int) -> int:
         """The betting round (0-based) of ``street`` (board cards dealt); ValueError if it is none."""
-        streets = self.streets
-        if street not in streets:
-            raise ValueError(f"no street with {street!r} board cards: the streets are {list(streets)}")
-        return streets.index(street)
+        ordinal = self._ordinals.get(street)
+        if ordinal is None:
+            raise ValueError(f"no street with {street!r} board cards: the streets are {list(self.streets)}")
+        return ordinal
 
     def street_name(self, street: int) -> str:
         """``'preflop'``, ``'flop'``... when the boards are hold'em's, else ``'round k'`` (1-based)."""
@@ -676,7 +680,7 @@ class LimitRound(RoundBase):
 
     def _end_betting_round(self) -> None:
         streets = self.config.streets
-        ordinal = streets.index(self._street)
+        ordinal = self.config.street_ordinal(self._street)
         if ordinal + 1 < len(streets):
             self._start_betting_round(streets[ordinal + 1])
         else:
