@@ -86,6 +86,10 @@ NOT_RUN: dict[str, str] = {
         "10+ s even on 2 flops (eval7's Monte Carlo peer); tests/abstraction/test_cli_abstraction.py::"
         "test_bench_abstraction_json_shape runs it on these tiny settings"
     ),
+    "convert-history gamelog.txt log.phhs --engine 2025": (
+        "needs an official engine's game log; tests/game/test_gamelog.py::"
+        "test_cli_converts_a_game_log_and_needs_the_engine runs it on a recorded 2025 log"
+    ),
     "bench abstract --json": (
         "builds a 169/50/50/50 abstract game per variant (10 s for one); tests/solver/test_abstract_bench.py::"
         "test_cli_refuses_an_unknown_variant_and_prints_json runs it on Swap for 0.1 s"

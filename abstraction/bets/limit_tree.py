@@ -66,7 +66,6 @@ __all__ = [
 
 STREET_ORDINAL = {PREFLOP: 0, FLOP: 1, TURN: 2, RIVER: 3}
 """Board cards of a street (0, 3, 4, 5) -> its ordinal, the decision's bucket slot."""
-_BOARD_STREETS = (PREFLOP, FLOP, TURN, RIVER)
 
 
 def max_commitment(config: LimitConfig) -> int:
@@ -76,14 +75,14 @@ def max_commitment(config: LimitConfig) -> int:
     >>> max_commitment(LimitConfig()), max_commitment(LimitConfig(max_raises=2))
     (245, 185)
     """
-    return int(config.ante) + (config.max_raises + 1) * sum(config.limit(street) for street in _BOARD_STREETS)
+    return int(config.ante) + (config.max_raises + 1) * sum(config.limit(street) for street in config.streets)
 
 
 def check_no_tap_out(config: LimitConfig) -> None:
     """ValueError unless ``config.buy_in`` covers :func:`max_commitment` (nobody can tap out)."""
     needed = max_commitment(config)
     if config.buy_in < needed:
-        limits = ", ".join(str(config.limit(street)) for street in _BOARD_STREETS)
+        limits = ", ".join(str(config.limit(street)) for street in config.streets)
         raise ValueError(
             f"the limit abstract game assumes nobody taps out: a player can put in up to {needed} chips in one "
             f"game (ante {config.ante} + {config.max_raises + 1} bets of {limits} per street), but buy_in is "
@@ -107,7 +106,7 @@ def walk_config(config: LimitConfig) -> LimitConfig:
 def _root(config: LimitConfig) -> LimitRound:
     rules = walk_config(config)
     n = rules.n_players
-    cards = list(range(2 * n + 5))  # any distinct cards: the walk never looks at them
+    cards = list(range(n * rules.hole_cards + sum(rules.board_cards)))  # any distinct cards: the walk never looks
     return LimitRound(rules, [rules.buy_in] * n, 0, chance=ScriptedChance(cards))
 
 
@@ -115,11 +114,13 @@ def _betting_over(round_: LimitRound) -> bool:
     return round_.is_terminal or round_.in_showdown
 
 
-def _buckets(buckets_per_street: Sequence[int]) -> np.ndarray:
+def _buckets(config: LimitConfig, buckets_per_street: Sequence[int]) -> np.ndarray:
     buckets = np.asarray(buckets_per_street, dtype=np.int32).reshape(-1)
-    if buckets.shape != (4,) or (buckets < 1).any():
+    rounds = len(config.board_cards)
+    if buckets.shape != (rounds,) or (buckets < 1).any():
         raise ValueError(
-            f"buckets_per_street must be 4 counts >= 1 (preflop, flop, turn, river), got {buckets_per_street!r}"
+            f"buckets_per_street must be {rounds} counts >= 1 (one per betting round: preflop, flop, turn, river "
+            f"in hold'em), got {buckets_per_street!r}"
         )
     return buckets
 
@@ -134,7 +135,8 @@ def measure_limit_tree(config: LimitConfig, buckets_per_street: Sequence[int]) -
     >>> (size.n_nodes, size.n_infosets, size.table_entries) == (tree.n_nodes, tree.n_infosets, tree.table_size)
     True
     """
-    buckets = _buckets(buckets_per_street).tolist()
+    root = _root(config)
+    buckets = _buckets(config, buckets_per_street).tolist()
     n_players = config.n_players
     memo: dict[tuple, tuple[int, int, int, int, int]] = {}
     contexts: set[tuple[int, ...]] = set()
@@ -151,7 +153,7 @@ def measure_limit_tree(config: LimitConfig, buckets_per_street: Sequence[int]) -
             totals = (1, 0, 0, 0, len(showdown_outcomes(alive, n_players)) if len(alive) > 1 else 1)
         else:
             moves = round_.legal_moves()
-            count = buckets[STREET_ORDINAL[round_.street]]
+            count = buckets[config.street_ordinal(round_.street)]
             nodes, groups, infosets, entries, rows = 1, 1, count, count * len(moves), 0
             for move in moves:
                 child = round_.clone()
@@ -163,14 +165,14 @@ def measure_limit_tree(config: LimitConfig, buckets_per_street: Sequence[int]) -
             memo[key] = totals
         return totals
 
-    n_nodes, n_groups, n_infosets, entries, n_rows = walk(_root(config), True)
+    n_nodes, n_groups, n_infosets, entries, n_rows = walk(root, True)
     tree_bytes = FlatTree.array_bytes(n_nodes, n_groups, n_rows, n_players, len(contexts), 0)
     return TreeSize(n_nodes, n_groups, n_infosets, entries, tree_bytes)
 
 
 def count_nodes(config: LimitConfig) -> int:
     """Nodes of the tree of ``config`` without building it (`measure_limit_tree`'s count; milliseconds)."""
-    return measure_limit_tree(config, (1, 1, 1, 1)).n_nodes
+    return measure_limit_tree(config, (1,) * len(config.board_cards)).n_nodes
 
 
 def build_limit_tree(
@@ -178,14 +180,15 @@ def build_limit_tree(
 ) -> FlatTree:
     """The :class:`FlatTree` of limit hold'em with ``config`` (2..6 players; see the module docstring).
 
-    ``buckets_per_street``: buckets of slots 0..3 (preflop, flop, turn, river). ``max_nodes``: refuse
+    ``buckets_per_street``: buckets of each betting round's slot (hold'em: preflop, flop, turn, river;
+    ``config.board_cards`` sets the rounds, so a small-deck game has fewer). ``max_nodes``: refuse
     (ValueError, before walking: `measure_limit_tree`) a tree with more nodes, or one whose build and
     solver tables of ``table_itemsize`` bytes per entry do not fit in memory (`TreeSize.check`). Arrays: ``committed`` float64
     ``[n_nodes, n_players]`` chips put in (antes and blinds included); ``terminal_values`` float64
     ``[rows, n_players]`` NET chips; ``action_amount`` the raise-to total of the street's bets.
     """
-    buckets = _buckets(buckets_per_street)
     root = _root(config)
+    buckets = _buckets(config, buckets_per_street)
     if max_nodes is not None:
         size = measure_limit_tree(config, buckets)
         if size.n_nodes > max_nodes:
@@ -218,7 +221,7 @@ def build_limit_tree(
         depth.append(level)
         action_kind.append(move_kind)
         action_amount.append(move_amount)
-        street.append(STREET_ORDINAL[round_.street])
+        street.append(config.street_ordinal(round_.street))
         committed.append(round_.contributions)
         if _betting_over(round_):
             folded = round_.folded

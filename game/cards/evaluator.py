@@ -55,6 +55,33 @@ def evaluate(cards: str | Iterable[int | str] | np.ndarray) -> int:
     return int(kernels_evaluator._evaluate(array))
 
 
+def evaluate_few(cards: str | Iterable[int | str] | np.ndarray) -> int:
+    """Value of a hand of 1..4 distinct cards, too few for a five-card hand (small-deck limit games).
+
+    Higher wins and equal values tie; compare only hands of the same size. A hand ranks by its
+    category (high card, one pair, two pair, three of a kind, four of a kind: ``category_index``
+    numbering), then its ranks, the most repeated first and higher first (a pair's rank, then
+    kickers), as the ACPC evaluator that OpenSpiel's ``universal_poker`` uses ranks them (no
+    straight or flush has fewer than five cards).
+
+    >>> evaluate_few("Kh Kd") > evaluate_few("Ah Qd") > evaluate_few("Ah Jd")
+    True
+    >>> evaluate_few("2c 2d 3h 3s") > evaluate_few("Ac Ad Kh Qs"), evaluate_few("5c") == evaluate_few("5d")
+    (True, True)
+    """
+    array = _as_cards(cards)
+    if not 1 <= array.shape[0] <= 4:
+        raise ValueError(f"evaluate_few takes 1..4 cards, got {array.shape[0]}: {format_cards(array)!r}")
+    counts = np.bincount(array.astype(np.int64) >> 2, minlength=13)
+    ranks = sorted(np.flatnonzero(counts).tolist(), key=lambda rank: (counts[rank], rank), reverse=True)
+    shape = tuple(sorted(counts[counts > 0].tolist(), reverse=True))
+    category = {(2,): 1, (2, 1): 1, (2, 1, 1): 1, (2, 2): 2, (3,): 3, (3, 1): 3, (4,): 7}.get(shape, 0)
+    value = category
+    for position in range(4):
+        value = value * 13 + (ranks[position] + 1 if position < len(ranks) else 0)
+    return value
+
+
 def evaluate_batch(hands: np.ndarray, *, out: np.ndarray | None = None, check: bool = True) -> np.ndarray:
     """Values of many hands: ``hands`` is ``(n, k)`` card ints with ``k >= 5``; returns ``int32 (n,)``.
 

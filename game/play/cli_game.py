@@ -421,18 +421,41 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
 
     @app.command("convert-history")
     def convert_history(
-        source: Path = typer.Argument(..., help="A hand history: JSON lines, or PHH (.phh/.phhs)."),
+        source: Path = typer.Argument(
+            ..., help="A hand history: JSON lines, PHH (.phh/.phhs), or an official engine's game log (--engine)."
+        ),
         destination: Path = typer.Argument(..., help="Where to write it: PHH for .phh/.phhs, else JSON lines."),
+        engine: str | None = typer.Option(
+            None, help="SOURCE is this official engine's game log: year or variant (2022 swap ... 2025 bounty)."
+        ),
     ) -> None:
-        """Convert a hand history between JSON lines and PHH, verifying every round on the way."""
+        """Convert a hand history between JSON lines and PHH, or an engine game log to either, verifying
+        every round on the way."""
         from game.play.history import open_history_writer, read_records
+        from game.pokerbots.engines import engine_rules
+        from game.pokerbots.gamelog import is_game_log, read_game_log
 
+        try:
+            rules = None if engine is None else engine_rules(engine)
+        except ValueError as error:
+            raise fail(f"--engine: {error}", USAGE) from None
         try:
             check_output_file(destination, "OUT")
         except ValueError as error:
             raise fail(str(error), RUNTIME) from None
         try:
-            header, records = read_records(source)
+            if rules is not None:
+                header, records = read_game_log(source.read_text(), rules)
+            else:
+                with source.open() as handle:
+                    if is_game_log(handle.readline()):
+                        raise fail(
+                            f"hand history {str(source)!r} is an engine game log: give --engine YEAR (2022..2025)",
+                            USAGE,
+                        )
+                header, records = read_records(source)
+        except UnicodeDecodeError:
+            raise fail(f"hand history {str(source)!r}: not a text file", RUNTIME) from None
         except OSError as error:
             raise fail(f"hand history {str(source)!r}: {error.strerror or error}", RUNTIME) from None
         except ValueError as error:  # not a hand history, a malformed one, or a round that does not replay

@@ -11,6 +11,11 @@ blinds* the first-position player acts first and may check. Every bet and raise 
 at most ``max_raises`` raises per round (neither the straddle nor a round's opening bet counts).
 A player short of chips taps out (puts in everything) and makes no more bets. The pot is divided
 by the document's expectation method (``game.rules.pots``). Amounts are chips (dollars in the text).
+Beyond the document, ``LimitConfig`` also deals smaller games (``hole_cards``, ``board_cards``: one
+hole card and a board card a round, say) and drops the blind and straddle (``blinds=False``): the
+forms OpenSpiel's ``universal_poker`` plays too, against which the limit system is checked
+(``solver.games.openspiel_adapter.universal_poker_parameters``). A street is named by the board
+cards dealt when its betting opens (hold'em: 0, 3, 4, 5).
 
 Choices where the document is open or contradicts itself (all configurable where it matters):
 
@@ -57,26 +62,26 @@ this order: seat 0's two hole cards, seat 1's, ..., then three flop cards, the t
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import accumulate, combinations
 
 import numpy as np
 
-from game.cards.deck import format_cards
-from game.cards.evaluator import evaluate_batch
+from game.cards.deck import N_CARDS, format_cards
+from game.cards.evaluator import evaluate_batch, evaluate_few
 from game.cards.rng import SeedLike
 from game.rules.actions import Action, ActionKind, IllegalActionError
 from game.rules.chance import UNKNOWN_CARD, ChanceLog, ChanceSource, RandomChance
-from game.rules.nolimit import FLOP, PREFLOP, RIVER, TURN, Move, street_name
+from game.rules.nolimit import PREFLOP, Move, street_name
 from game.rules.pots import divide_pot
 from game.rules.round_base import RoundBase
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
-_FIVE_OF_SEVEN = tuple(combinations(range(7), 5))
-"""Index sets into ``hole (2) + board (5)``; indices 0 and 1 are the hole cards."""
-_FIVE_OF_SEVEN_WITH_HOLE = tuple(combo for combo in _FIVE_OF_SEVEN if combo[0] < 2)
+HOLDEM_BOARD_CARDS = (0, 3, 1, 1)
+"""Board cards dealt as each of hold'em's betting rounds opens (pre-flop, flop, turn, river)."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,16 @@ class LimitConfig:
     """Whether round two (the flop) has a blind and a straddle like round one."""
     must_use_hole_card: bool = True
     """Whether a hand must use at least one hole card ("one or both"), i.e. never the board alone."""
+    blinds: bool = True
+    """Whether round one opens with the blind and the straddle (round two too with
+    ``blinds_in_second_round``); ``False``: antes only, every round opens with the first-position
+    player, who may check (the form OpenSpiel's ``universal_poker`` can express)."""
+    hole_cards: int = 2
+    """Hole cards dealt to each player (hold'em: 2)."""
+    board_cards: tuple[int, ...] = HOLDEM_BOARD_CARDS
+    """Board cards dealt as each betting round opens, one entry per round: 0 first, then >= 1 each
+    (hold'em: 0 3 1 1). Hands of fewer than five cards rank by pairs, then ranks
+    (``game.cards.evaluator.evaluate_few``)."""
 
     def __post_init__(self) -> None:
         for name in ("n_players", "buy_in", "low_limit", "high_limit", "max_raises"):
@@ -131,6 +146,25 @@ class LimitConfig:
             raise ValueError(f"high_limit must be >= 1 chip, got {self.high_limit}")
         if self.max_raises < 0:
             raise ValueError(f"max_raises must be >= 0, got {self.max_raises}")
+        if isinstance(self.hole_cards, bool) or not isinstance(self.hole_cards, int) or self.hole_cards < 1:
+            raise ValueError(f"hole_cards must be an int >= 1, got {self.hole_cards!r}")
+        board = tuple(self.board_cards) if isinstance(self.board_cards, (list, tuple)) else None
+        if (
+            not board
+            or any(isinstance(n, bool) or not isinstance(n, int) for n in board)
+            or board[0] != 0
+            or min(board[1:], default=1) < 1
+        ):
+            raise ValueError(
+                f"board_cards must list the board cards of each betting round, 0 first and >= 1 after "
+                f"(hold'em: [0, 3, 1, 1]), got {self.board_cards!r}"
+            )
+        object.__setattr__(self, "board_cards", board)
+        if self.n_players * self.hole_cards + sum(board) > N_CARDS:
+            raise ValueError(
+                f"a game of {self.n_players} players deals {self.n_players * self.hole_cards + sum(board)} cards "
+                f"({self.hole_cards} hole cards each, boards {list(board)}), more than the deck's {N_CARDS}"
+            )
         if self.ante is None:
             object.__setattr__(self, "ante", max(1, self.low_limit // 2))
         elif isinstance(self.ante, bool) or not isinstance(self.ante, int) or self.ante < 0:
@@ -146,33 +180,88 @@ class LimitConfig:
         """The straddle: the low limit (chips)."""
         return self.low_limit
 
+    @functools.cached_property
+    def streets(self) -> tuple[int, ...]:
+        """The streets, each named by the board cards dealt when its betting opens (hold'em: 0, 3, 4, 5).
+
+        >>> LimitConfig().streets, LimitConfig(hole_cards=1, board_cards=(0, 1)).streets
+        ((0, 3, 4, 5), (0, 1))
+        """
+        return tuple(accumulate(self.board_cards))
+
+    @functools.cached_property
+    def _ordinals(self) -> dict[int, int]:
+        return {street: ordinal for ordinal, street in enumerate(self.streets)}
+
+    @property
+    def is_holdem(self) -> bool:
+        """Whether the deal is hold'em's: 2 hole cards each, boards 0 3 1 1."""
+        return self.hole_cards == 2 and self.board_cards == HOLDEM_BOARD_CARDS
+
+    def street_ordinal(self, street: int) -> int:
+        """The betting round (0-based) of ``street`` (board cards dealt); ValueError if it is none."""
+        ordinal = self._ordinals.get(street)
+        if ordinal is None:
+            raise ValueError(f"no street with {street!r} board cards: the streets are {list(self.streets)}")
+        return ordinal
+
+    def street_name(self, street: int) -> str:
+        """``'preflop'``, ``'flop'``... when the boards are hold'em's, else ``'round k'`` (1-based)."""
+        ordinal = self.street_ordinal(street)
+        if self.board_cards == HOLDEM_BOARD_CARDS[: len(self.board_cards)]:
+            return street_name(street)
+        return f"round {ordinal + 1}"
+
     def limit(self, street: int) -> int:
-        """Bet size on ``street`` (board cards: 0, 3, 4, 5): the low limit, the high limit from the turn."""
-        return self.low_limit if street < TURN else self.high_limit
+        """Bet size on ``street`` (board cards: 0, 3, 4, 5): the low limit in the first two rounds, then the high."""
+        return self.low_limit if self.street_ordinal(street) < 2 else self.high_limit
 
     def has_blinds(self, street: int) -> bool:
         """Whether the betting on ``street`` (board cards: 0, 3, 4, 5) opens with a blind and a straddle."""
-        return street == PREFLOP or (street == FLOP and self.blinds_in_second_round)
+        ordinal = self.street_ordinal(street)
+        return self.blinds and (ordinal == 0 or (ordinal == 1 and self.blinds_in_second_round))
+
+
+@functools.cache
+def _index_sets(n_hole: int, n_board: int, must_use_hole_card: bool) -> tuple[tuple[int, ...], ...]:
+    """Index sets into ``hole + board`` of the hands one may make: five cards (all, when fewer), with
+    ``must_use_hole_card`` at least one of the first ``n_hole``."""
+    size = min(5, n_hole + n_board)
+    return tuple(
+        combo for combo in combinations(range(n_hole + n_board), size) if combo[0] < n_hole or not must_use_hole_card
+    )
 
 
 def hand_choices(hole: Sequence[int], board: Sequence[int], must_use_hole_card: bool) -> list[tuple[int, ...]]:
-    """Every five-card hand a player may announce from two hole cards and a five-card board.
+    """Every hand a player may announce from their hole cards and the board: five cards (all of
+    them when there are fewer), with ``must_use_hole_card`` at least one hole card.
 
-    Each is a sorted tuple of card ints; 21 of them, or 20 when a hole card must be used.
+    Each is a sorted tuple of card ints; from two hole cards and five on the board, 21 of them, or
+    20 when a hole card must be used.
 
     >>> from game.cards.deck import parse_cards
     >>> len(hand_choices(parse_cards("Ah Kh"), parse_cards("2c 3c 4c 5c 6c"), True))
     20
     """
-    cards = [int(card) for card in hole] + [int(card) for card in board]
-    if len(cards) != 7:
-        raise ValueError(f"need 2 hole cards and 5 board cards, got {format_cards(cards)!r}")
-    index_sets = _FIVE_OF_SEVEN_WITH_HOLE if must_use_hole_card else _FIVE_OF_SEVEN
+    hole, board = [int(card) for card in hole], [int(card) for card in board]
+    if not hole:
+        raise ValueError(f"need at least one hole card, got none (board {format_cards(board)!r})")
+    cards = hole + board
+    index_sets = _index_sets(len(hole), len(board), must_use_hole_card)
     return [tuple(sorted(cards[index] for index in index_set)) for index_set in index_sets]
 
 
+def hand_values(hands: Sequence[Sequence[int]]) -> np.ndarray:
+    """Values (higher wins) of hands of one size: five-card ones by ``game.cards.evaluator.evaluate_batch``,
+    smaller ones by ``evaluate_few``. int64 ``(len(hands),)``."""
+    array = np.array(hands, dtype=np.int8).reshape(len(hands), -1)
+    if array.shape[1] >= 5:
+        return evaluate_batch(array).astype(np.int64)
+    return np.array([evaluate_few(row) for row in array], dtype=np.int64)
+
+
 def best_hand(hole: Sequence[int], board: Sequence[int], must_use_hole_card: bool) -> tuple[int, tuple[int, ...]]:
-    """The best hand (value from ``game.cards.evaluator``, higher wins) and its five cards.
+    """The best hand (value from ``game.cards.evaluator``, higher wins) and its five cards (all, when fewer).
 
     With ``must_use_hole_card`` the board alone is never the hand, as the rules text says:
 
@@ -182,7 +271,7 @@ def best_hand(hole: Sequence[int], board: Sequence[int], must_use_hole_card: boo
     (7462, '3h Js Qs Ks As')
     """
     choices = hand_choices(hole, board, must_use_hole_card)
-    values = evaluate_batch(np.array(choices, dtype=np.int8))
+    values = hand_values(choices)
     best = int(np.argmax(values))
     return int(values[best]), choices[best]
 
@@ -269,7 +358,7 @@ class LimitRound(RoundBase):
         self._deck_log: list[int] = []
         self._shown: dict[int, tuple[int, ...] | None] = {}
         self._winnings: list[int] | None = None
-        self._hole_cards = [tuple(self._deal(2)) for _ in range(self.n_players)]
+        self._hole_cards = [tuple(self._deal(self.config.hole_cards)) for _ in range(self.n_players)]
         self._board: list[int] = []
         self._street = PREFLOP
         self._to_act: int | None = None
@@ -520,7 +609,7 @@ class LimitRound(RoundBase):
     def _where(self) -> str:
         if self._to_act is None:
             return "the end of the game"
-        phase = "showdown" if self._in_showdown else street_name(self._street)
+        phase = "showdown" if self._in_showdown else self.config.street_name(self._street)
         return f"{phase} for seat {self._to_act}"
 
     def _deal(self, count: int) -> list[int]:
@@ -557,10 +646,8 @@ class LimitRound(RoundBase):
 
     def _start_betting_round(self, street: int) -> None:
         self._street = street
-        if street == FLOP:
-            self._board.extend(self._deal(3))
-        elif street > FLOP:
-            self._board.extend(self._deal(1))
+        if street > len(self._board):
+            self._board.extend(self._deal(street - len(self._board)))
         self._pips = [0] * self.n_players
         self._checked = [False] * self.n_players
         self._bet_level = 0
@@ -592,10 +679,10 @@ class LimitRound(RoundBase):
             self._end_betting_round()
 
     def _end_betting_round(self) -> None:
-        if self._street == PREFLOP:
-            self._start_betting_round(FLOP)
-        elif self._street < RIVER:
-            self._start_betting_round(self._street + 1)
+        streets = self.config.streets
+        ordinal = self.config.street_ordinal(self._street)
+        if ordinal + 1 < len(streets):
+            self._start_betting_round(streets[ordinal + 1])
         else:
             self._start_showdown()
 
@@ -627,7 +714,7 @@ class LimitRound(RoundBase):
             return
         strengths: list[int | None] = [None] * self.n_players
         announced = [(other, cards) for other, cards in self._shown.items() if cards is not None]
-        values = evaluate_batch(np.array([cards for _, cards in announced], dtype=np.int8))
+        values = hand_values([cards for _, cards in announced])
         for (other, _), value in zip(announced, values.tolist(), strict=True):
             strengths[other] = value
         self._divide(strengths)

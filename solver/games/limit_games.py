@@ -24,7 +24,7 @@ decision nodes; 1: 14,035).
 >>> LimitGameConfig(rules={"players": 3}, card_abstraction="cards.h5")
 Traceback (most recent call last):
 ...
-ValueError: unknown limit rules fields ['players']: known are ['ante', 'blinds_in_second_round', 'buy_in', 'cards_speak', 'check_raise', 'high_limit', 'low_limit', 'max_raises', 'must_use_hole_card', 'n_players']
+ValueError: unknown limit rules fields ['players']: known are ['ante', 'blinds', 'blinds_in_second_round', 'board_cards', 'buy_in', 'cards_speak', 'check_raise', 'high_limit', 'hole_cards', 'low_limit', 'max_raises', 'must_use_hole_card', 'n_players']
 """
 
 from __future__ import annotations
@@ -83,6 +83,12 @@ class LimitGameConfig(KindConfig):
                 f"got {self.card_hash!r}"
             )
         rules = self.limit_config()  # bad rules fail here, naming the bad value
+        if not rules.is_holdem:
+            raise ValueError(
+                f"the limit abstract game deals hold'em (2 hole cards, boards 0 3 1 1), got hole_cards="
+                f"{rules.hole_cards}, board_cards={list(rules.board_cards)} (small-deck games are exact: "
+                "abstraction.exact.small_limit)"
+            )
         if rules.n_players > MAX_PLAYERS:
             raise ValueError(f"the limit abstract game seats 2..{MAX_PLAYERS} players, the rules {rules.n_players}")
         check_no_tap_out(rules)

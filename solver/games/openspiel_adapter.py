@@ -29,20 +29,27 @@ outcomes seen", a player's bucket on it the class of what their information stat
 
 :func:`tabular_policy` turns a flat strategy of ours into a ``pyspiel.TabularPolicy`` for either
 direction, so OpenSpiel's ``nash_conv`` and best responses measure our strategies.
+
+**Limit against universal_poker.** :func:`universal_poker_parameters` is the ACPC game definition
+(OpenSpiel's ``universal_poker``) of our N-player limit game on a small deck, the limit system's
+independent check; its docstring is the mapping between the two rule sets.
 """
 
 from __future__ import annotations
 
 import functools
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+from abstraction.bets.limit_tree import check_no_tap_out
 from abstraction.tree import CHANCE, DECISION, FOLD, SHOWDOWN, DealTable, FlatTree, SolverGame
+from game.cards.deck import format_cards, make_card, parse_cards, rank_of, suit_of
+from game.rules.limit import LimitConfig
 
 REGISTERED_NAME = "python_vcfr"
 """Short name of the registered game (:func:`register_games`)."""
@@ -291,6 +298,95 @@ def registered_solver_game(game: str, players: int = 2, rules: str = "document")
             raise ValueError(f"the small variants are heads-up, got players={players}")
         return build_small_variant(variant, rules=rules).game
     return build_game(game, {"players": players})
+
+
+# ---------------------------------------------------------------------- universal_poker
+def universal_poker_parameters(rules: LimitConfig, deck: str | Sequence[int]) -> dict[str, Any]:
+    """OpenSpiel's ``universal_poker`` parameters (an ACPC game definition) of our limit game
+    ``rules`` dealt from ``deck``: the same game, chip for chip, when ``rules`` fit ACPC's form.
+
+    The mapping (seats: our button, seat 0, is ACPC's player 1; cards: :func:`acpc_card`):
+
+    - antes are ACPC blinds, equal for every player (``blind``); ACPC has no voluntary straddle,
+      so ``rules.blinds`` must be off (every round then opens with the button, who may check);
+    - ``firstPlayer`` is 1 in every round (our first position is the button);
+    - ``raiseSize`` is each round's limit; ``maxRaises`` is ``max_raises + 1``: ACPC counts the
+      opening bet of a round, we do not;
+    - ``numHoleCards``, ``numBoardCards`` are ``hole_cards``, ``board_cards``; the deck is the
+      lowest ``numRanks`` ranks in the first ``numSuits`` suits (ACPC's deck), in any order;
+    - cards speak and nobody taps out (``stack`` is the buy-in, which covers any game); ACPC's hand
+      is the best five of all a player's cards (every card when fewer), so ``must_use_hole_card``
+      must be off once the board alone makes a hand;
+    - ACPC splits a tied pot in fractions of a chip, we in whole chips (odd chips from the button):
+      the ante and both limits must be multiples of every tie size (2..n_players), so no odd chip arises.
+
+    Raises ValueError naming the first rule ACPC cannot express.
+
+    >>> rules = LimitConfig(n_players=3, low_limit=6, high_limit=12, ante=6, max_raises=1, cards_speak=True,
+    ...                     blinds=False, hole_cards=1, board_cards=(0, 1))
+    >>> universal_poker_parameters(rules, "2c 2d 3c 3d 4c 4d")["maxRaises"]
+    '2 2'
+    >>> universal_poker_parameters(LimitConfig(), "2c 2d 3c 3d")
+    Traceback (most recent call last):
+    ...
+    ValueError: universal_poker cannot express the straddle (a player's choice; ACPC's blinds are forced): use blinds=False
+    """
+    cards = parse_cards(deck).tolist()
+    n_ranks, n_suits = len({rank_of(card) for card in cards}), len({suit_of(card) for card in cards})
+    expected = {make_card(rank, suit) for rank in range(n_ranks) for suit in range(n_suits)}
+    if set(cards) != expected or len(cards) != len(expected):
+        raise ValueError(
+            f"ACPC's deck is the lowest ranks in the first suits (c d h s): {format_cards(sorted(expected))!r}, "
+            f"got {format_cards(cards)!r}"
+        )
+    problem = None
+    ties = range(2, rules.n_players + 1)
+    if rules.blinds:
+        problem = "the straddle (a player's choice; ACPC's blinds are forced): use blinds=False"
+    elif not rules.cards_speak:
+        problem = "announced hands: use cards_speak=True"
+    elif not rules.check_raise:
+        problem = "a ban on check-raising: use check_raise=True"
+    elif rules.must_use_hole_card and sum(rules.board_cards) >= 5:
+        problem = "a hand that must use a hole card (ACPC's is the best of all cards): use must_use_hole_card=False"
+    elif any(chips % size for chips in (rules.ante, rules.low_limit, rules.high_limit) for size in ties):
+        problem = (
+            f"odd chips of a tie (ACPC splits pots in fractions): ante and limits must be multiples of "
+            f"{list(ties)}, got {rules.ante}, {rules.low_limit}, {rules.high_limit}"
+        )
+    if problem is not None:
+        raise ValueError(f"universal_poker cannot express {problem}")
+    check_no_tap_out(rules)
+    rounds = len(rules.board_cards)
+
+    def each(values: Sequence[int]) -> str:
+        return " ".join(str(int(value)) for value in values)
+
+    return {
+        "betting": "limit",
+        "numPlayers": rules.n_players,
+        "numRounds": rounds,
+        "blind": each([rules.ante] * rules.n_players),
+        "raiseSize": each([rules.limit(street) for street in rules.streets]),
+        "firstPlayer": each([1] * rounds),
+        "maxRaises": each([rules.max_raises + 1] * rounds),
+        "numSuits": n_suits,
+        "numRanks": n_ranks,
+        "numHoleCards": rules.hole_cards,
+        "numBoardCards": each(rules.board_cards),
+        "stack": each([rules.buy_in] * rules.n_players),
+    }
+
+
+def acpc_card(card: int, n_suits: int) -> int:
+    """ACPC's (``universal_poker``'s chance outcome) index of our card int in a deck of ``n_suits``
+    suits: ``rank * n_suits + suit``, ranks from the deuce, suits c d h s.
+
+    >>> from game.cards.deck import parse_cards
+    >>> [acpc_card(card, 2) for card in parse_cards("2c 2d 3c 5d").tolist()]
+    [0, 1, 2, 7]
+    """
+    return rank_of(card) * n_suits + suit_of(card)
 
 
 # ---------------------------------------------------------------------- policies
@@ -561,6 +657,7 @@ __all__ = [
     "ImportedGame",
     "InfosetRows",
     "OpenSpielUnavailableError",
+    "acpc_card",
     "info_state_string",
     "infoset_rows",
     "load_pyspiel",
@@ -570,4 +667,5 @@ __all__ = [
     "solver_game_from_openspiel",
     "strategy_from_policy",
     "tabular_policy",
+    "universal_poker_parameters",
 ]

@@ -12,6 +12,7 @@ from abstraction.cards.bucket_lookup import BucketLookup
 from abstraction.cards.buckets import CardAbstraction
 from abstraction.chance.limit_chance import LimitChance, all_contexts
 from abstraction.exact.exact_games import showdown_outcomes
+from abstraction.exact.small_limit import build_small_limit_game
 from abstraction.tree import DECISION, FOLD, SHOWDOWN
 from game.rules.chance import ScriptedChance
 from game.rules.limit import LimitConfig, LimitRound, best_hand
@@ -107,10 +108,41 @@ def test_bad_tree_configs() -> None:
         build_limit_tree(LimitConfig(n_players=7, max_raises=0), BUCKETS)
     with pytest.raises(ValueError, match="5,354,611 nodes, more than max_nodes=2,000,000"):
         build_limit_tree(LimitConfig(n_players=3), BUCKETS, max_nodes=2_000_000)
-    with pytest.raises(ValueError, match="buckets_per_street must be 4 counts"):
+    with pytest.raises(ValueError, match=r"buckets_per_street must be 4 counts >= 1 \(one per betting round"):
         build_limit_tree(LimitConfig(), (8, 8))
     with pytest.raises(TypeError, match="LimitConfig"):
         build_limit_tree({"n_players": 3}, BUCKETS)  # type: ignore[arg-type]
+
+
+def test_small_limit_game_deals_are_the_engines() -> None:
+    """The exact small-deck game (abstraction.exact.small_limit): every 5th deal checked down through
+    the engine pays what the deal's outcome weights pick from the tree's showdown rows; buckets are
+    the views the engine shows each seat; the tree has one bucket slot per betting round."""
+    config = LimitConfig(n_players=3, max_raises=0, cards_speak=True, blinds=False, hole_cards=1, board_cards=(0, 1))
+    small = build_small_limit_game(config, "2c 2d 3c 3d 4c 4d 5c 5d")
+    game, tree = small.game, small.game.tree
+    assert tree.n_slots == 2 and game.deals.n_deals == 8 * 7 * 6 * 5
+    node = 0
+    for _ in range(6):  # check, check, check; check, check, check: the showdown of all three
+        node = int(tree.child_start[node])
+    assert tree.kind[node] == SHOWDOWN and showdown_contexts(tree)[int(tree.context[node])] == (0, 1, 2)
+    rows = tree.terminal_values[int(tree.value_row[node]) : int(tree.value_row[node]) + 7]
+    for d in range(0, game.deals.n_deals, 5):
+        deal = [card for part in small_deal(small, d) for card in part]
+        round_ = LimitRound(config, chance=ScriptedChance(deal))
+        for _ in range(6):
+            round_.apply(round_.legal_moves()[0])
+        assert np.allclose(game.deals.weight[d, :7] @ rows, round_.payoffs())
+        for seat in range(3):
+            view = round_.observation(seat)
+            assert game.deals.bucket[d, seat, 1] == small.bucket_of(1, view.hole_cards, [view.board])
+
+
+def small_deal(small, d: int) -> list[tuple[int, ...]]:  # type: ignore[no-untyped-def]
+    """Deal ``d`` of ``small`` (its cards: hole cards by seat, then the board) read back from the buckets."""
+    by_bucket = {bucket: view for view, bucket in small.views[1].items()}
+    seats = [by_bucket[int(small.game.deals.bucket[d, seat, 1])] for seat in range(small.rules.n_players)]
+    return [view[0] for view in seats] + [seats[0][1]]
 
 
 @pytest.mark.parametrize("must_use_hole_card", [True, False])

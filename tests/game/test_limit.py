@@ -16,7 +16,8 @@ from game.cards.deck import format_cards, parse_cards
 from game.play.freeze_out import FreezeOut
 from game.rules.actions import Action, ActionKind, IllegalActionError
 from game.rules.chance import ScriptedChance
-from game.rules.limit import FLOP, RIVER, TURN, LimitConfig, LimitRound, best_hand
+from game.rules.limit import LimitConfig, LimitRound, best_hand
+from game.rules.nolimit import FLOP, RIVER, TURN
 
 
 def scripted(*hands: str, board: str = "2c 3d 8h 9s Kd") -> ScriptedChance:
@@ -93,6 +94,45 @@ def test_round_two_repeats_blinds_by_default_and_not_when_configured() -> None:
     play(standard, "R10 C C")
     assert standard.street == FLOP and standard.pot == 45
     assert standard.to_act == 0 and moves(standard) == ["K", "R10"]  # first position may check
+
+
+def test_without_blinds_every_round_opens_with_the_button_who_may_check() -> None:
+    game = LimitRound(LimitConfig(n_players=3, blinds=False), button=1, chance=scripted("Ah Kh", "2d 7c", "Qs Qd"))
+    assert game.pot == 15 and game.to_act == 1 and moves(game) == ["K", "R10"]
+    play(game, "K R10 C R20 R30 R40")  # the opening bet, then max_raises (3) raises, a check-raise the first
+    assert moves(game) == ["F", "C"]
+    play(game, "C C")
+    assert game.street == FLOP and game.to_act == 1 and game.pot == 15 + 120
+
+
+def test_a_small_deal_one_hole_card_and_a_board_card_per_round() -> None:
+    """One hole card each, one board card on each of two later rounds (limits: low, low, high); hands of
+    fewer than five cards rank by pairs, then ranks."""
+    config = LimitConfig(n_players=2, cards_speak=True, blinds=False, hole_cards=1, board_cards=(0, 1, 1))
+    game = LimitRound(config, chance=ScriptedChance(parse_cards("Kh Ad 2c Kd").tolist()))
+    assert config.streets == (0, 1, 2) and game.hole_cards == ((parse_cards("Kh")[0],), (parse_cards("Ad")[0],))
+    play(game, "K K")
+    assert game.street == 1 and format_cards(game.observation(0).board) == "2c" and moves(game) == ["K", "R10"]
+    play(game, "K R10 C")
+    assert game.street == 2 and moves(game) == ["K", "R20"]
+    with pytest.raises(IllegalActionError, match="at round 3 for seat 0"):
+        play(game, "R10")
+    play(game, "R20 C")
+    assert format_cards(game.observation(0).board) == "2c Kd" and game.payoffs().tolist() == [35, -35]  # kings
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"board_cards": (3, 1)}, r"board_cards must list .* 0 first and >= 1 after .* got \(3, 1\)"),
+        ({"board_cards": (0, 0)}, r"board_cards must list"),
+        ({"hole_cards": 0}, r"hole_cards must be an int >= 1, got 0"),
+        ({"n_players": 10, "hole_cards": 5}, r"deals 55 cards .* more than the deck's 52"),
+    ],
+)
+def test_bad_deals_are_refused(fields: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        LimitConfig(**fields)
 
 
 def test_post_flop_raise_cap_does_not_count_the_opening_bet() -> None:

@@ -107,6 +107,8 @@ BAD_INPUTS: dict[str, list[tuple[str, str, int]]] = {
         ("not-a-history", "convert-history {text} {tmp}/h.phhs", 1),
         ("out-proc", "convert-history {text} /proc/h.phhs", 1),
         ("out-a-folder", "convert-history {text} {folder}", 1),
+        ("engine-unknown", "convert-history {text} {tmp}/h.phhs --engine 2019", 2),
+        ("not-a-game-log", "convert-history {text} {tmp}/h.phhs --engine 2025", 1),
     ],
     "abstract": [
         ("out-proc", "abstract --out /proc/cards.h5", 1),

@@ -76,6 +76,8 @@ def test_bad_configs_fail_clearly(cards: Path) -> None:
         LimitGameConfig(rules={"n_players": 8}, card_abstraction=str(cards))
     with pytest.raises(ValueError, match="low_limit must be >= 2"):
         LimitGameConfig(rules={"low_limit": 1}, card_abstraction=str(cards))
+    with pytest.raises(ValueError, match=r"deals hold'em .* got hole_cards=1, board_cards=\[0, 1\]"):
+        LimitGameConfig(rules={"hole_cards": 1, "board_cards": [0, 1]}, card_abstraction=str(cards))
     with pytest.raises(ValueError, match="card_abstraction must name"):
         LimitGameConfig()
     with pytest.raises(ValueError, match="not a 'limit' game config"):
