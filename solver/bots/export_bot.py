@@ -5,11 +5,15 @@ folder, then starts ``run + [PORT]`` there and waits 10 s for the connection):
 
 - ``commands.json``: ``{"build": [], "run": [PYTHON, "player.py"]}``.
 - ``player.py``: the launcher; puts the folder first on ``sys.path`` and calls ``launch``.
-- ``bot.json``: ``{"format": 1, "variant", "bot", "strategy", "seed", "transcript", "cards", "lock_in"}``,
+- ``bot.json``: ``{"format": 1, "variant", "bot", "strategy", "seed", "transcript", "cards", "lock_in", "adapt"}``,
   read by ``launch``; with ``transcript`` set, the match is recorded there (gzip ``<< line`` / ``>> answer``;
   the next match overwrites it). ``lock_in`` (default true; absent = true): the bot is wrapped in
   `game.play.lock_in.LockIn`, which checks or folds to the end of the match once the bankroll lead
   exceeds the most the rounds left can lose (``vcfr export-bot --no-lock-in`` writes false).
+  ``adapt`` (absent = false; ``vcfr export-bot`` writes true unless ``--no-adapt``): the bot is
+  wrapped in `game.play.adaptive.AdaptiveBot` (inside the lock-in), which models the opponent over
+  the match (the engine's rounds reach it through ``round_over``) and exploits it within its safety
+  bound; ``prior.json`` holds the model's prior, the bot's own frequencies measured at export.
 - ``game/``, ``solver/``, ...: only the project modules the bot imports, found by playing the
   warm-up rounds below in a fresh interpreter and listing the modules it loaded.
 - ``strategy.h5`` and ``cards.h5``: copies of ``--strategy`` and of its card abstraction, if a
@@ -66,6 +70,7 @@ CARDS_FILE_NAME = "cards.h5"
 BOT_ALIASES = {"lookup": "solver.bots.lookup_bot:make_lookup_bot"}
 """Short bot names of this module (besides the ``game.play.bots`` registry)."""
 TRANSCRIPT_FILE_NAME = "transcript.txt.gz"
+PRIOR_FILE_NAME = "prior.json"
 USER_BOT_DIRECTORY = "bots"
 
 WARM_UP_ROUNDS: dict[str, tuple[str, ...]] = {
@@ -131,7 +136,8 @@ LOGGER = logging.getLogger("vcfr.export_bot")
 class BotSpec:
     """What ``bot.json`` holds: the engine variant, the bot name, a strategy file name, a seed,
     the file to record each match in, the card-abstraction file (names relative to the
-    folder; ``None`` = none) and whether the bot locks in a won match (`game.play.lock_in`)."""
+    folder; ``None`` = none), whether the bot locks in a won match (`game.play.lock_in`) and whether
+    it adapts to its opponent (`game.play.adaptive`)."""
 
     variant: str
     bot: str
@@ -140,6 +146,7 @@ class BotSpec:
     transcript: str | None = None
     cards: str | None = None
     lock_in: bool = True
+    adapt: bool = False
 
     def to_json(self) -> str:
         return json.dumps(
@@ -152,6 +159,7 @@ class BotSpec:
                 "transcript": self.transcript,
                 "cards": self.cards,
                 "lock_in": self.lock_in,
+                "adapt": self.adapt,
             },
             indent=2,
         )
@@ -163,9 +171,10 @@ class BotSpec:
             raise ValueError(
                 f"bot.json format {data.get('format')!r} in {str(folder)!r}; this code reads {FORMAT_VERSION}"
             )
-        lock_in = data.get("lock_in", True)
-        if not isinstance(lock_in, bool):
-            raise ValueError(f"bot.json lock_in must be true or false, got {lock_in!r} in {str(folder)!r}")
+        lock_in, adapt = data.get("lock_in", True), data.get("adapt", False)
+        for key, value in (("lock_in", lock_in), ("adapt", adapt)):
+            if not isinstance(value, bool):
+                raise ValueError(f"bot.json {key} must be true or false, got {value!r} in {str(folder)!r}")
         return cls(
             data["variant"],
             data["bot"],
@@ -174,14 +183,16 @@ class BotSpec:
             data.get("transcript"),
             data.get("cards"),
             lock_in,
+            adapt,
         )
 
 
 @dataclass(frozen=True)
 class ExportSummary:
     """What an export wrote: the folder, its files (relative paths), their total size in bytes, the
-    project modules copied, the folder's size as a zip file (bytes) and the peak memory (maximum
-    resident set size, bytes; ``None`` where the platform does not report it) of its warm-up run."""
+    project modules copied, the folder's size as a zip file (bytes), the peak memory (maximum
+    resident set size, bytes; ``None`` where the platform does not report it) of its warm-up run
+    and whether the bot adapts to its opponent (``bot.json`` ``adapt``)."""
 
     folder: Path
     files: tuple[str, ...]
@@ -189,6 +200,7 @@ class ExportSummary:
     modules: tuple[str, ...]
     zipped_bytes: int = 0
     peak_memory_bytes: int | None = None
+    adapt: bool = False
 
     def as_json(self) -> dict[str, Any]:
         """The summary as JSON-ready values (``vcfr export-bot --json`` prints it; sizes in bytes)."""
@@ -199,6 +211,7 @@ class ExportSummary:
             "zipped_bytes": self.zipped_bytes,
             "peak_memory_bytes": self.peak_memory_bytes,
             "modules": list(self.modules),
+            "adapt": self.adapt,
         }
 
 
@@ -239,10 +252,20 @@ def make_bot(spec: BotSpec, folder: str | Path | None = None) -> Any:
 
 
 def make_player(spec: BotSpec, folder: str | Path | None = None) -> Any:
-    """The bot that plays the match: `make_bot`, wrapped in `game.play.lock_in.LockIn` (the variant's
-    config with ``rules="engine"``, 1000 rounds as in the engines) when ``spec.lock_in``; attach
-    the match's `game.pokerbots.session.ClientSession` to it (``attach``) before play."""
+    """The bot that plays the match: `make_bot`, wrapped in `game.play.adaptive.AdaptiveBot` (its
+    prior read from ``prior.json`` in ``folder``) when ``spec.adapt``, then in
+    `game.play.lock_in.LockIn` (the variant's config with ``rules="engine"``, 1000 rounds as in the
+    engines) when ``spec.lock_in``; attach the match's `game.pokerbots.session.ClientSession` to it
+    (`_attached`) before play."""
     bot = make_bot(spec, folder)
+    if spec.adapt:
+        from game.play.adaptive import AdaptiveBot
+        from game.play.opponent_model import ModelPrior
+
+        prior = ModelPrior.from_dict(json.loads((Path(folder or ".") / PRIOR_FILE_NAME).read_text()))
+        bot = AdaptiveBot(
+            bot, engine_config(spec.variant), prior=prior, seed=spec.seed, name=getattr(bot, "name", None)
+        )
     if not spec.lock_in:
         return bot
     from game.play.lock_in import LockIn
@@ -251,10 +274,12 @@ def make_player(spec: BotSpec, folder: str | Path | None = None) -> Any:
 
 
 def _attached(player: Any, session: Any) -> Any:
-    """``session``, after attaching it to ``player`` if the player reads the match's progress."""
+    """``session``, after attaching it to ``player`` if the player reads the match's progress, and
+    the player's ``round_over`` (if any) to the session's finished rounds."""
     lock_in = sys.modules.get("game.play.lock_in")  # imported by make_player if it wrapped the bot
     if lock_in is not None and isinstance(player, lock_in.LockIn):
         player.attach(session)
+    session.round_over = getattr(player, "round_over", None)
     return session
 
 
@@ -333,9 +358,9 @@ def launch(folder: str, arguments: list[str]) -> int:
             return 1
     counters = {
         name: value
-        for name in ("decisions", "off_tree", "errors")
+        for name in ("decisions", "off_tree", "deviations", "errors")
         if isinstance(value := getattr(bot, name, None), int)
-    }  # the lookup bot keeps these
+    }  # the lookup bot keeps decisions, off-tree and errors, the adaptive bot its deviations
     shown = ", ".join(f"{value} {name.replace('_', '-')}" for name, value in counters.items())
     locked = (
         ""
@@ -392,12 +417,15 @@ def export_bot(
     force: bool = False,
     transcript: bool = False,
     lock_in: bool = True,
+    adapt: bool | None = None,
 ) -> ExportSummary:
     """Write a bot folder for the official engine of ``variant`` (see the module docstring).
 
     ``python`` is the interpreter the engine will start (it needs numpy and numba); with
     ``transcript`` the bot records each match in ``transcript.txt.gz`` in the folder; ``lock_in``
-    (``bot.json``) wraps the bot in `game.play.lock_in.LockIn` when it plays a match. The folder
+    (``bot.json``) wraps the bot in `game.play.lock_in.LockIn` when it plays a match; ``adapt``
+    wraps it in `game.play.adaptive.AdaptiveBot` (the bot needs a ``policy``; ``None``: adapt if it
+    has one; its prior, the bot against itself, is measured here and written to ``prior.json``). The folder
     is checked by running its warm-up round in a fresh interpreter with only the folder on the
     path for project code; that run also fills numba's cache inside the folder. A ``strategy``
     is checked (:func:`check_strategy`) and copied in with its card abstraction. Bad input
@@ -414,7 +442,7 @@ def export_bot(
     if folder.exists() and any(folder.iterdir()) and not (force and (folder / "bot.json").exists()):
         raise ValueError(f"output folder {str(folder)!r} is not empty (use --force to replace an earlier export)")
     try:
-        make_bot(
+        built = make_bot(
             BotSpec(
                 rules.variant,
                 bot,
@@ -425,6 +453,10 @@ def export_bot(
         )
     except (ImportError, AttributeError) as error:
         raise ValueError(f"cannot build bot {bot!r}: {error}") from None
+    has_policy = callable(getattr(built, "policy", None))
+    if adapt and not has_policy:
+        raise ValueError(f"bot {bot!r} has no policy(observation), so it cannot adapt: export it with --no-adapt")
+    adapt = has_policy if adapt is None else adapt
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -437,6 +469,7 @@ def export_bot(
             TRANSCRIPT_FILE_NAME if transcript else None,
             None if cards is None else CARDS_FILE_NAME,
             bool(lock_in),
+            bool(adapt),
         )
         modules, report = _write_folder(spec, folder, strategy, cards, python)
     except BaseException:
@@ -451,6 +484,7 @@ def export_bot(
         tuple(str(p.relative_to(PROJECT_ROOT)) for p in modules),
         zipped_size(folder),
         report.get("peak_memory_bytes"),
+        spec.adapt,
     )
 
 
@@ -521,6 +555,8 @@ def _write_folder(
     if cards is not None:
         shutil.copy2(cards[0], folder / CARDS_FILE_NAME)
         check_card_hash(folder / CARDS_FILE_NAME, cards[1], f"the strategy {str(strategy)!r}")
+    if spec.adapt:
+        _write_prior(spec, folder)
     (folder / "bot.json").write_text(spec.to_json() + "\n")
     (folder / "player.py").write_text(LAUNCHER)
     (folder / "commands.json").write_text(json.dumps({"build": [], "run": [python, "player.py"]}) + "\n")
@@ -529,6 +565,22 @@ def _write_folder(
         _copy_module(path, folder / path.relative_to(PROJECT_ROOT), kernels)
     report = warm_up(folder)
     return list(modules), report
+
+
+def _write_prior(spec: BotSpec, folder: Path) -> None:
+    """Measure the adaptive bot's prior (the bot against itself, `game.play.opponent_model.prior_from_self_play`
+    at `game.play.adaptive.ExploitConfig`'s rounds and weight) and write it to ``prior.json``."""
+    from game.play.adaptive import ExploitConfig
+    from game.play.opponent_model import prior_from_self_play
+
+    exploit = ExploitConfig()
+    prior = prior_from_self_play(
+        lambda index: make_bot(dataclasses.replace(spec, seed=index), folder),
+        engine_config(spec.variant),
+        rounds=exploit.prior_rounds,
+        weight=exploit.prior_weight,
+    )
+    (folder / PRIOR_FILE_NAME).write_text(json.dumps(prior.to_dict()) + "\n")
 
 
 def _copy_module(source: Path, target: Path, kernels: list[str]) -> None:

@@ -160,7 +160,9 @@ def test_exported_strategy_bot_is_self_contained_and_plays_1000_rounds_after_a_m
     )
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
-    assert BotSpec.read(folder) == BotSpec("bounty", "lookup", "strategy.h5", 3, None, "cards.h5")
+    # the lookup bot has a policy: it adapts by default, its prior measured at export
+    assert BotSpec.read(folder) == BotSpec("bounty", "lookup", "strategy.h5", 3, None, "cards.h5", adapt=True)
+    assert json.loads((folder / "prior.json").read_text())["weight"] > 0
     assert card_file_hash(folder / "cards.h5") == card_file_hash(cards)
     assert (folder / "strategy.h5").read_bytes() == strategy.read_bytes()
     assert 0 < summary["zipped_bytes"] < summary["bytes"] and summary["zipped_bytes"] == zipped_size(folder)
