@@ -192,6 +192,11 @@ class AdaptiveBot:
             self.risk_taken += cost
         return action
 
+    def warm_up(self, observation: Any) -> None:
+        """Ask the exploiter's policy (compiles its kernels) without changing anything: for an
+        exported bot's warm-up round, so that no kernel compiles mid-match."""
+        self.exploiter.policy(observation)
+
     def round_over(self, observation: Any) -> None:
         """Add the round to the model and ``won``; open the next round's budget; tell the base."""
         self.model.observe_round(observation)

@@ -297,7 +297,9 @@ def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
     """Play the variant's warm-up round through a client session (imports, JIT); returns decisions made.
 
     Imports the TCP loop too (`game.pokerbots.client`): the exported folder copies the modules this
-    loads, and `launch` plays through that loop."""
+    loads, and `launch` plays through that loop. A player with ``warm_up(observation)`` (the
+    adaptive bot: its exploiter) is also shown every decision, so the kernels it may need mid-match
+    are compiled here and their cache is copied into the folder."""
     importlib.import_module("game.pokerbots.client")  # loaded so that the folder carries it
     from game.pokerbots.engines import engine_rules
     from game.pokerbots.session import ClientSession, bot_decider
@@ -305,11 +307,14 @@ def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
     rules = engine_rules(spec.variant)
     player = make_player(spec, folder)
     decide = bot_decider(player)
+    warm_up = getattr(player, "warm_up", None)
     decisions = 0
 
     def counting(view: Any) -> Any:
         nonlocal decisions
         decisions += 1
+        if warm_up is not None:
+            warm_up(view.observation())
         return decide(view)
 
     session = _attached(player, ClientSession(rules, counting))
