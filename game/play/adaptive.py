@@ -11,7 +11,9 @@ it puts at risk:
 - a raise the base did not play: the chips it adds (raise-to minus our pip);
 - a call where the base folds: the chips to call;
 - a check, call or fold where the base raises (or a fold where it calls): the pot, which the base's
-  action might have won.
+  action might have won;
+- an auction bid at least the base's highest: its amount (the most a second-price auction charges);
+  a lower bid: the pot (the base's bid might have won the card).
 
 Within one round the deviations taken may cost at most ``max(won, 0)`` at the round's start:
 ``risk <= max(won, 0)`` is the invariant (`AdaptiveBot.check_invariant`), so no round risks more
@@ -20,22 +22,29 @@ any opponent, the expected winnings above the value would stay above the base's 
 The chips counted are those of the deviating action only, not those later streets can add: the
 cost is a proxy for the worst case, not a proof of it.
 
-The rules (``e`` = our Monte Carlo equity against a uniform range, bounty-weighted; postflop
-statistics unless preflop; `ExploitConfig` holds the thresholds):
+The opponent is *exploitable* in one of two ways, each decided only when the model is confident:
+the posterior probability (`OpponentModel.probability_below`) that its frequency is on the
+exploitable side of a threshold is at least ``confidence`` (`ExploitConfig` holds the thresholds).
+With the base's own frequencies as the prior (`adaptive_player`), few observations mean no deviation.
 
-1. *Maniac* (the opponent's aggression on this street >= ``maniac_aggression``): facing a bet the
-   base does not raise, its range is about uniform, so call when ``e >= cost / (pot + cost)`` and
-   fold otherwise; no other rule plays (it bets for us).
-2. *Calling station* (fold to a pot-sized bet <= ``station_fold``): value-bet a pot when ``e >=
-   value_equity`` and the base would not raise; do not bluff (when the base raises with ``e < 1/2``,
-   check, or call at pot odds, or fold).
-3. *Folder* (fold to a pot-sized bet >= ``1/2 + folder_margin``, the break-even frequency of a
-   pot-sized bluff plus a margin): bet a pot where the base would check.
+1. *Loose* (it folds to a pot-sized raise less often than ``loose_fold`` preflop or
+   ``loose_fold_postflop`` after the flop, or, as the big blind, enters the pot more often than
+   ``loose_vpip`` and raises more often than ``loose_aggression`` of the times it enters): play
+   the *exploiter*'s action, by default
+   `game.play.bots.EquityBot` (equity against a uniform range, value bets, calls at pot odds): a
+   best response against an opponent whose range is about uniform, and measured to win far more
+   than a blueprint against the loose styles (``results/adaptation.md``). In an auction that is
+   also the bid: the equity the third card gains against a uniform range, times the pot (a
+   second-price auction's dominant bid is one's value; against a constant or all-in bidder it
+   wins the card exactly when the card is worth the price).
+2. *Folder* (it folds to a pot-sized postflop bet more often than ``1/2 + folder_margin``, the
+   break-even frequency of a pot-sized bluff plus a margin): bet a pot where the base would check.
 
-Auction bids are the base's. ``policy`` is the base's or the one-point deviation; ``act`` plays the
-base's ``act`` where it does not deviate (so a bot that never deviates plays exactly as its base,
-its base's memory of the hand included), else the deviation, and records its cost; any error falls
-back to the base's action (logged), then to the passive action. ``round_over`` updates the model, ``won`` and the base (if it has ``round_over``).
+Otherwise the base plays. ``policy`` is the base's or the one-point deviation;
+``act`` plays the base's ``act`` where it does not deviate (so a bot that never deviates plays
+exactly as its base, its base's memory of the hand included), else the deviation, and records its
+cost; any error falls back to the base's action (logged), then to the passive action.
+``round_over`` updates the model, ``won`` and the base (if it has ``round_over``).
 """
 
 from __future__ import annotations
@@ -47,7 +56,8 @@ from typing import Any
 import numpy as np
 
 from game.cards.rng import SeedLike, as_generator, kernel_seed
-from game.play.bot_support import EquityEstimator, one_point, passive_action, sample_policy
+from game.play.bot_support import one_point, passive_action, sample_policy
+from game.play.bots import EquityBot
 from game.play.opponent_model import ModelPrior, OpponentModel, prior_from_self_play
 from game.rules.actions import Action, ActionKind, Policy
 from game.rules.nolimit import NoLimitConfig
@@ -64,30 +74,37 @@ _POT_CLASS = 1  # `SIZE_CLASSES` index of a pot-sized bet
 
 @dataclass(frozen=True)
 class ExploitConfig:
-    """Thresholds of the exploitation rules (frequencies and equities in [0, 1]; see the module docstring).
+    """Thresholds of the exploitation rules (frequencies in [0, 1]; see the module docstring).
 
-    ``prior_weight``: pseudo-observations of the model's prior. ``prior_rounds``: rounds of the base
-    against itself that measure the prior (0: a flat prior, every frequency 1/2). ``value``: the
-    base's value by seat in chips per round (``won`` counts winnings above it).
+    ``confidence``: the posterior probability a rule needs. ``memory``: the model's memory in rounds
+    (`OpponentModel`; an opponent that changes style is seen to change). ``prior_weight``: pseudo-observations
+    of the model's prior. ``prior_rounds``: rounds of the base against itself that measure the
+    prior (0: a flat prior, every frequency 1/2). ``value``: the base's value by seat in chips per
+    round (``won`` counts winnings above it). ``samples``: Monte Carlo deals per equity estimate of
+    the default exploiter (`game.play.bots.EquityBot`).
     """
 
-    maniac_aggression: float = 0.75
-    station_fold: float = 0.2
+    loose_fold: float = 0.25
+    loose_fold_postflop: float = 0.4
+    loose_vpip: float = 0.3
+    loose_aggression: float = 0.65
     folder_margin: float = 0.1
-    value_equity: float = 0.6
+    confidence: float = 0.9
+    memory: float = 1000.0
     prior_weight: float = 20.0
     prior_rounds: int = 200
     value: tuple[float, float] = (0.0, 0.0)
-    samples: int = 300
+    samples: int = 1000
 
     def __post_init__(self) -> None:
-        for name in ("maniac_aggression", "station_fold", "folder_margin", "value_equity"):
+        names = ("loose_fold", "loose_fold_postflop", "loose_vpip", "loose_aggression", "folder_margin", "confidence")
+        for name in names:
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
-        if not self.prior_weight > 0.0 or self.prior_rounds < 0 or self.samples < 1:
+        if not self.prior_weight > 0.0 or self.prior_rounds < 0 or self.samples < 1 or not self.memory > 1.0:
             raise ValueError(
-                f"need prior_weight > 0, prior_rounds >= 0 and samples >= 1, got {self.prior_weight!r}, "
-                f"{self.prior_rounds!r}, {self.samples!r}"
+                f"need prior_weight > 0, prior_rounds >= 0, samples >= 1 and memory > 1, got {self.prior_weight!r}, "
+                f"{self.prior_rounds!r}, {self.samples!r}, {self.memory!r}"
             )
 
 
@@ -96,7 +113,9 @@ class AdaptiveBot:
 
     ``base``: the bot to deviate from (``policy`` and ``act``). ``config``: the heads-up variant's
     config (blinds and stack for the model). ``prior``: the model's prior (``None``: flat, weight
-    ``exploit.prior_weight``; `adaptive_player` measures it by self-play).
+    ``exploit.prior_weight``; `adaptive_player` measures it by self-play). ``exploiter``: the
+    PolicyBot whose most likely action the bot plays against a loose opponent (``None``: an
+    `EquityBot` of ``exploit.samples`` deals).
     """
 
     def __init__(
@@ -106,6 +125,7 @@ class AdaptiveBot:
         *,
         prior: ModelPrior | None = None,
         exploit: ExploitConfig | None = None,
+        exploiter: Any = None,
         seed: SeedLike = None,
         name: str | None = None,
     ) -> None:
@@ -117,12 +137,17 @@ class AdaptiveBot:
         self.exploit = ExploitConfig() if exploit is None else exploit
         self.name = f"adaptive-{getattr(base, 'name', 'bot')}" if name is None else name
         self._rng = as_generator(seed)
-        self._estimator = EquityEstimator(config, samples=self.exploit.samples, seed=kernel_seed(self._rng))
+        self.exploiter = (
+            EquityBot(config, samples=self.exploit.samples, seed=kernel_seed(self._rng))
+            if exploiter is None
+            else exploiter
+        )
         self.model = OpponentModel(
             small_blind=config.small_blind,
             big_blind=config.big_blind,
             stack=config.stack,
             prior=ModelPrior.flat(self.exploit.prior_weight) if prior is None else prior,
+            memory=self.exploit.memory,
         )
         self.won = 0.0
         """Chips won above the value over the finished rounds."""
@@ -132,10 +157,18 @@ class AdaptiveBot:
         """``max(won, 0)`` at the current round's start: what this round's deviations may cost."""
         self.deviations = 0
         """Deviations taken in the match."""
+        self.over_budget = 0
+        """Deviations wanted but not taken: their cost was over what was left of the round's budget."""
         self.risk_taken = 0
         """Total cost (chips) of the deviations taken in the match."""
         self.fallbacks = 0
         """Decisions answered by the base (or the passive action) after an error."""
+
+    def __getattr__(self, name: str) -> Any:
+        # counters and settings of the base (the lookup bot's decisions, off_tree, errors)
+        if name == "base":
+            raise AttributeError(name)
+        return getattr(self.base, name)
 
     # ---------------------------------------------------------------- the engine
     def policy(self, observation: Any) -> Policy:
@@ -143,8 +176,8 @@ class AdaptiveBot:
 
     def act(self, observation: Any) -> Action:
         try:
-            policy, cost = self._decide(observation)
-            action = sample_policy(policy, self._rng) if cost else self.base.act(observation)
+            policy, cost, over_budget = self._decide(observation)
+            action = self.base.act(observation) if cost is None else sample_policy(policy, self._rng)
         except Exception as error:  # a bot never crashes a match
             self.fallbacks += 1
             LOGGER.warning("%s fell back to its base after %s: %s", self.name, type(error).__name__, error)
@@ -152,11 +185,24 @@ class AdaptiveBot:
                 return self.base.act(observation)
             except Exception:
                 return passive_action(observation)
-        if cost:
+        self.over_budget += over_budget
+        if cost is not None:
             self.deviations += 1
             self.risk += cost
             self.risk_taken += cost
         return action
+
+    def attach(self, match: Any) -> None:
+        """Pass the match's progress and game clock on to the base if it reads them (the re-solving
+        bot paces its re-solves by the clock: `solver.bots.resolving_bot.ResolvingBot.attach`)."""
+        inner = getattr(self.base, "attach", None)
+        if callable(inner):
+            inner(match)
+
+    def warm_up(self, observation: Any) -> None:
+        """Ask the exploiter's policy (compiles its kernels) without changing anything: for an
+        exported bot's warm-up round, so that no kernel compiles mid-match."""
+        self.exploiter.policy(observation)
 
     def round_over(self, observation: Any) -> None:
         """Add the round to the model and ``won``; open the next round's budget; tell the base."""
@@ -176,52 +222,51 @@ class AdaptiveBot:
             raise AssertionError(f"{self.name} risked {self.risk} chips with a budget of {self.budget}")
 
     # ---------------------------------------------------------------- a decision
-    def _decide(self, observation: Any) -> tuple[Policy, int]:
-        """The policy to play and the cost of its deviation (0: the base's policy)."""
+    def _decide(self, observation: Any) -> tuple[Policy, int | None, bool]:
+        """The policy to play, the cost of its deviation (``None``: the base's policy) and whether a
+        deviation was wanted but over the budget."""
         base = self.base.policy(observation)
         legal = observation.legal_actions
-        if _BID in legal or (_RAISE not in legal and _CALL not in legal):
-            return base, 0
+        if not legal & {_RAISE, _CALL, _BID}:
+            return base, None, False
         target = self._target(observation, base)
         if target is None:
-            return base, 0
+            return base, None, False
         probability = sum(p for action, p in base if action == target)
         if probability >= 1.0 - 1e-12:
-            return base, 0
+            return base, None, False
         cost = _cost(observation, base, target)
         if cost > self.budget - self.risk:
-            return base, 0
-        return one_point(target), cost
+            return base, None, True
+        return one_point(target), cost, False
+
+    def exploitable(self) -> str | None:
+        """``"loose"``, ``"folder"`` or ``None``: how the model is confident the opponent can be exploited."""
+        model, exploit = self.model, self.exploit
+        sure = exploit.confidence
+        preflop = model.probability_below("fold_to_bet", exploit.loose_fold)[0, _POT_CLASS]
+        postflop = model.probability_below("fold_to_bet", exploit.loose_fold_postflop)[1, _POT_CLASS]
+        enters = 1.0 - model.probability_below("vpip", exploit.loose_vpip)[1]
+        raises = 1.0 - model.probability_below("aggression", exploit.loose_aggression)[0, 1]
+        if max(preflop, postflop, min(enters, raises)) >= sure:
+            return "loose"
+        if 1.0 - model.probability_below("fold_to_bet", 0.5 + exploit.folder_margin)[1, _POT_CLASS] >= sure:
+            return "folder"
+        return None
 
     def _target(self, observation: Any, base: Policy) -> Action | None:
         """The action the rules want here, or ``None`` for the base's."""
-        exploit = self.exploit
-        seat = observation.seat
+        kind = self.exploitable()
+        if kind == "loose":
+            return max(self.exploiter.policy(observation), key=lambda entry: entry[1])[0]  # no draw in policy
         legal = observation.legal_actions
-        cost = observation.pips[1 - seat] - observation.pips[seat]
-        pot = sum(observation.contributions)
-        street = observation.street
-        street_index = min(street - 2, 3) if street else 0
-        group = 0 if street == 0 else 1
-        equity = self._estimator.estimate(observation)[1]
-        base_raises = sum(p for action, p in base if action.kind is _RAISE)
-        pot_odds_action = Action.call() if equity * (pot + cost) >= cost else Action.fold()
-        if self.model.mean("aggression")[street_index, 1 - seat] >= exploit.maniac_aggression:
-            return pot_odds_action if cost > 0 and base_raises == 0.0 else None
-        fold_to_pot = float(self.model.mean("fold_to_bet")[group, _POT_CLASS])
-        pot_bet = None
-        if _RAISE in legal:
-            low, high = observation.raise_bounds
-            pot_bet = Action.raise_to(min(high, max(low, observation.pips[1 - seat] + pot + cost)))
-        if fold_to_pot <= exploit.station_fold:
-            if pot_bet is not None and equity >= exploit.value_equity and base_raises == 0.0:
-                return pot_bet
-            if base_raises > 0.0 and equity < 0.5:
-                return Action.check() if _CHECK in legal else pot_odds_action
+        if kind != "folder" or _RAISE not in legal or _CHECK not in legal:
             return None
-        if pot_bet is not None and _CHECK in legal and fold_to_pot >= 0.5 + exploit.folder_margin:
-            return pot_bet if base_raises == 0.0 else None
-        return None
+        if any(action.kind is _RAISE for action, _ in base):
+            return None
+        seat = observation.seat
+        low, high = observation.raise_bounds
+        return Action.raise_to(min(high, max(low, observation.pips[1 - seat] + sum(observation.contributions))))
 
 
 def _cost(observation: Any, base: Policy, target: Action) -> int:
@@ -230,16 +275,25 @@ def _cost(observation: Any, base: Policy, target: Action) -> int:
     pot = sum(observation.contributions)
     if target.kind is _RAISE:
         return target.amount - observation.pips[seat]
+    if target.kind is _BID:
+        highest = max((action.amount for action, _ in base if action.kind is _BID), default=0)
+        return target.amount if target.amount >= highest else pot
     if target.kind is _CALL and all(action.kind is _FOLD for action, _ in base):
         return observation.pips[1 - seat] - observation.pips[seat]
     return pot
+
+
+_PRIORS: dict[tuple[Any, ...], ModelPrior] = {}
+"""`adaptive_player`'s priors by (base name, loader, config, rounds, weight)."""
 
 
 def adaptive_player(base_loader: Any, name: str, config: Any, seed: Any) -> AdaptiveBot:
     """The match player ``adaptive:BASE`` (`game.play.cli_game.make_player`): an `AdaptiveBot` around
     the player ``BASE`` (a bot name or a strategy file, built by ``base_loader(BASE, config, seed)``
     or `game.play.bots.make_bot` when ``base_loader`` is ``None``), its prior the base's frequencies
-    against itself over ``ExploitConfig.prior_rounds`` rounds."""
+    against itself over ``ExploitConfig.prior_rounds`` rounds, measured once per process and base
+    (a gauntlet worker reuses it for every opponent; the self-play seeds are fixed, so the prior is
+    the same either way)."""
     from game.play.bots import make_bot
 
     prefix, _, inner = name.partition(":")
@@ -258,10 +312,13 @@ def adaptive_player(base_loader: Any, name: str, config: Any, seed: Any) -> Adap
     if not callable(getattr(base, "policy", None)):
         raise ValueError(f"adaptive players need a base with a policy (a PolicyBot); {inner!r} has none")
     exploit = ExploitConfig()
-    prior = prior_from_self_play(
-        lambda index: build(np.random.SeedSequence((index, 7))),
-        config,
-        rounds=exploit.prior_rounds,
-        weight=exploit.prior_weight,
-    )
+    key = (inner, base_loader, config, exploit.prior_rounds, exploit.prior_weight)
+    prior = _PRIORS.get(key)
+    if prior is None:
+        prior = _PRIORS[key] = prior_from_self_play(
+            lambda index: build(np.random.SeedSequence((index, 7))),
+            config,
+            rounds=exploit.prior_rounds,
+            weight=exploit.prior_weight,
+        )
     return AdaptiveBot(base, config, prior=prior, exploit=exploit, seed=seeds[1], name=name)

@@ -33,6 +33,7 @@ card is not in them (the engines do not say who paid what until the round is ove
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -120,6 +121,31 @@ class ModelPrior:
         object.__setattr__(self, "beta", beta)
         object.__setattr__(self, "bids", bids)
 
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready ``{"beta": [...], "bids": [...], "weight": w}`` (`from_dict` reads it back)."""
+        return {"beta": self.beta.tolist(), "bids": self.bids.tolist(), "weight": float(self.weight)}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ModelPrior:
+        """The prior `to_dict` wrote; ValueError naming what is missing or wrong.
+
+        >>> ModelPrior.from_dict(ModelPrior.flat(5.0).to_dict()).weight
+        5.0
+        >>> ModelPrior.from_dict({"beta": []})
+        Traceback (most recent call last):
+        ...
+        ValueError: a model prior needs beta, bids and weight, got ['beta']
+        """
+        if not isinstance(data, dict) or not {"beta", "bids", "weight"} <= data.keys():
+            raise ValueError(
+                f"a model prior needs beta, bids and weight, got {sorted(data) if isinstance(data, dict) else data!r}"
+            )
+        return cls(
+            np.asarray(data["beta"], dtype=np.float64),
+            np.asarray(data["bids"], dtype=np.float64),
+            float(data["weight"]),
+        )
+
     @classmethod
     def flat(cls, weight: float = 20.0) -> ModelPrior:
         """Every frequency 1/2, bids uniform over the classes."""
@@ -130,15 +156,23 @@ class OpponentModel:
     """Counts of one opponent's play in one match and their posterior means (see the module docstring).
 
     Chips: ``small_blind``, ``big_blind``, ``stack`` (per round) as in the variant's config.
+    ``memory`` (rounds, > 1; ``inf``: remember everything): before each round is added, every count
+    is multiplied by ``1 - 1 / memory``, so a round ``k`` rounds back weighs about ``exp(-k / memory)``
+    and an opponent that changes its style is seen to change.
     """
 
-    def __init__(self, *, small_blind: int, big_blind: int, stack: int, prior: ModelPrior) -> None:
+    def __init__(
+        self, *, small_blind: int, big_blind: int, stack: int, prior: ModelPrior, memory: float = math.inf
+    ) -> None:
         if not 0 < small_blind <= big_blind < stack:
             raise ValueError(
                 f"need 0 < small_blind <= big_blind < stack chips, got {small_blind}, {big_blind}, {stack}"
             )
         if not isinstance(prior, ModelPrior):
             raise TypeError(f"prior must be a ModelPrior, got {prior!r}")
+        if not memory > 1.0:
+            raise ValueError(f"memory must be > 1 rounds (inf: no forgetting), got {memory!r}")
+        self.decay = 1.0 - 1.0 / memory
         self.blinds = (small_blind, big_blind)
         self.stack = stack
         self.prior = prior
@@ -157,6 +191,26 @@ class OpponentModel:
         cells = self._cells(name)
         w = self.prior.weight
         return ((w * self.prior.beta[cells] + self.successes[cells]) / (w + self.trials[cells])).reshape(STATS[name])
+
+    def probability_below(self, name: str, threshold: float) -> np.ndarray:
+        """Posterior probability that each frequency of the statistic ``name`` is below ``threshold``
+        (shape ``STATS[name]``): how sure the model is that the opponent plays that way. The Beta
+        posterior ``(a, b) = (w p + s, w (1 - p) + n - s)`` is taken as the normal of its mean ``a / (a
+        + b)`` and variance ``mean (1 - mean) / (a + b + 1)`` (no scipy: exported bots carry numpy only).
+
+        >>> model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=ModelPrior.flat(weight=10.0))
+        >>> float(model.probability_below("vpip", 0.5)[0])  # the prior Beta(5, 5) is symmetric
+        0.5
+        >>> model.trials[:2] = 90.0  # 90 trials and no VPIP in both positions: Beta(5, 95), sd 0.0217
+        >>> round(float(model.probability_below("vpip", 0.1)[0]), 3)  # 2.30 sd above the mean 0.05
+        0.989
+        """
+        cells = self._cells(name)
+        total = self.prior.weight + self.trials[cells]
+        mean = (self.prior.weight * self.prior.beta[cells] + self.successes[cells]) / total
+        deviation = np.sqrt(np.maximum(mean * (1.0 - mean) / (total + 1.0), 1e-18))
+        z = (threshold - mean) / deviation
+        return (0.5 * (1.0 + np.vectorize(math.erf)(z / math.sqrt(2.0)))).reshape(STATS[name])
 
     def count(self, name: str) -> np.ndarray:
         """Observed trials of the statistic ``name`` (shape ``STATS[name]``)."""
@@ -191,6 +245,10 @@ class OpponentModel:
     # ---------------------------------------------------------------- learning
     def observe_round(self, observation: Any) -> None:
         """Add one finished round seen from our seat (``observation.seat``; the opponent is the other)."""
+        if self.decay < 1.0:
+            self.successes *= self.decay
+            self.trials *= self.decay
+            self.bid_counts *= self.decay
         me = observation.seat
         opponent = 1 - me
         pips = list(self.blinds)

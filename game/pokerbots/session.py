@@ -22,6 +22,7 @@ engine's line to having the answer (parsing, replay, the bot, the repair).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from collections.abc import Callable
@@ -47,6 +48,7 @@ from game.pokerbots.protocol import (
 from game.pokerbots.replay import RulesReplay
 from game.pokerbots.wire_round import WireRound
 from game.rules.actions import Action, Bot
+from game.rules.nolimit import Observation
 
 LOGGER = logging.getLogger("vcfr.client")
 
@@ -71,7 +73,10 @@ class ClientSession:
     below ``reserve_seconds`` the bot is no longer asked and the safe action is answered at once.
     With ``replay_rules`` each round is also rebuilt in our rules module (``WireRound.replay``,
     for bots that search the real game tree); if that replay fails it is dropped for the round
-    and logged, and play goes on from the wire state.
+    and logged, and play goes on from the wire state. ``round_over``, if given, is called once per
+    finished round (after the line holding its ``D``) with my seat's final ``Observation``, its
+    ``payoffs`` the delta (chips; mine, and its negative for the opponent), as the engines call
+    ``handle_round_over``; an error there is logged.
     """
 
     def __init__(
@@ -81,6 +86,7 @@ class ClientSession:
         *,
         reserve_seconds: float = 1.0,
         replay_rules: bool = True,
+        round_over: Callable[[Observation], None] | None = None,
         logger: logging.Logger = LOGGER,
     ) -> None:
         if not reserve_seconds >= 0:
@@ -89,6 +95,7 @@ class ClientSession:
         self.reserve_seconds = reserve_seconds
         self.replay_rules = replay_rules
         self.decide = decide
+        self.round_over = round_over
         self.logger = logger
         self.round: WireRound | None = None
         self.clock_seconds = rules.game_clock_seconds
@@ -118,6 +125,8 @@ class ClientSession:
                     self.logger.warning("clause %s ignored (%s) in line %r", clause, error, line)
             if self.replay_rules:
                 self._replay(parsed.clauses, line)
+            if self.round_over is not None and any(isinstance(clause, Delta) for clause in parsed.clauses):
+                self._report_round()
             if self.game_over:
                 return None
             current = self.round
@@ -135,6 +144,17 @@ class ClientSession:
             self.errors += 1
             self.logger.exception("internal error on line %r", line)
             return self._fallback_answer()
+
+    def _report_round(self) -> None:
+        current = self.round
+        if current is None or current.delta is None:
+            return
+        try:
+            seat = current.seat
+            payoffs = (current.delta, -current.delta) if seat == 0 else (-current.delta, current.delta)
+            self.round_over(dataclasses.replace(current.observation(), payoffs=payoffs))  # type: ignore[misc]
+        except Exception as error:
+            self.logger.warning("round_over failed (%r); the match goes on", error)
 
     def _replay(self, clauses: tuple[Clause, ...], line: str) -> None:
         current = self.round

@@ -5,11 +5,15 @@ folder, then starts ``run + [PORT]`` there and waits 10 s for the connection):
 
 - ``commands.json``: ``{"build": [], "run": [PYTHON, "player.py"]}``.
 - ``player.py``: the launcher; puts the folder first on ``sys.path`` and calls ``launch``.
-- ``bot.json``: ``{"format": 1, "variant", "bot", "strategy", "seed", "transcript", "cards", "lock_in"}``,
+- ``bot.json``: ``{"format": 1, "variant", "bot", "strategy", "seed", "transcript", "cards", "lock_in", "adapt"}``,
   read by ``launch``; with ``transcript`` set, the match is recorded there (gzip ``<< line`` / ``>> answer``;
   the next match overwrites it). ``lock_in`` (default true; absent = true): the bot is wrapped in
   `game.play.lock_in.LockIn`, which checks or folds to the end of the match once the bankroll lead
   exceeds the most the rounds left can lose (``vcfr export-bot --no-lock-in`` writes false).
+  ``adapt`` (absent = false; ``vcfr export-bot`` writes true for a bot with a policy, the
+  re-solving bot excepted, unless ``--no-adapt``): the bot is wrapped in `game.play.adaptive.AdaptiveBot` (inside the lock-in), which models the opponent over
+  the match (the engine's rounds reach it through ``round_over``) and exploits it within its safety
+  bound; ``prior.json`` holds the model's prior, the bot's own frequencies measured at export.
 - ``game/``, ``solver/``, ...: only the project modules the bot imports, found by playing the
   warm-up rounds below in a fresh interpreter and listing the modules it loaded.
 - ``strategy.h5`` and ``cards.h5``: copies of ``--strategy`` and of its card abstraction, if a
@@ -71,6 +75,7 @@ BOT_ALIASES = {
 }
 """Short bot names of this module (besides the ``game.play.bots`` registry)."""
 TRANSCRIPT_FILE_NAME = "transcript.txt.gz"
+PRIOR_FILE_NAME = "prior.json"
 USER_BOT_DIRECTORY = "bots"
 
 WARM_UP_ROUNDS: dict[str, tuple[str, ...]] = {
@@ -136,7 +141,8 @@ LOGGER = logging.getLogger("vcfr.export_bot")
 class BotSpec:
     """What ``bot.json`` holds: the engine variant, the bot name, a strategy file name, a seed,
     the file to record each match in, the card-abstraction file (names relative to the
-    folder; ``None`` = none) and whether the bot locks in a won match (`game.play.lock_in`)."""
+    folder; ``None`` = none), whether the bot locks in a won match (`game.play.lock_in`) and whether
+    it adapts to its opponent (`game.play.adaptive`)."""
 
     variant: str
     bot: str
@@ -145,6 +151,7 @@ class BotSpec:
     transcript: str | None = None
     cards: str | None = None
     lock_in: bool = True
+    adapt: bool = False
 
     def to_json(self) -> str:
         return json.dumps(
@@ -157,6 +164,7 @@ class BotSpec:
                 "transcript": self.transcript,
                 "cards": self.cards,
                 "lock_in": self.lock_in,
+                "adapt": self.adapt,
             },
             indent=2,
         )
@@ -168,9 +176,10 @@ class BotSpec:
             raise ValueError(
                 f"bot.json format {data.get('format')!r} in {str(folder)!r}; this code reads {FORMAT_VERSION}"
             )
-        lock_in = data.get("lock_in", True)
-        if not isinstance(lock_in, bool):
-            raise ValueError(f"bot.json lock_in must be true or false, got {lock_in!r} in {str(folder)!r}")
+        lock_in, adapt = data.get("lock_in", True), data.get("adapt", False)
+        for key, value in (("lock_in", lock_in), ("adapt", adapt)):
+            if not isinstance(value, bool):
+                raise ValueError(f"bot.json {key} must be true or false, got {value!r} in {str(folder)!r}")
         return cls(
             data["variant"],
             data["bot"],
@@ -179,14 +188,16 @@ class BotSpec:
             data.get("transcript"),
             data.get("cards"),
             lock_in,
+            adapt,
         )
 
 
 @dataclass(frozen=True)
 class ExportSummary:
     """What an export wrote: the folder, its files (relative paths), their total size in bytes, the
-    project modules copied, the folder's size as a zip file (bytes) and the peak memory (maximum
-    resident set size, bytes; ``None`` where the platform does not report it) of its warm-up run."""
+    project modules copied, the folder's size as a zip file (bytes), the peak memory (maximum
+    resident set size, bytes; ``None`` where the platform does not report it) of its warm-up run
+    and whether the bot adapts to its opponent (``bot.json`` ``adapt``)."""
 
     folder: Path
     files: tuple[str, ...]
@@ -194,6 +205,7 @@ class ExportSummary:
     modules: tuple[str, ...]
     zipped_bytes: int = 0
     peak_memory_bytes: int | None = None
+    adapt: bool = False
 
     def as_json(self) -> dict[str, Any]:
         """The summary as JSON-ready values (``vcfr export-bot --json`` prints it; sizes in bytes)."""
@@ -204,6 +216,7 @@ class ExportSummary:
             "zipped_bytes": self.zipped_bytes,
             "peak_memory_bytes": self.peak_memory_bytes,
             "modules": list(self.modules),
+            "adapt": self.adapt,
         }
 
 
@@ -244,10 +257,20 @@ def make_bot(spec: BotSpec, folder: str | Path | None = None) -> Any:
 
 
 def make_player(spec: BotSpec, folder: str | Path | None = None) -> Any:
-    """The bot that plays the match: `make_bot`, wrapped in `game.play.lock_in.LockIn` (the variant's
-    config with ``rules="engine"``, 1000 rounds as in the engines) when ``spec.lock_in``; attach
-    the match's `game.pokerbots.session.ClientSession` to it (``attach``) before play."""
+    """The bot that plays the match: `make_bot`, wrapped in `game.play.adaptive.AdaptiveBot` (its
+    prior read from ``prior.json`` in ``folder``) when ``spec.adapt``, then in
+    `game.play.lock_in.LockIn` (the variant's config with ``rules="engine"``, 1000 rounds as in the
+    engines) when ``spec.lock_in``; attach the match's `game.pokerbots.session.ClientSession` to it
+    (`_attached`) before play."""
     bot = make_bot(spec, folder)
+    if spec.adapt:
+        from game.play.adaptive import AdaptiveBot
+        from game.play.opponent_model import ModelPrior
+
+        prior = ModelPrior.from_dict(json.loads((Path(folder or ".") / PRIOR_FILE_NAME).read_text()))
+        bot = AdaptiveBot(
+            bot, engine_config(spec.variant), prior=prior, seed=spec.seed, name=getattr(bot, "name", None)
+        )
     if not spec.lock_in:
         return bot
     from game.play.lock_in import LockIn
@@ -257,10 +280,12 @@ def make_player(spec: BotSpec, folder: str | Path | None = None) -> Any:
 
 def _attached(player: Any, session: Any) -> Any:
     """``session``, after attaching it to ``player`` if the player reads the match's progress or
-    clock (`game.play.lock_in.LockIn`, `solver.bots.resolving_bot.ResolvingBot`: an ``attach``)."""
+    clock (`game.play.lock_in.LockIn`, `solver.bots.resolving_bot.ResolvingBot`: an ``attach``), and
+    the player's ``round_over`` (if any) to the session's finished rounds."""
     attach = getattr(player, "attach", None)
     if callable(attach):
         attach(session)
+    session.round_over = getattr(player, "round_over", None)
     return session
 
 
@@ -279,7 +304,9 @@ def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
 
     Imports the TCP loop too (`game.pokerbots.client`): the exported folder copies the modules this
     loads, and `launch` plays through that loop. The session is not attached to the bot (no lock-in,
-    no game clock), so a re-solving bot solves in full and every kernel it uses is compiled."""
+    no game clock), so a re-solving bot solves in full and every kernel it uses is compiled. A player
+    with ``warm_up(observation)`` (the adaptive bot: its exploiter) is also shown every decision, so
+    the kernels it may need mid-match are compiled here and their cache is copied into the folder."""
     importlib.import_module("game.pokerbots.client")  # loaded so that the folder carries it
     from game.pokerbots.engines import engine_rules
     from game.pokerbots.session import ClientSession, bot_decider
@@ -287,11 +314,14 @@ def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
     rules = engine_rules(spec.variant)
     player = make_player(spec, folder)
     decide = bot_decider(player)
+    warm_up = getattr(player, "warm_up", None)
     decisions = 0
 
     def counting(view: Any) -> Any:
         nonlocal decisions
         decisions += 1
+        if warm_up is not None:
+            warm_up(view.observation())
         return decide(view)
 
     session = ClientSession(rules, counting)
@@ -340,9 +370,9 @@ def launch(folder: str, arguments: list[str]) -> int:
             return 1
     counters = {
         name: value
-        for name in ("decisions", "off_tree", "errors", "resolves", "fallbacks", "clock_fallbacks")
+        for name in ("decisions", "off_tree", "deviations", "errors", "resolves", "fallbacks", "clock_fallbacks")
         if isinstance(value := getattr(bot, name, None), int)
-    }  # the lookup bot keeps the first three, the re-solving bot all
+    }  # the lookup bot keeps decisions, off-tree and errors, the adaptive bot its deviations, the re-solving bot its re-solves
     shown = ", ".join(f"{value} {name.replace('_', '-')}" for name, value in counters.items())
     locked = (
         ""
@@ -399,12 +429,15 @@ def export_bot(
     force: bool = False,
     transcript: bool = False,
     lock_in: bool = True,
+    adapt: bool | None = None,
 ) -> ExportSummary:
     """Write a bot folder for the official engine of ``variant`` (see the module docstring).
 
     ``python`` is the interpreter the engine will start (it needs numpy and numba); with
     ``transcript`` the bot records each match in ``transcript.txt.gz`` in the folder; ``lock_in``
-    (``bot.json``) wraps the bot in `game.play.lock_in.LockIn` when it plays a match. The folder
+    (``bot.json``) wraps the bot in `game.play.lock_in.LockIn` when it plays a match; ``adapt``
+    wraps it in `game.play.adaptive.AdaptiveBot` (the bot needs a ``policy``; ``None``: adapt if it
+    has one; its prior, the bot against itself, is measured here and written to ``prior.json``). The folder
     is checked by running its warm-up round in a fresh interpreter with only the folder on the
     path for project code; that run also fills numba's cache inside the folder. A ``strategy``
     is checked (:func:`check_strategy`) and copied in with its card abstraction. Bad input
@@ -421,7 +454,7 @@ def export_bot(
     if folder.exists() and any(folder.iterdir()) and not (force and (folder / "bot.json").exists()):
         raise ValueError(f"output folder {str(folder)!r} is not empty (use --force to replace an earlier export)")
     try:
-        make_bot(
+        built = make_bot(
             BotSpec(
                 rules.variant,
                 bot,
@@ -432,6 +465,13 @@ def export_bot(
         )
     except (ImportError, AttributeError) as error:
         raise ValueError(f"cannot build bot {bot!r}: {error}") from None
+    has_policy = callable(getattr(built, "policy", None))
+    if adapt and not has_policy:
+        raise ValueError(f"bot {bot!r} has no policy(observation), so it cannot adapt: export it with --no-adapt")
+    if adapt and bot == "resolve":
+        # wrapped in the adaptive bot, the exported re-solving bot timed out in its first engine round
+        raise ValueError("the re-solving bot does not adapt yet (the two were never measured together): drop --adapt")
+    adapt = has_policy and bot != "resolve" if adapt is None else adapt
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -444,6 +484,7 @@ def export_bot(
             TRANSCRIPT_FILE_NAME if transcript else None,
             None if cards is None else CARDS_FILE_NAME,
             bool(lock_in),
+            bool(adapt),
         )
         modules, report = _write_folder(spec, folder, strategy, cards, python)
     except BaseException:
@@ -458,6 +499,7 @@ def export_bot(
         tuple(str(p.relative_to(PROJECT_ROOT)) for p in modules),
         zipped_size(folder),
         report.get("peak_memory_bytes"),
+        spec.adapt,
     )
 
 
@@ -528,6 +570,8 @@ def _write_folder(
     if cards is not None:
         shutil.copy2(cards[0], folder / CARDS_FILE_NAME)
         check_card_hash(folder / CARDS_FILE_NAME, cards[1], f"the strategy {str(strategy)!r}")
+    if spec.adapt:
+        _write_prior(spec, folder)
     (folder / "bot.json").write_text(spec.to_json() + "\n")
     (folder / "player.py").write_text(LAUNCHER)
     (folder / "commands.json").write_text(json.dumps({"build": [], "run": [python, "player.py"]}) + "\n")
@@ -536,6 +580,22 @@ def _write_folder(
         _copy_module(path, folder / path.relative_to(PROJECT_ROOT), kernels)
     report = warm_up(folder)
     return list(modules), report
+
+
+def _write_prior(spec: BotSpec, folder: Path) -> None:
+    """Measure the adaptive bot's prior (the bot against itself, `game.play.opponent_model.prior_from_self_play`
+    at `game.play.adaptive.ExploitConfig`'s rounds and weight) and write it to ``prior.json``."""
+    from game.play.adaptive import ExploitConfig
+    from game.play.opponent_model import prior_from_self_play
+
+    exploit = ExploitConfig()
+    prior = prior_from_self_play(
+        lambda index: make_bot(dataclasses.replace(spec, seed=index), folder),
+        engine_config(spec.variant),
+        rounds=exploit.prior_rounds,
+        weight=exploit.prior_weight,
+    )
+    (folder / PRIOR_FILE_NAME).write_text(json.dumps(prior.to_dict()) + "\n")
 
 
 def _copy_module(source: Path, target: Path, kernels: list[str]) -> None:

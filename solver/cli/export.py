@@ -120,6 +120,13 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             help="Check or fold to the end of a match once the bankroll lead exceeds the "
             "most the rounds left can lose (recorded in bot.json).",
         ),
+        adapt: bool | None = typer.Option(
+            None,
+            "--adapt/--no-adapt",
+            help="Model the opponent over the match and exploit it within a safety bound "
+            "(game.play.adaptive; recorded in bot.json). Default: on for bots with a policy.",
+            show_default=False,
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Write a ready bot folder (commands.json, player.py, the needed package files) for an engine;
@@ -150,6 +157,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
                 force=force,
                 transcript=transcript,
                 lock_in=lock_in,
+                adapt=adapt,
             )
         except StrategyFileError as error:  # the strategy or its card file cannot be used
             raise fail(str(error), RUNTIME) from None
@@ -171,6 +179,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         typer.echo(f"peak memory of the warm-up round (max RSS): {peak}")
         typer.echo(f"project modules: {', '.join(summary.modules)}")
         typer.echo("match lock-in: " + ("on (--no-lock-in turns it off)" if lock_in else "off"))
+        typer.echo("opponent adaptation: " + ("on (--no-adapt turns it off)" if summary.adapt else "off"))
         typer.echo(f"engine config: PLAYER_1_PATH = '{summary.folder.resolve()}'")
 
     @app.command("check-bot")

@@ -54,26 +54,44 @@ class _Audited(AdaptiveBot):
             self.won_at_switch, self.deviations_at_switch = self.tally, self.deviations
 
 
-def test_risk_stays_within_winnings_when_a_loose_opponent_turns_tight():
+def _tight_base(config):
+    """A deterministic base other than the exploiter: an equity bot that raises only with 85%."""
+    return EquityBot(config, samples=200, raise_equity=0.85, seed=1)
+
+
+def _switcher(config):
+    """A maniac for ``SWITCH`` rounds, then a rock (no bluffs, one size: deterministic), which punishes
+    the exploiter's loose calls."""
+    return _Switcher(make_bot("maniac", config=config, seed=3), make_bot("rock", config=config, seed=4))
+
+
+def test_loss_after_a_loose_opponent_turns_tight_stays_within_the_bound():
     config = HoldemConfig()
-    bot = _Audited(EquityBot(config, samples=300, seed=1), config, exploit=ExploitConfig(prior_weight=10.0), seed=2)
-    opponent = _Switcher(make_bot("maniac", config=config, seed=3), make_bot("tag", config=config, seed=4))
-    result = play_match(config, bot, opponent, rounds=2 * SWITCH, seed=5)
+    exploit = ExploitConfig(prior_weight=10.0, samples=200)
+    bot = _Audited(_tight_base(config), config, exploit=exploit, seed=2)
+    result = play_match(config, bot, _switcher(config), rounds=3 * SWITCH, seed=5)
     assert bot.won == bot.tally == result.winnings.sum()  # value 0: won is the bankroll
     assert bot.worst_slack >= 0  # the invariant, at every decision and round end
     assert bot.deviations_at_switch > 0 and bot.won_at_switch > 0  # it did exploit the maniac
     assert bot.fallbacks == 0 and result.illegal_actions["adaptive-equity"] == 0
+    # the same deals against the same switcher played by the base alone: after the switch both are
+    # deterministic, so the rounds differ only where the adaptive bot deviated
+    base = play_match(config, _tight_base(config), _switcher(config), rounds=3 * SWITCH, seed=5)
+    lost_after_switch = base.winnings[SWITCH:].sum() - result.winnings[SWITCH:].sum()
+    assert bot.deviations > bot.deviations_at_switch  # it still believed the opponent loose for a while
+    assert lost_after_switch <= bot.won_at_switch  # G&S: it risked only what it had won
+    assert bot.exploitable() is None  # the model has caught up with the rock
 
 
 @pytest.mark.parametrize(("value", "deviates"), [(1000.0, False), (-1000.0, True)])
 def test_deviations_need_winnings_above_the_value(value, deviates):
     # value 1000 chips a round: never above it, no budget; -1000: always far above it
     config = HoldemConfig()
-    exploit = ExploitConfig(value=(value, value), prior_weight=5.0)
-    bot = AdaptiveBot(EquityBot(config, samples=200, seed=1), config, exploit=exploit, seed=2)
+    exploit = ExploitConfig(value=(value, value), prior_weight=5.0, samples=200)
+    bot = AdaptiveBot(_tight_base(config), config, exploit=exploit, seed=2)
     result = play_match(config, bot, make_bot("station", config=config, seed=3), rounds=40, seed=1)
     assert (bot.deviations > 0) is deviates and (bot.risk_taken > 0) is deviates
-    base = play_match(config, EquityBot(config, samples=200, seed=1), make_bot("station", seed=3), rounds=40, seed=1)
+    base = play_match(config, _tight_base(config), make_bot("station", seed=3), rounds=40, seed=1)
     assert np.array_equal(result.winnings, base.winnings) is not deviates  # no budget: exactly the base
 
 
@@ -99,7 +117,7 @@ def test_policy_changes_nothing_and_act_samples_it():
     from game.rules.holdem import HoldemRound
 
     config = HoldemConfig()
-    bot = AdaptiveBot(EquityBot(config, samples=200, seed=1), config, seed=2)
+    bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(samples=200), seed=2)
     bot.won = bot.budget = 1000.0  # room to deviate
     bot.model.trials[:] = 1000.0  # an opponent that never folds and never raises: a station
     bot.model.successes[:] = 0.0
@@ -109,6 +127,26 @@ def test_policy_changes_nothing_and_act_samples_it():
     assert bot.policy(observation) == first and bot.risk == 0
     action = bot.act(observation)
     assert action in [a for a, _ in first]
+
+
+def test_against_a_loose_opponent_the_auction_bid_is_the_valuation():
+    from game.rules.auction import AuctionConfig, AuctionRound
+    from game.rules.chance import RandomChance
+
+    config = AuctionConfig()
+    bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(samples=200), seed=2)
+    bot.won = bot.budget = 1000.0
+    bot.model.trials[:] = 1000.0  # never folds, never raises: loose
+    assert bot.exploitable() == "loose"
+    round_ = AuctionRound(config, RandomChance(np.random.default_rng(3)))
+    checkcall = make_bot("checkcall")
+    while round_.street == 0:
+        round_.apply(checkcall.act(round_.observation(round_.to_act)))
+    observation = round_.observation(round_.to_act)
+    wanted = bot.exploiter.policy(observation)  # the equity gain of the third card times the pot
+    assert wanted[0][0].kind.name == "BID" and bot.policy(observation) == wanted
+    bot.act(observation)
+    assert bot.deviations == (wanted != _tight_base(config).policy(observation))
 
 
 def test_make_player_seats_the_adaptive_bot():

@@ -36,9 +36,12 @@ class AlwaysRaise:
 
 
 def test_bot_spec_round_trips_through_bot_json(tmp_path: Path) -> None:
-    spec = BotSpec("auction", "equity", "strategy.h5", 7)
+    spec = BotSpec("auction", "equity", "strategy.h5", 7, adapt=True)
     (tmp_path / "bot.json").write_text(spec.to_json())
     assert BotSpec.read(tmp_path) == spec
+    (tmp_path / "bot.json").write_text(spec.to_json().replace('"adapt": true', '"adapt": "yes"'))
+    with pytest.raises(ValueError, match="adapt must be true or false"):
+        BotSpec.read(tmp_path)
     (tmp_path / "bot.json").write_text(json.dumps({"format": 99}))
     with pytest.raises(ValueError, match="format 99"):
         BotSpec.read(tmp_path)
@@ -73,6 +76,10 @@ def test_export_refuses_bad_input(tmp_path: Path) -> None:
         export_bot("swap", "allin", tmp_path / "new3")
     with pytest.raises(ValueError, match="has no attribute 'Nope'"):
         export_bot("swap", "game.play.bots:Nope", tmp_path / "new4")
+    (tmp_path / "mine.py").write_text(USER_BOT)
+    with pytest.raises(ValueError, match=r"no policy.*--no-adapt"):
+        export_bot("swap", f"{tmp_path / 'mine.py'}:AlwaysRaise", tmp_path / "new5", adapt=True)
+    (tmp_path / "mine.py").unlink()
     assert sorted(path.name for path in tmp_path.iterdir()) == ["other.txt"]  # nothing half-written
 
 
@@ -139,3 +146,22 @@ class Recorder:
 
     def close(self) -> None:
         self.endpoint.close()
+
+
+def test_an_adapting_export_sees_every_round_of_the_match(tmp_path: Path) -> None:
+    from game.play.adaptive import AdaptiveBot
+    from game.play.opponent_model import ModelPrior
+    from solver.bots.export_bot import PRIOR_FILE_NAME, _attached, make_player
+
+    spec = BotSpec("swap", "equity", adapt=True)
+    (tmp_path / PRIOR_FILE_NAME).write_text(json.dumps(ModelPrior.flat(7.0).to_dict()))
+    player = make_player(spec, tmp_path)
+    assert isinstance(player.bot, AdaptiveBot) and player.model.prior.weight == 7.0  # inside the lock-in
+    session = _attached(player, ClientSession(engine_rules("swap"), bot_decider(player)))
+    for _ in range(2):  # the warm-up round ends with the opponent's cards and D200
+        for line in WARM_UP_ROUNDS["swap"]:
+            session.answer(line)
+    assert session.errors == 0 and player.model.rounds == 2 and player.won == 400  # the model keeps the match
+    shown = player.model.count("showdown_strength").sum()  # the shown 7c 7d reached it twice
+    assert shown == 1 + (1 - 1 / player.exploit.memory)  # the first one has faded by one round
+    assert not isinstance(make_player(BotSpec("swap", "equity")), AdaptiveBot)  # absent adapt: as before

@@ -1,0 +1,22 @@
+"""``experiments/adaptation_safety.py``: the paired matches agree with their parts, and the adaptive
+bot differs from its base only in rounds where it deviated."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.experiment_scripts import load_experiment
+
+safety = load_experiment("adaptation_safety")
+
+
+def test_paired_difference_isolates_the_deviations():
+    # the adaptive equity bot's exploiter is another equity bot (more deals, another seed), so it
+    # deviates only where the two estimates straddle a threshold; the base, the station and the
+    # deals are deterministic, so every round without a deviation is played as the base plays it
+    report = safety.measure("holdem", "equity", "station", 40, 0)
+    assert report["deviations"] > 0 and report["verdict_at_end"] == "loose"
+    assert 40 - report["identical_rounds"] <= report["deviations"]
+    difference = report["adaptive_mbb_per_hand"] - report["base_mbb_per_hand"]
+    assert report["paired_difference_mbb_per_hand"] == pytest.approx(difference)
+    assert report["paired_difference_ci95"] < report["adaptive_ci95"]  # the pairing removes the deals' luck
