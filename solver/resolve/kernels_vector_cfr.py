@@ -7,9 +7,9 @@ player's reach vector (one weight per hand) to the children, adding the traverse
 strategy to its strategy sums; terminals are valued against the opponent's reach with card removal
 (:mod:`kernels_showdown`); a backward sweep forms the traverser's counterfactual values per hand and
 adds its regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. Terminal
-values enter only through :func:`_terminal_value`: a depth-limited leaf (values of continuation
-strategies against the opponent's reach) is one more node kind there. Variants are parameters, as
-in :mod:`solver.solve.kernels_cfr`: strategy-sum weight ``t ** gamma``, regret matching+ on/off,
+values enter only through :func:`_terminal_value`: the depth-limited LEAF and RUNOUT kinds are
+valued there by :mod:`kernels_leaf` (``leaves``: its ``LeafArrays``, empty for a river subgame).
+Variants are parameters, as in :mod:`solver.solve.kernels_cfr`: strategy-sum weight ``t ** gamma``, regret matching+ on/off,
 regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**beta + 1)``
 (negative) when ``discount`` is on. The safe re-solving gadget is a two-action decision of the
 opponent above the root (see :func:`_cfr_iterations`).
@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from numba import njit
 
+from solver.resolve.kernels_leaf import BEST, CURRENT, UPDATE, _leaf_value, _runout_value
 from solver.resolve.kernels_showdown import _fold_value, _showdown_value
-from solver.resolve.tree import DECISION, FOLD  # node kinds; numba freezes them as constants
+from solver.resolve.tree import DECISION, FOLD, LEAF, RUNOUT  # node kinds; numba freezes them as constants
 
 
 @njit(cache=True, nogil=True)
@@ -35,10 +36,13 @@ def _any_positive(values):
 
 
 @njit(cache=True, nogil=True)
-def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, compatible_ready, out):
+def _terminal_value(
+    kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, compatible_ready, out, leaves, leaf_mode
+):
     """Counterfactual value per hand of terminal ``node`` for ``traverser`` into ``out`` (zero,
     without a showdown pass, where the opponent never gets there).
 
+    ``leaves``, ``leaf_mode``: the ``LeafArrays`` and mode of :mod:`kernels_leaf` (LEAF, RUNOUT).
     ``layout``, ``scratch``: a ``HandLayout`` and a ``ShowdownScratch`` (see :mod:`kernels_showdown`).
     ``compatible_ready``: ``scratch.compatible`` already holds this reach's compatible mass (a
     sibling showdown against the same reach), so a fold costs one pass. Returns whether
@@ -49,6 +53,12 @@ def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_r
         return False
     own = pot_chips[node, traverser]
     other = pot_chips[node, 1 - traverser]
+    if kind[node] == LEAF:
+        _leaf_value(leaves, leaves.node_leaf[node], traverser, opponent_reach, leaf_mode, out)
+        return compatible_ready
+    if kind[node] == RUNOUT:
+        _runout_value(leaves, opponent_reach, own, other, out)
+        return compatible_ready
     if kind[node] != FOLD:
         _showdown_value(layout, opponent_reach, own, other, scratch, out)
         return True
@@ -113,6 +123,7 @@ def _cfr_iterations(
     gadget_player,
     gadget_values,
     gadget_regrets,
+    leaves,
 ):
     """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based).
 
@@ -126,7 +137,7 @@ def _cfr_iterations(
     terminate, worth ``gadget_values`` (n,) (counterfactual, the units of ``values``), or to enter
     the subgame, by regret matching over ``gadget_regrets`` (2, n) (rows: terminate, enter; modified
     in place), entering where neither regret is positive. Its root reach is its range times the
-    probability of entering.
+    probability of entering. ``leaves``: see :func:`_terminal_value`.
     """
     kind, player, child_start, n_children, pot_chips, reach_source = tree
     n_nodes = len(kind)
@@ -193,6 +204,8 @@ def _cfr_iterations(
                         scratch,
                         source == compatible_source,
                         values[node],
+                        leaves,
+                        UPDATE,
                     ):
                         compatible_source = source
                     continue
@@ -247,12 +260,14 @@ def _add_regrets(regrets, action_values, node_values, regret_matching_plus, disc
 
 
 @njit(cache=True, nogil=True)
-def _response_values(tree, layout, ranges, average, responder, best, reach, values, scratch):
+def _response_values(tree, layout, ranges, average, responder, best, reach, values, scratch, leaves):
     """Counterfactual values per hand of ``responder`` at every node into ``values`` (n_nodes, n).
 
     The opponent plays ``average`` (normalised per node, (n_nodes, n)); the responder plays its best
     action per hand if ``best``, else ``average`` too. ``reach`` (n_nodes, n): scratch for the
-    opponent's reach. The responder's value of the subgame is ``ranges[responder] @ values[0]``.
+    opponent's reach. The responder's value of the subgame is ``ranges[responder] @ values[0]``. At
+    a LEAF the opponent's choice of continuation is its current one; a best-responding chooser
+    takes the best continuation per hand.
     """
     kind, player, child_start, n_children, pot_chips, _ = tree
     n_nodes = len(kind)
@@ -268,7 +283,21 @@ def _response_values(tree, layout, ranges, average, responder, best, reach, valu
                 reach[c, h] = reach[node, h] * (average[c, h] if player[node] == opponent else 1.0)
     for node in range(n_nodes - 1, -1, -1):
         if kind[node] != DECISION:
-            _terminal_value(kind, player, pot_chips, layout, node, responder, reach[node], scratch, False, values[node])
+            leaf_mode = BEST if best else CURRENT
+            _terminal_value(
+                kind,
+                player,
+                pot_chips,
+                layout,
+                node,
+                responder,
+                reach[node],
+                scratch,
+                False,
+                values[node],
+                leaves,
+                leaf_mode,
+            )
             continue
         start = child_start[node]
         count = n_children[node]

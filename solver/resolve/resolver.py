@@ -28,6 +28,7 @@ import numpy as np
 
 from solver.resolve import kernels_vector_cfr
 from solver.resolve.hands import RiverHands, compatible_mass
+from solver.resolve.leaves import LeafValues, leaf_arrays
 from solver.resolve.tree import DECISION, SubgameTree
 
 ALGORITHMS = ("cfr", "cfr+", "linear", "dcfr")
@@ -104,6 +105,10 @@ class SubgameSolver:
     other range is exact). Tables: (n_nodes, n_hands) float64, row ``c`` for the action into node ``c``.
     ``gadget``: safe re-solving (see :class:`OpponentValues`); the average strategy is then the
     subgame's part of the gadget game's, and :meth:`exploitability` still measures the subgame alone.
+    ``leaves``: the continuation values of a depth-limited tree's LEAF nodes
+    (:class:`~solver.resolve.leaves.LeafValues`; ``hands`` then a
+    :class:`~solver.resolve.hands.TurnHands`); the opponent's choice of continuation is learnt with
+    the subgame and best-responded to by :meth:`exploitability`.
     """
 
     def __init__(
@@ -113,6 +118,7 @@ class SubgameSolver:
         ranges: np.ndarray,
         config: ResolveConfig | None = None,
         gadget: OpponentValues | None = None,
+        leaves: LeafValues | None = None,
     ):
         if not isinstance(tree, SubgameTree) or not isinstance(hands, RiverHands):
             raise TypeError(f"need a SubgameTree and a RiverHands, got {type(tree).__name__}, {type(hands).__name__}")
@@ -148,6 +154,7 @@ class SubgameSolver:
         self._values = np.zeros(shape)
         self._reach = np.zeros((tree.n_nodes, 2, hands.n_hands))
         self._scratch = hands.scratch()
+        self._leaves = leaf_arrays(tree, hands, leaves)
 
     def run(self, n_iterations: int) -> SubgameSolver:
         """Run ``n_iterations`` more iterations (each updates both players); returns ``self``."""
@@ -169,6 +176,7 @@ class SubgameSolver:
             -1 if self.gadget is None else self.gadget.player,
             self._gadget_values,
             self.gadget_regrets,
+            self._leaves,
         )
         self.iteration += n_iterations
         return self
@@ -202,6 +210,7 @@ class SubgameSolver:
             np.zeros((self.tree.n_nodes, n)),
             out,
             self.hands.scratch(),
+            self._leaves,
         )
         return out[0]
 

@@ -1,0 +1,146 @@
+"""Numba kernels for the terminals of depth-limited subgames (users call solver.resolve.resolver).
+
+Two node kinds end a turn subgame before the river (:mod:`solver.resolve.tree`):
+
+- **RUNOUT** (a call leaves a player all-in): the exact expectation over the river card of the
+  showdown. For each of the 48 river cards, the opponent's reach on the hands not holding it is
+  gathered in that river's strength order and valued by one showdown sweep (:mod:`kernels_showdown`,
+  card removal exact); a hand's value is the sum over the rivers it does not hold divided by the 44
+  rivers any hand pair sees. O(48 n) per node.
+- **LEAF** (both matched, chips behind): the continuation values of Brown, Sandholm & Amos 2018. The
+  opponent of the ``searcher`` (the re-solving seat) chooses per hand one of ``k`` continuation
+  strategies for the rest of the hand; the searcher plays the blueprint. A hand's value is linear in
+  the other side's reach through ``matrices[leaf, c]`` (C, C): the searcher's chips (whole hand) per
+  unit of reach, between hand classes (``hand_class``). The opponent's reach is summed per class and
+  choice, so a leaf costs O(n k + k C^2) per pass. The opponent's choice learns by regret matching+
+  over ``regrets[leaf]`` (k, n), updated in its own passes (an undiscounted no-regret learner beside
+  the subgame's CFR variant; it has no average: only the searcher's strategy is played).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from solver.resolve.kernels_showdown import HandLayout, ShowdownScratch, _showdown_value
+
+UPDATE, CURRENT, BEST = 0, 1, 2
+"""Leaf modes: a CFR pass (the chooser's regrets learn), current strategy only, the chooser best-responds."""
+
+
+class LeafArrays(NamedTuple):
+    """What the leaf and runout kernels take.
+
+    ``node_leaf`` (n_nodes,) int64: leaf index of each LEAF node (-1 elsewhere); ``searcher``: the
+    seat whose continuation is the blueprint; ``hand_class`` (n,) int64 in 0..C-1; ``matrices``
+    (n_leaves, k, C, C) float64 chips; ``regrets`` (n_leaves, k, n) float64 (modified);
+    ``class_reach``, ``class_values`` (k, C) scratch. RUNOUT: ``river_order``, ``river_first``,
+    ``river_second``, ``river_group_start``, ``river_n_groups`` of
+    :class:`~solver.resolve.hands.TurnHands`; ``runout_reach``, ``runout_values`` (n_sub,) and
+    ``runout_scratch`` (a ``ShowdownScratch`` of n_sub) scratch; ``rivers_per_pair`` (44.0).
+    """
+
+    node_leaf: np.ndarray
+    searcher: int
+    hand_class: np.ndarray
+    matrices: np.ndarray
+    regrets: np.ndarray
+    class_reach: np.ndarray
+    class_values: np.ndarray
+    river_order: np.ndarray
+    river_first: np.ndarray
+    river_second: np.ndarray
+    river_group_start: np.ndarray
+    river_n_groups: np.ndarray
+    runout_reach: np.ndarray
+    runout_values: np.ndarray
+    runout_scratch: ShowdownScratch
+    rivers_per_pair: float
+
+
+@njit(cache=True, nogil=True)
+def _runout_value(leaves, reach, own_chips, opponent_chips, out):
+    """``out[h]``: counterfactual value of hand ``h`` at a RUNOUT (the river dealt, then a showdown
+    at ``own_chips`` / ``opponent_chips`` put in), against the opponent's ``reach``."""
+    out[:] = 0.0
+    gathered, values = leaves.runout_reach, leaves.runout_values
+    for river in range(leaves.river_order.shape[0]):
+        order = leaves.river_order[river]
+        for k in range(len(order)):
+            gathered[k] = reach[order[k]]
+        stop = leaves.river_n_groups[river] + 1
+        layout = HandLayout(
+            leaves.river_first[river], leaves.river_second[river], leaves.river_group_start[river, :stop]
+        )
+        _showdown_value(layout, gathered, own_chips, opponent_chips, leaves.runout_scratch, values)
+        for k in range(len(order)):
+            out[order[k]] += values[k]
+    for h in range(len(out)):
+        out[h] /= leaves.rivers_per_pair
+
+
+@njit(cache=True, nogil=True)
+def _choice(regrets, c, h):
+    """Regret matching of choice ``c`` for hand ``h`` over ``regrets`` (k, n), uniform if none is positive."""
+    total = 0.0
+    for other in range(regrets.shape[0]):
+        total += max(regrets[other, h], 0.0)
+    if total > 0.0:
+        return max(regrets[c, h], 0.0) / total
+    return 1.0 / regrets.shape[0]
+
+
+@njit(cache=True, nogil=True)
+def _leaf_value(leaves, leaf, traverser, opponent_reach, mode, out):
+    """``out[h]``: counterfactual value of ``traverser``'s hand ``h`` at leaf ``leaf``.
+
+    The searcher's value takes the opponent's choices at their current strategy. The opponent's is
+    its chosen continuation's (``mode`` UPDATE / CURRENT: the current strategy, whose regrets learn
+    under UPDATE; BEST: the best continuation per hand)."""
+    matrices = leaves.matrices[leaf]
+    regrets = leaves.regrets[leaf]
+    hand_class = leaves.hand_class
+    n_choices, n_classes = matrices.shape[0], matrices.shape[1]
+    class_reach, class_values = leaves.class_reach, leaves.class_values
+    class_reach[:] = 0.0
+    class_values[:] = 0.0
+    if traverser == leaves.searcher:
+        for h in range(len(out)):
+            weight = opponent_reach[h]
+            if weight > 0.0:
+                for c in range(n_choices):
+                    class_reach[c, hand_class[h]] += weight * _choice(regrets, c, h)
+        for c in range(n_choices):
+            for i in range(n_classes):
+                total = 0.0
+                for j in range(n_classes):
+                    total += matrices[c, i, j] * class_reach[c, j]
+                class_values[0, i] += total
+        for h in range(len(out)):
+            out[h] = class_values[0, hand_class[h]]
+        return
+    for h in range(len(out)):
+        class_reach[0, hand_class[h]] += opponent_reach[h]
+    for c in range(n_choices):
+        for i in range(n_classes):
+            weight = class_reach[0, i]
+            if weight != 0.0:
+                for j in range(n_classes):
+                    class_values[c, j] -= matrices[c, i, j] * weight
+    for h in range(len(out)):
+        j = hand_class[h]
+        if mode == BEST:
+            best = class_values[0, j]
+            for c in range(1, n_choices):
+                best = max(best, class_values[c, j])
+            out[h] = best
+            continue
+        value = 0.0
+        for c in range(n_choices):
+            value += _choice(regrets, c, h) * class_values[c, j]
+        out[h] = value
+        if mode == UPDATE:
+            for c in range(n_choices):
+                regrets[c, h] = max(regrets[c, h] + class_values[c, j] - value, 0.0)

@@ -1,0 +1,110 @@
+"""Depth-limited turn subgames: RUNOUT values, exact leaves, and the blueprint's leaf matrices."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from abstraction.bets.bet_abstraction import StreetBets
+from game.cards.deck import parse_cards
+from game.cards.evaluator import evaluate_batch
+from solver.resolve.hands import TurnHands, turn_hands
+from solver.resolve.leaves import LeafValues
+from solver.resolve.resolver import SubgameSolver
+from solver.resolve.tree import LEAF, RUNOUT, SubgameConfig, build_subgame_tree
+
+BOARD = "Qh Td 8c 5s"
+
+
+@pytest.fixture(scope="module")
+def hands() -> TurnHands:
+    return turn_hands(BOARD)
+
+
+@pytest.fixture(scope="module")
+def outcomes(hands) -> tuple[np.ndarray, np.ndarray]:
+    """(win, lose): (n, n) probability over the river that hand i beats / loses to hand j (0 for
+    pairs sharing a card), by evaluating every hand on every river independently of TurnHands'
+    tables."""
+    board = parse_cards(BOARD)
+    cards = hands.cards
+    n = hands.n_hands
+    win, lose = np.zeros((n, n)), np.zeros((n, n))
+    disjoint = ~(
+        (cards[:, None, 0] == cards[None, :, 0])
+        | (cards[:, None, 0] == cards[None, :, 1])
+        | (cards[:, None, 1] == cards[None, :, 0])
+        | (cards[:, None, 1] == cards[None, :, 1])
+    )
+    for river in sorted(set(range(52)) - set(board.tolist())):
+        free = (cards != river).all(axis=1)
+        rows = np.concatenate([cards, np.broadcast_to(np.append(board, river), (n, 5))], axis=1)
+        strength = np.where(free, evaluate_batch(np.where(free[:, None], rows, rows[free][0]), check=False), 0)
+        both = disjoint & free[:, None] & free[None, :]
+        win += both & (strength[:, None] > strength[None, :])
+        lose += both & (strength[:, None] < strength[None, :])
+    return win / 44, lose / 44
+
+
+def test_turn_hands_list_every_hand_and_every_river(hands):
+    assert hands.n_hands == 48 * 47 // 2 and hands.river_order.shape == (48, 47 * 46 // 2)
+    for river in (0, 17, 47):
+        order = hands.river_order[river]
+        card = hands.river_cards[river]
+        assert not (hands.cards[order] == card).any() and len(set(order.tolist())) == len(order)
+        assert np.all(np.diff(hands.river_strength[river, order]) >= 0)
+
+
+def test_runout_values_equal_a_brute_force_over_the_rivers(hands, outcomes):
+    """Facing an all-in on the turn, a call is a RUNOUT: the river is dealt and the hands shown
+    down. The caller's values per hand (the subgame solver's, calling always) equal the O(n^2)
+    expectation over the river of the brute force, against a random range."""
+    win, lose = outcomes
+    tree = build_subgame_tree(SubgameConfig(pot_chips=(30, 70), pips=(0, 40), stacks=(40, 0), final_street=False))
+    assert [tree.describe(c) for c in tree.children(0)] == ["fold", "call"] and tree.kind[2] == RUNOUT
+    rng = np.random.default_rng(0)
+    ranges = rng.random((2, hands.n_hands))
+    solver = SubgameSolver(tree, hands, ranges)
+    calling = np.zeros((tree.n_nodes, hands.n_hands))
+    calling[2] = 1.0
+    expected = 70.0 * (win - lose) @ ranges[1]
+    assert np.allclose(solver.values(calling, 0, best=False), expected, rtol=1e-10, atol=1e-9)
+
+
+def exact_leaves(tree, hands, outcomes, searcher: int, dominated: bool) -> LeafValues:
+    """One class per hand, matrices of the check-down's exact value at each leaf's pot; with
+    ``dominated`` a second continuation that gives the opponent one chip less on every pair."""
+    win, lose = outcomes
+    matrices = []
+    for leaf in tree.leaves:
+        each = tree.pot_chips[leaf, searcher]
+        assert each == tree.pot_chips[leaf, 1 - searcher]  # both matched
+        check_down = each * (win - lose)
+        matrices.append([check_down, check_down + 1.0] if dominated else [check_down])
+    return LeafValues(searcher, np.arange(hands.n_hands), np.array(matrices))
+
+
+@pytest.mark.parametrize("searcher", [0, 1])
+def test_exact_leaves_solve_the_turn_as_a_river_without_betting(hands, outcomes, searcher):
+    """A depth-limited turn solve whose leaves hold the exact check-down values (one class per
+    hand) runs the same iterations as the same tree with every leaf a RUNOUT (the turn, then a
+    river without betting, valued exactly): the same average strategy. A second continuation the
+    opponent never gains from changes no best response."""
+    config = SubgameConfig(pot_chips=(10, 10), stacks=(90, 90), bets=StreetBets.parse("1p,a cap=1"), final_street=False)
+    tree = build_subgame_tree(config)
+    assert len(tree.leaves) == 3 and np.count_nonzero(tree.kind == RUNOUT) == 2
+    runouts = dataclasses.replace(tree, kind=np.where(tree.kind == LEAF, RUNOUT, tree.kind).astype(np.int8))
+    ranges = np.random.default_rng(1).random((2, hands.n_hands))
+    exact = SubgameSolver(runouts, hands, ranges).run(30)
+    limited = SubgameSolver(tree, hands, ranges, leaves=exact_leaves(tree, hands, outcomes, searcher, False)).run(30)
+    assert np.allclose(limited.average_strategy(), exact.average_strategy(), rtol=0, atol=1e-8)
+    strategy = exact.average_strategy()
+    choosing = SubgameSolver(tree, hands, ranges, leaves=exact_leaves(tree, hands, outcomes, searcher, True))
+    for responder in (0, 1):
+        best = exact.values(strategy, responder, best=True)
+        assert np.allclose(limited.values(strategy, responder, best=True), best, rtol=1e-10, atol=1e-8)
+    assert np.allclose(
+        choosing.values(strategy, 1 - searcher, best=True), exact.values(strategy, 1 - searcher, best=True), atol=1e-8
+    )
