@@ -1,7 +1,8 @@
-"""The re-solving bot: the lookup bot before the river, a subgame solved in real time on the river.
+"""The re-solving bot: the lookup bot preflop and on the flop, subgames solved in real time on the turn and river.
 
-Before the river it plays exactly as :class:`~solver.bots.lookup_bot.LookupBot`. On the river (the
-last street of plain Hold'em):
+Preflop and on the flop it plays exactly as :class:`~solver.bots.lookup_bot.LookupBot`. On the
+turn it solves a depth-limited subgame (below, "The turn"). On the river (the last street of plain
+Hold'em):
 
 1. **Ranges.** At its first river decision of a hand it computes both players' ranges over the 1,326
    combinations (:mod:`solver.resolve.ranges`): uniform over the combinations the board (and, for
@@ -26,7 +27,20 @@ last street of plain Hold'em):
    raises made so far on the street, so past the cap it may only fold or call) with the ranges so
    updated.
 
-It never crashes a match: a failure on the river is logged and the blueprint plays (then check/call
+**The turn** (``ResolvingConfig.depth_limited``, on by default) goes the same way with a
+depth-limited subgame (Brown, Sandholm & Amos 2018): ranges from the blueprint over the preflop and
+flop moves; the turn's tree (the same bet set) ends where both have matched with chips behind (a
+LEAF) or a call leaves a player all-in (a RUNOUT, the river dealt and shown down exactly). At a
+leaf the bot's value is the blueprint's river play against one of four continuation strategies of
+the opponent, chosen per opponent hand by the solve (:mod:`solver.resolve.continuation`: the
+blueprint and the blueprint biased toward fold, call, raise), each leaf reading the blueprint's
+river from the abstract node its turn history translates to (the most probable translation of each
+raise). Off-tree opponent bets on the turn re-solve from the current node as on the river. No
+safe-re-solving gadget is used on either street (the blueprint gives no opponent values per hand at
+the street's start here); the river's ranges still come from the blueprint over the turn's moves
+(the turn's re-solved strategy is not carried to the river).
+
+It never crashes a match: a failure on the turn or river is logged and the blueprint plays (then check/call
 as the lookup bot does). Counters: ``resolves`` (subgames solved), ``resolve_seconds`` (wall time of
 each), ``fallbacks`` (river decisions the blueprint played after a failure). Deterministic under a
 seed unless ``ResolvingConfig.seconds`` bounds the solve by the clock.
@@ -48,14 +62,19 @@ from typing import Any
 import numpy as np
 
 from abstraction.bets.bet_abstraction import StreetBets
+from abstraction.bets.betting_tree import street_ordinal
 from abstraction.bets.translation import translation_probabilities
 from abstraction.cards.buckets import CardAbstraction
+from abstraction.tree import DECISION as ABSTRACT_DECISION
+from abstraction.tree import SHOWDOWN as ABSTRACT_SHOWDOWN
 from game.cards.rng import SeedLike
 from game.play.bots import passive_action
 from game.rules.actions import Action, ActionKind, Policy
 from game.rules.nolimit import Move, NoLimitConfig, Observation
 from solver.bots.lookup_bot import OFF_TREE, LookupBot, _after
-from solver.resolve.hands import RiverHands, river_hands
+from solver.resolve.continuation import ContinuationConfig, RiverBlueprint, leaf_values
+from solver.resolve.hands import RiverHands, TurnHands, river_hands, turn_hands
+from solver.resolve.leaves import LeafValues
 from solver.resolve.ranges import ComboBuckets, bayes_update, blueprint_likelihood, combo_index, initial_range
 from solver.resolve.resolver import ResolveConfig, SubgameSolver
 from solver.resolve.tree import DECISION, FOLD, SubgameConfig, SubgameTree, build_subgame_tree
@@ -63,7 +82,9 @@ from solver.resolve.tree import DECISION, FOLD, SubgameConfig, SubgameTree, buil
 logger = logging.getLogger(__name__)
 
 RIVER = 5
-"""Board length (the observation's ``street``) of Hold'em's river, the street the bot re-solves."""
+"""Board length (the observation's ``street``) of Hold'em's river, the street the bot re-solves to showdown."""
+TURN = 4
+"""Board length of Hold'em's turn, the street the bot re-solves depth-limited."""
 SUPPORTED_VARIANTS = ("holdem",)
 OWN_FLOOR = 1e-6
 """Floor on the bot's own combination's weight, relative to its range's largest weight."""
@@ -79,12 +100,16 @@ class ResolvingConfig:
     ``iterations``: CFR iterations per re-solve (each updates both players); ``seconds``: a wall-clock
     budget per re-solve (None: none; when set the solve stops at whichever comes first, checked every
     10 iterations, and play is no longer deterministic); ``solver``: the CFR variant.
+    ``depth_limited``: re-solve the turn too (leaves of ``continuation``: hand classes, Monte Carlo
+    samples, bias; see :mod:`solver.resolve.continuation`), else play the blueprint there.
     """
 
     bets: StreetBets = field(default_factory=lambda: StreetBets.parse("0.5p,1p,a cap=2"))
     iterations: int = 200
     seconds: float | None = None
     solver: ResolveConfig = field(default_factory=ResolveConfig)
+    depth_limited: bool = True
+    continuation: ContinuationConfig = field(default_factory=ContinuationConfig)
 
     def __post_init__(self) -> None:
         if not isinstance(self.bets, StreetBets):
@@ -145,13 +170,16 @@ class ResolvingBot(LookupBot):
         self.resolves = 0
         self.resolve_seconds: list[float] = []
         self.fallbacks = 0
+        self._blueprint_river = RiverBlueprint(self._tree.tree, self._rows, self.lookup.abstraction.river_centroids)
+        self._river_tables: dict = {}
+        self._turn_hands: tuple[tuple, TurnHands | None] = ((), None)
 
     # ------------------------------------------------------------------ the Bot and PolicyBot protocols
     def _act(self, observation: Observation) -> Action:
-        if observation.street < RIVER:
+        if not self._resolves(observation):
             return super()._act(observation)
         try:
-            actions, probabilities = self._river_policy(observation)
+            actions, probabilities = self._resolved_policy(observation)
         except Exception as error:
             self.fallbacks += 1
             self._session = None
@@ -170,14 +198,14 @@ class ResolvingBot(LookupBot):
 
     def policy(self, observation: Any) -> Policy:
         """The distribution :meth:`act` samples from for ``observation`` (no state change: the random
-        stream, caches, session and counters are restored; a river policy solves its subgame). Before
-        the river, and where the river's re-solve fails, it is the lookup bot's exact policy, as ``act``
-        then plays the lookup bot."""
-        if observation.street < RIVER:
+        stream, caches, session and counters are restored; a turn or river policy solves its
+        subgame). Where the bot does not re-solve, and where a re-solve fails, it is the lookup bot's
+        exact policy, as ``act`` then plays the lookup bot."""
+        if not self._resolves(observation):
             return super().policy(observation)
         saved = self._save_state()
         try:
-            actions, probabilities = self._river_policy(observation)
+            actions, probabilities = self._resolved_policy(observation)
         except Exception:
             self._restore_state(saved)
             return super().policy(observation)
@@ -243,9 +271,105 @@ class ResolvingBot(LookupBot):
             node = child
         return np.stack(ranges)
 
+    # ------------------------------------------------------------------ the turn
+    def _resolves(self, observation: Observation) -> bool:
+        """Whether the bot re-solves at ``observation``: on the river, and on the turn if depth-limited."""
+        return observation.street >= RIVER or (observation.street == TURN and self.resolving.depth_limited)
+
+    def _resolved_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
+        return self._turn_policy(observation) if observation.street == TURN else self._river_policy(observation)
+
+    def _turn_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
+        """Real actions and their probabilities at a turn decision: a depth-limited subgame solved at
+        the bot's first turn decision of the hand, then walked (and re-solved off the tree) as the river's."""
+        key = (observation.seat, observation.hole_cards, observation.board)
+        session = self._session
+        if session is None or session.key != key or observation.history[: len(session.moves)] != session.moves:
+            self._session = self._start_turn(observation, key)
+        return self._river_policy(observation)
+
+    def _start_turn(self, observation: Observation, key: tuple) -> _Session:
+        """Ranges from the blueprint and a depth-limited subgame solved from the turn's first action."""
+        history, seat = observation.history, observation.seat
+        start = next((i for i, move in enumerate(history) if move.street == observation.street), len(history))
+        first = history[start].seat if start < len(history) else seat
+        pips = observation.pips
+        config = SubgameConfig(
+            pot_chips=tuple(c - p for c, p in zip(observation.contributions, pips, strict=True)),
+            stacks=tuple(s + p for s, p in zip(observation.stacks, pips, strict=True)),
+            first_player=first,
+            bets=self.resolving.bets,
+            big_blind=self.config.big_blind,
+            final_street=False,
+        )
+        board = tuple(observation.board)
+        if self._turn_hands[0] != board:
+            self._turn_hands = (board, turn_hands(np.array(board)))
+        hands = self._turn_hands[1]
+        own = int(np.flatnonzero(hands.hand_index == combo_index(observation.hole_cards))[0])
+        combos = self.blueprint_ranges(observation)
+        ranges = np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)])
+        return self._solve(key, hands, own, seat, _normalised(ranges), config, history[:start])
+
+    def _turn_leaves(self, tree: SubgameTree, hands: TurnHands, seat: int, moves: tuple[Move, ...]) -> LeafValues:
+        """The leaves' continuation values, the bot's seat the searcher (see :meth:`leaf_roots`)."""
+        roots = self.leaf_roots(tree, moves)
+        return leaf_values(
+            hands, tree, seat, roots, self._blueprint_river, self.resolving.continuation, self._river_tables
+        )
+
+    def leaf_roots(self, tree: SubgameTree, moves: tuple[Move, ...]) -> list[int]:
+        """Per leaf of a turn subgame (``tree.leaves``), the abstract river node the blueprint
+        continues from: ``moves`` (the history before the subgame's root), then the subgame's path
+        to the leaf, each raise read as its likeliest translation (OFF_TREE where the blueprint
+        cannot follow or is not on the river's first node)."""
+        base = np.array(tree.config.pot_chips) - np.array(tree.config.pips)
+        reached = {0: self._abstract_walk(moves)}
+        leaves = set(tree.leaves.tolist())
+        roots = []
+        for sub in range(tree.n_nodes):
+            abstract = reached.get(sub, OFF_TREE)
+            if sub in leaves:
+                roots.append(self._river_root(abstract))
+            if tree.kind[sub] != DECISION:
+                continue
+            actor = int(tree.player[sub])
+            contributions = tuple(round(c) for c in tree.pot_chips[sub])
+            pips = tuple(round(c - b) for c, b in zip(tree.pot_chips[sub], base, strict=True))
+            for child in tree.children(sub):
+                move = Move(actor, TURN, _tree_action(tree, sub, child))
+                reached[child] = self._likeliest_step(abstract, move, pips, contributions)
+        return roots
+
+    def _river_root(self, abstract: int) -> int:
+        """The abstract river node a turn leaf continues from (OFF_TREE if the blueprint is elsewhere)."""
+        tree = self._tree
+        if abstract == OFF_TREE or tree.street[abstract] != street_ordinal(RIVER):
+            return OFF_TREE
+        return abstract if tree.kind[abstract] in (ABSTRACT_DECISION, ABSTRACT_SHOWDOWN) else OFF_TREE
+
+    def _likeliest_step(self, node: int, move: Move, pips: tuple[int, int], contributions: tuple[int, int]) -> int:
+        """The abstract child a real move most likely translates to (no random draw)."""
+        if node == OFF_TREE:
+            return OFF_TREE
+        return max(self._step_distribution(node, move, pips, contributions), key=lambda pair: pair[1])[0]
+
+    def _abstract_walk(self, moves: tuple[Move, ...]) -> int:
+        """The abstract node after ``moves`` (likeliest translations)."""
+        node, street = 0, 0
+        pips = (self.config.small_blind, self.config.big_blind)
+        contributions = pips
+        for move in moves:
+            if move.street != street:
+                street, pips = move.street, (0, 0)
+            node = self._likeliest_step(node, move, pips, contributions)
+            pips, contributions = _after(move.seat, move.action, pips, contributions)
+        return node
+
     # ------------------------------------------------------------------ the river
     def _river_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
-        """Real actions and their probabilities at the bot's river decision (solving as needed)."""
+        """Real actions and their probabilities at the bot's river decision (solving as needed), or at
+        a turn decision whose session :meth:`_turn_policy` started."""
         seat, history = observation.seat, observation.history
         key = (seat, observation.hole_cards, observation.board)
         session = self._session
@@ -292,8 +416,9 @@ class ResolvingBot(LookupBot):
         ranges = ranges.copy()
         ranges[seat, own] = max(ranges[seat, own], OWN_FLOOR * ranges[seat].max())
         tree = build_subgame_tree(config)
-        solver = SubgameSolver(tree, hands, ranges, self.resolving.solver)
         began = time.perf_counter()
+        leaves = self._turn_leaves(tree, hands, seat, moves) if isinstance(hands, TurnHands) else None
+        solver = SubgameSolver(tree, hands, ranges, self.resolving.solver, leaves=leaves)
         budget = self.resolving.seconds
         if budget is None:
             solver.run(self.resolving.iterations)
@@ -331,6 +456,7 @@ class ResolvingBot(LookupBot):
                 bets=self.resolving.bets,
                 raises_made=raises,
                 big_blind=self.config.big_blind,
+                final_street=observation.street >= RIVER,
             )
             return self._solve(session.key, session.hands, session.own, seat, ranges, config, history)
         return dataclasses.replace(session, ranges=ranges, node=node, moves=history)
@@ -349,6 +475,16 @@ class ResolvingBot(LookupBot):
             low, high = observation.raise_bounds
             return Action.raise_to(min(high, max(low, _raise_to(tree, node, child))))
         return passive_action(observation)
+
+
+def _tree_action(tree: SubgameTree, node: int, child: int) -> Action:
+    """The real action of subgame ``child`` at ``node`` (the tree's chips are the engines' amounts)."""
+    text = tree.describe(child)
+    if tree.kind[child] == FOLD:
+        return Action.fold()
+    if text in ("check", "call"):
+        return Action.check() if text == "check" else Action.call()
+    return Action.raise_to(_raise_to(tree, node, child))
 
 
 def _raise_to(tree: SubgameTree, node: int, child: int) -> int:

@@ -146,9 +146,12 @@ def leaf_values(
     river_roots: Sequence[int],
     blueprint: RiverBlueprint,
     config: ContinuationConfig | None = None,
+    cache: dict | None = None,
 ) -> LeafValues:
     """The :class:`LeafValues` of ``tree``'s leaves (``tree.leaves``), leaf ``l`` continuing from
-    abstract river node ``river_roots[l]`` (-1: the blueprint cannot follow; checked down)."""
+    abstract river node ``river_roots[l]`` (-1: the blueprint cannot follow; checked down).
+    ``cache``: a dict keeping :func:`river_tables` per ``(root, searcher, bias)`` across calls (a
+    blueprint's river subtrees are few)."""
     config = config if config is not None else ContinuationConfig()
     if len(river_roots) != len(tree.leaves):
         raise ValueError(
@@ -163,7 +166,13 @@ def leaf_values(
         if root < 0:
             tables[index], scale[index] = check_down, 0.5 * pot
             continue
-        tables[index] = river_tables(blueprint, int(root), searcher, n_buckets, config.bias)
+        key = (int(root), searcher, config.bias)
+        cached = cache.get(key) if cache is not None else None
+        if cached is None:
+            cached = river_tables(blueprint, int(root), searcher, n_buckets, config.bias)
+            if cache is not None:
+                cache[key] = cached
+        tables[index] = cached
         scale[index] = pot / float(blueprint.tree.committed[root].sum())
     classes = hand_classes(hands, config.n_classes)
     return LeafValues(

@@ -155,7 +155,9 @@ class TurnHands(RiverHands):
     strength); ``strength`` is all zeros (no showdown happens on the turn itself). Per river card
     ``r`` of ``river_cards`` (m = 48,): ``river_order[r]`` (m, n_sub) int64, the hands not holding it
     (n_sub = 1,081) by ascending strength on the five-card board, as indices into ``cards``, with
-    ``river_layout(r)`` their showdown layout; ``river_strength`` (m, n) int32 evaluator values (0
+    their cards (``river_first``, ``river_second``, uint32) and runs of equal strength
+    (``river_group_start`` (m, n_sub + 1) uint32, the first ``river_n_groups[r] + 1`` used, as a
+    ``HandLayout``'s); ``river_strength`` (m, n) int32 evaluator values (0
     where the hand holds the card) and ``river_hs`` (m, n) float64 each hand's strength against a
     uniform two-card opponent on that river (wins plus half the ties over the 990 holdings, the
     river bucketing's feature; NaN where the hand holds the card). A hand pair sees ``m - 4`` rivers.
@@ -169,13 +171,6 @@ class TurnHands(RiverHands):
     river_n_groups: np.ndarray
     river_strength: np.ndarray
     river_hs: np.ndarray
-
-    def river_layout(self, river: int) -> kernels_showdown.HandLayout:
-        """The showdown layout of the hands not holding ``river_cards[river]`` (row ``river``)."""
-        stop = int(self.river_n_groups[river]) + 1
-        return kernels_showdown.HandLayout(
-            self.river_first[river], self.river_second[river], self.river_group_start[river, :stop]
-        )
 
 
 def turn_hands(board: str | np.ndarray | list) -> TurnHands:

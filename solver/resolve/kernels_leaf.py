@@ -3,10 +3,12 @@
 Two node kinds end a turn subgame before the river (:mod:`solver.resolve.tree`):
 
 - **RUNOUT** (a call leaves a player all-in): the exact expectation over the river card of the
-  showdown. For each of the 48 river cards, the opponent's reach on the hands not holding it is
-  gathered in that river's strength order and valued by one showdown sweep (:mod:`kernels_showdown`,
-  card removal exact); a hand's value is the sum over the rivers it does not hold divided by the 44
-  rivers any hand pair sees. O(48 n) per node.
+  showdown, card removal exact. A showdown is worth ``(own + other) / 2 * (w + e) - own * m`` (w:
+  compatible opponent reach strictly weaker, e: weaker or equal, m: all compatible; see
+  :mod:`kernels_showdown`). Summed over the rivers a hand does not hold, the ``m`` term is 44 times
+  the turn's compatible reach (every compatible pair sees 44 rivers), so each of the 48 rivers costs
+  one ascending sweep in its strength order giving ``w + e`` (the showdown sweep's running totals,
+  reach read through the river's order), and the value is that sum over 44. O(48 n) per node.
 - **LEAF** (both matched, chips behind): the continuation values of Brown, Sandholm & Amos 2018. The
   opponent of the ``searcher`` (the re-solving seat) chooses per hand one of ``k`` continuation
   strategies for the rest of the hand; the searcher plays the blueprint. A hand's value is linear in
@@ -24,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from solver.resolve.kernels_showdown import HandLayout, ShowdownScratch, _showdown_value
+from solver.resolve.kernels_showdown import _compatible_mass
 
 UPDATE, CURRENT, BEST = 0, 1, 2
 """Leaf modes: a CFR pass (the chooser's regrets learn), current strategy only, the chooser best-responds."""
@@ -38,8 +40,7 @@ class LeafArrays(NamedTuple):
     (n_leaves, k, C, C) float64 chips; ``regrets`` (n_leaves, k, n) float64 (modified);
     ``class_reach``, ``class_values`` (k, C) scratch. RUNOUT: ``river_order``, ``river_first``,
     ``river_second``, ``river_group_start``, ``river_n_groups`` of
-    :class:`~solver.resolve.hands.TurnHands`; ``runout_reach``, ``runout_values`` (n_sub,) and
-    ``runout_scratch`` (a ``ShowdownScratch`` of n_sub) scratch; ``rivers_per_pair`` (44.0).
+    :class:`~solver.resolve.hands.TurnHands`; ``rivers_per_pair`` (44.0).
     """
 
     node_leaf: np.ndarray
@@ -54,39 +55,52 @@ class LeafArrays(NamedTuple):
     river_second: np.ndarray
     river_group_start: np.ndarray
     river_n_groups: np.ndarray
-    runout_reach: np.ndarray
-    runout_values: np.ndarray
-    runout_scratch: ShowdownScratch
     rivers_per_pair: float
 
 
 @njit(cache=True, nogil=True)
-def _runout_value(leaves, reach, own_chips, opponent_chips, out):
+def _runout_value(leaves, layout, reach, own_chips, opponent_chips, scratch, out):
     """``out[h]``: counterfactual value of hand ``h`` at a RUNOUT (the river dealt, then a showdown
-    at ``own_chips`` / ``opponent_chips`` put in), against the opponent's ``reach``."""
+    at ``own_chips`` / ``opponent_chips`` put in), against the opponent's ``reach``. ``layout``,
+    ``scratch``: the turn hands' (``scratch.compatible`` holds the reach's compatible mass on return)."""
     out[:] = 0.0
-    gathered, values = leaves.runout_reach, leaves.runout_values
+    by_card = scratch.by_card
     for river in range(leaves.river_order.shape[0]):
-        order = leaves.river_order[river]
-        for k in range(len(order)):
-            gathered[k] = reach[order[k]]
-        stop = leaves.river_n_groups[river] + 1
-        layout = HandLayout(
-            leaves.river_first[river], leaves.river_second[river], leaves.river_group_start[river, :stop]
-        )
-        _showdown_value(layout, gathered, own_chips, opponent_chips, leaves.runout_scratch, values)
-        for k in range(len(order)):
-            out[order[k]] += values[k]
+        order, first, second = leaves.river_order[river], leaves.river_first[river], leaves.river_second[river]
+        group_start = leaves.river_group_start[river]
+        by_card[:] = 0.0
+        total = 0.0
+        for g in range(leaves.river_n_groups[river]):
+            start, stop = group_start[g], group_start[g + 1]
+            for k in range(start, stop):
+                out[order[k]] += total - by_card[first[k]] - by_card[second[k]]
+            for k in range(start, stop):
+                weight = reach[order[k]]
+                total += weight
+                by_card[first[k]] += weight
+                by_card[second[k]] += weight
+            for k in range(start, stop):
+                h = order[k]
+                out[h] += total - by_card[first[k]] - by_card[second[k]] + reach[h]
+    _compatible_mass(layout, reach, scratch, scratch.compatible)
+    half_pot = 0.5 * (own_chips + opponent_chips) / leaves.rivers_per_pair
     for h in range(len(out)):
-        out[h] /= leaves.rivers_per_pair
+        out[h] = half_pot * out[h] - own_chips * scratch.compatible[h]
 
 
 @njit(cache=True, nogil=True)
-def _choice(regrets, c, h):
-    """Regret matching of choice ``c`` for hand ``h`` over ``regrets`` (k, n), uniform if none is positive."""
+def _positive_total(regrets, h):
+    """Hand ``h``'s positive regrets over the choices of ``regrets`` (k, n), summed."""
     total = 0.0
-    for other in range(regrets.shape[0]):
-        total += max(regrets[other, h], 0.0)
+    for c in range(regrets.shape[0]):
+        total += max(regrets[c, h], 0.0)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _choice(regrets, c, h, total):
+    """Regret matching of choice ``c`` for hand ``h`` (``total``: its positive regrets summed),
+    uniform if none is positive."""
     if total > 0.0:
         return max(regrets[c, h], 0.0) / total
     return 1.0 / regrets.shape[0]
@@ -110,8 +124,9 @@ def _leaf_value(leaves, leaf, traverser, opponent_reach, mode, out):
         for h in range(len(out)):
             weight = opponent_reach[h]
             if weight > 0.0:
+                total = _positive_total(regrets, h)
                 for c in range(n_choices):
-                    class_reach[c, hand_class[h]] += weight * _choice(regrets, c, h)
+                    class_reach[c, hand_class[h]] += weight * _choice(regrets, c, h, total)
         for c in range(n_choices):
             for i in range(n_classes):
                 total = 0.0
@@ -138,8 +153,9 @@ def _leaf_value(leaves, leaf, traverser, opponent_reach, mode, out):
             out[h] = best
             continue
         value = 0.0
+        total = _positive_total(regrets, h)
         for c in range(n_choices):
-            value += _choice(regrets, c, h) * class_values[c, j]
+            value += _choice(regrets, c, h, total) * class_values[c, j]
         out[h] = value
         if mode == UPDATE:
             for c in range(n_choices):

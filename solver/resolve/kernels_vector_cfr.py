@@ -57,8 +57,8 @@ def _terminal_value(
         _leaf_value(leaves, leaves.node_leaf[node], traverser, opponent_reach, leaf_mode, out)
         return compatible_ready
     if kind[node] == RUNOUT:
-        _runout_value(leaves, opponent_reach, own, other, out)
-        return compatible_ready
+        _runout_value(leaves, layout, opponent_reach, own, other, scratch, out)
+        return True
     if kind[node] != FOLD:
         _showdown_value(layout, opponent_reach, own, other, scratch, out)
         return True

@@ -20,7 +20,6 @@ import numpy as np
 
 from solver.resolve.hands import RiverHands, TurnHands
 from solver.resolve.kernels_leaf import LeafArrays
-from solver.resolve.kernels_showdown import ShowdownScratch
 from solver.resolve.tree import LEAF, RUNOUT, SubgameTree
 
 
@@ -93,7 +92,6 @@ def leaf_arrays(tree: SubgameTree, hands: RiverHands, leaves: LeafValues | None)
             np.zeros(0, dtype=np.int64),
         )
         per_pair = 1.0
-    n_sub = rivers[0].shape[1]
     return LeafArrays(
         node_leaf,
         searcher,
@@ -103,8 +101,5 @@ def leaf_arrays(tree: SubgameTree, hands: RiverHands, leaves: LeafValues | None)
         np.zeros((n_choices, n_classes)),
         np.zeros((n_choices, n_classes)),
         *rivers,
-        np.zeros(n_sub),
-        np.zeros(n_sub),
-        ShowdownScratch(np.zeros(52), np.zeros(n_sub), np.zeros(n_sub), np.zeros(n_sub)),
         per_pair,
     )

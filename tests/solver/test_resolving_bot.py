@@ -20,8 +20,9 @@ from game.rules.actions import Action
 from game.rules.chance import RandomChance
 from game.rules.holdem import HoldemConfig, HoldemRound
 from solver.bots.lookup_bot import LookupBot
-from solver.bots.resolving_bot import RIVER, ResolvingBot, ResolvingConfig
-from solver.resolve.hands import river_hands
+from solver.bots.resolving_bot import RIVER, TURN, ResolvingBot, ResolvingConfig
+from solver.resolve.continuation import ContinuationConfig, river_buckets
+from solver.resolve.hands import river_hands, turn_hands
 from solver.resolve.ranges import (
     N_COMBOS,
     ComboBuckets,
@@ -38,7 +39,8 @@ from tests.solver.tiny_bounty import bounty_cards, solve_tiny
 
 pytestmark = pytest.mark.jit_only  # a Hold'em game is solved in a module fixture: minutes as plain Python
 
-FAST = ResolvingConfig(iterations=20)
+FAST = ResolvingConfig(iterations=20, depth_limited=False)  # the river tests: the blueprint plays the turn
+TURN_FAST = ResolvingConfig(iterations=10, continuation=ContinuationConfig(n_classes=16, samples=16))
 
 
 def test_bayes_update_equals_a_brute_force_product(solved):  # noqa: F811
@@ -256,3 +258,118 @@ def test_match_refuses_the_resolving_bot_on_a_variant_it_does_not_model(tmp_path
     strategy, _ = solve_tiny(tmp_path, bounty_cards())
     result = invoke("match", "--variant", "bounty", "--a", f"resolve:{strategy}", "--b", "checkcall", "--rounds", 2)
     assert "the re-solving bot plays holdem only, not 'bounty'" in one_line_error(result, 1)
+
+
+def turn_spot(seed: int) -> HoldemRound:
+    """A round checked down to the turn (the small blind limps), the big blind to act on the turn."""
+    round_ = HoldemRound(HoldemConfig(stack=STACK), RandomChance(seed))
+    while round_.street < TURN:
+        round_.apply(passive_action(round_.observation(round_.to_act)))
+    return round_
+
+
+def test_river_buckets_of_turn_hands_equal_the_card_abstraction(solved):  # noqa: F811
+    """The leaves' river buckets, computed for every turn hand and river at once, are the card
+    abstraction's own (`BucketLookup.bucket`) on every hand of three rivers; -1 where the hand
+    holds the river card."""
+    _, abstraction, _ = solved
+    lookup = BucketLookup(abstraction)
+    board = parse_cards("Qh Td 8c 5s")
+    hands = turn_hands(board)
+    buckets = river_buckets(hands, abstraction.river_centroids)
+    for row in (0, 20, 47):
+        river = int(hands.river_cards[row])
+        expected = [
+            -1 if river in cards else lookup.bucket(cards, [*board.tolist(), river]) for cards in hands.cards.tolist()
+        ]
+        assert buckets[row].tolist() == expected
+
+
+def test_leaves_continue_from_the_blueprint_river_the_lookup_bot_reaches(solved):  # noqa: F811
+    """On a turn checked down from the deal, the check-check leaf of the bot's turn subgame reads
+    the blueprint's river from the abstract node the lookup bot reaches after the same checks; a
+    bet-call leaf from the river node after the abstract pot bet and call (the tree's 1p bet is
+    the blueprint's own size)."""
+    path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK)
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=config, seed=0)
+    round_ = turn_spot(1)
+    observation = round_.observation(1)
+    subgame = SubgameConfig(
+        pot_chips=observation.contributions,
+        stacks=observation.stacks,
+        first_player=1,
+        bets=StreetBets.parse("1p,a cap=2"),
+        final_street=False,
+    )
+    tree = build_subgame_tree(subgame)
+    roots = bot.leaf_roots(tree, observation.history)
+    paths = {
+        tuple(tree.describe(c) for c in _path(tree, leaf)): root for leaf, root in zip(tree.leaves, roots, strict=True)
+    }
+    for actions in (("check", "check"), ("bet to 4", "call")):
+        lookup = LookupBot(path, card_abstraction=abstraction, config=config, seed=0)
+        played = HoldemRound(config, RandomChance(1))
+        while played.street < TURN:
+            played.apply(passive_action(played.observation(played.to_act)))
+        for text in actions:
+            played.apply(Action.check() if text == "check" else Action.call() if text == "call" else Action.raise_to(4))
+        assert played.street == RIVER
+        assert paths[actions] == lookup.abstract_node(played.observation(played.to_act)) >= 0
+
+
+def _path(tree, node: int) -> list[int]:
+    """The nodes from the root's child down to ``node``."""
+    parent = {c: p for p in range(tree.n_nodes) for c in tree.children(p)}
+    out = [node]
+    while parent.get(out[-1], 0) != 0:
+        out.append(parent[out[-1]])
+    return out[::-1]
+
+
+class TurnCounter(RiverCounter):
+    """Counts the rounds in which the bot was asked to act on the turn."""
+
+    def act(self, observation):
+        if observation.street == TURN and (observation.hole_cards, observation.board) != self._last:
+            self._last = (observation.hole_cards, observation.board)
+            self.river_rounds += 1
+        return self.bot.act(observation)
+
+
+@pytest.mark.slow  # about 40 s a match on a loaded machine: a depth-limited re-solve in most rounds
+@pytest.mark.parametrize("opponent", ["equity", "random"])
+def test_bot_resolves_every_turn_and_plays_legally(solved, opponent):  # noqa: F811
+    """200 duplicate rounds (engine rules) against the equity and random bots: no illegal action, no
+    error, no fallback to the blueprint, a depth-limited re-solve in every round reaching the bot's
+    turn (plus the river's)."""
+    path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK, rules="engine")
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=config, seed=3, resolving=TURN_FAST)
+    counter = TurnCounter(bot)
+    result = play_match(config, counter, make_bot(opponent, seed=4), rounds=200, seed=5, duplicate=True)
+    assert sum(result.illegal_actions.values()) == 0
+    assert bot.errors == 0 and bot.fallbacks == 0
+    assert counter.river_rounds > 20 and bot.resolves >= counter.river_rounds, (counter.river_rounds, bot.resolves)
+
+
+def test_turn_resolve_is_deterministic_and_walks_off_tree_bets(solved):  # noqa: F811
+    """Two bots of one seed give the same turn policy on three checked-down turns (a depth-limited
+    subgame solved for each); an opponent's turn bet the tree lacks re-solves from there, once."""
+    path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK)
+    bots = [
+        ResolvingBot(path, card_abstraction=abstraction, config=config, seed=s, resolving=TURN_FAST) for s in (1, 2)
+    ]
+    for seed in (1, 2, 3):
+        observation = turn_spot(seed).observation(1)
+        policies = [bot.policy(observation) for bot in bots]
+        assert policies[0] == policies[1] and abs(sum(p for _, p in policies[0]) - 1) < 1e-9
+    assert bots[0].resolves == 0  # policy restores the counters
+    round_ = turn_spot(4)
+    low, high = round_.raise_bounds()
+    round_.apply(Action.raise_to(min(high, low + 1)))  # 3 chips into a pot of 4: no 0.5p, 1p or all-in size
+    bot = bots[0]
+    action = bot.act(round_.observation(0))
+    assert round_.can_apply(action)
+    assert bot.resolves == 2 and bot.fallbacks == 0 and bot.errors == 0  # street start, then the bet
