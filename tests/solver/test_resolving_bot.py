@@ -21,7 +21,7 @@ from game.rules.chance import RandomChance
 from game.rules.holdem import HoldemConfig, HoldemRound
 from solver.bots.lookup_bot import LookupBot
 from solver.bots.resolving_bot import RIVER, TURN, ResolvingBot, ResolvingConfig
-from solver.resolve.continuation import ContinuationConfig, river_buckets
+from solver.resolve.continuation import ContinuationConfig, RiverBlueprint, river_buckets, river_tables
 from solver.resolve.hands import river_hands, turn_hands
 from solver.resolve.ranges import (
     N_COMBOS,
@@ -373,3 +373,51 @@ def test_turn_resolve_is_deterministic_and_walks_off_tree_bets(solved):  # noqa:
     action = bot.act(round_.observation(0))
     assert round_.can_apply(action)
     assert bot.resolves == 2 and bot.fallbacks == 0 and bot.errors == 0  # street start, then the bet
+
+
+def test_river_tables_equal_a_path_enumeration_of_the_blueprint(solved):  # noqa: F811
+    """The continuation tables at the river node a checked-down turn leads to equal, for every
+    bucket pair and showdown outcome, the sum over the abstract river's terminals of the path's
+    probability (the blueprint's rows; the opponent's fold, check/call or raise columns multiplied
+    by 5 and renormalised in continuations 1-3) times the searcher's chips there; with bias 1 the
+    four continuations are the blueprint's."""
+    path, abstraction, _ = solved
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0)
+    played = turn_spot(2)
+    played.apply(Action.check())
+    played.apply(Action.check())
+    root = bot.abstract_node(played.observation(played.to_act))
+    flat = bot._tree.tree
+    assert flat.street[root] == 3 and flat.kind[root] == 0  # the river's first decision
+    blueprint = RiverBlueprint(flat, bot._rows, abstraction.river_centroids)
+    n_buckets = len(abstraction.river_centroids)
+    biased = [None, {0}, {1, 2}, {3}]  # ActionKind values: fold; check, call; raise
+    for searcher in (0, 1):
+        tables = river_tables(blueprint, root, searcher, n_buckets)
+        assert np.allclose(river_tables(blueprint, root, searcher, n_buckets, bias=1.0), tables[0][None])
+        for choice, kinds in enumerate(biased):
+            for mine in range(n_buckets):
+                for theirs in range(n_buckets):
+                    stack = [(root, 1.0)]
+                    expected = np.zeros(3)
+                    while stack:
+                        node, probability = stack.pop()
+                        committed = flat.committed[node]
+                        if flat.kind[node] == 1:  # fold: the folder loses what it put in
+                            folder = flat.player[node]
+                            expected += probability * (
+                                -committed[searcher] if folder == searcher else committed[1 - searcher]
+                            )
+                            continue
+                        if flat.kind[node] == 2:
+                            own, other = committed[searcher], committed[1 - searcher]
+                            expected += probability * np.array([-own, (other - own) / 2, other])
+                            continue
+                        actor = flat.player[node]
+                        row = bot._rows(flat.infoset_group[node])[mine if actor == searcher else theirs].copy()
+                        children = list(bot._tree.children(node)[0])
+                        if actor != searcher and kinds is not None:
+                            row *= [5.0 if flat.action_kind[c] in kinds else 1.0 for c in children]
+                            row /= row.sum()
+                        stack.extend((c, probability * p) for c, p in zip(children, row, strict=True))
+                    assert np.allclose(tables[choice, mine, theirs], expected, rtol=0, atol=1e-9)
