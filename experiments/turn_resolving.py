@@ -13,11 +13,19 @@ on a shared machine the CPU time is closer to what an idle core gives)::
     .venv/bin/python experiments/turn_resolving.py --rounds 200 --seed 7
 
 ``--no-turn`` plays the river-only bot instead (the same deals and seeds), for comparison.
+``--iteration-cost`` instead prints the CPU milliseconds of one CFR iteration (best of 3 runs of 50)
+on the turn subgame ``Qh Td 8c 5s`` (pot 4 + 4 chips, 36 behind, the bot's bets; random ranges over
+the 1,128 hands; 32 classes, 4 continuations, random leaf matrices), as it is, with its RUNOUT
+nodes made leaves, and with every terminal a fold; and on the river ``Qh Td 8c 5s 2d`` with the same
+chips and bets (1,081 hands)::
+
+    .venv/bin/python experiments/turn_resolving.py --iteration-cost
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -30,9 +38,15 @@ from game.play.match import play_match
 from game.rules.holdem import HoldemConfig
 from solver.bots.lookup_bot import LookupBot
 from solver.bots.resolving_bot import ResolvingBot, ResolvingConfig
+from solver.resolve.hands import river_hands, turn_hands
+from solver.resolve.leaves import LeafValues
+from solver.resolve.resolver import SubgameSolver
+from solver.resolve.tree import DECISION, FOLD, LEAF, RUNOUT, SHOWDOWN, SubgameConfig, build_subgame_tree
 
 sys.path.insert(0, str(Path(__file__).parent))
 from resolving_bot import STACK, tiny_strategy
+
+KINDS = {"leaves": LEAF, "runouts": RUNOUT, "folds": FOLD, "showdowns": SHOWDOWN}
 
 
 class Timed:
@@ -62,14 +76,55 @@ def _summary(seconds: list[float]) -> dict:
     }
 
 
+def iteration_cost() -> dict:
+    """CPU milliseconds per iteration of the subgames of ``--iteration-cost`` (see the module docstring)."""
+    hands = turn_hands("Qh Td 8c 5s")
+    rng = np.random.default_rng(0)
+    config = SubgameConfig(pot_chips=(4, 4), stacks=(36, 36), bets=ResolvingConfig().bets, final_street=False)
+    tree = build_subgame_tree(config)
+    as_leaves = dataclasses.replace(tree, kind=np.where(tree.kind == RUNOUT, LEAF, tree.kind).astype(np.int8))
+    terminal = tree.kind != DECISION
+    folds = dataclasses.replace(
+        tree,
+        kind=np.where(terminal, FOLD, tree.kind).astype(np.int8),
+        player=np.where(terminal, 0, tree.player).astype(np.int8),
+    )
+    river = river_hands("Qh Td 8c 5s 2d")
+    cases = {
+        "turn": (tree, hands),
+        "turn_runouts_as_leaves": (as_leaves, hands),
+        "turn_all_folds": (folds, hands),
+        "river": (build_subgame_tree(dataclasses.replace(config, final_street=True)), river),
+    }
+    out = {}
+    for name, (subgame, subgame_hands) in cases.items():
+        leaves = None
+        if len(subgame.leaves):
+            classes = np.arange(subgame_hands.n_hands) * 32 // subgame_hands.n_hands
+            leaves = LeafValues(0, classes, rng.random((len(subgame.leaves), 4, 32, 32)))
+        solver = SubgameSolver(subgame, subgame_hands, rng.random((2, subgame_hands.n_hands)), leaves=leaves).run(2)
+        best = np.inf
+        for _ in range(3):
+            began = time.process_time()
+            solver.run(50)
+            best = min(best, (time.process_time() - began) / 50)
+        counts = {kind: int(np.count_nonzero(subgame.kind == value)) for kind, value in KINDS.items()}
+        out[name] = {"cpu_ms_per_iteration": 1000 * best, "nodes": subgame.n_nodes, **counts}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200, help="rounds (even: duplicate)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the deals")
     parser.add_argument("--iterations", type=int, default=ResolvingConfig().iterations, help="CFR iterations")
     parser.add_argument("--no-turn", action="store_true", help="the river-only bot")
+    parser.add_argument("--iteration-cost", action="store_true", help="CPU time per CFR iteration instead")
     parser.add_argument("--workdir", type=Path, default=Path("out/resolving_bot"))
     args = parser.parse_args()
+    if args.iteration_cost:
+        print(json.dumps({"iteration_cost": iteration_cost(), "load_average": os.getloadavg()[0]}))
+        return
     path = tiny_strategy(args.workdir)
     config = HoldemConfig(stack=STACK)
     resolving = ResolvingConfig(iterations=args.iterations, depth_limited=not args.no_turn)
