@@ -35,10 +35,13 @@ leaf the bot's value is the blueprint's river play against one of four continuat
 the opponent, chosen per opponent hand by the solve (:mod:`solver.resolve.continuation`: the
 blueprint and the blueprint biased toward fold, call, raise), each leaf reading the blueprint's
 river from the abstract node its turn history translates to (the most probable translation of each
-raise). Off-tree opponent bets on the turn re-solve from the current node as on the river. No
-safe-re-solving gadget is used on either street (the blueprint gives no opponent values per hand at
-the street's start here); the river's ranges still come from the blueprint over the turn's moves
-(the turn's re-solved strategy is not carried to the river).
+raise). Off-tree opponent bets on the turn re-solve from the current node as on the river, behind
+the safe re-solving gadget (:class:`~solver.resolve.resolver.OpponentValues`): each opponent hand's
+alternative is its best in-tree value at that node against the previous turn solve (so the off-tree
+bet gains it no more than it could already get). The turn's first solve and the river's solves use
+no gadget (the blueprint gives no opponent values per hand at the street's start here). The river's
+ranges still come from the blueprint over the turn's moves (the turn's re-solved strategy is not
+carried to the river).
 
 It never crashes a match: a failure on the turn or river is logged and the blueprint plays (then check/call
 as the lookup bot does). Counters: ``resolves`` (subgames solved), ``resolve_seconds`` (wall time of
@@ -76,7 +79,7 @@ from solver.resolve.continuation import ContinuationConfig, RiverBlueprint, leaf
 from solver.resolve.hands import RiverHands, TurnHands, river_hands, turn_hands
 from solver.resolve.leaves import LeafValues
 from solver.resolve.ranges import ComboBuckets, bayes_update, blueprint_likelihood, combo_index, initial_range
-from solver.resolve.resolver import ResolveConfig, SubgameSolver
+from solver.resolve.resolver import OpponentValues, ResolveConfig, SubgameSolver
 from solver.resolve.tree import DECISION, FOLD, SubgameConfig, SubgameTree, build_subgame_tree
 
 logger = logging.getLogger(__name__)
@@ -125,7 +128,7 @@ class _Session:
     """A solved river subgame of one hand and where play stands in it.
 
     ``ranges``: (2, n_hands) both players' ranges over ``hands`` at ``node``, summing to 1 each;
-    ``moves``: the history walked so far (``node`` is where it leads)."""
+    ``moves``: the history walked so far (``node`` is where it leads); ``solver``: the solve."""
 
     key: tuple
     hands: RiverHands
@@ -135,6 +138,15 @@ class _Session:
     ranges: np.ndarray
     node: int
     moves: tuple[Move, ...]
+    solver: SubgameSolver
+
+
+def _turn_gadget(session: _Session, node: int, opponent: int) -> OpponentValues:
+    """The safe re-solving gadget for a re-solve after the opponent's off-tree turn bet at ``node``:
+    each opponent hand's values are what its best in-tree action at ``node`` was worth against the
+    previous solve's strategy (chips per deal, :meth:`SubgameSolver.hand_values`), so the re-solve
+    gives the off-tree bet no more than the opponent could already get there."""
+    return OpponentValues(opponent, session.solver.hand_values(session.strategy, opponent, best=True, node=node))
 
 
 class ResolvingBot(LookupBot):
@@ -412,13 +424,14 @@ class ResolvingBot(LookupBot):
         ranges: np.ndarray,
         config: SubgameConfig,
         moves: tuple[Move, ...],
+        gadget: OpponentValues | None = None,
     ) -> _Session:
         ranges = ranges.copy()
         ranges[seat, own] = max(ranges[seat, own], OWN_FLOOR * ranges[seat].max())
         tree = build_subgame_tree(config)
         began = time.perf_counter()
         leaves = self._turn_leaves(tree, hands, seat, moves) if isinstance(hands, TurnHands) else None
-        solver = SubgameSolver(tree, hands, ranges, self.resolving.solver, leaves=leaves)
+        solver = SubgameSolver(tree, hands, ranges, self.resolving.solver, gadget=gadget, leaves=leaves)
         budget = self.resolving.seconds
         if budget is None:
             solver.run(self.resolving.iterations)
@@ -427,7 +440,7 @@ class ResolvingBot(LookupBot):
                 solver.run(min(_CHUNK, self.resolving.iterations - solver.iteration))
         self.resolves += 1
         self.resolve_seconds.append(time.perf_counter() - began)
-        return _Session(key, hands, own, tree, solver.average_strategy(), ranges, 0, moves)
+        return _Session(key, hands, own, tree, solver.average_strategy(), ranges, 0, moves, solver)
 
     def _walk(self, session: _Session, observation: Observation) -> _Session:
         """Follow the history's new river moves in the solved tree, updating the movers' ranges;
@@ -458,7 +471,8 @@ class ResolvingBot(LookupBot):
                 big_blind=self.config.big_blind,
                 final_street=observation.street >= RIVER,
             )
-            return self._solve(session.key, session.hands, session.own, seat, ranges, config, history)
+            gadget = _turn_gadget(session, node, move.seat) if isinstance(session.hands, TurnHands) else None
+            return self._solve(session.key, session.hands, session.own, seat, ranges, config, history, gadget)
         return dataclasses.replace(session, ranges=ranges, node=node, moves=history)
 
     def _subgame_action(self, tree: SubgameTree, node: int, child: int, observation: Observation) -> Action:

@@ -192,6 +192,11 @@ class SubgameSolver:
         ``strategy``: (n_nodes, n_hands), each decision's children rows summing to 1 per hand (the
         form of :meth:`average_strategy`).
         """
+        return self._response(strategy, responder, best)[0][0]
+
+    def _response(self, strategy: np.ndarray, responder: int, best: bool) -> tuple[np.ndarray, np.ndarray]:
+        """``(values, reach)``, each (n_nodes, n_hands): ``responder``'s counterfactual values and the
+        other player's reach at every node."""
         n = self.hands.n_hands
         if np.shape(strategy) != (self.tree.n_nodes, n):
             raise ValueError(
@@ -200,6 +205,7 @@ class SubgameSolver:
         if responder not in (0, 1):
             raise ValueError(f"responder must be 0 or 1, got {responder!r}")
         out = np.zeros((self.tree.n_nodes, n))
+        reach = np.zeros((self.tree.n_nodes, n))
         kernels_vector_cfr._response_values(
             self.tree.kernel_arrays(),
             self.hands.layout,
@@ -207,19 +213,22 @@ class SubgameSolver:
             np.ascontiguousarray(strategy, dtype=np.float64),
             responder,
             best,
-            np.zeros((self.tree.n_nodes, n)),
+            reach,
             out,
             self.hands.scratch(),
             self._leaves,
         )
-        return out[0]
+        return out, reach
 
-    def hand_values(self, strategy: np.ndarray, responder: int, best: bool) -> np.ndarray:
-        """(n_hands,) :meth:`values` per unit of the other range's compatible reach: chips per deal of
-        each ``responder`` hand (the units of :class:`OpponentValues`); 0 where no hand can face it."""
-        compatible = compatible_mass(self.hands, self.ranges[1 - responder])
-        counterfactual = self.values(strategy, responder, best)
-        return np.divide(counterfactual, compatible, out=np.zeros_like(counterfactual), where=compatible > 0)
+    def hand_values(self, strategy: np.ndarray, responder: int, best: bool, node: int = 0) -> np.ndarray:
+        """(n_hands,) ``responder``'s counterfactual values at ``node`` (default the root: :meth:`values`)
+        per unit of the other player's compatible reach there: chips per deal of each ``responder``
+        hand (the units of :class:`OpponentValues`); 0 where no hand can face it."""
+        if not 0 <= node < self.tree.n_nodes:
+            raise ValueError(f"node must be in 0..{self.tree.n_nodes - 1}, got {node!r}")
+        values, reach = self._response(strategy, responder, best)
+        compatible = compatible_mass(self.hands, reach[node])
+        return np.divide(values[node], compatible, out=np.zeros(self.hands.n_hands), where=compatible > 0)
 
     def joint_weight(self) -> float:
         """Sum over compatible hand pairs of the product of both ranges' weights (the normaliser)."""
