@@ -174,7 +174,7 @@ class TurnHands(RiverHands):
 
 
 def turn_hands(board: str | np.ndarray | list) -> TurnHands:
-    """The hands a four-card board leaves, with every river card's showdown order (about 50 ms)."""
+    """The hands a four-card board leaves, with every river card's showdown order (about 10 ms)."""
     board_cards = parse_cards(board)
     if len(board_cards) != 4:
         raise ValueError(f"a turn board has 4 cards, got {len(board_cards)}: {format_cards(board_cards.tolist())!r}")

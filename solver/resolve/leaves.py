@@ -20,7 +20,7 @@ import numpy as np
 
 from solver.resolve.hands import RiverHands, TurnHands
 from solver.resolve.kernels_leaf import LeafArrays
-from solver.resolve.tree import LEAF, RUNOUT, SubgameTree
+from solver.resolve.tree import LEAF, RUNOUT, SHOWDOWN, SubgameTree
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,6 +58,8 @@ def leaf_arrays(tree: SubgameTree, hands: RiverHands, leaves: LeafValues | None)
     depth_limited = bool(np.any((tree.kind == LEAF) | (tree.kind == RUNOUT)))
     if depth_limited and not isinstance(hands, TurnHands):
         raise TypeError("a tree with LEAF or RUNOUT nodes needs TurnHands (a four-card board)")
+    if np.any(tree.kind == SHOWDOWN) and isinstance(hands, TurnHands):
+        raise TypeError("a tree with SHOWDOWN nodes needs RiverHands (a board of 5+ cards), not TurnHands")
     if len(tree.leaves) and leaves is None:
         raise ValueError(f"the tree has {len(tree.leaves)} LEAF nodes: give their LeafValues")
     if leaves is not None:

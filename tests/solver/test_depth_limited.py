@@ -11,7 +11,7 @@ from abstraction.bets.bet_abstraction import StreetBets
 from game.cards.deck import parse_cards
 from game.cards.evaluator import evaluate_batch
 from solver.resolve.continuation import ContinuationConfig, class_matrices, hand_classes, river_buckets
-from solver.resolve.hands import TurnHands, turn_hands
+from solver.resolve.hands import TurnHands, river_hands, turn_hands
 from solver.resolve.leaves import LeafValues
 from solver.resolve.resolver import SubgameSolver
 from solver.resolve.tree import LEAF, RUNOUT, SubgameConfig, build_subgame_tree
@@ -141,3 +141,24 @@ def test_leaf_matrices_converge_to_the_exact_class_average(hands):
         assert np.allclose(estimate[1], 3 * estimate[0])
         errors.append(np.abs(estimate[0, 0] - exact).mean())
     assert errors[1] < errors[0] / 2 and errors[1] < 0.15, errors
+
+
+def test_bad_depth_limited_input_is_refused(hands):
+    """Mismatched hands, trees and leaf values: one clear error each."""
+    tree = build_subgame_tree(SubgameConfig(pot_chips=(10, 10), stacks=(90, 90), final_street=False))
+    ranges = np.ones((2, hands.n_hands))
+    with pytest.raises(ValueError, match=f"the tree has {len(tree.leaves)} LEAF nodes: give their LeafValues"):
+        SubgameSolver(tree, hands, ranges)
+    with pytest.raises(ValueError, match="leaves hold 1 matrices and 1128 hand classes; the tree has"):
+        SubgameSolver(tree, hands, ranges, leaves=LeafValues(0, np.zeros(hands.n_hands, int), np.zeros((1, 1, 1, 1))))
+    with pytest.raises(ValueError, match=r"hand_class must be one class in 0\.\.1 per hand"):
+        LeafValues(0, np.full(hands.n_hands, 2), np.zeros((1, 1, 2, 2)))
+    with pytest.raises(TypeError, match="SHOWDOWN nodes needs RiverHands"):
+        SubgameSolver(build_subgame_tree(SubgameConfig(pot_chips=(10, 10), stacks=(90, 90))), hands, ranges)
+    river = river_hands("Qh Td 8c 5s 2d")
+    with pytest.raises(TypeError, match="LEAF or RUNOUT nodes needs TurnHands"):
+        SubgameSolver(tree, river, np.ones((2, river.n_hands)))
+    with pytest.raises(ValueError, match="a turn board has 4 cards, got 5"):
+        turn_hands("Qh Td 8c 5s 2d")
+    with pytest.raises(ValueError, match="samples must be an int >= 1"):
+        ContinuationConfig(samples=0)
