@@ -93,6 +93,8 @@ OWN_FLOOR = 1e-6
 """Floor on the bot's own combination's weight, relative to its range's largest weight."""
 _CHUNK = 10
 """Iterations between clock reads when ``ResolvingConfig.seconds`` is set."""
+_RIVER_TABLES_KEPT = 512
+"""Continuation tables of abstract river nodes kept across turn re-solves (then the cache starts over)."""
 
 
 @dataclass(frozen=True)
@@ -326,6 +328,8 @@ class ResolvingBot(LookupBot):
     def _turn_leaves(self, tree: SubgameTree, hands: TurnHands, seat: int, moves: tuple[Move, ...]) -> LeafValues:
         """The leaves' continuation values, the bot's seat the searcher (see :meth:`leaf_roots`)."""
         roots = self.leaf_roots(tree, moves)
+        if len(self._river_tables) > _RIVER_TABLES_KEPT:
+            self._river_tables.clear()
         return leaf_values(
             hands, tree, seat, roots, self._blueprint_river, self.resolving.continuation, self._river_tables
         )
