@@ -38,8 +38,12 @@ river from the abstract node its turn history translates to (the most probable t
 raise). Off-tree opponent bets on the turn re-solve from the current node as on the river, behind
 the safe re-solving gadget (:class:`~solver.resolve.resolver.OpponentValues`): each opponent hand's
 alternative is its best in-tree value at that node against the previous turn solve (so the off-tree
-bet gains it no more than it could already get). The turn's first solve and the river's solves use
-no gadget (the blueprint gives no opponent values per hand at the street's start here). The river's
+bet gains it no more than it could already get). The turn's first solve is behind the gadget too
+(``ResolvingConfig.turn_gadget``), each opponent hand's alternative its best response to the
+blueprint's own turn (its bet set, from the abstract node the history leads to, chips scaled to the
+real pot) and, at its leaves, to the blueprint's river against the best of the same continuations;
+where the blueprint cannot follow the history it solves without. The river's solves use no gadget
+(unchanged). The river's
 ranges still come from the blueprint over the turn's moves (the turn's re-solved strategy is not
 carried to the river).
 
@@ -75,7 +79,7 @@ from game.play.bots import passive_action
 from game.rules.actions import Action, ActionKind, Policy
 from game.rules.nolimit import Move, NoLimitConfig, Observation
 from solver.bots.lookup_bot import OFF_TREE, LookupBot, _after
-from solver.resolve.continuation import ContinuationConfig, RiverBlueprint, leaf_values
+from solver.resolve.continuation import ContinuationConfig, RiverBlueprint, blueprint_opponent_values, leaf_values
 from solver.resolve.hands import RiverHands, TurnHands, river_hands, turn_hands
 from solver.resolve.leaves import LeafValues
 from solver.resolve.ranges import ComboBuckets, bayes_update, blueprint_likelihood, combo_index, initial_range
@@ -106,7 +110,9 @@ class ResolvingConfig:
     budget per re-solve (None: none; when set the solve stops at whichever comes first, checked every
     10 iterations, and play is no longer deterministic); ``solver``: the CFR variant.
     ``depth_limited``: re-solve the turn too (leaves of ``continuation``: hand classes, Monte Carlo
-    samples, bias; see :mod:`solver.resolve.continuation`), else play the blueprint there.
+    samples, bias; see :mod:`solver.resolve.continuation`), else play the blueprint there;
+    ``turn_gadget``: the turn's first solve behind the safe gadget, with the opponent's best-response
+    values against the blueprint.
     """
 
     bets: StreetBets = field(default_factory=lambda: StreetBets.parse("0.5p,1p,a cap=2"))
@@ -114,6 +120,7 @@ class ResolvingConfig:
     seconds: float | None = None
     solver: ResolveConfig = field(default_factory=ResolveConfig)
     depth_limited: bool = True
+    turn_gadget: bool = True
     continuation: ContinuationConfig = field(default_factory=ContinuationConfig)
 
     def __post_init__(self) -> None:
@@ -322,8 +329,38 @@ class ResolvingBot(LookupBot):
         hands = self._turn_hands[1]
         own = int(np.flatnonzero(hands.hand_index == combo_index(observation.hole_cards))[0])
         combos = self.blueprint_ranges(observation)
-        ranges = np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)])
-        return self._solve(key, hands, own, seat, _normalised(ranges), config, history[:start])
+        ranges = _normalised(np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)]))
+        gadget = self._blueprint_gadget(hands, ranges, seat, config, history[:start])
+        return self._solve(key, hands, own, seat, ranges, config, history[:start], gadget)
+
+    def _blueprint_gadget(
+        self, hands: TurnHands, ranges: np.ndarray, seat: int, config: SubgameConfig, moves: tuple[Move, ...]
+    ) -> OpponentValues | None:
+        """The safe re-solving gadget of the turn's first solve: each opponent hand's value is its
+        best response to the blueprint's turn (and, at the leaves, its river against the best of the
+        continuations), from the abstract node ``moves`` lead to (None where the blueprint cannot
+        follow, or ``ResolvingConfig.turn_gadget`` is off)."""
+        root = self._abstract_walk(moves)
+        tree = self._tree
+        if not self.resolving.turn_gadget or root == OFF_TREE or tree.player[root] != config.first_player:
+            return None
+        buckets = self._combo_buckets.of(hands.board)[hands.hand_index]
+        try:
+            values = blueprint_opponent_values(
+                hands,
+                ranges,
+                seat,
+                root,
+                config,
+                self._blueprint_river,
+                buckets,
+                self.resolving.continuation,
+                self._river_tables,
+            )
+        except ValueError as error:
+            logger.info("%s: no blueprint values for the turn's gadget (%s)", self.name, error)
+            return None
+        return OpponentValues(1 - seat, values)
 
     def _turn_leaves(self, tree: SubgameTree, hands: TurnHands, seat: int, moves: tuple[Move, ...]) -> LeafValues:
         """The leaves' continuation values, the bot's seat the searcher (see :meth:`leaf_roots`)."""

@@ -40,8 +40,13 @@ from game.rules.actions import ActionKind
 from solver.resolve import kernels_leaf
 from solver.resolve.hands import TurnHands
 from solver.resolve.leaves import LeafValues
-from solver.resolve.tree import SubgameTree
+from solver.resolve.resolver import SubgameSolver
+from solver.resolve.tree import DECISION as SUB_DECISION
+from solver.resolve.tree import FOLD as SUB_FOLD
+from solver.resolve.tree import LEAF, RUNOUT, SubgameConfig, SubgameTree, subgame_tree_from_nodes
 
+TURN_ORDINAL = 2
+"""The abstract tree's street number of the turn."""
 N_CONTINUATIONS = 4
 """The blueprint, and the blueprint biased toward fold, check/call, bet/raise."""
 _BIASED = (None, (ActionKind.FOLD,), (ActionKind.CHECK, ActionKind.CALL), (ActionKind.RAISE,))
@@ -68,7 +73,7 @@ class ContinuationConfig:
 
 @dataclass(frozen=True, eq=False)
 class RiverBlueprint:
-    """What the leaves need of a blueprint: its abstract ``tree``, ``rows(group)`` the
+    """What the leaves (and the turn's gadget) need of a blueprint: its abstract ``tree``, ``rows(group)`` the
     (n_buckets, n_actions) average strategy of an information-set group, and the card
     abstraction's ``river_centroids`` (increasing, one per river bucket)."""
 
@@ -214,3 +219,80 @@ def class_matrices(
         out,
     )
     return out
+
+
+def blueprint_turn_tree(blueprint: RiverBlueprint, root: int, config: SubgameConfig) -> tuple[SubgameTree, list[int]]:
+    """The blueprint's own turn betting from abstract turn decision ``root`` as a depth-limited
+    subgame tree, and the abstract node of each of its nodes.
+
+    A fold stays a FOLD, a turn decision a DECISION, a river node a LEAF, a showdown (an all-in
+    before the river) a RUNOUT. Chips are the abstract tree's scaled by the real pot at the turn's
+    start (``config.pot_chips``) over the abstract one. ``ValueError`` if ``root`` is not a turn
+    decision or a chance node is met.
+    """
+    tree = blueprint.tree
+    street = int(tree.street[root])
+    if int(tree.kind[root]) != DECISION or street != TURN_ORDINAL:
+        raise ValueError(f"abstract node {root} is not a decision on the turn")
+    scale = sum(config.pot_chips) / float(tree.committed[root].sum())
+    abstract, kinds, players, child_start, n_children, actions = (
+        [root],
+        [DECISION],
+        [int(tree.player[root])],
+        [0],
+        [0],
+        ["root"],
+    )
+    node = 0
+    while node < len(abstract):
+        here = abstract[node]
+        if kinds[node] == DECISION:
+            start, count = int(tree.child_start[here]), int(tree.n_children[here])
+            child_start[node], n_children[node] = len(abstract), count
+            for child in range(start, start + count):
+                kind = int(tree.kind[child])
+                if kind == CHANCE:
+                    raise ValueError(f"abstract node {child} is a chance node: the turn subgame has none")
+                if kind == FOLD:
+                    sub_kind, player = SUB_FOLD, int(tree.player[child])
+                elif kind == DECISION and int(tree.street[child]) == street:
+                    sub_kind, player = SUB_DECISION, int(tree.player[child])
+                else:
+                    sub_kind, player = (LEAF if kind == DECISION else RUNOUT), -1
+                abstract.append(child)
+                kinds.append(sub_kind)
+                players.append(player)
+                child_start.append(0)
+                n_children.append(0)
+                actions.append(ActionKind(int(tree.action_kind[child])).name.lower())
+        node += 1
+    pot_chips = tree.committed[abstract] * scale
+    return subgame_tree_from_nodes(config, kinds, players, child_start, n_children, pot_chips, actions), abstract
+
+
+def blueprint_opponent_values(
+    hands: TurnHands,
+    ranges: np.ndarray,
+    searcher: int,
+    root: int,
+    config: SubgameConfig,
+    blueprint: RiverBlueprint,
+    turn_buckets: np.ndarray,
+    continuation: ContinuationConfig | None = None,
+    cache: dict | None = None,
+) -> np.ndarray:
+    """(n_hands,) what each opponent hand gets at the turn's start (chips per deal, the form of
+    :class:`~solver.resolve.resolver.OpponentValues`) by best-responding to the searcher's blueprint:
+    its turn rows (``turn_buckets``: (n_hands,) each hand's turn bucket) on :func:`blueprint_turn_tree`,
+    then at each leaf its river against the opponent's best of the continuations (the leaf model of
+    :func:`leaf_values`, so the values are those the re-solve's own leaves give)."""
+    tree, abstract = blueprint_turn_tree(blueprint, root, config)
+    strategy = np.zeros((tree.n_nodes, hands.n_hands))
+    for node in np.flatnonzero(tree.kind == SUB_DECISION):
+        rows = np.asarray(blueprint.rows(int(blueprint.tree.infoset_group[abstract[node]])), dtype=np.float64)
+        for column, child in enumerate(tree.children(int(node))):
+            strategy[child] = rows[turn_buckets, column]
+    roots = [abstract[leaf] for leaf in tree.leaves.tolist()]
+    leaves = leaf_values(hands, tree, searcher, roots, blueprint, continuation, cache)
+    solver = SubgameSolver(tree, hands, ranges, leaves=leaves)
+    return solver.hand_values(strategy, 1 - searcher, best=True)

@@ -197,6 +197,20 @@ def build_subgame_tree(config: SubgameConfig, max_nodes: int = 100_000) -> Subga
                 child_start.append(0)
                 n_children.append(0)
         node += 1
+    return subgame_tree_from_nodes(config, kinds, players, child_start, n_children, pots, actions)
+
+
+def subgame_tree_from_nodes(
+    config: SubgameConfig,
+    kinds: list[int],
+    players: list[int],
+    child_start: list[int],
+    n_children: list[int],
+    pot_chips: list,
+    actions: list[str],
+) -> SubgameTree:
+    """A :class:`SubgameTree` from its node lists (breadth-first, children contiguous; the meanings of
+    the tree's arrays), its ``reach_source`` derived. ``config``: where the subgame starts."""
     reach_source = np.zeros((len(kinds), 2), dtype=np.int64)
     for node in range(len(kinds)):
         for child in range(child_start[node], child_start[node] + n_children[node]):
@@ -208,7 +222,7 @@ def build_subgame_tree(config: SubgameConfig, max_nodes: int = 100_000) -> Subga
         player=np.array(players, dtype=np.int8),
         child_start=np.array(child_start, dtype=np.int64),
         n_children=np.array(n_children, dtype=np.int64),
-        pot_chips=np.array(pots, dtype=np.float64),
+        pot_chips=np.array(pot_chips, dtype=np.float64).reshape(len(kinds), 2),
         reach_source=reach_source,
         action=tuple(actions),
     )
