@@ -20,6 +20,14 @@ nodes made leaves, and with every terminal a fold; and on the river ``Qh Td 8c 5
 chips and bets (1,081 hands)::
 
     .venv/bin/python experiments/turn_resolving.py --iteration-cost
+
+``--convergence`` instead prints, for the turns checked down from the deals of seeds 1-3 (seat 1 to
+act), the depth-limited subgame's NashConv (% of the pot; the opponent's best response includes its
+choice of continuation at each leaf, the bot's keeps the blueprint there) after 25, 50, 100, 200 and
+400 iterations of the bot's re-solve (its leaves, bets and the blueprint's ranges, no gadget), and
+the CPU milliseconds of each step::
+
+    .venv/bin/python experiments/turn_resolving.py --convergence
 """
 
 from __future__ import annotations
@@ -34,10 +42,12 @@ from pathlib import Path
 
 import numpy as np
 
+from game.play.bots import passive_action
 from game.play.match import play_match
-from game.rules.holdem import HoldemConfig
+from game.rules.chance import RandomChance
+from game.rules.holdem import HoldemConfig, HoldemRound
 from solver.bots.lookup_bot import LookupBot
-from solver.bots.resolving_bot import ResolvingBot, ResolvingConfig
+from solver.bots.resolving_bot import TURN, ResolvingBot, ResolvingConfig
 from solver.resolve.hands import river_hands, turn_hands
 from solver.resolve.leaves import LeafValues
 from solver.resolve.resolver import SubgameSolver
@@ -113,6 +123,39 @@ def iteration_cost() -> dict:
     return out
 
 
+def convergence(path: Path) -> list[dict]:
+    """NashConv of the bot's depth-limited turn re-solve on checked-down turns (see the module docstring)."""
+    config = HoldemConfig(stack=STACK)
+    bot = ResolvingBot(path, config=config, seed=0)
+    rows = []
+    for seed in (1, 2, 3):
+        round_ = HoldemRound(config, RandomChance(seed))
+        while round_.street < TURN:
+            round_.apply(passive_action(round_.observation(round_.to_act)))
+        observation = round_.observation(1)
+        hands = turn_hands(np.array(round_.board))
+        ranges = np.stack([hands.range_from_1326(bot.blueprint_ranges(observation)[p]) for p in (0, 1)])
+        subgame = SubgameConfig(
+            pot_chips=observation.contributions,
+            stacks=observation.stacks,
+            first_player=1,
+            bets=ResolvingConfig().bets,
+            final_street=False,
+        )
+        tree = build_subgame_tree(subgame)
+        leaves = bot._turn_leaves(tree, hands, 1, observation.history)
+        solver = SubgameSolver(tree, hands, ranges / ranges.sum(axis=1, keepdims=True), leaves=leaves)
+        points = []
+        for n in (25, 25, 50, 100, 200):
+            began = time.process_time()
+            solver.run(n)
+            cpu = time.process_time() - began
+            fraction = solver.exploitability().nash_conv_pot_fraction
+            points.append({"iterations": solver.iteration, "nash_conv_pct_pot": 100 * fraction, "cpu_ms": 1000 * cpu})
+        rows.append({"seed": seed, "board": list(round_.board), "nodes": tree.n_nodes, "points": points})
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200, help="rounds (even: duplicate)")
@@ -120,12 +163,16 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=ResolvingConfig().iterations, help="CFR iterations")
     parser.add_argument("--no-turn", action="store_true", help="the river-only bot")
     parser.add_argument("--iteration-cost", action="store_true", help="CPU time per CFR iteration instead")
+    parser.add_argument("--convergence", action="store_true", help="the turn re-solve's NashConv instead")
     parser.add_argument("--workdir", type=Path, default=Path("out/resolving_bot"))
     args = parser.parse_args()
     if args.iteration_cost:
         print(json.dumps({"iteration_cost": iteration_cost(), "load_average": os.getloadavg()[0]}))
         return
     path = tiny_strategy(args.workdir)
+    if args.convergence:
+        print(json.dumps({"convergence": convergence(path), "load_average": os.getloadavg()[0]}))
+        return
     config = HoldemConfig(stack=STACK)
     resolving = ResolvingConfig(iterations=args.iterations, depth_limited=not args.no_turn)
     warm = ResolvingBot(path, config=config, seed=1, resolving=resolving)
