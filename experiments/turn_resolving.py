@@ -13,6 +13,10 @@ on a shared machine the CPU time is closer to what an idle core gives)::
     .venv/bin/python experiments/turn_resolving.py --rounds 200 --seed 7
 
 ``--no-turn`` plays the river-only bot instead (the same deals and seeds), for comparison.
+``--strategy FILE`` plays another Hold'em or Swap strategy file (its own rules) instead of the tiny one,
+e.g. the 2022 Swap blueprint::
+
+    .venv/bin/python experiments/turn_resolving.py --strategy build/blueprints/2022/blueprint_swap.h5 --rounds 40
 ``--iteration-cost`` instead prints the CPU milliseconds of one CFR iteration (best of 3 runs of 50)
 on the turn subgame ``Qh Td 8c 5s`` (pot 4 + 4 chips, 36 behind, the bot's bets; random ranges over
 the 1,128 hands; 32 classes, 4 continuations, random leaf matrices), as it is, with its RUNOUT
@@ -165,15 +169,16 @@ def main() -> None:
     parser.add_argument("--iteration-cost", action="store_true", help="CPU time per CFR iteration instead")
     parser.add_argument("--convergence", action="store_true", help="the turn re-solve's NashConv instead")
     parser.add_argument("--workdir", type=Path, default=Path("out/resolving_bot"))
+    parser.add_argument("--strategy", type=Path, default=None, help="a Hold'em or Swap strategy file instead")
     args = parser.parse_args()
     if args.iteration_cost:
         print(json.dumps({"iteration_cost": iteration_cost(), "load_average": os.getloadavg()[0]}))
         return
-    path = tiny_strategy(args.workdir)
+    path = args.strategy if args.strategy is not None else tiny_strategy(args.workdir)
     if args.convergence:
         print(json.dumps({"convergence": convergence(path), "load_average": os.getloadavg()[0]}))
         return
-    config = HoldemConfig(stack=STACK)
+    config = LookupBot(path).config  # the rules the strategy was solved for
     resolving = ResolvingConfig(iterations=args.iterations, depth_limited=not args.no_turn)
     warm = ResolvingBot(path, config=config, seed=1, resolving=resolving)
     play_match(config, warm, LookupBot(path, config=config, seed=9), rounds=10, seed=99)  # compile first

@@ -52,9 +52,13 @@ as the lookup bot does). Counters: ``resolves`` (subgames solved), ``resolve_sec
 each), ``fallbacks`` (river decisions the blueprint played after a failure). Deterministic under a
 seed unless ``ResolvingConfig.seconds`` bounds the solve by the clock.
 
-Variants: plain Hold'em only (``ValueError`` for the others): Swap changes hole cards, Auction winners
-hold three cards, Bounty's payoffs are not in the subgame solver, and River of Blood's last street
-depends on the run cards; none of them is modelled yet.
+Variants: plain Hold'em and Swap (``ValueError`` for the others). Swap's swaps are chance between
+streets: the ranges take each street's swap event (:func:`~solver.resolve.ranges.swapped`, each
+card replaced with the config's probability by a uniform unseen card) before that street's moves;
+the subgames are Hold'em's (no swap on the river; the turn's leaves continue on a river without
+one). The bot's own swapped-out cards are not known to the ranges (the opponent's range keeps them
+possible). Auction winners hold three cards, Bounty's payoffs are not in the subgame solver, and
+River of Blood's last street depends on the run cards: not modelled yet.
 """
 
 from __future__ import annotations
@@ -82,7 +86,14 @@ from solver.bots.lookup_bot import OFF_TREE, LookupBot, _after
 from solver.resolve.continuation import ContinuationConfig, RiverBlueprint, blueprint_opponent_values, leaf_values
 from solver.resolve.hands import RiverHands, TurnHands, river_hands, turn_hands
 from solver.resolve.leaves import LeafValues
-from solver.resolve.ranges import ComboBuckets, bayes_update, blueprint_likelihood, combo_index, initial_range
+from solver.resolve.ranges import (
+    ComboBuckets,
+    bayes_update,
+    blueprint_likelihood,
+    combo_index,
+    initial_range,
+    swapped,
+)
 from solver.resolve.resolver import OpponentValues, ResolveConfig, SubgameSolver
 from solver.resolve.tree import DECISION, FOLD, SubgameConfig, SubgameTree, build_subgame_tree
 
@@ -92,7 +103,7 @@ RIVER = 5
 """Board length (the observation's ``street``) of Hold'em's river, the street the bot re-solves to showdown."""
 TURN = 4
 """Board length of Hold'em's turn, the street the bot re-solves depth-limited."""
-SUPPORTED_VARIANTS = ("holdem",)
+SUPPORTED_VARIANTS = ("holdem", "swap")
 OWN_FLOOR = 1e-6
 """Floor on the bot's own combination's weight, relative to its range's largest weight."""
 _CHUNK = 10
@@ -179,7 +190,7 @@ class ResolvingBot(LookupBot):
         if self.config.variant not in SUPPORTED_VARIANTS:
             raise ValueError(
                 f"the re-solving bot plays {', '.join(SUPPORTED_VARIANTS)} only, not {self.config.variant!r}: "
-                "its ranges and subgames do not model Swap's swapped cards, Auction's three-card hands, "
+                "its ranges and subgames do not model Auction's three-card hands, "
                 "Bounty's payoffs or River of Blood's runs yet; play the lookup bot instead"
             )
         self.resolving = resolving if resolving is not None else ResolvingConfig()
@@ -275,10 +286,11 @@ class ResolvingBot(LookupBot):
             if move.street >= observation.street:
                 break
             if move.street != street:
+                self._apply_swaps(ranges, observation, street, move.street)
                 street, pips = move.street, (0, 0)
             child = self._step(node, move, pips, contributions)
             if child == OFF_TREE:
-                logger.info("%s: the history leaves the blueprint at %s: ranges stop updating", self.name, move)
+                logger.info("%s: the history leaves the blueprint at %s: Bayes stops there", self.name, move)
                 break
             children, _ = tree.children(node)
             likelihood = blueprint_likelihood(
@@ -290,7 +302,22 @@ class ResolvingBot(LookupBot):
                 logger.info("%s: %s has probability 0 under the blueprint: that range stays as it was", self.name, move)
             pips, contributions = _after(move.seat, move.action, pips, contributions)
             node = child
+        self._apply_swaps(ranges, observation, street, observation.street)
         return np.stack(ranges)
+
+    def _apply_swaps(self, ranges: list[np.ndarray], observation: Observation, after: int, upto: int) -> None:
+        """Swap's swap events of the streets dealt after board length ``after`` up to ``upto`` applied
+        to both ranges (:func:`~solver.resolve.ranges.swapped`; each as its observer sees it: the
+        bot's range knowing only the board, the opponent's knowing the bot's cards too); nothing in
+        other variants."""
+        if self.config.variant != "swap":
+            return
+        probabilities = {3: self.config.flop_swap_probability, 4: self.config.turn_swap_probability}
+        for street, probability in probabilities.items():
+            if after < street <= upto:
+                for player in (0, 1):
+                    own = () if player == observation.seat else observation.hole_cards
+                    ranges[player] = swapped(ranges[player], observation.board, own, probability)
 
     # ------------------------------------------------------------------ the turn
     def _resolves(self, observation: Observation) -> bool:

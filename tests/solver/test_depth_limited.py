@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 
 from abstraction.bets.bet_abstraction import StreetBets
+from abstraction.cards.kernels_features import HAND_CARDS
 from game.cards.deck import parse_cards
 from game.cards.evaluator import evaluate_batch
 from solver.resolve.continuation import ContinuationConfig, class_matrices, hand_classes, river_buckets
 from solver.resolve.hands import TurnHands, river_hands, turn_hands
 from solver.resolve.leaves import LeafValues
+from solver.resolve.ranges import N_COMBOS, blocked, combo_index, swapped
 from solver.resolve.resolver import SubgameSolver
 from solver.resolve.tree import LEAF, RUNOUT, SubgameConfig, build_subgame_tree
 
@@ -162,3 +164,28 @@ def test_bad_depth_limited_input_is_refused(hands):
         turn_hands("Qh Td 8c 5s 2d")
     with pytest.raises(ValueError, match="samples must be an int >= 1"):
         ContinuationConfig(samples=0)
+
+
+def test_swap_mixing_equals_an_enumeration_of_the_swaps():
+    """Swap's swap event on a range (an observer holding two cards, a flop board) equals the
+    enumeration of every outcome: each card kept with 1 - p or replaced by a uniform live card not
+    in the holding (two replacements drawn without replacement)."""
+    board, own, p = [0, 13, 26], [51, 50], 0.3
+    rng = np.random.default_rng(3)
+    weights = np.zeros(N_COMBOS)
+    live = np.flatnonzero(~blocked([*board, *own]))
+    weights[rng.choice(live, 30, replace=False)] = rng.random(30)
+    expected = np.zeros(N_COMBOS)
+    free = sorted(set(range(52)) - set(board) - set(own))
+    for combo in np.flatnonzero(weights):
+        a, b = HAND_CARDS[combo].tolist()
+        deck = [card for card in free if card not in (a, b)]
+        m = len(deck)
+        expected[combo] += (1 - p) ** 2 * weights[combo]
+        for x in deck:
+            expected[combo_index([x, b])] += p * (1 - p) / m * weights[combo]
+            expected[combo_index([a, x])] += p * (1 - p) / m * weights[combo]
+            for y in deck:
+                if y != x:
+                    expected[combo_index([x, y])] += p * p / (m * (m - 1)) * weights[combo]
+    assert np.allclose(swapped(weights, board, own, p), expected, rtol=1e-12, atol=1e-15)

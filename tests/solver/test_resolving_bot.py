@@ -6,11 +6,14 @@ the ``solved`` fixture of ``test_lookup_bot``.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from abstraction.bets.bet_abstraction import StreetBets
 from abstraction.cards.bucket_lookup import BucketLookup
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
 from abstraction.cards.kernels_features import HAND_CARDS
 from game.cards.deck import parse_cards
 from game.play.bots import make_bot, passive_action
@@ -21,6 +24,7 @@ from game.rules.chance import RandomChance
 from game.rules.holdem import HoldemConfig, HoldemRound
 from solver.bots.lookup_bot import LookupBot
 from solver.bots.resolving_bot import RIVER, TURN, ResolvingBot, ResolvingConfig
+from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
 from solver.resolve.continuation import (
     ContinuationConfig,
     RiverBlueprint,
@@ -39,9 +43,10 @@ from solver.resolve.ranges import (
 )
 from solver.resolve.resolver import SubgameSolver
 from solver.resolve.tree import DECISION, SubgameConfig, build_subgame_tree
+from solver.solve.cfr import Solver
 from tests.solver.cli_support import invoke, one_line_error
 from tests.solver.test_lookup_bot import STACK, solved  # noqa: F401 (the module fixture)
-from tests.solver.tiny_bounty import bounty_cards, solve_tiny
+from tests.solver.tiny_bounty import BUCKETS, bounty_cards, solve_tiny
 
 pytestmark = pytest.mark.jit_only  # a Hold'em game is solved in a module fixture: minutes as plain Python
 
@@ -263,7 +268,7 @@ def test_match_refuses_the_resolving_bot_on_a_variant_it_does_not_model(tmp_path
     (a player file that cannot be played is a runtime error)."""
     strategy, _ = solve_tiny(tmp_path, bounty_cards())
     result = invoke("match", "--variant", "bounty", "--a", f"resolve:{strategy}", "--b", "checkcall", "--rounds", 2)
-    assert "the re-solving bot plays holdem only, not 'bounty'" in one_line_error(result, 1)
+    assert "the re-solving bot plays holdem, swap only, not 'bounty'" in one_line_error(result, 1)
 
 
 def turn_spot(seed: int) -> HoldemRound:
@@ -508,3 +513,25 @@ def test_first_turn_solve_is_behind_the_blueprint_gadget(solved, seed):  # noqa:
 
     pot = float(session.tree.pot_chips[0].sum())  # measured: 1e-5 against 0.015 and 0.027 chips, pot 4
     assert excess(solver) < excess(plain) and excess(solver) < 0.02 * pot, (excess(solver), excess(plain), pot)
+
+
+@pytest.mark.slow  # a tiny Swap game is solved first (seconds), then depth-limited re-solves in most rounds
+def test_swap_bot_resolves_the_turn_and_plays_legally(tmp_path):
+    """Swap (engine rules): a tiny solved Swap game (blank card abstraction, ``1p,a cap=1``) seated
+    as the re-solving bot plays 200 duplicate rounds against the equity bot with no illegal
+    action, error or fallback, re-solving turns and rivers (ranges through the swap events)."""
+    blank = CardAbstraction.blank(BUCKETS)
+    cards = dataclasses.replace(blank, config=CardAbstractionConfig(buckets=BUCKETS, variant="swap"))
+    cards_path = tmp_path / "swap_cards.h5"
+    cards.save(cards_path)
+    game_config = AbstractGameConfig(
+        variant="swap", rules={"rules": "engine"}, card_abstraction=str(cards_path), bets="1p,a cap=1"
+    )
+    game = build_abstract_game(game_config)
+    strategy = write_abstract_strategy(tmp_path / "swap.h5", game, Solver(game, "es-mccfr", seed=1).run(3000))
+    bot = ResolvingBot(strategy, seed=3, resolving=TURN_FAST)
+    counter = TurnCounter(bot)
+    result = play_match(bot.config, counter, make_bot("equity", seed=4), rounds=200, seed=5, duplicate=True)
+    assert bot.config.variant == "swap" and sum(result.illegal_actions.values()) == 0
+    assert bot.errors == 0 and bot.fallbacks == 0
+    assert counter.river_rounds > 20 and bot.resolves >= counter.river_rounds, (counter.river_rounds, bot.resolves)
