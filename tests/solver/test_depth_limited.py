@@ -89,6 +89,7 @@ def exact_leaves(tree, hands, outcomes, searcher: int, dominated: bool) -> LeafV
     return LeafValues(searcher, np.arange(hands.n_hands), np.array(matrices))
 
 
+@pytest.mark.jit_only  # the solve's leaves and the Monte Carlo loops are numba kernels
 @pytest.mark.parametrize("searcher", [0, 1])
 def test_exact_leaves_solve_the_turn_as_a_river_without_betting(hands, outcomes, searcher):
     """A depth-limited turn solve whose leaves hold the exact check-down values (one class per
@@ -113,6 +114,7 @@ def test_exact_leaves_solve_the_turn_as_a_river_without_betting(hands, outcomes,
     )
 
 
+@pytest.mark.jit_only  # the solve's leaves and the Monte Carlo loops are numba kernels
 def test_leaf_matrices_converge_to_the_exact_class_average(hands):
     """The Monte Carlo class matrices of two leaves (scales 1 and 3) of a random value table over
     river buckets and showdown outcomes converge to the exact average over all hand pairs of the
