@@ -1,7 +1,8 @@
-"""The re-solving bot: the lookup bot before the river, a subgame solved in real time on the river.
+"""The re-solving bot: the lookup bot preflop and on the flop, subgames solved in real time on the turn and river.
 
-Before the river it plays exactly as :class:`~solver.bots.lookup_bot.LookupBot`. On the river (the
-last street of plain Hold'em):
+Preflop and on the flop it plays exactly as :class:`~solver.bots.lookup_bot.LookupBot`. On the
+turn it solves a depth-limited subgame (below, "The turn"). On the river (the last street of plain
+Hold'em):
 
 1. **Ranges.** At its first river decision of a hand it computes both players' ranges over the 1,326
    combinations (:mod:`solver.resolve.ranges`): uniform over the combinations the board (and, for
@@ -26,27 +27,52 @@ last street of plain Hold'em):
    raises made so far on the street, so past the cap it may only fold or call) with the ranges so
    updated.
 
-**The clock.** A `solver.bots.time_manager.TimeManager` sets each re-solve's budget from the game
-clock of the match :meth:`ResolvingBot.attach` gives it (an exported bot attaches its engine
-client, `game.pokerbots.session.ClientSession`, whose clock is the engine's ``T``); the solver runs
-in chunks until the budget (or ``ResolvingConfig.iterations``) is spent. When the clock is down to
-the manager's reserve, or a budget is too small for ``ResolvingConfig.min_iterations``, the
-blueprint plays that decision (counted in ``clock_fallbacks``). Unattached (our own match runner,
-the gauntlet) nothing bounds a solve but ``iterations`` and ``seconds``.
+**The turn** (``ResolvingConfig.depth_limited``, on by default) goes the same way with a
+depth-limited subgame (Brown, Sandholm & Amos 2018): ranges from the blueprint over the preflop and
+flop moves; the turn's tree (the same bet set) ends where both have matched with chips behind (a
+LEAF) or a call leaves a player all-in (a RUNOUT, the river dealt and shown down exactly). At a
+leaf the bot's value is the blueprint's river play against one of four continuation strategies of
+the opponent, chosen per opponent hand by the solve (:mod:`solver.resolve.continuation`: the
+blueprint and the blueprint biased toward fold, call, raise), each leaf reading the blueprint's
+river from the abstract node its turn history translates to (the most probable translation of each
+raise). Off-tree opponent bets on the turn re-solve from the current node as on the river, behind
+the safe re-solving gadget (:class:`~solver.resolve.resolver.OpponentValues`): each opponent hand's
+alternative is its best in-tree value at that node against the previous turn solve (so the off-tree
+bet gains it no more than it could already get). The turn's first solve is behind the gadget too
+(``ResolvingConfig.turn_gadget``), each opponent hand's alternative its best response to the
+blueprint's own turn (its bet set, from the abstract node the history leads to, chips scaled to the
+real pot) and, at its leaves, to the blueprint's river against the best of the same continuations;
+where the blueprint cannot follow the history it solves without. The river's solves use no gadget
+(unchanged). The river's
+ranges still come from the blueprint over the turn's moves (the turn's re-solved strategy is not
+carried to the river).
 
-It never crashes a match: a failure on the river is logged and the blueprint plays (then check/call
-as the lookup bot does). Counters: ``resolves`` (subgames solved), ``resolve_seconds`` (wall time of
-each), ``fallbacks`` (river decisions the blueprint played after a failure), ``clock_fallbacks``.
-Deterministic under a seed unless ``ResolvingConfig.seconds`` or a game clock bounds the solve.
+**The clock.** A `solver.bots.time_manager.TimeManager` sets each re-solve's budget, per street
+(turn and river), from the game clock of the match :meth:`ResolvingBot.attach` gives it (an exported
+bot attaches its engine client, `game.pokerbots.session.ClientSession`, whose clock is the engine's
+``T``); the bot asks once the street's tree is built and before it computes ranges, leaves or
+gadget values, and the solver runs in chunks until the budget (or ``ResolvingConfig.iterations``)
+is spent. When the clock is down to the manager's reserve, or a budget is too small for the
+street's minimum of iterations (``ResolvingConfig.min_iterations`` on the river,
+``turn_min_iterations`` on the turn), the blueprint plays that decision (counted in
+``clock_fallbacks``). Unattached (our own match runner, the gauntlet) nothing bounds a solve but
+``iterations`` and ``seconds``.
 
-Variants (:data:`RESOLVED_VARIANTS`): the river is re-solved in Hold'em and Swap. Swap's river is
-plain (no swaps after the turn): only the ranges differ, since a card held on an earlier street
-may have been swapped since: a move's blueprint likelihood for a combination is mixed with the
-range's mean likelihood by the chance that a swap replaced a card after that move (both cards
-kept with probability ``(1 - p)^2`` per swap event; a one-card swap is treated as two kept). In
-Bounty, River of Blood and the Auction the bot plays the lookup bot on every street: the subgame
-solver has no bounty payoffs (the opponent's rank is hidden), River of Blood's last street depends
-on the run cards and Auction winners hold three cards.
+It never crashes a match: a failure on the turn or river is logged and the blueprint plays (then
+check/call as the lookup bot does). Counters: ``resolves`` (subgames solved), ``resolve_seconds``
+(wall time of each), ``fallbacks`` (turn and river decisions the blueprint played after a failure),
+``clock_fallbacks``. Deterministic under a seed unless ``ResolvingConfig.seconds`` or a game clock
+bounds the solve.
+
+Variants (:data:`RESOLVED_VARIANTS`): the turn and river are re-solved in Hold'em and Swap. Swap's
+swaps are chance between streets: the ranges take each street's swap event
+(:func:`~solver.resolve.ranges.swapped`, each card replaced with the config's probability by a
+uniform unseen card) before that street's moves; the subgames are Hold'em's (no swap on the river;
+the turn's leaves continue on a river without one). The bot's own swapped-out cards are not known
+to the ranges (the opponent's range keeps them possible). In Bounty, River of Blood and the Auction
+the bot plays the lookup bot on every street: the subgame solver has no bounty payoffs (the
+opponent's rank is hidden), River of Blood's last street depends on the run cards and Auction
+winners hold three cards.
 """
 
 from __future__ import annotations
@@ -62,47 +88,74 @@ from typing import Any
 import numpy as np
 
 from abstraction.bets.bet_abstraction import StreetBets
+from abstraction.bets.betting_tree import street_ordinal
 from abstraction.bets.translation import translation_probabilities
 from abstraction.cards.buckets import CardAbstraction
+from abstraction.tree import DECISION as ABSTRACT_DECISION
+from abstraction.tree import SHOWDOWN as ABSTRACT_SHOWDOWN
 from game.cards.rng import SeedLike
 from game.play.bots import passive_action
 from game.rules.actions import Action, ActionKind, Policy
 from game.rules.nolimit import Move, NoLimitConfig, Observation
 from solver.bots.lookup_bot import OFF_TREE, LookupBot, _after
 from solver.bots.time_manager import TimeConfig, TimeManager, run_within
-from solver.resolve.hands import RiverHands, river_hands
-from solver.resolve.ranges import ComboBuckets, bayes_update, blueprint_likelihood, combo_index, initial_range
-from solver.resolve.resolver import ResolveConfig, SubgameSolver
+from solver.resolve.continuation import ContinuationConfig, RiverBlueprint, blueprint_opponent_values, leaf_values
+from solver.resolve.hands import RiverHands, TurnHands, river_hands, turn_hands
+from solver.resolve.leaves import LeafValues
+from solver.resolve.ranges import (
+    ComboBuckets,
+    bayes_update,
+    blueprint_likelihood,
+    combo_index,
+    initial_range,
+    swapped,
+)
+from solver.resolve.resolver import OpponentValues, ResolveConfig, SubgameSolver
 from solver.resolve.tree import DECISION, FOLD, SubgameConfig, SubgameTree, build_subgame_tree
 
 logger = logging.getLogger(__name__)
 
 RIVER = 5
-"""Board length (the observation's ``street``) of Hold'em's river, the street the bot re-solves."""
+"""Board length (the observation's ``street``) of Hold'em's river, the street the bot re-solves to showdown."""
+TURN = 4
+"""Board length of Hold'em's turn, the street the bot re-solves depth-limited."""
 RESOLVED_VARIANTS = ("holdem", "swap")
-"""Variants whose river the bot re-solves; in the others it plays the lookup bot throughout."""
+"""Variants whose turn and river the bot re-solves; in the others it plays the lookup bot throughout."""
 OWN_FLOOR = 1e-6
 """Floor on the bot's own combination's weight, relative to its range's largest weight."""
+_RIVER_TABLES_KEPT = 512
+"""Continuation tables of abstract river nodes kept across turn re-solves (then the cache starts over)."""
 
 
 @dataclass(frozen=True)
 class ResolvingConfig:
-    """How the bot re-solves the river.
+    """How the bot re-solves the turn and the river.
 
     ``bets``: the runtime tree's sizes (pot fractions, all-in, cap on bets plus raises);
     ``iterations``: CFR iterations per re-solve at most (each updates both players); ``seconds``: a
     wall-clock budget per re-solve (None: none; when set, or when a game clock is attached, the solve
     stops at whichever budget ends first, `solver.bots.time_manager.run_within`, and play is no
-    longer deterministic); ``min_iterations``: fewer iterations than this within the budget and the
-    blueprint plays instead; ``time``: how the game clock is spent; ``solver``: the CFR variant.
+    longer deterministic); ``min_iterations`` / ``turn_min_iterations``: fewer iterations than this
+    within a river / turn budget and the blueprint plays instead (the turn's is half the river's by
+    default: 100 iterations of a depth-limited turn reach the NashConv, as a fraction of the pot,
+    that 200 reach on the river, results/resolving.md); ``time``: how the game clock is spent;
+    ``solver``: the CFR variant. ``depth_limited``: re-solve the turn too (leaves of
+    ``continuation``: hand classes, Monte Carlo samples, bias; see
+    :mod:`solver.resolve.continuation`), else play the blueprint there; ``turn_gadget``: the turn's
+    first solve behind the safe gadget, with the opponent's best-response values against the
+    blueprint.
     """
 
     bets: StreetBets = field(default_factory=lambda: StreetBets.parse("0.5p,1p,a cap=2"))
     iterations: int = 200
     seconds: float | None = None
     min_iterations: int = 20
+    turn_min_iterations: int = 10
     time: TimeConfig = field(default_factory=TimeConfig)
     solver: ResolveConfig = field(default_factory=ResolveConfig)
+    depth_limited: bool = True
+    turn_gadget: bool = True
+    continuation: ContinuationConfig = field(default_factory=ContinuationConfig)
 
     def __post_init__(self) -> None:
         if not isinstance(self.bets, StreetBets):
@@ -111,22 +164,20 @@ class ResolvingConfig:
             raise ValueError(f"iterations must be an int >= 1, got {self.iterations!r}")
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"seconds must be None or > 0 (a wall-clock budget), got {self.seconds!r}")
-        if (
-            isinstance(self.min_iterations, bool)
-            or not isinstance(self.min_iterations, int)
-            or not 1 <= self.min_iterations <= self.iterations
-        ):
-            raise ValueError(f"min_iterations must be an int in [1, iterations], got {self.min_iterations!r}")
+        for name in ("min_iterations", "turn_min_iterations"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= self.iterations:
+                raise ValueError(f"{name} must be an int in [1, iterations], got {value!r}")
         if not isinstance(self.time, TimeConfig):
             raise TypeError(f"time must be a TimeConfig, got {self.time!r}")
 
 
 @dataclass(frozen=True)
 class _Session:
-    """A solved river subgame of one hand and where play stands in it.
+    """A solved turn or river subgame of one hand and where play stands in it.
 
     ``ranges``: (2, n_hands) both players' ranges over ``hands`` at ``node``, summing to 1 each;
-    ``moves``: the history walked so far (``node`` is where it leads)."""
+    ``moves``: the history walked so far (``node`` is where it leads); ``solver``: the solve."""
 
     key: tuple
     hands: RiverHands
@@ -136,14 +187,23 @@ class _Session:
     ranges: np.ndarray
     node: int
     moves: tuple[Move, ...]
+    solver: SubgameSolver
 
 
 class _NoTime(Exception):
     """The game clock leaves no budget for a useful re-solve: the blueprint plays this decision."""
 
 
+def _turn_gadget(session: _Session, node: int, opponent: int) -> OpponentValues:
+    """The safe re-solving gadget for a re-solve after the opponent's off-tree turn bet at ``node``:
+    each opponent hand's values are what its best in-tree action at ``node`` was worth against the
+    previous solve's strategy (chips per deal, :meth:`SubgameSolver.hand_values`), so the re-solve
+    gives the off-tree bet no more than the opponent could already get there."""
+    return OpponentValues(opponent, session.solver.hand_values(session.strategy, opponent, best=True, node=node))
+
+
 class ResolvingBot(LookupBot):
-    """:class:`LookupBot` that re-solves the river (see the module docstring).
+    """:class:`LookupBot` that re-solves the turn and the river (see the module docstring).
 
     Arguments as :class:`LookupBot`'s, plus ``resolving`` (:class:`ResolvingConfig`). Implements
     `game.rules.actions.PolicyBot`.
@@ -174,6 +234,13 @@ class ResolvingBot(LookupBot):
         self.resolve_seconds: list[float] = []
         self.fallbacks = 0
         self.clock_fallbacks = 0
+        self._blueprint_river = (
+            RiverBlueprint(self._tree.tree, self._rows, self.lookup.abstraction.river_centroids)
+            if self.re_solves and self.resolving.depth_limited
+            else None
+        )
+        self._river_tables: dict = {}
+        self._turn_hands: tuple[tuple, TurnHands | None] = ((), None)
 
     def attach(self, match: Any) -> None:
         """Pace re-solves by ``match``'s game clock (see `solver.bots.time_manager.TimeManager.attach`)."""
@@ -181,10 +248,10 @@ class ResolvingBot(LookupBot):
 
     # ------------------------------------------------------------------ the Bot and PolicyBot protocols
     def _act(self, observation: Observation) -> Action:
-        if observation.street < RIVER or not self.re_solves:
+        if not self._resolves(observation):
             return super()._act(observation)
         try:
-            actions, probabilities = self._river_policy(observation)
+            actions, probabilities = self._resolved_policy(observation)
         except _NoTime:
             self.clock_fallbacks += 1
             self._session = None
@@ -207,14 +274,14 @@ class ResolvingBot(LookupBot):
 
     def policy(self, observation: Any) -> Policy:
         """The distribution :meth:`act` samples from for ``observation`` (no state change: the random
-        stream, caches, session and counters are restored; a river policy solves its subgame). Before
-        the river, and where the river's re-solve fails, it is the lookup bot's exact policy, as ``act``
-        then plays the lookup bot."""
-        if observation.street < RIVER or not self.re_solves:
+        stream, caches, session and counters are restored; a turn or river policy solves its
+        subgame). Where the bot does not re-solve, and where a re-solve fails, it is the lookup bot's
+        exact policy, as ``act`` then plays the lookup bot."""
+        if not self._resolves(observation):
             return super().policy(observation)
         saved = self._save_state()
         try:
-            actions, probabilities = self._river_policy(observation)
+            actions, probabilities = self._resolved_policy(observation)
         except Exception:
             self._restore_state(saved)
             return super().policy(observation)
@@ -269,30 +336,164 @@ class ResolvingBot(LookupBot):
             if move.street >= observation.street:
                 break
             if move.street != street:
+                self._apply_swaps(ranges, observation, street, move.street)
                 street, pips = move.street, (0, 0)
             child = self._step(node, move, pips, contributions)
             if child == OFF_TREE:
-                logger.info("%s: the history leaves the blueprint at %s: ranges stop updating", self.name, move)
+                logger.info("%s: the history leaves the blueprint at %s: Bayes stops there", self.name, move)
                 break
             children, _ = tree.children(node)
             likelihood = blueprint_likelihood(
                 self._rows(tree.group[node]), self._combo_buckets.of(board[: move.street]), children.index(child)
             )
-            kept = kept_probability(self.config, move.street, observation.street)
-            if kept < 1:  # a swap since this move may have replaced the card that made it
-                mean = float(ranges[move.seat] @ likelihood / ranges[move.seat].sum())
-                likelihood = kept * likelihood + (1 - kept) * mean
             try:
                 ranges[move.seat] = bayes_update(ranges[move.seat], likelihood)
             except ValueError:
                 logger.info("%s: %s has probability 0 under the blueprint: that range stays as it was", self.name, move)
             pips, contributions = _after(move.seat, move.action, pips, contributions)
             node = child
+        self._apply_swaps(ranges, observation, street, observation.street)
         return np.stack(ranges)
+
+    def _apply_swaps(self, ranges: list[np.ndarray], observation: Observation, after: int, upto: int) -> None:
+        """Swap's swap events of the streets dealt after board length ``after`` up to ``upto`` applied
+        to both ranges (:func:`~solver.resolve.ranges.swapped`; each as its observer sees it: the
+        bot's range knowing only the board, the opponent's knowing the bot's cards too); nothing in
+        other variants."""
+        if self.config.variant != "swap":
+            return
+        probabilities = {3: self.config.flop_swap_probability, 4: self.config.turn_swap_probability}
+        for street, probability in probabilities.items():
+            if after < street <= upto:
+                for player in (0, 1):
+                    own = () if player == observation.seat else observation.hole_cards
+                    ranges[player] = swapped(ranges[player], observation.board, own, probability)
+
+    # ------------------------------------------------------------------ the turn
+    def _resolves(self, observation: Observation) -> bool:
+        """Whether the bot re-solves at ``observation``: in a re-solved variant, on the river, and on
+        the turn if depth-limited."""
+        if not self.re_solves:
+            return False
+        return observation.street >= RIVER or (observation.street == TURN and self.resolving.depth_limited)
+
+    def _resolved_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
+        return self._turn_policy(observation) if observation.street == TURN else self._river_policy(observation)
+
+    def _turn_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
+        """Real actions and their probabilities at a turn decision: a depth-limited subgame solved at
+        the bot's first turn decision of the hand, then walked (and re-solved off the tree) as the river's."""
+        key = (observation.seat, observation.hole_cards, observation.board)
+        session = self._session
+        if session is None or session.key != key or observation.history[: len(session.moves)] != session.moves:
+            self._session = self._start_turn(observation, key)
+        return self._river_policy(observation)
+
+    def _start_turn(self, observation: Observation, key: tuple) -> _Session:
+        """Ranges from the blueprint and a depth-limited subgame solved from the turn's first action."""
+        seat = observation.seat
+        moves, tree = self._street_tree(observation)
+        clock = self._clock(TURN, tree)  # before ranges, leaves and gadget: when the clock says no, spend nothing
+        board = tuple(observation.board)
+        if self._turn_hands[0] != board:
+            self._turn_hands = (board, turn_hands(np.array(board)))
+        hands = self._turn_hands[1]
+        own = int(np.flatnonzero(hands.hand_index == combo_index(observation.hole_cards))[0])
+        combos = self.blueprint_ranges(observation)
+        ranges = _normalised(np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)]))
+        gadget = self._blueprint_gadget(hands, ranges, seat, tree.config, moves)
+        return self._solve(key, hands, own, seat, ranges, tree, moves, clock, gadget)
+
+    def _blueprint_gadget(
+        self, hands: TurnHands, ranges: np.ndarray, seat: int, config: SubgameConfig, moves: tuple[Move, ...]
+    ) -> OpponentValues | None:
+        """The safe re-solving gadget of the turn's first solve: each opponent hand's value is its
+        best response to the blueprint's turn (and, at the leaves, its river against the best of the
+        continuations), from the abstract node ``moves`` lead to (None where the blueprint cannot
+        follow, or ``ResolvingConfig.turn_gadget`` is off)."""
+        root = self._abstract_walk(moves)
+        tree = self._tree
+        if not self.resolving.turn_gadget or root == OFF_TREE or tree.player[root] != config.first_player:
+            return None
+        buckets = self._combo_buckets.of(hands.board)[hands.hand_index]
+        try:
+            values = blueprint_opponent_values(
+                hands,
+                ranges,
+                seat,
+                root,
+                config,
+                self._blueprint_river,
+                buckets,
+                self.resolving.continuation,
+                self._river_tables,
+            )
+        except ValueError as error:
+            logger.info("%s: no blueprint values for the turn's gadget (%s)", self.name, error)
+            return None
+        return OpponentValues(1 - seat, values)
+
+    def _turn_leaves(self, tree: SubgameTree, hands: TurnHands, seat: int, moves: tuple[Move, ...]) -> LeafValues:
+        """The leaves' continuation values, the bot's seat the searcher (see :meth:`leaf_roots`)."""
+        roots = self.leaf_roots(tree, moves)
+        if len(self._river_tables) > _RIVER_TABLES_KEPT:
+            self._river_tables.clear()
+        return leaf_values(
+            hands, tree, seat, roots, self._blueprint_river, self.resolving.continuation, self._river_tables
+        )
+
+    def leaf_roots(self, tree: SubgameTree, moves: tuple[Move, ...]) -> list[int]:
+        """Per leaf of a turn subgame (``tree.leaves``), the abstract river node the blueprint
+        continues from: ``moves`` (the history before the subgame's root), then the subgame's path
+        to the leaf, each raise read as its likeliest translation (OFF_TREE where the blueprint
+        cannot follow or is not on the river's first node)."""
+        base = np.array(tree.config.pot_chips) - np.array(tree.config.pips)
+        reached = {0: self._abstract_walk(moves)}
+        leaves = set(tree.leaves.tolist())
+        roots = []
+        for sub in range(tree.n_nodes):
+            abstract = reached.get(sub, OFF_TREE)
+            if sub in leaves:
+                roots.append(self._river_root(abstract))
+            if tree.kind[sub] != DECISION:
+                continue
+            actor = int(tree.player[sub])
+            contributions = tuple(round(c) for c in tree.pot_chips[sub])
+            pips = tuple(round(c - b) for c, b in zip(tree.pot_chips[sub], base, strict=True))
+            for child in tree.children(sub):
+                move = Move(actor, TURN, _tree_action(tree, sub, child))
+                reached[child] = self._likeliest_step(abstract, move, pips, contributions)
+        return roots
+
+    def _river_root(self, abstract: int) -> int:
+        """The abstract river node a turn leaf continues from (OFF_TREE if the blueprint is elsewhere)."""
+        tree = self._tree
+        if abstract == OFF_TREE or tree.street[abstract] != street_ordinal(RIVER):
+            return OFF_TREE
+        return abstract if tree.kind[abstract] in (ABSTRACT_DECISION, ABSTRACT_SHOWDOWN) else OFF_TREE
+
+    def _likeliest_step(self, node: int, move: Move, pips: tuple[int, int], contributions: tuple[int, int]) -> int:
+        """The abstract child a real move most likely translates to (no random draw)."""
+        if node == OFF_TREE:
+            return OFF_TREE
+        return max(self._step_distribution(node, move, pips, contributions), key=lambda pair: pair[1])[0]
+
+    def _abstract_walk(self, moves: tuple[Move, ...]) -> int:
+        """The abstract node after ``moves`` (likeliest translations)."""
+        node, street = 0, 0
+        pips = (self.config.small_blind, self.config.big_blind)
+        contributions = pips
+        for move in moves:
+            if move.street != street:
+                street, pips = move.street, (0, 0)
+            node = self._likeliest_step(node, move, pips, contributions)
+            pips, contributions = _after(move.seat, move.action, pips, contributions)
+        return node
 
     # ------------------------------------------------------------------ the river
     def _river_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
-        """Real actions and their probabilities at the bot's river decision (solving as needed)."""
+        """Real actions and their probabilities at the bot's river decision (solving as needed), or at
+        a turn decision whose session :meth:`_turn_policy` started."""
         seat, history = observation.seat, observation.history
         key = (seat, observation.hole_cards, observation.board)
         session = self._session
@@ -309,24 +510,42 @@ class ResolvingBot(LookupBot):
 
     def _start_river(self, observation: Observation, key: tuple) -> _Session:
         """Ranges from the blueprint and a subgame solved from the river's first action."""
-        history, seat = observation.history, observation.seat
-        start = next((i for i, move in enumerate(history) if move.street == observation.street), len(history))
-        first = history[start].seat if start < len(history) else seat
-        pips = observation.pips
-        config = SubgameConfig(
-            pot_chips=tuple(c - p for c, p in zip(observation.contributions, pips, strict=True)),
-            stacks=tuple(s + p for s, p in zip(observation.stacks, pips, strict=True)),
-            first_player=first,
-            bets=self.resolving.bets,
-            big_blind=self.config.big_blind,
-        )
-        tree = build_subgame_tree(config)
-        seconds = self._budget(tree)  # before the ranges: when the clock says no, spend nothing
+        moves, tree = self._street_tree(observation)
+        clock = self._clock(RIVER, tree)  # before the ranges: when the clock says no, spend nothing
         hands = river_hands(np.array(observation.board))
         own = int(np.flatnonzero(hands.hand_index == combo_index(observation.hole_cards))[0])
         combos = self.blueprint_ranges(observation)
         ranges = np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)])
-        return self._solve(key, hands, own, seat, _normalised(ranges), tree, history[:start], seconds)
+        return self._solve(key, hands, own, observation.seat, _normalised(ranges), tree, moves, clock)
+
+    def _street_tree(self, observation: Observation) -> tuple[tuple[Move, ...], SubgameTree]:
+        """The moves before the observation's street and the street's subgame tree from its first
+        action (real chips; depth-limited below the river)."""
+        history, seat = observation.history, observation.seat
+        start = next((i for i, move in enumerate(history) if move.street == observation.street), len(history))
+        pips = observation.pips
+        config = SubgameConfig(
+            pot_chips=tuple(c - p for c, p in zip(observation.contributions, pips, strict=True)),
+            stacks=tuple(s + p for s, p in zip(observation.stacks, pips, strict=True)),
+            first_player=history[start].seat if start < len(history) else seat,
+            bets=self.resolving.bets,
+            big_blind=self.config.big_blind,
+            final_street=observation.street >= RIVER,
+        )
+        return history[:start], build_subgame_tree(config)
+
+    def _clock(self, street: int, tree: SubgameTree) -> tuple[float, float]:
+        """``(began, deadline)``, ``time.perf_counter`` values, of a re-solve of ``tree`` on ``street``:
+        the game clock's budget (its pace per node, the street's minimum of iterations), capped by
+        ``ResolvingConfig.seconds``; :class:`_NoTime` when the clock leaves none."""
+        budget = self.time.budget(street, self._min_iterations(street), size=tree.n_nodes)
+        if budget is None:
+            raise _NoTime
+        began = time.perf_counter()
+        return began, began + min(budget, self.resolving.seconds or math.inf)
+
+    def _min_iterations(self, street: int) -> int:
+        return self.resolving.turn_min_iterations if street == TURN else self.resolving.min_iterations
 
     def _solve(
         self,
@@ -337,29 +556,26 @@ class ResolvingBot(LookupBot):
         ranges: np.ndarray,
         tree: SubgameTree,
         moves: tuple[Move, ...],
-        seconds: float,
+        clock: tuple[float, float],
+        gadget: OpponentValues | None = None,
     ) -> _Session:
-        """Solve ``tree`` from ``ranges`` within ``seconds`` (from :meth:`_budget`)."""
-        began = time.perf_counter()
+        """Solve ``tree`` from ``ranges`` (and the turn's leaves) until ``clock``'s deadline (from
+        :meth:`_clock`, whose start it counts from); :class:`_NoTime` if that was too short for the
+        street's minimum of iterations."""
+        began, deadline = clock
+        street = TURN if isinstance(hands, TurnHands) else RIVER
         ranges = ranges.copy()
         ranges[seat, own] = max(ranges[seat, own], OWN_FLOOR * ranges[seat].max())
-        solver = SubgameSolver(tree, hands, ranges, self.resolving.solver)
-        run = run_within(solver.run, max_iterations=self.resolving.iterations, deadline=began + seconds)
+        leaves = self._turn_leaves(tree, hands, seat, moves) if street == TURN else None
+        solver = SubgameSolver(tree, hands, ranges, self.resolving.solver, gadget=gadget, leaves=leaves)
+        run = run_within(solver.run, max_iterations=self.resolving.iterations, deadline=deadline)
         spent = time.perf_counter() - began
-        self.time.record(RIVER, spent, run, size=tree.n_nodes)
-        if run.iterations < self.resolving.min_iterations:
+        self.time.record(street, spent, run, size=tree.n_nodes)
+        if run.iterations < self._min_iterations(street):
             raise _NoTime
         self.resolves += 1
         self.resolve_seconds.append(spent)
-        return _Session(key, hands, own, tree, solver.average_strategy(), ranges, 0, moves)
-
-    def _budget(self, tree: SubgameTree) -> float:
-        """Seconds the river re-solve of ``tree`` may take (the game clock's budget, its pace per
-        node, capped by ``ResolvingConfig.seconds``); :class:`_NoTime` when the clock leaves none."""
-        budget = self.time.budget(RIVER, self.resolving.min_iterations, size=tree.n_nodes)
-        if budget is None:
-            raise _NoTime
-        return min(budget, self.resolving.seconds or math.inf)
+        return _Session(key, hands, own, tree, solver.average_strategy(), ranges, 0, moves, solver)
 
     def _walk(self, session: _Session, observation: Observation) -> _Session:
         """Follow the history's new river moves in the solved tree, updating the movers' ranges;
@@ -388,9 +604,12 @@ class ResolvingBot(LookupBot):
                 bets=self.resolving.bets,
                 raises_made=raises,
                 big_blind=self.config.big_blind,
+                final_street=observation.street >= RIVER,
             )
             tree = build_subgame_tree(config)
-            return self._solve(session.key, session.hands, session.own, seat, ranges, tree, history, self._budget(tree))
+            clock = self._clock(TURN if isinstance(session.hands, TurnHands) else RIVER, tree)
+            gadget = _turn_gadget(session, node, move.seat) if isinstance(session.hands, TurnHands) else None
+            return self._solve(session.key, session.hands, session.own, seat, ranges, tree, history, clock, gadget)
         return dataclasses.replace(session, ranges=ranges, node=node, moves=history)
 
     def _subgame_action(self, tree: SubgameTree, node: int, child: int, observation: Observation) -> Action:
@@ -409,21 +628,14 @@ class ResolvingBot(LookupBot):
         return passive_action(observation)
 
 
-def kept_probability(config: NoLimitConfig, moved: int, street: int) -> float:
-    """Probability that a player's two hole cards at board length ``moved`` are both still held at
-    board length ``street``: 1 outside Swap; in Swap each card survives each swap event dealt
-    after ``moved`` (the flop's at 3, the turn's at 4) with probability ``1 - p``.
-
-    >>> from game.rules.swap import SwapConfig
-    >>> round(kept_probability(SwapConfig(), 0, 5), 4), round(kept_probability(SwapConfig(), 3, 5), 4)
-    (0.731, 0.9025)
-    """
-    swaps = {3: getattr(config, "flop_swap_probability", 0.0), 4: getattr(config, "turn_swap_probability", 0.0)}
-    kept = 1.0
-    for dealt, probability in swaps.items():
-        if moved < dealt <= street:
-            kept *= (1 - probability) ** 2
-    return kept
+def _tree_action(tree: SubgameTree, node: int, child: int) -> Action:
+    """The real action of subgame ``child`` at ``node`` (the tree's chips are the engines' amounts)."""
+    text = tree.describe(child)
+    if tree.kind[child] == FOLD:
+        return Action.fold()
+    if text in ("check", "call"):
+        return Action.check() if text == "check" else Action.call()
+    return Action.raise_to(_raise_to(tree, node, child))
 
 
 def _raise_to(tree: SubgameTree, node: int, child: int) -> int:

@@ -182,28 +182,37 @@ class TimeManager:
         streets = {street, *(s for s, _ in config.street_weights), *self._counts}
         expected = sum(config.weight(s) * self._rate(s, played) for s in streets)
         seconds = min(config.max_seconds, per_round * config.weight(street) / expected)
-        per_unit, fixed = self._pace.get(street, (0.0, 0.0))
+        per_unit, fixed = self._pace.get(street, (None, 0.0))
+        per_unit = per_unit or 0.0
         needed = max(config.min_seconds, config.margin * (fixed + min_iterations * per_unit * size))
         return seconds if seconds >= needed else None
 
     def record(self, street: int, seconds: float, run: Run | None = None, size: float = 1.0) -> None:
         """Count one re-solve on ``street`` of ``size`` that took ``seconds`` of wall time in all,
-        ``run`` (from `run_within`) its iterations and their pace (``None``: not measured)."""
+        ``run`` (from `run_within`) its iterations and their pace (``None``: not measured). A run of no
+        iteration (the deadline passed before the solver started: ranges, tables) measures the
+        seconds outside the iterations only, so that a street whose fixed cost alone overruns its
+        budgets is refused from then on instead of paying it every time."""
         self._played()
         self._counts[street] = self._counts.get(street, 0) + 1
         self._seconds += float(seconds)
-        if run is not None and run.seconds_per_iteration is not None:
+        if run is None:
+            return
+        pace, fixed = self._pace.get(street, (None, None))
+        if run.seconds_per_iteration is not None:
             iterating = run.iterations * run.seconds_per_iteration
             latest = (run.seconds_per_iteration / size, max(0.0, seconds - iterating))
-            pace, fixed = self._pace.get(street, latest)
-            self._pace[street] = (
-                PACE_WEIGHT * latest[0] + (1 - PACE_WEIGHT) * pace,
-                PACE_WEIGHT * latest[1] + (1 - PACE_WEIGHT) * fixed,
-            )
+        elif run.iterations == 0:
+            latest = (pace, float(seconds))
+        else:
+            return
+        pace = latest[0] if pace is None else PACE_WEIGHT * latest[0] + (1 - PACE_WEIGHT) * pace
+        fixed = latest[1] if fixed is None else PACE_WEIGHT * latest[1] + (1 - PACE_WEIGHT) * fixed
+        self._pace[street] = (pace, fixed)
 
     def pace(self, street: int) -> tuple[float, float] | None:
         """Moving averages of the re-solves on ``street`` so far: (seconds per iteration per unit of
-        size, seconds outside the iterations), if measured."""
+        size, ``None`` until a run measured it; seconds outside the iterations), if measured."""
         return self._pace.get(street)
 
     def state(self) -> tuple:

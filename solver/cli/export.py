@@ -35,8 +35,8 @@ def strategy_player(path: str, config: Any, seed: Any) -> Any:
     (`solver.bots.export_bot.check_strategy`); other rules (document or engine) get the lookup
     bot's warning. ``resolve:FILE.h5`` (the prefix :data:`RESOLVE_PREFIX`): a
     `solver.bots.resolving_bot.ResolvingBot` of the file at its default settings (it re-solves
-    Hold'em and Swap rivers and plays the lookup bot in the other variants), named ``resolve:`` and the file's name. N-player limit rules
-    (`game.rules.limit.LimitConfig`): a `solver.bots.limit_lookup_bot.LimitLookupBot` of that file
+    Hold'em and Swap turns and rivers and plays the lookup bot in the other variants), named
+    ``resolve:`` and the file's name. N-player limit rules (`game.rules.limit.LimitConfig`): a `solver.bots.limit_lookup_bot.LimitLookupBot` of that file
     (it plays check/call at player counts the file was not solved for)."""
     from game.rules.limit import LimitConfig
     from solver.bots.export_bot import check_strategy
@@ -99,8 +99,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         resolve: bool = typer.Option(
             False,
             "--resolve",
-            help="Play --strategy with real-time re-solving of the river (the re-solving bot, paced by the "
-            "engine's game clock; Hold'em and Swap rivers, the other variants play the strategy throughout).",
+            help="Play --strategy with real-time re-solving of the turn and river (the re-solving bot, paced by "
+            "the engine's game clock; Hold'em and Swap, the other variants play the strategy throughout).",
         ),
         out: Path = typer.Option(..., help="Folder to write (must be empty or absent)."),
         strategy: Path | None = typer.Option(

@@ -9,8 +9,9 @@ the opponent's reach with card removal (:func:`_batched_terminal_values`: its re
 hand-major, one sweep of :func:`kernels_showdown._batched_sweep` whose inner loops run over the
 terminals, SIMD); a backward sweep forms the traverser's counterfactual values per hand and adds its
 regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. A terminal of another
-kind (a depth-limited leaf would be one) is valued alone by :func:`_terminal_value`, which also
-values the best-response pass's terminals (float64). Variants are parameters, as
+kind is valued alone by :func:`_terminal_value`, which also values the best-response pass's
+terminals (float64): the depth-limited LEAF and RUNOUT kinds are valued there by :mod:`kernels_leaf`
+(``leaves``: its ``LeafArrays``, empty for a river subgame). Variants are parameters, as
 in :mod:`solver.solve.kernels_cfr`: strategy-sum weight ``t ** gamma``, regret matching+ on/off,
 regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**beta + 1)``
 (negative) when ``discount`` is on. The safe re-solving gadget is a two-action decision of the
@@ -25,8 +26,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solver.resolve.kernels_leaf import BEST, CURRENT, UPDATE, _leaf_value, _runout_value
 from solver.resolve.kernels_showdown import N_CARDS, _batched_sweep, _fold_value, _showdown_value
-from solver.resolve.tree import DECISION, FOLD, SHOWDOWN  # node kinds; numba freezes them as constants
+from solver.resolve.tree import DECISION, FOLD, LEAF, RUNOUT, SHOWDOWN  # node kinds; numba freezes them as constants
 
 LANES = 16
 """Float32 lanes of a 512-bit vector: the batch's columns are padded to a multiple (a remainder of a
@@ -44,18 +46,25 @@ def _any_positive(values):
 
 
 @njit(cache=True, nogil=True)
-def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, out):
+def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, out, leaves, leaf_mode):
     """Counterfactual value per hand of terminal ``node`` for ``traverser`` into ``out`` (zero,
     without a showdown pass, where the opponent never gets there): the best-response pass's terminals,
     and in the CFR pass any terminal kind other than fold and showdown (those go in one batch).
 
     ``layout``, ``scratch``: a ``HandLayout`` and a ``ShowdownScratch`` (see :mod:`kernels_showdown`).
+    ``leaves``, ``leaf_mode``: the ``LeafArrays`` and mode of :mod:`kernels_leaf` (LEAF, RUNOUT).
     """
     if not _any_positive(opponent_reach):  # the values are linear in the reach: all zero, exactly
         out[:] = 0.0
         return
     own = pot_chips[node, traverser]
     other = pot_chips[node, 1 - traverser]
+    if kind[node] == LEAF:
+        _leaf_value(leaves, leaves.node_leaf[node], traverser, opponent_reach, leaf_mode, out)
+        return
+    if kind[node] == RUNOUT:
+        _runout_value(leaves, layout, opponent_reach, own, other, scratch, out)
+        return
     if kind[node] != FOLD:
         _showdown_value(layout, opponent_reach, own, other, scratch, out)
         return
@@ -180,6 +189,7 @@ def _cfr_iterations(
     gadget_player,
     gadget_values,
     gadget_regrets,
+    leaves,
 ):
     """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based).
 
@@ -193,7 +203,7 @@ def _cfr_iterations(
     terminate, worth ``gadget_values`` (n,) (counterfactual, the units of ``values``), or to enter
     the subgame, by regret matching over ``gadget_regrets`` (2, n) (rows: terminate, enter; modified
     in place), entering where neither regret is positive. Its root reach is its range times the
-    probability of entering.
+    probability of entering. ``leaves``: see :func:`_terminal_value`.
     """
     kind, player, child_start, n_children, pot_chips, reach_source = tree
     n_nodes = len(kind)
@@ -251,7 +261,17 @@ def _cfr_iterations(
                     if kind[node] != FOLD and kind[node] != SHOWDOWN:  # not in the batch: valued alone
                         opponent_reach = reach[reach_source[node, opponent], opponent]
                         _terminal_value(
-                            kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, values[node]
+                            kind,
+                            player,
+                            pot_chips,
+                            layout,
+                            node,
+                            traverser,
+                            opponent_reach,
+                            scratch,
+                            values[node],
+                            leaves,
+                            UPDATE,
                         )
                     continue
                 start = child_start[node]
@@ -305,14 +325,17 @@ def _add_regrets(regrets, action_values, node_values, regret_matching_plus, disc
 
 
 @njit(cache=True, nogil=True)
-def _response_values(tree, layout, ranges, average, responder, best, reach, values, scratch):
+def _response_values(tree, layout, ranges, average, responder, best, reach, values, scratch, leaves):
     """Counterfactual values per hand of ``responder`` at every node into ``values`` (n_nodes, n).
 
     The opponent plays ``average`` (normalised per node, (n_nodes, n)); the responder plays its best
     action per hand if ``best``, else ``average`` too. ``reach`` (n_nodes, n): scratch for the
-    opponent's reach. The responder's value of the subgame is ``ranges[responder] @ values[0]``.
+    opponent's reach. The responder's value of the subgame is ``ranges[responder] @ values[0]``. At
+    a LEAF the opponent's choice of continuation is its current one; a best-responding chooser
+    takes the best continuation per hand.
     """
     kind, player, child_start, n_children, pot_chips, _ = tree
+    leaf_mode = BEST if best else CURRENT
     n_nodes = len(kind)
     n = ranges.shape[1]
     opponent = 1 - responder
@@ -326,7 +349,9 @@ def _response_values(tree, layout, ranges, average, responder, best, reach, valu
                 reach[c, h] = reach[node, h] * (average[c, h] if player[node] == opponent else 1.0)
     for node in range(n_nodes - 1, -1, -1):
         if kind[node] != DECISION:
-            _terminal_value(kind, player, pot_chips, layout, node, responder, reach[node], scratch, values[node])
+            _terminal_value(
+                kind, player, pot_chips, layout, node, responder, reach[node], scratch, values[node], leaves, leaf_mode
+            )
             continue
         start = child_start[node]
         count = n_children[node]

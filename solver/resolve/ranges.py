@@ -7,8 +7,8 @@ one of that player's own cards, weighs 0. An action multiplies each combination'
 probability that the strategy played takes that action with that combination; for the blueprint
 that is the row of the combination's bucket at the abstract node (:func:`blueprint_likelihood`),
 the buckets of all 1,326 combinations on a board coming from :class:`ComboBuckets` (cached per
-board). Plain two-card Hold'em only: the variants with other private state (Swap's swapped cards,
-Auction's three-card hands, Bounty's rank) are refused by the bot that uses these ranges.
+board). Two-card holdings: Swap's swap events mix a range by :func:`swapped`; the variants with other
+private state (Auction's three-card hands, Bounty's rank) are refused by the bot that uses these ranges.
 
 >>> weights = initial_range(board=[0, 1, 2], own_cards=())
 >>> int(np.count_nonzero(weights)), round(float(weights.sum()), 12)  # 49 * 48 / 2 combinations left, normalised
@@ -111,3 +111,37 @@ def blueprint_likelihood(rows: np.ndarray, buckets: np.ndarray, action: int) -> 
     live = buckets >= 0
     out[live] = rows[buckets[live], action]
     return out
+
+
+def swapped(weights: np.ndarray, board, own_cards, probability: float) -> np.ndarray:
+    """(1326,) a range after Swap's swap event, as an observer holding ``own_cards`` sees it: each of
+    the holding's two cards is independently replaced, with ``probability``, by a card drawn
+    uniformly from the ``m`` cards neither on ``board``, in ``own_cards`` nor in the holding
+    (``weights`` must be 0 on combinations holding a board or own card; mass is kept).
+
+    A combination ``{a, b}`` keeps ``(1 - p)^2`` of its weight, receives ``p (1 - p) / m`` of each
+    combination sharing exactly one card with it and ``2 p^2 / (m (m - 1))`` of each sharing none:
+    in per-card sums, ``(1 - p)^2 w + p (1 - p) / m (by[a] + by[b] - 2 w) + 2 p^2 / (m (m - 1))
+    (total - by[a] - by[b] + w)``.
+
+    >>> board = [0, 1, 2]
+    >>> before = initial_range(board, own_cards=[3, 4])
+    >>> after = swapped(before, board, [3, 4], 0.1)
+    >>> bool(np.allclose(after, before)), round(float(after.sum()), 12)  # uniform stays uniform
+    (True, 1.0)
+    """
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.shape != (N_COMBOS,):
+        raise ValueError(f"weights must have shape ({N_COMBOS},), got {weights.shape}")
+    if not 0.0 <= probability <= 1.0:
+        raise ValueError(f"probability must be in [0, 1], got {probability!r}")
+    dead = blocked([*board, *own_cards])
+    m = 52 - len(board) - len(own_cards) - 2
+    by_card = np.zeros(52)
+    np.add.at(by_card, HAND_CARDS[:, 0], weights)
+    np.add.at(by_card, HAND_CARDS[:, 1], weights)
+    one = by_card[HAND_CARDS[:, 0]] + by_card[HAND_CARDS[:, 1]]
+    p = probability
+    out = (1 - p) ** 2 * weights + p * (1 - p) / m * (one - 2 * weights)
+    out += 2 * p * p / (m * (m - 1)) * (weights.sum() - one + weights)
+    return np.where(dead, 0.0, out)

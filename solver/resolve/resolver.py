@@ -28,6 +28,7 @@ import numpy as np
 
 from solver.resolve import kernels_vector_cfr
 from solver.resolve.hands import RiverHands, compatible_mass
+from solver.resolve.leaves import LeafValues, leaf_arrays
 from solver.resolve.tree import DECISION, SubgameTree
 
 ALGORITHMS = ("cfr", "cfr+", "linear", "dcfr")
@@ -108,6 +109,10 @@ class SubgameSolver:
     action into node ``c``.
     ``gadget``: safe re-solving (see :class:`OpponentValues`); the average strategy is then the
     subgame's part of the gadget game's, and :meth:`exploitability` still measures the subgame alone.
+    ``leaves``: the continuation values of a depth-limited tree's LEAF nodes
+    (:class:`~solver.resolve.leaves.LeafValues`; ``hands`` then a
+    :class:`~solver.resolve.hands.TurnHands`); the opponent's choice of continuation is learnt with
+    the subgame and best-responded to by :meth:`exploitability`.
     """
 
     def __init__(
@@ -117,6 +122,7 @@ class SubgameSolver:
         ranges: np.ndarray,
         config: ResolveConfig | None = None,
         gadget: OpponentValues | None = None,
+        leaves: LeafValues | None = None,
     ):
         if not isinstance(tree, SubgameTree) or not isinstance(hands, RiverHands):
             raise TypeError(f"need a SubgameTree and a RiverHands, got {type(tree).__name__}, {type(hands).__name__}")
@@ -154,6 +160,7 @@ class SubgameSolver:
         self._values = np.zeros(shape, TABLE_DTYPE)
         self._reach = np.zeros((tree.n_nodes, 2, hands.n_hands), TABLE_DTYPE)
         self._scratch = hands.scratch(TABLE_DTYPE)
+        self._leaves = leaf_arrays(tree, hands, leaves)
 
     def run(self, n_iterations: int) -> SubgameSolver:
         """Run ``n_iterations`` more iterations (each updates both players); returns ``self``."""
@@ -175,6 +182,7 @@ class SubgameSolver:
             -1 if self.gadget is None else self.gadget.player,
             self._gadget_values,
             self.gadget_regrets,
+            self._leaves,
         )
         self.iteration += n_iterations
         return self
@@ -190,6 +198,11 @@ class SubgameSolver:
         ``strategy``: (n_nodes, n_hands), each decision's children rows summing to 1 per hand (the
         form of :meth:`average_strategy`).
         """
+        return self._response(strategy, responder, best)[0][0]
+
+    def _response(self, strategy: np.ndarray, responder: int, best: bool) -> tuple[np.ndarray, np.ndarray]:
+        """``(values, reach)``, each (n_nodes, n_hands): ``responder``'s counterfactual values and the
+        other player's reach at every node."""
         n = self.hands.n_hands
         if np.shape(strategy) != (self.tree.n_nodes, n):
             raise ValueError(
@@ -198,6 +211,7 @@ class SubgameSolver:
         if responder not in (0, 1):
             raise ValueError(f"responder must be 0 or 1, got {responder!r}")
         out = np.zeros((self.tree.n_nodes, n))
+        reach = np.zeros((self.tree.n_nodes, n))
         kernels_vector_cfr._response_values(
             self.tree.kernel_arrays(),
             self.hands.layout,
@@ -205,18 +219,22 @@ class SubgameSolver:
             np.ascontiguousarray(strategy, dtype=np.float64),
             responder,
             best,
-            np.zeros((self.tree.n_nodes, n)),
+            reach,
             out,
             self.hands.scratch(),
+            self._leaves,
         )
-        return out[0]
+        return out, reach
 
-    def hand_values(self, strategy: np.ndarray, responder: int, best: bool) -> np.ndarray:
-        """(n_hands,) :meth:`values` per unit of the other range's compatible reach: chips per deal of
-        each ``responder`` hand (the units of :class:`OpponentValues`); 0 where no hand can face it."""
-        compatible = compatible_mass(self.hands, self.ranges[1 - responder])
-        counterfactual = self.values(strategy, responder, best)
-        return np.divide(counterfactual, compatible, out=np.zeros_like(counterfactual), where=compatible > 0)
+    def hand_values(self, strategy: np.ndarray, responder: int, best: bool, node: int = 0) -> np.ndarray:
+        """(n_hands,) ``responder``'s counterfactual values at ``node`` (default the root: :meth:`values`)
+        per unit of the other player's compatible reach there: chips per deal of each ``responder``
+        hand (the units of :class:`OpponentValues`); 0 where no hand can face it."""
+        if not 0 <= node < self.tree.n_nodes:
+            raise ValueError(f"node must be in 0..{self.tree.n_nodes - 1}, got {node!r}")
+        values, reach = self._response(strategy, responder, best)
+        compatible = compatible_mass(self.hands, reach[node])
+        return np.divide(values[node], compatible, out=np.zeros(self.hands.n_hands), where=compatible > 0)
 
     def joint_weight(self) -> float:
         """Sum over compatible hand pairs of the product of both ranges' weights (the normaliser)."""

@@ -4,8 +4,11 @@ Nodes are a flat arena in breadth-first order (a parent before its children), ch
 node ``c`` is the action taken into it, so per-action tables have one row per node (the root's row
 is unused). Sizes come from a :class:`~abstraction.bets.bet_abstraction.StreetBets` (pot fractions,
 all-in, a cap on bets plus raises), applied as the bet abstraction does: a raise of fraction f
-calls, then adds f times the pot after the call, clamped to the engines' raise bounds. The street
-ends at a showdown (the river: a depth-limited solver would end earlier streets at leaves).
+calls, then adds f times the pot after the call, clamped to the engines' raise bounds. On the last
+street the betting ends at a showdown; on an earlier one (``final_street=False``, depth-limited
+solving) it ends at a LEAF when both players have matched with chips behind (the next card comes and
+the continuation values of :mod:`solver.resolve.leaves` take over), or at a RUNOUT when a call
+leaves a player all-in (the remaining board cards are dealt and the hands shown down).
 
 >>> tree = build_subgame_tree(SubgameConfig(pot_chips=(20, 20), stacks=(180, 180), bets=StreetBets.parse("1p,a cap=1")))
 >>> [tree.describe(c) for c in tree.children(0)]
@@ -22,8 +25,9 @@ import numpy as np
 
 from abstraction.bets.bet_abstraction import StreetBets
 
-DECISION, FOLD, SHOWDOWN = 0, 1, 2
-"""Node kinds. A FOLD node's ``player`` is the player who folded."""
+DECISION, FOLD, SHOWDOWN, LEAF, RUNOUT = 0, 1, 2, 3, 4
+"""Node kinds. A FOLD node's ``player`` is the player who folded. LEAF (street end, chips behind)
+and RUNOUT (all-in before the last street) occur only in trees with ``final_street=False``."""
 DEFAULT_BETS = StreetBets((0.33, 0.67, 1.0, 1.5), all_in=True, cap=3)
 """The re-solver's default sizes: 0.33p, 0.67p, 1p, 1.5p and all-in, at most 3 bets and raises."""
 
@@ -37,6 +41,7 @@ class SubgameConfig:
     the raise bounds). ``stacks``: chips each player has left behind. ``first_player``: who acts
     first (0 or 1). ``bets``: sizes and cap; ``raises_made`` bets and raises already made on this
     street count against the cap. ``big_blind``: chips, the smallest raise increment.
+    ``final_street``: the street ends at showdowns (True: the river) or at LEAF / RUNOUT nodes.
     """
 
     pot_chips: tuple[int, int]
@@ -46,6 +51,7 @@ class SubgameConfig:
     bets: StreetBets = field(default_factory=lambda: DEFAULT_BETS)
     raises_made: int = 0
     big_blind: int = 2
+    final_street: bool = True
 
     def __post_init__(self) -> None:
         for name in ("pot_chips", "stacks", "pips"):
@@ -75,8 +81,8 @@ class SubgameConfig:
 class SubgameTree:
     """Flat node arrays (``n_nodes`` entries each), breadth-first, children contiguous.
 
-    ``kind``: int8 DECISION / FOLD / SHOWDOWN. ``player``: int8, the player to act (DECISION), who
-    folded (FOLD), -1 at a showdown. ``child_start``, ``n_children``: int64, the children of a node are
+    ``kind``: int8 DECISION / FOLD / SHOWDOWN / LEAF / RUNOUT. ``player``: int8, the player to act
+    (DECISION), who folded (FOLD), -1 at the other terminals. ``child_start``, ``n_children``: int64, the children of a node are
     ``child_start .. child_start + n_children - 1``. ``pot_chips``: (n_nodes, 2) float64, chips each
     player has put in the whole hand at the node. ``reach_source``: (n_nodes, 2) int64, the node at
     or above each node where each player last acted (the node itself if that player's action led
@@ -107,6 +113,11 @@ class SubgameTree:
     def describe(self, node: int) -> str:
         return self.action[node]
 
+    @property
+    def leaves(self) -> np.ndarray:
+        """int64 node indices of the LEAF nodes, ascending (leaf ``i`` of :mod:`solver.resolve.leaves`)."""
+        return np.flatnonzero(self.kind == LEAF)
+
     def kernel_arrays(self) -> tuple[np.ndarray, ...]:
         """The arrays the kernels take, in order: kind, player, child_start, n_children, pot_chips,
         reach_source."""
@@ -123,16 +134,17 @@ class _State:
     checked: bool  # the other player checked on this street
 
 
-def _actions(state: _State, bets: StreetBets, big_blind: int) -> list[tuple[str, int, _State | None]]:
-    """``(text, kind, next state)`` of each action at a decision (None: the hand ends there)."""
+def _actions(state: _State, bets: StreetBets, big_blind: int, final: bool) -> list[tuple[str, int, _State | None]]:
+    """``(text, kind, next state)`` of each action at a decision (None: the street ends there)."""
     me, other = state.to_act, 1 - state.to_act
     cost = state.pips[other] - state.pips[me]
     out: list[tuple[str, int, _State | None]] = []
     if cost > 0:
+        all_in = state.stacks[me] == cost or state.stacks[other] == 0
         out.append(("fold", FOLD, None))
-        out.append(("call", SHOWDOWN, None))
+        out.append(("call", SHOWDOWN if final else (RUNOUT if all_in else LEAF), None))
     elif state.checked:
-        out.append(("check", SHOWDOWN, None))
+        out.append(("check", SHOWDOWN if final else LEAF, None))
     else:
         out.append(("check", DECISION, _State(state.pot_chips, state.stacks, state.pips, other, state.raises, True)))
     most = min(state.stacks[me], state.stacks[other] + cost)
@@ -166,7 +178,7 @@ def build_subgame_tree(config: SubgameConfig, max_nodes: int = 100_000) -> Subga
     while node < len(kinds):
         state = states[node]
         if kinds[node] == DECISION and state is not None:
-            choices = _actions(state, config.bets, config.big_blind)
+            choices = _actions(state, config.bets, config.big_blind, config.final_street)
             child_start[node], n_children[node] = len(kinds), len(choices)
             for text, kind, child in choices:
                 if len(kinds) >= max_nodes:
@@ -185,6 +197,20 @@ def build_subgame_tree(config: SubgameConfig, max_nodes: int = 100_000) -> Subga
                 child_start.append(0)
                 n_children.append(0)
         node += 1
+    return subgame_tree_from_nodes(config, kinds, players, child_start, n_children, pots, actions)
+
+
+def subgame_tree_from_nodes(
+    config: SubgameConfig,
+    kinds: list[int],
+    players: list[int],
+    child_start: list[int],
+    n_children: list[int],
+    pot_chips: list,
+    actions: list[str],
+) -> SubgameTree:
+    """A :class:`SubgameTree` from its node lists (breadth-first, children contiguous; the meanings of
+    the tree's arrays), its ``reach_source`` derived. ``config``: where the subgame starts."""
     reach_source = np.zeros((len(kinds), 2), dtype=np.int64)
     for node in range(len(kinds)):
         for child in range(child_start[node], child_start[node] + n_children[node]):
@@ -196,7 +222,7 @@ def build_subgame_tree(config: SubgameConfig, max_nodes: int = 100_000) -> Subga
         player=np.array(players, dtype=np.int8),
         child_start=np.array(child_start, dtype=np.int64),
         n_children=np.array(n_children, dtype=np.int64),
-        pot_chips=np.array(pots, dtype=np.float64),
+        pot_chips=np.array(pot_chips, dtype=np.float64).reshape(len(kinds), 2),
         reach_source=reach_source,
         action=tuple(actions),
     )

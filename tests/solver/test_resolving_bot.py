@@ -20,8 +20,15 @@ from game.rules.actions import Action
 from game.rules.chance import RandomChance
 from game.rules.holdem import HoldemConfig, HoldemRound
 from solver.bots.lookup_bot import LookupBot
-from solver.bots.resolving_bot import RIVER, ResolvingBot, ResolvingConfig
-from solver.resolve.hands import river_hands
+from solver.bots.resolving_bot import RIVER, TURN, ResolvingBot, ResolvingConfig
+from solver.resolve.continuation import (
+    ContinuationConfig,
+    RiverBlueprint,
+    blueprint_turn_tree,
+    river_buckets,
+    river_tables,
+)
+from solver.resolve.hands import river_hands, turn_hands
 from solver.resolve.ranges import (
     N_COMBOS,
     ComboBuckets,
@@ -33,10 +40,12 @@ from solver.resolve.ranges import (
 from solver.resolve.resolver import SubgameSolver
 from solver.resolve.tree import DECISION, SubgameConfig, build_subgame_tree
 from tests.solver.test_lookup_bot import STACK, solved  # noqa: F401 (the module fixture)
+from tests.solver.tiny_bounty import blank_cards, solve_tiny
 
 pytestmark = pytest.mark.jit_only  # a Hold'em game is solved in a module fixture: minutes as plain Python
 
-FAST = ResolvingConfig(iterations=20)
+FAST = ResolvingConfig(iterations=20, depth_limited=False)  # the river tests: the blueprint plays the turn
+TURN_FAST = ResolvingConfig(iterations=10, min_iterations=10, continuation=ContinuationConfig(n_classes=16, samples=16))
 
 
 def test_bayes_update_equals_a_brute_force_product(solved):  # noqa: F811
@@ -246,3 +255,263 @@ def test_time_budget_stops_the_solve_and_bad_settings_are_refused(solved):  # no
         ResolvingConfig(seconds=0)
     with pytest.raises(TypeError, match="bets must be a StreetBets"):
         ResolvingConfig(bets="0.5p")
+    with pytest.raises(ValueError, match=r"turn_min_iterations must be an int in \[1, iterations\]"):
+        ResolvingConfig(iterations=50, turn_min_iterations=60)
+
+
+def turn_spot(seed: int) -> HoldemRound:
+    """A round checked down to the turn (the small blind limps), the big blind to act on the turn."""
+    round_ = HoldemRound(HoldemConfig(stack=STACK), RandomChance(seed))
+    while round_.street < TURN:
+        round_.apply(passive_action(round_.observation(round_.to_act)))
+    return round_
+
+
+def test_river_buckets_of_turn_hands_equal_the_card_abstraction(solved):  # noqa: F811
+    """The leaves' river buckets, computed for every turn hand and river at once, are the card
+    abstraction's own (`BucketLookup.bucket`) on every hand of three rivers; -1 where the hand
+    holds the river card."""
+    _, abstraction, _ = solved
+    lookup = BucketLookup(abstraction)
+    board = parse_cards("Qh Td 8c 5s")
+    hands = turn_hands(board)
+    buckets = river_buckets(hands, abstraction.river_centroids)
+    for row in (0, 20, 47):
+        river = int(hands.river_cards[row])
+        expected = [
+            -1 if river in cards else lookup.bucket(cards, [*board.tolist(), river]) for cards in hands.cards.tolist()
+        ]
+        assert buckets[row].tolist() == expected
+
+
+def test_leaves_continue_from_the_blueprint_river_the_lookup_bot_reaches(solved):  # noqa: F811
+    """On a turn checked down from the deal, the check-check leaf of the bot's turn subgame reads
+    the blueprint's river from the abstract node the lookup bot reaches after the same checks; a
+    bet-call leaf from the river node after the abstract pot bet and call (the tree's 1p bet is
+    the blueprint's own size)."""
+    path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK)
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=config, seed=0)
+    round_ = turn_spot(1)
+    observation = round_.observation(1)
+    subgame = SubgameConfig(
+        pot_chips=observation.contributions,
+        stacks=observation.stacks,
+        first_player=1,
+        bets=StreetBets.parse("1p,a cap=2"),
+        final_street=False,
+    )
+    tree = build_subgame_tree(subgame)
+    roots = bot.leaf_roots(tree, observation.history)
+    paths = {
+        tuple(tree.describe(c) for c in _path(tree, leaf)): root for leaf, root in zip(tree.leaves, roots, strict=True)
+    }
+    for actions in (("check", "check"), ("bet to 4", "call")):
+        lookup = LookupBot(path, card_abstraction=abstraction, config=config, seed=0)
+        played = HoldemRound(config, RandomChance(1))
+        while played.street < TURN:
+            played.apply(passive_action(played.observation(played.to_act)))
+        for text in actions:
+            played.apply(Action.check() if text == "check" else Action.call() if text == "call" else Action.raise_to(4))
+        assert played.street == RIVER
+        assert paths[actions] == lookup.abstract_node(played.observation(played.to_act)) >= 0
+
+
+def _path(tree, node: int) -> list[int]:
+    """The nodes from the root's child down to ``node``."""
+    parent = {c: p for p in range(tree.n_nodes) for c in tree.children(p)}
+    out = [node]
+    while parent.get(out[-1], 0) != 0:
+        out.append(parent[out[-1]])
+    return out[::-1]
+
+
+class TurnCounter(RiverCounter):
+    """Counts the rounds in which the bot was asked to act on the turn."""
+
+    def act(self, observation):
+        if observation.street == TURN and (observation.hole_cards, observation.board) != self._last:
+            self._last = (observation.hole_cards, observation.board)
+            self.river_rounds += 1
+        return self.bot.act(observation)
+
+
+@pytest.mark.slow  # about 40 s a match on a loaded machine: a depth-limited re-solve in most rounds
+@pytest.mark.parametrize("opponent", ["equity", "random"])
+def test_bot_resolves_every_turn_and_plays_legally(solved, opponent):  # noqa: F811
+    """200 duplicate rounds (engine rules) against the equity and random bots: no illegal action, no
+    error, no fallback to the blueprint, a depth-limited re-solve in every round reaching the bot's
+    turn (plus the river's)."""
+    path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK, rules="engine")
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=config, seed=3, resolving=TURN_FAST)
+    counter = TurnCounter(bot)
+    result = play_match(config, counter, make_bot(opponent, seed=4), rounds=200, seed=5, duplicate=True)
+    assert sum(result.illegal_actions.values()) == 0
+    assert bot.errors == 0 and bot.fallbacks == 0
+    assert counter.river_rounds > 20 and bot.resolves >= counter.river_rounds, (counter.river_rounds, bot.resolves)
+
+
+def test_turn_resolve_is_deterministic_and_walks_off_tree_bets(solved):  # noqa: F811
+    """Two bots of one seed give the same turn policy on three checked-down turns (a depth-limited
+    subgame solved for each); an opponent's turn bet the tree lacks re-solves from there, once."""
+    path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK)
+    bots = [
+        ResolvingBot(path, card_abstraction=abstraction, config=config, seed=s, resolving=TURN_FAST) for s in (1, 2)
+    ]
+    for seed in (1, 2, 3):
+        observation = turn_spot(seed).observation(1)
+        policies = [bot.policy(observation) for bot in bots]
+        assert policies[0] == policies[1] and abs(sum(p for _, p in policies[0]) - 1) < 1e-9
+    assert bots[0].resolves == 0  # policy restores the counters
+    round_ = turn_spot(4)
+    low, high = round_.raise_bounds()
+    round_.apply(Action.raise_to(min(high, low + 1)))  # 3 chips into a pot of 4: no 0.5p, 1p or all-in size
+    bot = bots[0]
+    action = bot.act(round_.observation(0))
+    assert round_.can_apply(action)
+    assert bot.resolves == 2 and bot.fallbacks == 0 and bot.errors == 0  # street start, then the bet
+
+
+def test_river_tables_equal_a_path_enumeration_of_the_blueprint(solved):  # noqa: F811
+    """The continuation tables at the river node a checked-down turn leads to equal, for every
+    bucket pair and showdown outcome, the sum over the abstract river's terminals of the path's
+    probability (the blueprint's rows; the opponent's fold, check/call or raise columns multiplied
+    by 5 and renormalised in continuations 1-3) times the searcher's chips there; with bias 1 the
+    four continuations are the blueprint's."""
+    path, abstraction, _ = solved
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0)
+    played = turn_spot(2)
+    played.apply(Action.check())
+    played.apply(Action.check())
+    root = bot.abstract_node(played.observation(played.to_act))
+    flat = bot._tree.tree
+    assert flat.street[root] == 3 and flat.kind[root] == 0  # the river's first decision
+    blueprint = RiverBlueprint(flat, bot._rows, abstraction.river_centroids)
+    n_buckets = len(abstraction.river_centroids)
+    biased = [None, {0}, {1, 2}, {3}]  # ActionKind values: fold; check, call; raise
+    for searcher in (0, 1):
+        tables = river_tables(blueprint, root, searcher, n_buckets)
+        assert np.allclose(river_tables(blueprint, root, searcher, n_buckets, bias=1.0), tables[0][None])
+        for choice, kinds in enumerate(biased):
+            for mine in range(n_buckets):
+                for theirs in range(n_buckets):
+                    stack = [(root, 1.0)]
+                    expected = np.zeros(3)
+                    while stack:
+                        node, probability = stack.pop()
+                        committed = flat.committed[node]
+                        if flat.kind[node] == 1:  # fold: the folder loses what it put in
+                            folder = flat.player[node]
+                            expected += probability * (
+                                -committed[searcher] if folder == searcher else committed[1 - searcher]
+                            )
+                            continue
+                        if flat.kind[node] == 2:
+                            own, other = committed[searcher], committed[1 - searcher]
+                            expected += probability * np.array([-own, (other - own) / 2, other])
+                            continue
+                        actor = flat.player[node]
+                        row = bot._rows(flat.infoset_group[node])[mine if actor == searcher else theirs].copy()
+                        children = list(bot._tree.children(node)[0])
+                        if actor != searcher and kinds is not None:
+                            row *= [5.0 if flat.action_kind[c] in kinds else 1.0 for c in children]
+                            row /= row.sum()
+                        stack.extend((c, probability * p) for c, p in zip(children, row, strict=True))
+                    assert np.allclose(tables[choice, mine, theirs], expected, rtol=0, atol=1e-9)
+
+
+def test_off_tree_turn_bet_resolves_behind_the_gadget(solved):  # noqa: F811
+    """After an opponent's off-tree turn bet the bot re-solves behind the gadget, the opponent's
+    values per hand its best in-tree values at that node in the first solve. Against the re-solve
+    the opponent's hands gain less above those values (range-weighted) than against a plain
+    re-solve of the same subgame from the same ranges and leaves."""
+    path, abstraction, _ = solved
+    resolving = ResolvingConfig(iterations=300, continuation=ContinuationConfig(n_classes=16, samples=16))
+    bot = ResolvingBot(
+        path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0, resolving=resolving
+    )
+    round_ = turn_spot(4)
+    low, high = round_.raise_bounds()
+    round_.apply(Action.raise_to(min(high, low + 1)))
+    bot.act(round_.observation(0))
+    session = bot._session
+    solver = session.solver
+    assert bot.resolves == 2 and solver.gadget is not None and solver.gadget.player == 1
+    values = solver.gadget.values
+    leaves = bot._turn_leaves(session.tree, session.hands, 0, session.moves)
+    plain = SubgameSolver(session.tree, session.hands, solver.ranges, leaves=leaves).run(300)
+    weights = solver.ranges[1] / solver.ranges[1].sum()
+
+    def excess(subgame: SubgameSolver) -> float:
+        response = subgame.hand_values(subgame.average_strategy(), 1, best=True)
+        return float(weights @ np.maximum(response - values, 0.0))
+
+    pot = float(session.tree.pot_chips[0].sum())  # measured: 0.0 against 0.26 chips, pot 7
+    assert excess(solver) < excess(plain) and excess(solver) < 0.02 * pot, (excess(solver), excess(plain), pot)
+
+
+def test_blueprint_turn_tree_is_the_runtime_tree_of_the_blueprint_bets(solved):  # noqa: F811
+    """On a turn checked down from the deal (real chips = abstract chips), the blueprint's own turn
+    betting converted to a subgame tree has the node kinds, players and chips of the runtime tree
+    built with the blueprint's bet set (``1p,a cap=2``)."""
+    path, abstraction, _ = solved
+    bot = ResolvingBot(path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0)
+    observation = turn_spot(3).observation(1)
+    config = SubgameConfig(
+        pot_chips=observation.contributions,
+        stacks=observation.stacks,
+        first_player=1,
+        bets=StreetBets.parse("1p,a cap=2"),
+        final_street=False,
+    )
+    root = bot.abstract_node(observation)
+    converted, abstract = blueprint_turn_tree(bot._blueprint_river, root, config)
+    built = build_subgame_tree(config)
+    assert abstract[0] == root and converted.n_nodes == built.n_nodes
+    assert np.array_equal(converted.kind, built.kind) and np.array_equal(converted.player, built.player)
+    assert np.array_equal(converted.pot_chips, built.pot_chips) and np.array_equal(
+        converted.reach_source, built.reach_source
+    )
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_first_turn_solve_is_behind_the_blueprint_gadget(solved, seed):  # noqa: F811
+    """The turn's first solve runs behind the gadget, each opponent hand's value its best response
+    to the blueprint (same leaf model). Against the re-solve the opponent's hands gain less above
+    those values (range-weighted) than against a plain re-solve of the same subgame."""
+    path, abstraction, _ = solved
+    resolving = ResolvingConfig(iterations=300, continuation=ContinuationConfig(n_classes=16, samples=16))
+    bot = ResolvingBot(
+        path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0, resolving=resolving
+    )
+    bot.act(turn_spot(seed).observation(1))
+    session = bot._session
+    solver = session.solver
+    assert bot.resolves == 1 and solver.gadget is not None and solver.gadget.player == 0
+    values = solver.gadget.values
+    leaves = bot._turn_leaves(session.tree, session.hands, 1, session.moves)
+    plain = SubgameSolver(session.tree, session.hands, solver.ranges, leaves=leaves).run(300)
+    weights = solver.ranges[0] / solver.ranges[0].sum()
+
+    def excess(subgame: SubgameSolver) -> float:
+        response = subgame.hand_values(subgame.average_strategy(), 0, best=True)
+        return float(weights @ np.maximum(response - values, 0.0))
+
+    pot = float(session.tree.pot_chips[0].sum())  # measured: 1e-5 against 0.015 and 0.027 chips, pot 4
+    assert excess(solver) < excess(plain) and excess(solver) < 0.02 * pot, (excess(solver), excess(plain), pot)
+
+
+@pytest.mark.slow  # a tiny Swap game is solved first (seconds), then depth-limited re-solves in most rounds
+def test_swap_bot_resolves_the_turn_and_plays_legally(tmp_path):
+    """Swap (engine rules): a tiny solved Swap game (blank card abstraction, ``1p,a cap=1``) seated
+    as the re-solving bot plays 200 duplicate rounds against the equity bot with no illegal
+    action, error or fallback, re-solving turns and rivers (ranges through the swap events)."""
+    strategy, _ = solve_tiny(tmp_path, blank_cards("swap"))
+    bot = ResolvingBot(strategy, seed=3, resolving=TURN_FAST)
+    counter = TurnCounter(bot)
+    result = play_match(bot.config, counter, make_bot("equity", seed=4), rounds=200, seed=5, duplicate=True)
+    assert bot.config.variant == "swap" and sum(result.illegal_actions.values()) == 0
+    assert bot.errors == 0 and bot.fallbacks == 0
+    assert counter.river_rounds > 20 and bot.resolves >= counter.river_rounds, (counter.river_rounds, bot.resolves)

@@ -19,7 +19,7 @@ from game.rules.swap import SwapConfig, SwapRound
 from solver.bots.check_bot import check_bot
 from solver.bots.export_bot import BotSpec
 from solver.bots.lookup_bot import LookupBot
-from solver.bots.resolving_bot import RIVER, ResolvingBot, ResolvingConfig
+from solver.bots.resolving_bot import RIVER, TURN, ResolvingBot, ResolvingConfig
 from tests.solver.cli_support import invoke
 from tests.solver.tiny_bounty import blank_cards, bounty_cards, solve_tiny
 
@@ -67,6 +67,30 @@ def test_the_clock_paces_the_swap_river_and_below_the_reserve_the_blueprint_play
     assert bot.time.budget(RIVER) > 0.05
     bot.act(other)
     assert (bot.resolves, bot.clock_fallbacks, bot.fallbacks) == (2, 1, 0)
+
+
+def test_the_clock_paces_the_turn_too_and_refused_the_blueprint_plays_it(swap_strategy) -> None:
+    """A depth-limited turn re-solve asks the time manager as the river does: at the reserve the
+    bot plays the lookup bot's turn policy and spends nothing; with clock to spare (the last round:
+    the 0.5 s cap, where a first turn re-solve's set-up plus 10 iterations fit; 0.1 s, 100 rounds
+    in, did not on a loaded machine) it re-solves the turn, and the manager has measured the turn's
+    pace apart from the river's."""
+    round_ = SwapRound(SwapConfig(rules="engine"), RandomChance(7))
+    while round_.street < TURN:
+        round_.apply(passive_action(round_.observation(round_.to_act)))
+    turn = round_.observation(round_.to_act)
+    bot = ResolvingBot(swap_strategy, config=SwapConfig(rules="engine"), seed=1, resolving=FAST)
+    match = Match(30.0)
+    bot.attach(match)
+    match.clock_seconds = 14.0  # below the reserve
+    lookup = LookupBot(swap_strategy, config=SwapConfig(rules="engine"), seed=1)
+    assert bot.policy(turn) == lookup.policy(turn)
+    bot.act(turn)
+    assert (bot.resolves, bot.clock_fallbacks, bot.fallbacks) == (0, 1, 0) and bot.time.pace(TURN) is None
+    match.clock_seconds, match.rounds_played = 29.9, 999  # the last round: the cap, 0.5 s, for the turn
+    bot.act(turn)
+    assert (bot.resolves, bot.clock_fallbacks, bot.fallbacks) == (1, 1, 0)
+    assert bot.time.pace(TURN) is not None and bot.time.pace(RIVER) is None
 
 
 def test_export_resolve_plays_the_local_engine_within_the_clock(swap_strategy, tmp_path: Path) -> None:
@@ -119,10 +143,10 @@ def test_bounty_plays_the_lookup_bot_on_every_street(tmp_path: Path) -> None:
 
 def test_swap_ranges_mix_in_the_chance_of_a_swap(swap_strategy, monkeypatch) -> None:
     """With swaps the earlier moves say less about the cards held now: the same history gives ranges
-    closer to uniform (higher entropy) than the Hold'em update (no mixing), holding every combination
-    that one holds and more (a hand the blueprint never plays so may be held after a swap), and with
-    swap probabilities of 0 the two are equal."""
-    import solver.bots.resolving_bot as resolving_bot
+    closer to uniform (higher entropy) than the Hold'em update (the swap events left out), holding
+    every combination that one holds and more (a hand the blueprint never plays so may be held after
+    a swap), and with swap probabilities of 0 the two are equal. (The swap event itself is checked
+    against an enumeration in test_depth_limited.)"""
 
     def entropy(weights):
         positive = weights[weights > 0]
@@ -131,7 +155,7 @@ def test_swap_ranges_mix_in_the_chance_of_a_swap(swap_strategy, monkeypatch) -> 
     observation = river_observation(SwapRound(SwapConfig(rules="engine"), RandomChance(6)))
     bot = ResolvingBot(swap_strategy, config=SwapConfig(rules="engine"), seed=1, resolving=FAST)
     mixed = bot.blueprint_ranges(observation)
-    monkeypatch.setattr(resolving_bot, "kept_probability", lambda config, moved, street: 1.0)
+    monkeypatch.setattr(ResolvingBot, "_apply_swaps", lambda *args: None)
     plain = bot.blueprint_ranges(observation)
     assert np.all(mixed[plain > 0] > 0) and not np.allclose(mixed, plain)
     assert all(entropy(mixed[seat]) > entropy(plain[seat]) for seat in (0, 1))

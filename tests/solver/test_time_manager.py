@@ -96,6 +96,21 @@ def test_a_measured_pace_too_slow_for_the_minimum_iterations_saves_the_clock_unt
     assert sized.budget(5, min_iterations=20, size=1) == pytest.approx(0.015 / 0.55)  # needs 1.5 * (2 + 0.4) ms
 
 
+def test_a_fixed_cost_past_the_deadline_is_measured_and_refused_from_then_on() -> None:
+    """A turn re-solve whose ranges, leaves and gadget took 100 ms, past its 15 ms budget, ran no
+    iteration: that fixed cost is measured (no pace per iteration yet), so the next turn budget is
+    refused (150 ms needed with the margin) instead of paying it again; a later measured run's pace
+    is taken as it is, not averaged with the unmeasured one."""
+    manager = TimeManager(TimeConfig(), rounds=1000)
+    manager.attach(FakeMatch())
+    assert manager.budget(4, min_iterations=10) == pytest.approx(0.015)  # nothing measured: only min_seconds
+    manager.record(4, 0.1, Run(0, None))
+    assert manager.pace(4) == pytest.approx((None, 0.1)) and manager.budget(4, min_iterations=10) is None
+    assert manager.budget(5, min_iterations=20) is not None  # the river's pace is its own
+    manager.record(4, 0.1 + 10 * 0.002, Run(10, 0.002))
+    assert manager.pace(4) == pytest.approx((0.002, 0.25 * 0.1 + 0.75 * 0.1))
+
+
 def test_without_a_clock_every_budget_is_unbounded_and_a_new_match_starts_afresh() -> None:
     manager = TimeManager(TimeConfig(), rounds=1000)
     assert manager.budget(5) == math.inf  # nothing attached
