@@ -34,6 +34,17 @@ correction's mean at zero, so the estimate stays unbiased; its noise is small be
 removed (all the contribution levels at one card state share the same samples, so X's action
 corrections stay consistent).
 
+On the river, when both players expose a policy (the opponent's decisions are corrected) and no
+chance follows the river (every variant but River of Blood, whose runs may follow), v is instead
+the policy value (``PolicyValue``): X's expected chips when the river's betting is played out
+from the state by both players' policies (actions below ``MIN_PROBABILITY`` not followed), a
+fold or showdown paid by the rules. With no chance left and both policies known this is the true
+value of the state (up to the pruned actions), so the river's betting adds almost no variance
+(each decision's correction removes its luck). Its chance correction at the river card is exact:
+v after the card dealt minus v's mean over every card the deck still holds (the cards dealt so
+far, Swap's discarded hole cards included, are out), each alternative round replayed through the
+rules.
+
 Auction: an auction not yet resolved counts a missing bid as 0 (before it opens, both bids are
 0: a tie, both players get a third card and pay nothing; after one bid b > 0, its bidder gets the
 card for 0). The second bid is a decision (its payments) followed by a chance event (the third
@@ -61,7 +72,7 @@ from game.cards.rng import SeedLike, as_generator
 from game.play.history import RoundRecord
 from game.play.kernels_aivat import _N_OUTCOMES, _outcomes_exact, _outcomes_sampled
 from game.play.match import MatchResult, mbb_per_hand, play_match
-from game.rules.actions import Action, ActionKind, Bot, PolicyBot
+from game.rules.actions import Action, ActionKind, Bot, IllegalActionError, PolicyBot
 from game.rules.nolimit import FLOP, RIVER, NoLimitConfig, NoLimitRound
 
 DEFAULT_SAMPLES = 2_000
@@ -245,6 +256,109 @@ def _value_after(value: CheckDownValue, round_: NoLimitRound, action: Action, x_
     return value.value(*_after_decision(value, round_, action))
 
 
+_POLICY_VALUE_VARIANTS = ("holdem", "bounty", "swap", "auction")
+"""Variants that deal nothing after the river card (River of Blood's runs may follow it)."""
+
+
+MIN_PROBABILITY = 0.02
+"""``PolicyValue``'s default: actions a policy gives less probability are not followed in its tree."""
+
+
+class PolicyValue:
+    """v on the river from both players' policies (see the module docstring), X at ``x_seat``.
+
+    From a state on the river, the river's betting is played out by both policies, every action of
+    probability at least ``min_probability`` followed (the rest renormalised: v stays one fixed
+    function of the state, so the estimate stays unbiased, and a policy spread over every raise
+    amount, as the random bot's, does not blow the tree up); a fold or the showdown pays by the rules. ``bots`` by player:
+    X's and the opponent's, both exposing ``policy`` (a pure function of the observation, as
+    ``PolicyBot`` requires). A decision whose policy raises or is empty is valued by ``check_down``
+    (the pending bet called), an illegal action in a policy by ``check_down`` after it. Values are
+    cached per round by the cards and the river's actions.
+    """
+
+    def __init__(
+        self,
+        check_down: CheckDownValue,
+        bots: tuple[PolicyBot, PolicyBot],
+        *,
+        min_probability: float = MIN_PROBABILITY,
+    ) -> None:
+        if not 0.0 <= min_probability < 1.0:
+            raise ValueError(f"min_probability must be in [0, 1), got {min_probability!r}")
+        if check_down.config.variant not in _POLICY_VALUE_VARIANTS:
+            raise ValueError(
+                f"the policy value supports {', '.join(_POLICY_VALUE_VARIANTS)}; not {check_down.config.variant!r}"
+            )
+        self.check_down = check_down
+        self.min_probability = min_probability
+        self._bots = bots
+        self._x_seat = 0
+        self._cache: dict[tuple[Any, ...], float] = {}
+
+    def start_round(self, x_seat: int) -> None:
+        """Forget the cached values; X sits at ``x_seat``."""
+        self._cache.clear()
+        self._x_seat = x_seat
+
+    def value(self, round_: NoLimitRound, path: tuple[Action, ...] = ()) -> float:
+        """v (X's chips) of ``round_`` on the river (or over); ``path``: the river's actions so far."""
+        key = (tuple(round_.board), path)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        if round_.is_terminal:
+            result = float(round_.payoffs()[self._x_seat])
+        else:
+            seat = round_.to_act
+            bot = self._bots[0 if seat == self._x_seat else 1]
+            try:
+                policy = tuple(bot.policy(round_.observation(seat)))
+            except Exception:  # a faulty policy: this decision is valued by the check-down value
+                policy = ()
+            followed = [(action, p) for action, p in policy if p > 0.0 and p >= self.min_probability]
+            mass = sum(probability for _, probability in followed)
+            if mass > 0.0:
+                result = sum(probability * self.value_after(round_, action, path) for action, probability in followed)
+                result /= mass
+            else:
+                called = max(round_.contributions)
+                result = self.check_down.value(self.check_down.card_state(round_), called, called)
+        self._cache[key] = result
+        return result
+
+    def value_after(self, round_: NoLimitRound, action: Action, path: tuple[Action, ...]) -> float:
+        """v after the seat to act in ``round_`` (on the river, ``path`` played) plays ``action``; an
+        illegal action gets the check-down value (`_value_after`)."""
+        child = round_.clone()
+        try:
+            child.apply(action)
+        except IllegalActionError:
+            return _value_after(self.check_down, round_, action, self._x_seat)
+        return self.value(child, (*path, action))
+
+    def mean_over_river_cards(self, record: RoundRecord, moves: int, dealt: int) -> float:
+        """v's mean over every river card the deck still holds when the ``moves``-th move of ``record``
+        deals it, ``dealt`` cards having been dealt before (Swap's discarded hole cards among them),
+        each alternative round replayed through the rules."""
+        from game.rules.chance import ScriptedChance
+        from game.rules.variants import get_variant
+
+        config = self.check_down.config
+        round_class = get_variant(config.variant).round_class
+        before = list(record.chance.deck[:dealt])
+        remaining = sorted(set(range(52)) - set(before))
+        total = 0.0
+        for card in remaining:
+            round_ = round_class(
+                config, ScriptedChance([*before, card], record.chance.events), match_state=record.match_state
+            )
+            for move in record.moves[:moves]:
+                round_.apply(move.action)
+            total += self.value(round_)
+        return total / len(remaining)
+
+
 @dataclass(frozen=True)
 class RoundCorrections:
     """AIVAT's corrections of one round (chips, X's side): subtract both from X's payoff."""
@@ -260,6 +374,7 @@ def round_corrections(
     record: RoundRecord,
     x_seat: int,
     policies: dict[int, list[tuple[Any, Any, Any]]],
+    policy_value: PolicyValue | None = None,
 ) -> RoundCorrections:
     """Replay ``record`` (played under ``value.config``) and sum its corrections for X at ``x_seat``.
 
@@ -268,6 +383,7 @@ def round_corrections(
     round, in order (``policy`` ``None`` if it could not be had, the action ``None`` if ``act``
     raised); the replayed observations must match them. A decision is corrected only if the move
     played is the bot's own action and in its policy (a faulty bot's replacement is not).
+    ``policy_value``: v on the river (both players' policies); ``None`` keeps the check-down value there.
     """
     from game.rules.variants import get_variant
 
@@ -279,7 +395,16 @@ def round_corrections(
     action_total = 0.0
     uncorrected = 0
     decisions = {seat: iter(recorded) for seat, recorded in policies.items()}
-    for move in record.moves:
+    if policy_value is not None:
+        policy_value.start_round(x_seat)
+    river_path: tuple[Action, ...] = ()  # the river's actions so far (the policy value's key)
+
+    def value_after(action: Action) -> float:
+        if policy_value is not None and round_.street == RIVER:
+            return policy_value.value_after(round_, action, river_path)
+        return _value_after(value, round_, action, x_seat)
+
+    for index, move in enumerate(record.moves):
         if move.seat in decisions:
             observation, policy, played = next(decisions[move.seat], (None, None, None))
             if observation != round_.observation(move.seat):
@@ -287,12 +412,17 @@ def round_corrections(
             if policy is None or played != move.action or all(action != played for action, _ in policy):
                 uncorrected += 1  # a faulty policy or action: the move was not drawn from the policy
             else:
-                expected = sum(p * _value_after(value, round_, a, x_seat) for a, p in policy)
-                action_total += _value_after(value, round_, move.action, x_seat) - expected
+                expected = sum(p * value_after(a) for a, p in policy)
+                action_total += value_after(move.action) - expected
         decided = None if move.action.kind is ActionKind.FOLD else _after_decision(value, round_, move.action)[0]
+        board, dealt = len(round_.board), len(round_.chance_log.deck)
+        if round_.street == RIVER:
+            river_path = (*river_path, move.action)
         round_.apply(move.action)
         after = value.card_state(round_)
-        if decided is not None and after[:3] != decided[:3]:  # type: ignore[index]
+        if policy_value is not None and board == 4 and len(round_.board) == 5:  # the river card alone
+            chance += policy_value.value(round_) - policy_value.mean_over_river_cards(record, index + 1, dealt)
+        elif decided is not None and after[:3] != decided[:3]:  # type: ignore[index]
             x_paid, o_paid = round_.contributions[x_seat], round_.contributions[1 - x_seat]
             chance += value.value(after, x_paid, o_paid) - value.value(decided, x_paid, o_paid)
     return RoundCorrections(chance, action_total, uncorrected)
@@ -413,6 +543,9 @@ def aivat_match(
         value_seed = np.random.SeedSequence((int(seed), _VALUE_SEED_KEY))
     value = CheckDownValue(config, samples=samples, seed=value_seed)
     recorders = (_PolicyRecorder(bot_x), _PolicyRecorder(opponent) if correct_opponent else None)
+    policy_value = None
+    if correct_opponent and config.variant in _POLICY_VALUE_VARIANTS:
+        policy_value = PolicyValue(value, (bot_x, opponent))
     corrections: list[RoundCorrections] = []
 
     def score(record: RoundRecord) -> None:
@@ -420,7 +553,7 @@ def aivat_match(
         policies = {x_seat: recorders[0].decisions}
         if recorders[1] is not None:
             policies[1 - x_seat] = recorders[1].decisions
-        corrections.append(round_corrections(value, record, x_seat, policies))
+        corrections.append(round_corrections(value, record, x_seat, policies, policy_value))
         for recorded in policies.values():
             recorded.clear()
 
