@@ -35,10 +35,11 @@ call ``random`` unseeded in their own processes, so their play differs between t
 Run: ``python experiments/official_engines.py --years 2022,2023,2024,2025 --bots build/blueprints
 --engines engines --rounds 2000 --out results/official_engines``. A year's bot is the strategy file
 ``<bots>/<year>/blueprint_<variant>.h5`` of a finished blueprint run (``<bots>/<year>/export.json``
-present), exported here with lock-in OFF (``vcfr export-bot --bot lookup --no-lock-in``; with
-``--resolve``, the re-solving bot of that file, ``vcfr export-bot --resolve --no-lock-in``, which
-paces its re-solves by the engine's game clock); the equity opponent is ``vcfr export-bot --bot
-equity``. A year without a finished blueprint gets a row saying so.
+present), exported here with lock-in OFF (``vcfr export-bot --bot lookup --no-lock-in``, which
+adapts to its opponent unless ``--no-adapt``; with ``--resolve``, the re-solving bot of that file,
+``vcfr export-bot --resolve --no-lock-in``, which paces its re-solves by the engine's game clock);
+the equity opponent is ``vcfr export-bot --bot equity --no-adapt``. A year without a finished
+blueprint gets a row saying so.
 """
 
 from __future__ import annotations
@@ -503,19 +504,27 @@ def _role(player: str) -> str:
 
 
 def export_folder(
-    variant: str, bot: str, out: Path, *, strategy: Path | None = None, lock_in: bool = True
+    variant: str,
+    bot: str,
+    out: Path,
+    *,
+    strategy: Path | None = None,
+    lock_in: bool = True,
+    adapt: bool | None = None,
 ) -> dict[str, Any]:
-    """``vcfr export-bot --variant V --bot B [--strategy S] [--no-lock-in] --out OUT`` (reused if
-    ``OUT/bot.json`` exists); returns the command and whether it was reused."""
+    """``vcfr export-bot --variant V --bot B [--strategy S] [--no-lock-in] [--no-adapt] --out OUT``
+    (reused if ``OUT/bot.json`` exists; ``adapt`` None: export-bot's default); returns the command
+    and whether it was reused."""
     command = ["vcfr", "export-bot", "--variant", variant] + (["--resolve"] if bot == "resolve" else ["--bot", bot])
     command += ["--strategy", str(strategy)] if strategy is not None else []
     command += [] if lock_in else ["--no-lock-in"]
+    command += ["--no-adapt"] if adapt is False else []
     command += ["--out", str(out)]
     reused = (out / "bot.json").is_file()
     if not reused:
         from solver.bots.export_bot import export_bot  # the installed project (pip install -e .)
 
-        export_bot(variant, bot, out, strategy=strategy, lock_in=lock_in, force=True)
+        export_bot(variant, bot, out, strategy=strategy, lock_in=lock_in, adapt=adapt, force=True)
     return {"command": shlex.join(command), "reused": reused}
 
 
@@ -533,7 +542,7 @@ def opponent_folder(year: str, opponent: str, engine_dir: Path, work: Path) -> P
         return target
     if opponent == "equity":
         target = work / "equity"
-        export_folder(VARIANTS[year], "equity", target)
+        export_folder(VARIANTS[year], "equity", target, adapt=False)  # the plain equity bot
         return target
     raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r}")
 
@@ -774,6 +783,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="export the blueprint as the re-solving bot (vcfr export-bot --resolve) instead of the lookup bot",
     )
+    parser.add_argument(
+        "--no-adapt",
+        dest="adapt",
+        action="store_const",
+        const=False,
+        default=None,
+        help="export our bot with --no-adapt (default: export-bot's, which adapts the lookup bot to its opponent)",
+    )
     return parser
 
 
@@ -808,6 +825,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": machine_info(),
         "engines": {year: {"path": str(path), "commit": engine_commit(path)} for year, path in checkouts.items()},
         "bot": "resolve" if options.resolve else "lookup",
+        "adapt": options.adapt is not False and not options.resolve,
         "rows": [],
     }
     for year in options.years:
@@ -821,7 +839,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         year_work = work / year
         try:
-            export = export_folder(year, report["bot"], year_work / "blueprint", strategy=strategy, lock_in=False)
+            export = export_folder(
+                year, report["bot"], year_work / "blueprint", strategy=strategy, lock_in=False, adapt=options.adapt
+            )
         except Exception as error:
             for opponent in options.opponents:
                 report["rows"].append(
@@ -913,7 +933,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         "# Blueprint bots in the official MIT Pokerbots engines",
         "",
         f"Each row: our blueprint bot ({'re-solving' if report.get('bot') == 'resolve' else 'lookup'} bot, "
-        "lock-in OFF) against the year's official Python "
+        f"{'adapting to its opponent, ' if report.get('adapt') else ''}lock-in OFF) against the year's official Python "
         "skeleton bot or our equity bot in the year's unmodified official engine, duplicate: two "
         "matches of half the rounds on the same deals (per-round seeded engine RNG), our bot "
         "player 1 then player 2; mbb/hand of our bot with a 95% interval over the pairs. Counts are "
