@@ -27,7 +27,7 @@ def _parse_buckets(text: str) -> tuple[int, int, int, int]:
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
     def abstract(
-        variant: str = typer.Option("holdem", help="holdem, swap, river_of_blood, auction or bounty."),
+        variant: str = typer.Option("holdem", help="A heads-up variant `vcfr variants` lists."),
         buckets: str = typer.Option("169,200,200,200", help="Buckets per street: preflop,flop,turn,river."),
         method: str = typer.Option("emd", help="ehs, ehs2 or emd (potential-aware earth mover's distance)."),
         out: Path = typer.Option(..., help="HDF5 file to write."),

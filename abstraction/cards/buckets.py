@@ -71,6 +71,7 @@ from abstraction.cards.kernels_buckets import (
     N_TURNS,
     UNSET,
 )
+from game.rules.variants import VARIANTS as RULES_VARIANTS
 
 if TYPE_CHECKING:
     from abstraction.cards.bucket_lookup import BucketLookup
@@ -78,7 +79,8 @@ if TYPE_CHECKING:
 FILE_FORMAT = "vcfr-card-abstraction"
 FILE_VERSION = 1
 METHODS = {"ehs": METHOD_EHS, "ehs2": METHOD_EHS2, "emd": METHOD_EMD}
-VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")
+VARIANTS = tuple(RULES_VARIANTS)
+"""Variants a card file can be built for: every `game.rules.variants` variant, in its order."""
 MAX_BUCKETS = UNSET - 1
 OWN_TABLES = ("swap", "bounty")
 """Variants whose card files are built for them (Swap clusters on its swaps, Bounty's buckets carry

@@ -105,23 +105,21 @@ class FutureModel:
 
     @classmethod
     def for_variant(cls, variant: str) -> FutureModel:
-        """The default future of a variant: ``holdem``, ``swap``, ``river_of_blood``, ``auction``, ``bounty``.
+        """The default future of a `game.rules.variants` variant (its rules config's defaults).
 
         >>> FutureModel.for_variant("swap")
         FutureModel(swap_flop=0.1, swap_turn=0.05, run_cards=False, extra_hole_cards=0, opponent_cards=2)
         >>> FutureModel.for_variant("omaha")
         Traceback (most recent call last):
         ...
-        ValueError: unknown variant 'omaha': expected one of ['auction', 'bounty', 'holdem', 'river_of_blood', 'swap']
+        ValueError: unknown variant 'omaha': known are auction, bounty, holdem, river_of_blood, swap
         """
         from game.rules.variants import get_variant
 
+        config_class = get_variant(variant).config_class
         if variant == "swap":
-            return cls.from_config(get_variant(variant).config_class())
-        presets = {"holdem": cls(), "bounty": cls(), "river_of_blood": cls(run_cards=True), "auction": cls()}
-        if variant not in presets:
-            raise ValueError(f"unknown variant {variant!r}: expected one of {sorted([*presets, 'swap'])}")
-        return presets[variant]
+            return cls.from_config(config_class())
+        return cls(run_cards=variant == "river_of_blood")
 
 
 @dataclass(frozen=True)

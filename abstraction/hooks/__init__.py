@@ -29,10 +29,11 @@ from abstraction.hooks.holdem import HoldemHooks
 __all__ = ["HOOKED_VARIANTS", "HoldemHooks", "tree_hooks"]
 
 _HOOKS: dict[str, HoldemHooks] = {
-    module.HOOKS.variant: module.HOOKS for module in (holdem, swap, bounty, auction, river_of_blood)
+    module.HOOKS.variant: module.HOOKS for module in (holdem, swap, river_of_blood, auction, bounty)
 }
 HOOKED_VARIANTS = tuple(_HOOKS)
-"""The heads-up variants with tree hooks, so with abstract games: ``holdem``, ``swap``, ``bounty``, ``auction``, ``river_of_blood``."""
+"""The heads-up variants with tree hooks, so with abstract games, in `game.rules.variants` order: ``holdem``,
+``swap``, ``river_of_blood``, ``auction``, ``bounty``."""
 
 
 def tree_hooks(variant: str) -> HoldemHooks:

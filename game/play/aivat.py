@@ -74,11 +74,13 @@ from game.play.kernels_aivat import _N_OUTCOMES, _outcomes_exact, _outcomes_samp
 from game.play.match import MatchResult, mbb_per_hand, play_match
 from game.rules.actions import Action, ActionKind, Bot, IllegalActionError, PolicyBot
 from game.rules.nolimit import FLOP, RIVER, NoLimitConfig, NoLimitRound
+from game.rules.variants import VARIANTS
 
 DEFAULT_SAMPLES = 2_000
 """Monte Carlo deals per card state where v is not computed exactly (see the module docstring)."""
 
-_SUPPORTED = ("holdem", "bounty", "swap", "river_of_blood", "auction")
+_SUPPORTED = tuple(VARIANTS)
+"""Every `game.rules.variants` variant."""
 
 _VALUE_SEED_KEY = 0xA17A7
 """Mixed with the match seed into the value function's seed (independent of the deals and bots)."""

@@ -44,13 +44,14 @@ from abstraction.cards.bucket_lookup import BucketLookup
 from abstraction.cards.buckets import CardAbstraction
 from abstraction.chance.fresh_chance import FreshChance
 from abstraction.chance.sampled_deals import sample_deal_table
+from abstraction.hooks import HOOKED_VARIANTS
 from abstraction.hooks.river_of_blood import DEFAULT_MAX_RUNS
 from abstraction.tree import DealTable, SolverGame
 from game.rules.nolimit import NoLimitConfig
 from game.rules.variants import get_variant
 
-SUPPORTED_VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")
-"""Heads-up variants with an abstract game."""
+SUPPORTED_VARIANTS = HOOKED_VARIANTS
+"""Heads-up variants with an abstract game: those with tree hooks (`abstraction.hooks`)."""
 CHANCE_MODES = ("fresh", "fixed")
 
 GAME_KIND = "sampled-nolimit"

@@ -72,13 +72,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from game.rules.exact import EXACT_GAMES
+from game.rules.variants import VARIANTS
 from solver.solve.training import TrainingConfig
 
-EXACT_VARIANTS = ("kuhn", "leduc")
-HEADS_UP_VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")
+EXACT_VARIANTS = EXACT_GAMES
+"""The exact games (`game.rules.exact`)."""
+HEADS_UP_VARIANTS = tuple(VARIANTS)
+"""The heads-up no-limit variants (`game.rules.variants`), each played on an abstract game."""
 LIMIT_VARIANT = "limit"
 """The N-player limit abstract game (:mod:`solver.games.limit_games`): ``[rules]`` takes ``LimitConfig``
 fields (``n_players``, ``max_raises`` ...), ``[bets]`` only ``max_nodes``, chance is fresh."""
+RUN_VARIANTS = (*HEADS_UP_VARIANTS, LIMIT_VARIANT, *EXACT_VARIANTS)
+"""Every ``[rules] variant`` a run file (and ``vcfr solve --variant``) takes."""
 TABLES = ("rules", "cards", "bets", "solver")
 
 
@@ -194,12 +200,8 @@ class RulesTable:
     def parse(cls, table: Mapping[str, Any]) -> RulesTable:
         values = dict(table)
         variant = _check_type("[rules] variant", values.pop("variant", "leduc"), "str")
-        if variant not in EXACT_VARIANTS + HEADS_UP_VARIANTS + (LIMIT_VARIANT,):
-            raise RunConfigError(
-                f"[rules] variant must be one of "
-                f"{', '.join((*HEADS_UP_VARIANTS, LIMIT_VARIANT, *EXACT_VARIANTS))}; "
-                f"got {variant!r}"
-            )
+        if variant not in RUN_VARIANTS:
+            raise RunConfigError(f"[rules] variant must be one of {', '.join(RUN_VARIANTS)}; got {variant!r}")
         config_class = _rules_class(variant)
         defaults = {f.name: f.default for f in dataclasses.fields(config_class) if f.default is not dataclasses.MISSING}
         known = [f.name for f in dataclasses.fields(config_class) if f.name != "variant"]
