@@ -201,10 +201,11 @@ def run_abstraction_ablation(arguments: argparse.Namespace) -> dict[str, Any]:
     sys.path.insert(0, str(ROOT / "experiments"))
     from blueprints import CardSettings, last_json, run_command
 
+    from abstraction.cards.buckets import card_file_variant
     from game.pokerbots.engines import engine_rules
 
     variant = arguments.variant
-    card_variant = variant if variant in ("swap", "bounty") else "holdem"  # who needs its own card file
+    card_variant = card_file_variant(variant)
     work = arguments.work / "ablations" / variant
     load_start = os.getloadavg()[0]
     cells = []
@@ -348,6 +349,8 @@ def abstraction_markdown(report: dict[str, Any]) -> str:
 
 # ----------------------------------------------------------------------------------------- main
 def main(argv: list[str] | None = None) -> dict[str, Any]:
+    from game.pokerbots.engines import ENGINE_RULES
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=ROOT / "build", help="cache folder (card files, strategies)")
     parser.add_argument("--out-dir", type=Path, default=RESULTS)
@@ -359,7 +362,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     solver.add_argument("--block", type=int, default=500_000, help="iterations between measurements")
     solver.add_argument("--prune-after", type=int, default=1_000_000, help="iteration from which pruning runs")
     grid = parts.add_parser("abstraction", help="bucket counts x bet sizes for one variant, judged by play")
-    grid.add_argument("--variant", required=True, choices=("swap", "river_of_blood", "auction", "bounty"))
+    grid.add_argument("--variant", required=True, choices=tuple(ENGINE_RULES))
     grid.add_argument("--buckets", type=int, nargs="+", default=[16, 32], help="postflop buckets per street")
     grid.add_argument("--bets", nargs="+", default=["1p,a cap=2", "0.5p,1p,a cap=2; 1p,a cap=2"])
     grid.add_argument("--bids", default="0.25p,1p", help="auction bid sizes")

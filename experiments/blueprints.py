@@ -93,7 +93,6 @@ EQUITY_TARGET_MBB = 300.0
 PARALLEL_RATE_TARGET = 1.8
 PARALLEL_TIME_TARGET = 1.7
 SWAP_RATE_TARGET = 50_000
-HEADS_UP_VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")
 BUDGET_SECONDS = 3600.0
 BUDGET_BYTES = 8 * 1024**3
 COLUMNS = ("year", "variant", "measure", "result", "95% CI ±", "hands", "target", "status")
@@ -768,8 +767,10 @@ def _read_report(path: Path) -> dict[str, Any] | None:
 def official_rows(year: dict[str, Any], official: dict[str, Any] | None) -> list[dict[str, str]]:
     """Rows of the year's play in its official engine, read from ``experiments/official_engines.py``'s
     report (a separate run: the engines are test-time peers cloned by the user, see that script)."""
+    from game.pokerbots.engines import ENGINE_RULES
+
     name, variant = year["year"], year["variant"]
-    if variant not in ("swap", "river_of_blood", "auction", "bounty"):
+    if variant not in ENGINE_RULES:
         return []
 
     def row(measure: str, result: str, ci: str, hands: str, target: str, ok: bool | None) -> dict[str, str]:
@@ -832,6 +833,8 @@ def speed_rows(
     """Rows of the solver's speed on the year's variant, from two separate runs that need an idle machine:
     ``experiments/parallel_scaling_abstract.py`` (2 threads vs 1 on the variant's default abstract game) and,
     for Swap, ``vcfr bench abstract`` (one-thread ES-MCCFR with fresh chance on issue 11's Swap game)."""
+    from game.rules.variants import VARIANTS
+
     name, variant = year["year"], year["variant"]
 
     def row(measure: str, result: str, target: str, ok: bool | None) -> dict[str, str]:
@@ -851,7 +854,7 @@ def speed_rows(
                 rate >= PARALLEL_RATE_TARGET and time_ratio >= PARALLEL_TIME_TARGET,
             )
         )
-    elif variant in HEADS_UP_VARIANTS:
+    elif variant in VARIANTS:
         rows.append(row("parallel ES-MCCFR, 2 threads vs 1", "n/a: not run", ">= 1.8x; >= 1.7x", None))
     swap_rows = [entry for entry in (bench or {}).get("rows", []) if entry["variant"] == "swap"]
     if variant == "swap" and swap_rows:

@@ -21,7 +21,7 @@ from abstraction.exact.small_variants import DEFAULT_DECKS, build_small_variant
 from solver.evaluate.exploitability import exploitability
 from solver.solve.cfr import Solver
 
-VARIANTS = ("holdem", "bounty", "auction", "river_of_blood", "swap")
+VARIANTS = tuple(DEFAULT_DECKS)
 COMMAND = ".venv/bin/python -m experiments.small_variants_exactness"
 
 

@@ -1,7 +1,7 @@
 """Every variant list and per-variant table of the library is the registry (`game.rules.variants.VARIANTS`)
 or derived from it, and every entry point refuses an unknown variant with one clear error.
 
-A hard-coded list of variant names anywhere in ``game``, ``abstraction`` or ``solver`` fails
+A hard-coded list of variant names anywhere in ``game``, ``abstraction``, ``solver`` or ``experiments`` fails
 `test_no_other_hard_coded_variant_list` until it is derived from the registry or named in
 :data:`FEATURE_TABLES` (a table of what some variants have, checked against the registry here).
 """
@@ -104,7 +104,7 @@ def _variant_literals(path: Path) -> list[str]:
 def test_no_other_hard_coded_variant_list() -> None:
     found = {
         (path.relative_to(REPOSITORY).as_posix(), name)
-        for package in ("game", "abstraction", "solver")
+        for package in ("game", "abstraction", "solver", "experiments")
         for path in sorted((REPOSITORY / package).rglob("*.py"))
         for name in _variant_literals(path)
     }
