@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import IO, Any, Self
 
 from game.cards.deck import format_cards, parse_cards
-from game.rules.actions import Action, IllegalActionError
+from game.rules.actions import Action, IllegalActionError, Move
 from game.rules.chance import ChanceLog, ScriptedChance
-from game.rules.nolimit import Move, NoLimitConfig, NoLimitRound
+from game.rules.nolimit import NoLimitConfig, NoLimitRound
 
 HISTORY_FORMAT = "vcfr-hand-history"
 HISTORY_VERSION = 1

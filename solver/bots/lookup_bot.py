@@ -72,8 +72,8 @@ from abstraction.chance.fresh_chance import FreshChance
 from abstraction.tree import CHANCE, DECISION, SHOWDOWN, FlatTree
 from game.cards.rng import SeedLike, as_generator
 from game.play.bots import passive_action
-from game.rules.actions import Action, ActionKind, Policy
-from game.rules.nolimit import Move, NoLimitConfig, Observation
+from game.rules.actions import Action, ActionKind, Move, Policy
+from game.rules.nolimit import NoLimitConfig, Observation
 from solver.games.abstract_games import AbstractGameConfig, CardHashMismatch, card_file_hash, check_card_hash
 from solver.solve.strategy_file import read_strategy_file
 
