@@ -24,7 +24,6 @@ from game.cards.kernels_evaluator import _evaluate
 N_STREETS = 4
 """Bucket slots: preflop, flop, turn, river."""
 N_BOARD = 5
-MAX_SEATS = 10
 
 
 @njit(cache=True, nogil=True)

@@ -283,12 +283,3 @@ class LimitLookupBot:
         if kind is _CHECK and _CHECK in by_kind:
             return by_kind[_CHECK]
         return passive_action(observation)
-
-
-def make_limit_lookup_bot(
-    strategy: str | Path | Sequence[str | Path] | None = None, seed: SeedLike = None, name: str = "limit-lookup"
-) -> LimitLookupBot:
-    """A :class:`LimitLookupBot` of ``strategy`` (one file or one per player count; required)."""
-    if strategy is None:
-        raise ValueError("the limit lookup bot needs a strategy file: pass strategy=<path of a limit strategy file>")
-    return LimitLookupBot(strategy, seed=seed, name=name)

@@ -35,7 +35,7 @@ Candidates:
   Auction third card). A fixed-table abstract game is played with the fresh sampler of its
   config (same tree: the LBR plays the real game, not the table sample).
 
-Opponents (reference lines, issue 11): the same LBR (game, tree, candidates, seed, hand ``h`` =
+Opponents (reference lines for a blueprint's LBR): the same LBR (game, tree, candidates, seed, hand ``h`` =
 deal ``h``) also plays ``"checkcall"`` (`game.play.bots.CheckCallBot` as a table: probability 1 on
 check/call, the smallest bid at an Auction bid node) and ``"equity"`` (`game.play.bots.EquityBot`'s
 rule evaluated on the exact cards of the real deal and of every candidate, raise sizes mapped onto

@@ -20,7 +20,7 @@ workers draw different deals. Three shapes, all judged by exploitability against
     (:func:`solver.solve.cfr.merge_interval`, at most 64): each worker reads them up to that late. On
     Hold'em a merge interval long enough to save much traffic (1,024) slowed convergence per
     iteration by more than it could gain; 64 merges about every row written since the last merge.
-  - ``"buffers"`` (the scheme before issue 11): regrets in place, each extra worker's strategy sums
+  - ``"buffers"`` (the first scheme, kept to compare against): regrets in place, each extra worker's strategy sums
     in a table-sized buffer zeroed for the block and added in when it ends, while the workers wait
     (no update lost; page faults and the add take ~2 ms a block on Hold'em's 13 MB of sums, ~25 ms
     on Auction's 106 MB: 2.5% of a one-second block).
