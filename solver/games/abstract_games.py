@@ -40,8 +40,7 @@ from typing import Any, ClassVar, Self
 
 from abstraction.bets.bet_abstraction import BetAbstraction
 from abstraction.bets.betting_tree import TreeSize, build_betting_tree, measure_betting_tree
-from abstraction.cards.bucket_lookup import BucketLookup
-from abstraction.cards.buckets import CardAbstraction
+from abstraction.cards.buckets import BucketLookup, CardAbstraction
 from abstraction.chance.fresh_chance import FreshChance
 from abstraction.chance.sampled_deals import sample_deal_table
 from abstraction.hooks.river_of_blood import DEFAULT_MAX_RUNS
