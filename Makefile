@@ -28,8 +28,8 @@ test: $(VENV)/.stamp-test
 test-slow: $(VENV)/.stamp-test
 	$(BIN)/pytest -n 2 -m slow
 
-# Style guide rule 7: the kernels are plain Python under NUMBA_DISABLE_JIT, so their logic is
-# checked by the interpreter too (bounds, types numba would coerce). The fast game and solver tests.
+# Every numba kernel must also run as plain Python: under NUMBA_DISABLE_JIT the interpreter checks
+# what compiled code lets pass (bounds, types numba would coerce). The fast game and solver tests.
 test-nojit: $(VENV)/.stamp-test
 	NUMBA_DISABLE_JIT=1 $(BIN)/pytest -n 2 tests/game tests/solver -m "not slow and not jit_only"
 

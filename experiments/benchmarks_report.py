@@ -69,7 +69,7 @@ TARGETS = {
     "parallel_iterations_speedup": 1.8,
     "parallel_time_to_target_speedup": 1.7,
 }
-"""The project's requirements (issue 11 for the Swap rate and the 2-thread speedups); the only numbers not read
+"""The project's speed requirements (the Swap rate and the 2-thread speedups); the only numbers not read
 from a JSON. Swap's rate is one-thread ES-MCCFR with fresh chance on its default abstract game; the 2-thread
 speedups are over 1 worker, in iterations/s and in time to an exact-exploitability target."""
 

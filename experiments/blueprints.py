@@ -832,7 +832,7 @@ def speed_rows(
 ) -> list[dict[str, str]]:
     """Rows of the solver's speed on the year's variant, from two separate runs that need an idle machine:
     ``experiments/parallel_scaling_abstract.py`` (2 threads vs 1 on the variant's default abstract game) and,
-    for Swap, ``vcfr bench abstract`` (one-thread ES-MCCFR with fresh chance on issue 11's Swap game)."""
+    for Swap, ``vcfr bench abstract`` (one-thread ES-MCCFR with fresh chance on Swap's default abstract game)."""
     from game.rules.variants import VARIANTS
 
     name, variant = year["year"], year["variant"]

@@ -7,7 +7,7 @@ builds the card abstraction on all 1,755 flops instead (264 s on first run).
 
 1. Card abstraction (`abstraction.cards.buckets`): ``--buckets`` per street by ``--method``; the flop
    and turn tables are built from the first ``--flops`` suit-isomorphic flops only, and hands on
-   other flops use the fallback of `abstraction.cards.bucket_lookup` (current strength to the nearest
+   other flops use the fallback of `abstraction.cards.buckets.BucketLookup` (current strength to the nearest
    centroid). Cached in ``--work-dir`` (``build/holdem_pipeline``, not committed).
 2. Abstract game (`solver.games.abstract_games`): heads-up no-limit Hold'em, stack 400, blinds 1/2, bet
    abstraction ``--bets`` (default ``1p,a cap=2``), chance = a fixed sample of ``--deals`` deals.
@@ -86,7 +86,7 @@ def markdown(report: dict[str, Any]) -> str:
     if settings["flops"]:
         tables = (
             f"flop/turn tables from the first {settings['flops']} canonical flops (other flops: the "
-            "current-strength fallback of abstraction.cards.bucket_lookup)"
+            "current-strength fallback of abstraction.cards.buckets.BucketLookup)"
         )
     else:
         tables = "flop/turn tables from all 1,755 canonical flops"

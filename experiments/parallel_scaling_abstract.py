@@ -1,4 +1,4 @@
-"""Parallel ES-MCCFR on each variant's default abstract game: 1 worker vs 2 threads (issue 11, item 5).
+"""Parallel ES-MCCFR on each variant's default abstract game: 1 worker vs 2 threads, against the speed bar.
 
 Run: ``.venv/bin/python experiments/parallel_scaling_abstract.py [--variants holdem swap ...]
 [--rate-seconds 10] [--target-seconds 20] [--repeats 3] [--wait-idle MINUTES]`` on a machine whose
@@ -16,8 +16,8 @@ with buckets 169/50/50/50):
 1. Iterations per second, fresh chance: :func:`solver.bench.abstract.iterations_per_second` (the
    ``threads`` solve loop of :mod:`solver.solve.parallel`, blocks of about half a second after a
    warm-up) for ``--rate-seconds`` with 1 worker; 2 threads with each of ``solver.solve.parallel``'s
-   ways of sharing the tables (``sums``, the default; ``rows``; ``buffers``, the scheme before
-   issue 11); and, as the ceiling of any way of sharing, 2 independent solves on separate tables
+   ways of sharing the tables (``sums``, the default; ``rows``; ``buffers``, the first
+   scheme); and, as the ceiling of any way of sharing, 2 independent solves on separate tables
    at once (their rates added: nothing shared, but twice the tables in the caches). Interleaved,
    ``--repeats`` times; medians.
 2. Time to a fixed target: the same tree and cards with chance a fixed table of deals, as many as
@@ -264,7 +264,7 @@ def markdown(report: dict) -> str:
         + ", ".join(f"{name} {ratio:.2f}x" for name, ratio in report["machine_ceiling"].items())
         + ".",
         "",
-        f"Bar (issue 11): 2 threads {IT_PER_S_BAR}x the iterations/s of 1 and {TIME_BAR}x less time to target. "
+        f"Bar: 2 threads {IT_PER_S_BAR}x the iterations/s of 1 and {TIME_BAR}x less time to target. "
         "`2 threads` is the default sharing (`sums`, `solver.solve.parallel`); `buffers` the scheme before.",
         "",
         "## Iterations per second (fresh chance, medians; speedup over 1 worker)",

@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import get_num_threads
 
-from abstraction.cards.bucket_lookup import BucketLookup
+from abstraction.cards.buckets import BucketLookup
 from abstraction.chance.kernels_chance import _sample_batch, _sample_batch_cards, _sample_batch_parallel, _table_rows
 from abstraction.hooks import HoldemHooks, tree_hooks
 from abstraction.tree import DealTable, OutcomeColumns

@@ -24,7 +24,6 @@ from game.cards.kernels_evaluator import _evaluate
 N_STREETS = 4
 """Bucket slots: preflop, flop, turn, river."""
 N_BOARD = 5
-MAX_SEATS = 10
 
 
 @njit(cache=True, nogil=True)
@@ -90,7 +89,7 @@ def _sample_limit_deal(seed, deal, arguments, space, bucket, weight):
     ``arguments`` = `abstraction.chance.limit_chance.LimitChance.kernel_arguments`: ``(n_players,
     must_use_hole_card, context_mask int64 [C] (bit p: seat p alive), context_offset int64 [C],
     outcome_table int64 [C, 2**n_players] (winner mask -> outcome index), lookup)`` with ``lookup`` =
-    `abstraction.cards.bucket_lookup.BucketLookup.kernel_arguments`. ``space`` = `_limit_workspace`.
+    `abstraction.cards.buckets.BucketLookup.kernel_arguments`. ``space`` = `_limit_workspace`.
     """
     n_players, must_use_hole_card, context_mask, context_offset, outcome_table, lookup = arguments
     work, hole, board, hand, five, values = space

@@ -3,7 +3,7 @@
 `LimitChance` draws deal ``first + i`` of a solve seeded ``seed`` as row ``i`` of a uniform
 `abstraction.tree.DealTable`:
 
-- ``bucket`` int32 [B, n_players, 4]: each seat's bucket (`abstraction.cards.bucket_lookup.BucketLookup`,
+- ``bucket`` int32 [B, n_players, 4]: each seat's bucket (`abstraction.cards.buckets.BucketLookup`,
   the same function the lookup bot uses) on preflop, flop, turn and river (slots 0..3);
 - ``weight`` float64 [B, W]: for each showdown context of the tree (the seats alive there), a
   one-hot vector over its winner subsets (`abstraction.exact.exact_games.showdown_outcomes`): the seats
@@ -37,7 +37,7 @@ from itertools import combinations
 import numpy as np
 from numba import get_num_threads
 
-from abstraction.cards.bucket_lookup import BucketLookup
+from abstraction.cards.buckets import BucketLookup
 from abstraction.chance.kernels_limit_chance import _sample_limit_batch, _sample_limit_batch_parallel
 from abstraction.exact.exact_games import outcome_table, showdown_outcomes, winner_mask
 from abstraction.tree import MAX_PLAYERS, DealTable, OutcomeColumns

@@ -2,7 +2,7 @@
 
 Hold'em has about 5.6e13 deals per seat order, far too many to list. ``sample_deal_table``
 draws deals ``0 .. n_deals - 1`` of `abstraction.chance.fresh_chance.FreshChance` (buckets from
-`abstraction.cards.bucket_lookup.BucketLookup`, the same lookup the bot uses; outcome weights and
+`abstraction.cards.buckets.BucketLookup`, the same lookup the bot uses; outcome weights and
 chance children as there) and gives each probability ``1 / n_deals``. **Chance in the abstract
 game is then this fixed sample, not the real deck**: a solver optimises against these N deals,
 so N must be large next to the number of information sets it should learn (10^5 to 10^6 deals
@@ -31,8 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from abstraction.cards.bucket_lookup import BucketLookup
-from abstraction.cards.buckets import CardAbstraction
+from abstraction.cards.buckets import BucketLookup, CardAbstraction
 from abstraction.chance.fresh_chance import FreshChance
 from abstraction.tree import DealTable
 from game.cards.rng import SeedLike, as_generator

@@ -401,7 +401,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Re-run every round of a hand history and verify its payoffs (exit code 1 on a mismatch)."""
-        from game.play.history import replay as replay_history
+        from game.play.history_files import replay as replay_history
 
         try:
             report = replay_history(path)
@@ -431,7 +431,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     ) -> None:
         """Convert a hand history between JSON lines and PHH, or an engine game log to either, verifying
         every round on the way."""
-        from game.play.history import open_history_writer, read_records
+        from game.play.history_files import open_history_writer, read_records
         from game.pokerbots.engines import engine_rules
         from game.pokerbots.gamelog import is_game_log, read_game_log
 

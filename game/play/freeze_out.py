@@ -6,10 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.cards.rng import SeedLike, as_generator
-from game.rules.actions import Bot
+from game.rules.actions import Bot, Move
 from game.rules.chance import RandomChance
 from game.rules.limit import LimitConfig, LimitRound
-from game.rules.nolimit import Move
 
 
 @dataclass(frozen=True)

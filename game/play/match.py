@@ -41,7 +41,8 @@ from typing import IO, Any
 import numpy as np
 
 from game.cards.rng import SeedLike, as_generator
-from game.play.history import Fault, HistoryHeader, RoundRecord, open_history_writer
+from game.play.history import Fault, HistoryHeader, RoundRecord
+from game.play.history_files import open_history_writer
 from game.rules.actions import Action, ActionKind, Bot, IllegalActionError
 from game.rules.chance import RandomChance
 from game.rules.nolimit import NoLimitConfig, NoLimitRound

@@ -41,8 +41,7 @@ A PHH file without ``_vcfr_`` fields (heads-up NT from elsewhere) is read as a H
 ``stack``, blinds from its fields and ``rules = "document"``.
 
 >>> from game.rules.chance import ChanceLog
->>> from game.rules.nolimit import Move
->>> from game.rules.actions import Action
+>>> from game.rules.actions import Action, Move
 >>> from game.rules.holdem import HoldemConfig
 >>> from game.play.history import HistoryHeader, RoundRecord
 >>> header = HistoryHeader("holdem", HoldemConfig(), None, ("a", "b"), 1, False)

@@ -15,8 +15,8 @@ from game.pokerbots.engines import EngineRules
 from game.pokerbots.protocol import (
     AuctionResult,
 )
-from game.rules.actions import Action, ActionKind
-from game.rules.nolimit import Move, Observation
+from game.rules.actions import Action, ActionKind, Move
+from game.rules.nolimit import Observation
 
 if TYPE_CHECKING:
     from game.pokerbots.replay import RulesReplay

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 
 class ActionKind(IntEnum):
@@ -120,6 +120,17 @@ class Action:
 
             return cls(ActionKind.ANNOUNCE, cards=tuple(int(c) for c in parse_cards(rest)))
         raise ValueError(message)
+
+
+class Move(NamedTuple):
+    """One action in a round's history: who, on which street, what."""
+
+    seat: int
+    street: int
+    action: Action
+
+    def __str__(self) -> str:
+        return f"{self.seat}:{self.action}"
 
 
 class IllegalActionError(ValueError):

@@ -32,9 +32,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from game.rules.actions import Action, ActionKind
+from game.rules.actions import Action, ActionKind, Move
 from game.rules.chance import ChanceSource
-from game.rules.nolimit import _AUCTION, FLOP, Move, NoLimitConfig, NoLimitRound
+from game.rules.nolimit import _AUCTION, FLOP, NoLimitConfig, NoLimitRound
 
 __all__ = ["Action", "AuctionConfig", "AuctionRound"]
 

@@ -72,9 +72,9 @@ import numpy as np
 from game.cards.deck import N_CARDS, format_cards
 from game.cards.evaluator import evaluate_batch, evaluate_few
 from game.cards.rng import SeedLike
-from game.rules.actions import Action, ActionKind, IllegalActionError
+from game.rules.actions import Action, ActionKind, IllegalActionError, Move
 from game.rules.chance import UNKNOWN_CARD, ChanceLog, ChanceSource, RandomChance
-from game.rules.nolimit import PREFLOP, Move, street_name
+from game.rules.nolimit import PREFLOP, street_name
 from game.rules.pots import divide_pot
 from game.rules.round_base import RoundBase
 

@@ -73,13 +73,13 @@ game.rules.actions.IllegalActionError: illegal action R500 at flop for seat 1: l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Literal, NamedTuple
+from typing import ClassVar, Literal
 
 import numpy as np
 
 from game.cards.deck import card_str
 from game.cards.evaluator import evaluate
-from game.rules.actions import Action, ActionKind, IllegalActionError
+from game.rules.actions import Action, ActionKind, IllegalActionError, Move
 from game.rules.chance import UNKNOWN_CARD, ChanceLog, ChanceSource
 from game.rules.round_base import RoundBase
 
@@ -170,17 +170,6 @@ class NoLimitConfig:
             raise ValueError(f"stack must be > big_blind ({self.big_blind}), got {self.stack!r}")
         if self.rules not in ("document", "engine"):
             raise ValueError(f"rules must be 'document' or 'engine', got {self.rules!r}")
-
-
-class Move(NamedTuple):
-    """One action in a round's history: who, on which street, what."""
-
-    seat: int
-    street: int
-    action: Action
-
-    def __str__(self) -> str:
-        return f"{self.seat}:{self.action}"
 
 
 @dataclass(frozen=True)

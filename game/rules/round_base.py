@@ -3,7 +3,7 @@
 ``RoundBase`` is the base of ``game.rules.nolimit.NoLimitRound`` (heads-up no-limit, every Pokerbots
 variant) and ``game.rules.limit.LimitRound`` (N-player limit). A subclass keeps its state in
 ``_street`` (board cards dealt), ``_to_act`` (seat or ``None``), ``_board`` (card ints) and
-``_history`` (``game.rules.nolimit.Move`` records), and implements ``verify(action)``, which raises
+``_history`` (``game.rules.actions.Move`` records), and implements ``verify(action)``, which raises
 ``IllegalActionError`` (``TypeError`` for a non-``Action``) unless the action is legal now.
 
 >>> from game.rules.actions import Action
@@ -16,12 +16,7 @@ variant) and ``game.rules.limit.LimitRound`` (N-player limit). A subclass keeps 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from game.rules.actions import Action, IllegalActionError
-
-if TYPE_CHECKING:
-    from game.rules.nolimit import Move
+from game.rules.actions import Action, IllegalActionError, Move
 
 
 class RoundBase:

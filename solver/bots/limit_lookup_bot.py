@@ -11,7 +11,7 @@ A `game.rules.actions.Bot` for `game.rules.limit.LimitRound` / `game.play.freeze
    is capped (real rules allowing more raises than the abstract game) is read as a call. A seat
    that tapped out (0 chips behind) is skipped by the real game; where the tree still asks it to
    act, the bot advances the tree with that seat's check, else call;
-3. buckets its cards with `abstraction.cards.bucket_lookup.BucketLookup` (the sampler's function);
+3. buckets its cards with `abstraction.cards.buckets.BucketLookup` (the sampler's function);
 4. samples an action from the average strategy of ``(node, bucket)`` and plays it when legal: a
    raise the real game refuses (cap reached, too few chips) becomes a call (a straddle becomes the
    tap-out call), a fold with nothing to call a check.
@@ -35,8 +35,7 @@ from typing import Any
 import numpy as np
 
 from abstraction.bets.limit_tree import STREET_ORDINAL
-from abstraction.cards.bucket_lookup import BucketLookup
-from abstraction.cards.buckets import CardAbstraction
+from abstraction.cards.buckets import BucketLookup, CardAbstraction
 from abstraction.tree import DECISION, FlatTree
 from game.cards.evaluator import evaluate
 from game.cards.rng import SeedLike, as_generator
@@ -283,12 +282,3 @@ class LimitLookupBot:
         if kind is _CHECK and _CHECK in by_kind:
             return by_kind[_CHECK]
         return passive_action(observation)
-
-
-def make_limit_lookup_bot(
-    strategy: str | Path | Sequence[str | Path] | None = None, seed: SeedLike = None, name: str = "limit-lookup"
-) -> LimitLookupBot:
-    """A :class:`LimitLookupBot` of ``strategy`` (one file or one per player count; required)."""
-    if strategy is None:
-        raise ValueError("the limit lookup bot needs a strategy file: pass strategy=<path of a limit strategy file>")
-    return LimitLookupBot(strategy, seed=seed, name=name)

@@ -18,7 +18,7 @@ At each decision the bot
    board keeps running after the tree's last run street) the bot replays the last abstract run
    street: each further run street starts again at that street's first node, with buckets of
    the real, longer board;
-2. buckets its real cards (`abstraction.cards.bucket_lookup.BucketLookup`, as the deal sampler did):
+2. buckets its real cards (`abstraction.cards.buckets.BucketLookup`, as the deal sampler did):
    two or three hole cards, any board length, the Bounty rank's hit bit;
 3. samples an abstract action from the average strategy of ``(group, bucket)``;
 4. turns it into a legal real action: a raise of pot fraction f becomes
@@ -66,14 +66,13 @@ import numpy as np
 
 from abstraction.bets.betting_tree import street_ordinal
 from abstraction.bets.translation import translation_probabilities
-from abstraction.cards.bucket_lookup import BucketLookup
-from abstraction.cards.buckets import CardAbstraction
+from abstraction.cards.buckets import BucketLookup, CardAbstraction
 from abstraction.chance.fresh_chance import FreshChance
 from abstraction.tree import CHANCE, DECISION, SHOWDOWN, FlatTree
 from game.cards.rng import SeedLike, as_generator
 from game.play.bots import passive_action
-from game.rules.actions import Action, ActionKind, Policy
-from game.rules.nolimit import Move, NoLimitConfig, Observation
+from game.rules.actions import Action, ActionKind, Move, Policy
+from game.rules.nolimit import NoLimitConfig, Observation
 from solver.games.abstract_games import AbstractGameConfig, CardHashMismatch, card_file_hash, check_card_hash
 from solver.solve.strategy_file import read_strategy_file
 

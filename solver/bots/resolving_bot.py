@@ -95,8 +95,8 @@ from abstraction.tree import DECISION as ABSTRACT_DECISION
 from abstraction.tree import SHOWDOWN as ABSTRACT_SHOWDOWN
 from game.cards.rng import SeedLike
 from game.play.bots import passive_action
-from game.rules.actions import Action, ActionKind, Policy
-from game.rules.nolimit import Move, NoLimitConfig, Observation
+from game.rules.actions import Action, ActionKind, Move, Policy
+from game.rules.nolimit import NoLimitConfig, Observation
 from solver.bots.lookup_bot import OFF_TREE, LookupBot, _after
 from solver.bots.time_manager import TimeConfig, TimeManager, run_within
 from solver.resolve.continuation import ContinuationConfig, RiverBlueprint, blueprint_opponent_values, leaf_values

@@ -35,7 +35,7 @@ Candidates:
   Auction third card). A fixed-table abstract game is played with the fresh sampler of its
   config (same tree: the LBR plays the real game, not the table sample).
 
-Opponents (reference lines, issue 11): the same LBR (game, tree, candidates, seed, hand ``h`` =
+Opponents (reference lines for a blueprint's LBR): the same LBR (game, tree, candidates, seed, hand ``h`` =
 deal ``h``) also plays ``"checkcall"`` (`game.play.bots.CheckCallBot` as a table: probability 1 on
 check/call, the smallest bid at an Auction bid node) and ``"equity"`` (`game.play.bots.EquityBot`'s
 rule evaluated on the exact cards of the real deal and of every candidate, raise sizes mapped onto
@@ -503,7 +503,7 @@ def lbr_game(game: SolverGame) -> tuple[str, Any]:
 
 def fresh_twin(game: SolverGame) -> SolverGame:
     """A fixed-table abstract game rebuilt with fresh chance (same tree), from its config."""
-    from solver.solve.training import abstract_config, build_game_from_config
+    from solver.solve.game_kinds import abstract_config, build_game_from_config
 
     config = replace(abstract_config(game.config), chance="fresh")
     twin = build_game_from_config(config.to_dict())
@@ -578,7 +578,7 @@ def game_big_blind(game: SolverGame) -> float:
     from solver.evaluate.exploitability import default_big_blind
 
     if game.config.get("kind") == "sampled-nolimit":
-        from solver.solve.training import abstract_config
+        from solver.solve.game_kinds import abstract_config
 
         return float(abstract_config(game.config).variant_config().big_blind)
     return default_big_blind(game)
@@ -710,7 +710,8 @@ def lbr_strategy_file(
     ``algorithm``, ``iterations`` (the big blind comes from the game's rules). ``opponent``
     (:data:`OPPONENTS`): the file's average strategy (default), or the equity bot's rule or
     check/call played in the file's game with the same LBR (:func:`local_best_response`)."""
-    from solver.solve.training import game_kind, load_solved_game
+    from solver.solve.game_kinds import game_kind
+    from solver.solve.training import load_solved_game
 
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown LBR opponent {opponent!r}: known are {', '.join(OPPONENTS)}")
@@ -754,7 +755,8 @@ def lbr_reference_lines(
     summary["equity"]["mbb_per_hand"]`` (LBR wins at most half as much against the blueprint as
     against the equity bot, same settings, same run).
     """
-    from solver.solve.training import game_kind, load_solved_game
+    from solver.solve.game_kinds import game_kind
+    from solver.solve.training import load_solved_game
 
     for opponent in opponents:
         if opponent not in OPPONENTS:

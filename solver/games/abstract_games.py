@@ -40,8 +40,7 @@ from typing import Any, ClassVar, Self
 
 from abstraction.bets.bet_abstraction import BetAbstraction
 from abstraction.bets.betting_tree import TreeSize, build_betting_tree, measure_betting_tree
-from abstraction.cards.bucket_lookup import BucketLookup
-from abstraction.cards.buckets import CardAbstraction
+from abstraction.cards.buckets import BucketLookup, CardAbstraction
 from abstraction.chance.fresh_chance import FreshChance
 from abstraction.chance.sampled_deals import sample_deal_table
 from abstraction.hooks import HOOKED_VARIANTS
@@ -286,12 +285,12 @@ def write_abstract_strategy(path: str | Path, game: SolverGame, solver: Any, *, 
     abstraction and the rules from the file alone. ``include_tables`` also stores regrets and
     strategy sums (for resuming; larger file).
     """
-    from solver.games.limit_games import GAME_KIND as LIMIT_KIND
     from solver.solve.strategy_file import StrategyRecord, write_strategy_file
 
-    if game.config.get("kind") not in (GAME_KIND, LIMIT_KIND):
+    if not game.config.get("card_abstraction"):
         raise ValueError(
-            f"game {game.name!r} is not an abstract game over a card file (config kind {game.config.get('kind')!r})"
+            f"game {game.name!r} is not an abstract game over a card file (its config names no card_abstraction; "
+            f"kind {game.config.get('kind')!r})"
         )
     game_config = dict(game.config)
     cards = Path(str(game_config.get("card_abstraction", "")))

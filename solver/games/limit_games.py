@@ -34,8 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from abstraction.bets.limit_tree import build_limit_tree, check_no_tap_out, showdown_contexts
-from abstraction.cards.bucket_lookup import BucketLookup
-from abstraction.cards.buckets import CardAbstraction
+from abstraction.cards.buckets import BucketLookup, CardAbstraction
 from abstraction.chance.limit_chance import LimitChance
 from abstraction.tree import MAX_PLAYERS, SolverGame
 from game.rules.limit import LimitConfig

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from abstraction.cards.bucket_lookup import BucketLookup
+from abstraction.cards.buckets import BucketLookup
 from abstraction.cards.kernels_features import HAND_CARDS
 
 N_COMBOS = len(HAND_CARDS)

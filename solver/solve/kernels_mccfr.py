@@ -199,11 +199,6 @@ def _traversers(iteration, n_players):
     return iteration % n_players, 1
 
 
-NODE_BITS = 32
-"""``node_records`` word 0: child start (bits 0..31), children (32..47), kind (48..51), player + 1
-(52..55), street (56..62); word 1: a decision's group row offset, a terminal's payoff row, with
-(bits 56..62) a decision's bucket slot, a terminal's outcome context + 1, a chance node's slot."""
-_LOW_48 = (1 << 48) - 1
 _LOW_56 = (1 << 56) - 1
 
 
@@ -211,9 +206,13 @@ _LOW_56 = (1 << 56) - 1
 def _node_records(
     tree,
 ):
-    """Everything the external-sampling walk reads about a node, packed into two int64 words (`NODE_BITS`):
-    one cache line serves four nodes (siblings are adjacent), instead of a line per node in each of a
-    dozen node and group arrays."""
+    """Everything the external-sampling walk reads about a node, packed into two int64 words: one
+    cache line serves four nodes (siblings are adjacent), instead of a line per node in each of a
+    dozen node and group arrays.
+
+    Word 0: child start (bits 0..31), children (32..47), kind (48..51), player + 1 (52..55), street
+    (56..62). Word 1: a decision's group row offset, a terminal's payoff row (bits 0..55), with
+    (bits 56..62) a decision's bucket slot, a terminal's outcome context + 1, a chance node's slot."""
     n_nodes = len(tree.kind)
     records = np.empty((n_nodes, 2), dtype=np.int64)
     for node in range(n_nodes):

@@ -20,7 +20,7 @@ workers draw different deals. Three shapes, all judged by exploitability against
     (:func:`solver.solve.cfr.merge_interval`, at most 64): each worker reads them up to that late. On
     Hold'em a merge interval long enough to save much traffic (1,024) slowed convergence per
     iteration by more than it could gain; 64 merges about every row written since the last merge.
-  - ``"buffers"`` (the scheme before issue 11): regrets in place, each extra worker's strategy sums
+  - ``"buffers"`` (the first scheme, kept to compare against): regrets in place, each extra worker's strategy sums
     in a table-sized buffer zeroed for the block and added in when it ends, while the workers wait
     (no update lost; page faults and the add take ~2 ms a block on Hold'em's 13 MB of sums, ~25 ms
     on Auction's 106 MB: 2.5% of a one-second block).
@@ -37,7 +37,7 @@ Start-up (loading the compiled kernels; for ``processes`` and ``dask`` also spaw
 and building the game there) happens when the runner is created, before any block is timed.
 
 Workers of the ``processes`` and ``dask`` backends receive the game as its JSON config only and
-rebuild it once per worker process (:func:`solver.solve.training.build_game_from_config`): exact games
+rebuild it once per worker process (:func:`solver.solve.game_kinds.build_game_from_config`): exact games
 from their rules, abstract games (:mod:`solver.games.abstract_games`) with ``build_abstract_game``,
 which reads the card-abstraction file named in the config (``card_abstraction``; ``vcfr solve``
 stores it as an absolute path). Every worker must be able to read that file at that same path:
@@ -155,8 +155,8 @@ def _run_shared(
 @functools.lru_cache(maxsize=4)
 def _worker_game(game_json: str) -> SolverGame:
     """The game rebuilt once per worker process from its JSON config, whatever its kind
-    (:func:`solver.solve.training.build_game_from_config`: exact games, abstract games read their card file)."""
-    from solver.solve.training import build_game_from_config
+    (:func:`solver.solve.game_kinds.build_game_from_config`: exact games, abstract games read their card file)."""
+    from solver.solve.game_kinds import build_game_from_config
 
     return build_game_from_config(json.loads(game_json))
 

@@ -378,8 +378,8 @@ class RunConfig:
         return self.solver.algorithm or default
 
     def game_config(self) -> dict[str, Any]:
-        """The JSON game config (:func:`solver.solve.training.game_config_of` form)."""
-        from solver.solve.training import game_config_of
+        """The JSON game config (:func:`solver.solve.game_kinds.game_config_of` form)."""
+        from solver.solve.game_kinds import game_config_of
 
         if self.rules.exact:
             config: dict[str, Any] = {"name": self.rules.variant}

@@ -1,15 +1,8 @@
 """The solve loop for every game kind: blocks of iterations, a convergence log, atomic checkpoints, exact resume.
 
 One loop serves every kind of solver game; the game's JSON config (``SolverGame.config``, stored
-as a strategy file's ``game_config``) says which kind it is, and :data:`GAME_KINDS` maps the kind
-to what rebuilds it:
-
-- ``"exact"`` (configs without a ``kind`` entry): Kuhn and Leduc of :mod:`abstraction.exact.exact_games`.
-- ``"sampled-nolimit"``: the heads-up abstract games of :mod:`solver.games.abstract_games` (Hold'em, Swap,
-  River of Blood, Auction, Bounty), rebuilt from their config and their card-abstraction file.
-- ``"limit"``: the N-player limit hold'em abstract games of :mod:`solver.games.limit_games` (fresh
-  chance only), rebuilt from their config and their card-abstraction file.
-- more kinds plug in with :func:`register_game_kind`.
+as a strategy file's ``game_config``) says which kind it is, and :mod:`solver.solve.game_kinds`
+rebuilds it (exact Kuhn and Leduc, the heads-up abstract games, the N-player limit games).
 
 Schedule. Block ends fall on multiples of ``evaluate_every`` and ``checkpoint_every`` (and on the
 iteration target). MCCFR iteration ``t`` samples from ``(seed, t)`` alone, so with one worker the
@@ -36,7 +29,6 @@ solver tables, so any of them can be resumed.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import time
@@ -47,11 +39,19 @@ from typing import Any
 
 import numpy as np
 
-from abstraction.exact.exact_games import build_game
 from abstraction.tree import SolverGame
-from game.rules.exact import EXACT_GAMES
 from solver.evaluate.exploitability import exploitability
 from solver.solve.cfr import ALGORITHMS, FULL_TRAVERSAL, Solver, SolverConfig, normalized_strategy, table_dtype
+from solver.solve.game_kinds import (
+    ABSTRACT_KIND,
+    EXACT_KIND,
+    GameKind,
+    abstract_config,
+    as_json,
+    build_game_from_config,
+    game_config_of,
+    game_kind,
+)
 from solver.solve.parallel import check_parallel_settings, iteration_runner
 from solver.solve.strategy_file import (
     ConvergenceLog,
@@ -67,206 +67,6 @@ DEFAULT_EVALUATE_EVERY = {"full": 10, "sampling": 20_000, "abstract": 100_000}
 """Iterations between log entries by algorithm family (``abstract``: sampling on an abstract game)."""
 EXPLOITABILITY_MEMORY_LIMIT = 512 * 2**20
 """Bytes the exact best response of a fixed-chance abstract game may take (two float64 ``nodes x deals``)."""
-EXACT_KIND = "exact"
-"""Kind of the configs of :mod:`abstraction.exact.exact_games` (they carry no ``kind`` entry)."""
-ABSTRACT_KIND = "sampled-nolimit"
-"""Kind of the heads-up abstract games (:data:`solver.games.abstract_games.GAME_KIND`)."""
-LIMIT_KIND = "limit"
-"""Kind of the N-player limit abstract games (:data:`solver.games.limit_games.GAME_KIND`)."""
-
-
-# --- game kinds --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameKind:
-    """How the loop handles one kind of game config.
-
-    ``normalize(config)``: the config checked and in canonical JSON form (ValueError naming a bad
-    field); ``build(config, on_progress=None, table_itemsize=4)``: the :class:`SolverGame` (a kind
-    that measures its tree first refuses one whose solver tables of ``table_itemsize`` bytes per
-    entry do not fit, and reports its building to ``on_progress``); ``big_blind(config)``: chips per big blind
-    for mbb/hand; ``exact``: the game has an exact exploitability after every block (the loop then
-    keeps the historical exact-game schedule, see the module docstring).
-    """
-
-    name: str
-    normalize: Callable[[Mapping[str, Any]], dict[str, Any]]
-    build: Callable[..., SolverGame]
-    big_blind: Callable[[Mapping[str, Any]], float]
-    exact: bool = False
-
-
-GAME_KINDS: dict[str, GameKind] = {}
-"""Registered game kinds by the ``kind`` entry of their configs (:data:`EXACT_KIND` when absent)."""
-
-
-def register_game_kind(kind: GameKind) -> GameKind:
-    """Add (or replace) a game kind; returns it."""
-    GAME_KINDS[kind.name] = kind
-    return kind
-
-
-def _as_json(value: Any) -> Any:
-    return json.loads(json.dumps(value, sort_keys=True))
-
-
-def game_kind(config: Mapping[str, Any]) -> GameKind:
-    """The :class:`GameKind` of a game config (ValueError for an unknown kind).
-
-    >>> game_kind({"name": "kuhn"}).name, game_kind({"kind": "sampled-nolimit"}).name
-    ('exact', 'sampled-nolimit')
-    """
-    if not isinstance(config, Mapping):
-        raise ValueError(f"a game config must be a mapping, got {config!r}")
-    name = config.get("kind", EXACT_KIND)
-    if name not in GAME_KINDS:
-        raise ValueError(f"unknown game kind {name!r}: known kinds are {sorted(GAME_KINDS)}")
-    return GAME_KINDS[name]
-
-
-def _normalize_exact(config: Mapping[str, Any]) -> dict[str, Any]:
-    values = dict(config)
-    values.pop("kind", None)
-    unknown = sorted(set(values) - {"name", "rules"})
-    if unknown:
-        raise ValueError(f"unknown exact game config fields {unknown}: known are ['name', 'rules']")
-    name = values.get("name")
-    if name not in EXACT_GAMES:
-        raise ValueError(f"unknown game {name!r}: expected one of {list(EXACT_GAMES)}")
-    rules = values.get("rules") or {}
-    if not isinstance(rules, Mapping):
-        raise ValueError(f"rules must be a mapping of rules fields, got {rules!r}")
-    return _as_json({"name": name, "rules": dict(rules)}) if rules else {"name": name}
-
-
-def _build_exact(config: Mapping[str, Any], on_progress: Any = None, table_itemsize: int = 8) -> SolverGame:
-    """Exact games are small (built in milliseconds): no size check, no progress events."""
-    return build_game(config["name"], config.get("rules"))
-
-
-def _exact_big_blind(config: Mapping[str, Any]) -> float:
-    from game.rules.exact import rules_config
-
-    rules = rules_config(config["name"], config.get("rules")).to_dict()
-    return float(rules.get("big_blind", rules.get("ante", 1.0)) or 1.0)
-
-
-def abstract_config(config: Mapping[str, Any]) -> Any:
-    """The :class:`~solver.games.abstract_games.AbstractGameConfig` of a JSON config (ValueError on bad fields)."""
-    from solver.games.abstract_games import AbstractGameConfig
-
-    try:
-        return AbstractGameConfig.from_dict(dict(config))
-    except TypeError as error:
-        raise ValueError(f"bad abstract game config: {error}") from None
-
-
-def _normalize_abstract(config: Mapping[str, Any]) -> dict[str, Any]:
-    return _as_json(abstract_config(config).to_dict())
-
-
-def check_card_file(path: str | os.PathLike[str], variant: str) -> dict[str, Any]:
-    """Check that ``path`` is a card-abstraction file usable by ``variant``; return its config.
-
-    Usable: a Bounty game needs a file built for ``bounty`` (its buckets carry the hit bit); the
-    other variants take a file built for their own variant or for ``holdem`` (the tables are the
-    same). Raises ValueError naming the file and the problem. Reads the attributes only.
-    """
-    import h5py
-
-    from abstraction.cards.buckets import FILE_FORMAT, FILE_VERSION, card_file_variant
-
-    source = Path(path)
-    if not source.is_file():
-        raise ValueError(
-            f"card abstraction file {str(source)!r} does not exist "
-            f"(build it with: vcfr abstract --variant {card_file_variant(variant)} --out {source})"
-        )
-    try:
-        with h5py.File(source, "r") as handle:
-            found_format = str(handle.attrs.get("format", ""))
-            found_version = int(handle.attrs.get("format_version", -1))
-            raw = handle.attrs.get("config")
-            card_config = json.loads(raw) if raw is not None else {}
-    except (OSError, ValueError, TypeError) as error:
-        raise ValueError(
-            f"card abstraction file {str(source)!r} is unreadable ({' '.join(str(error).split())})"
-        ) from None
-    if found_format != FILE_FORMAT or found_version != FILE_VERSION:
-        raise ValueError(
-            f"{str(source)!r} is not a {FILE_FORMAT} file of version {FILE_VERSION} "
-            f"(format {found_format!r}, version {found_version})"
-        )
-    built_for = card_config.get("variant", "holdem")
-    usable = built_for == variant or (built_for == "holdem" and variant != "bounty")
-    if not usable:
-        needed = "'bounty'" if variant == "bounty" else f"{variant!r} or 'holdem'"
-        raise ValueError(
-            f"card abstraction file {str(source)!r} was built for variant {built_for!r}; "
-            f"a {variant} game needs one built for {needed} (vcfr abstract --variant {variant})"
-        )
-    return card_config
-
-
-def _build_abstract(config: Mapping[str, Any], on_progress: Any = None, table_itemsize: int = 4) -> SolverGame:
-    from solver.games.abstract_games import build_abstract_game
-
-    game_config = abstract_config(config)
-    check_card_file(game_config.card_abstraction, game_config.variant)
-    return build_abstract_game(game_config, on_progress=on_progress, table_itemsize=table_itemsize)
-
-
-def _abstract_big_blind(config: Mapping[str, Any]) -> float:
-    # The stored rules hold only the fields that differ from the defaults: read the big blind
-    # from the rebuilt variant config, never from the rules dict.
-    return float(abstract_config(config).variant_config().big_blind)
-
-
-def limit_config(config: Mapping[str, Any]) -> Any:
-    """The :class:`~solver.games.limit_games.LimitGameConfig` of a JSON config (ValueError on bad fields)."""
-    from solver.games.limit_games import LimitGameConfig
-
-    return LimitGameConfig.from_dict(dict(config))
-
-
-def _normalize_limit(config: Mapping[str, Any]) -> dict[str, Any]:
-    return _as_json(limit_config(config).to_dict())
-
-
-def _build_limit(config: Mapping[str, Any], on_progress: Any = None, table_itemsize: int = 4) -> SolverGame:
-    """The limit tree is measured and refused before it is built; it reports no progress."""
-    from solver.games.limit_games import build_limit_game
-
-    game_config = limit_config(config)
-    check_card_file(game_config.card_abstraction, "holdem")
-    return build_limit_game(game_config, table_itemsize=table_itemsize)
-
-
-def _limit_big_blind(config: Mapping[str, Any]) -> float:
-    from solver.games.limit_games import limit_big_blind
-
-    return limit_big_blind(limit_config(config))
-
-
-register_game_kind(GameKind(EXACT_KIND, _normalize_exact, _build_exact, _exact_big_blind, exact=True))
-register_game_kind(GameKind(ABSTRACT_KIND, _normalize_abstract, _build_abstract, _abstract_big_blind))
-register_game_kind(GameKind(LIMIT_KIND, _normalize_limit, _build_limit, _limit_big_blind))
-
-
-def game_config_of(game: str | Mapping[str, Any]) -> dict[str, Any]:
-    """A game name (``"kuhn"``, ``"leduc"``) or a JSON game config, checked, in canonical form."""
-    config = {"name": game} if isinstance(game, str) else game
-    return game_kind(config).normalize(config)
-
-
-def build_game_from_config(config: Mapping[str, Any]) -> SolverGame:
-    """The :class:`SolverGame` of a JSON game config of any registered kind (what workers and
-    ``vcfr exploit`` rebuild from a strategy file)."""
-    kind = game_kind(config)
-    return kind.build(kind.normalize(config))
-
-
 # --- settings and events -----------------------------------------------------------------------
 
 
@@ -275,7 +75,7 @@ class TrainingConfig:
     """What to solve and how: the game, the algorithm, the budget, the workers and the schedule.
 
     ``game`` is an exact game's name (``kuhn``, ``leduc``) or a JSON game config of any kind in
-    :data:`GAME_KINDS` (e.g. ``AbstractGameConfig(...).to_dict()``, or ``{"name": "kuhn", "rules":
+    :data:`solver.solve.game_kinds.GAME_KINDS` (e.g. ``AbstractGameConfig(...).to_dict()``, or ``{"name": "kuhn", "rules":
     {"players": 3}}``). Exactly one of ``iterations`` (total iterations to reach) and ``seconds``
     (total solve seconds: exact games count solve time only, abstract games wall clock, see the
     module docstring) is set. ``evaluate_every`` is the number of iterations between log entries
@@ -454,7 +254,7 @@ def _full_rules(config: Mapping[str, Any]) -> Mapping[str, Any]:
             return config
     except (KeyError, TypeError, ValueError):
         return config
-    return {**config, "rules": _as_json(rules)}
+    return {**config, "rules": as_json(rules)}
 
 
 def check_resume(path: str | os.PathLike[str], config: TrainingConfig) -> StrategySummary:
@@ -480,7 +280,7 @@ def check_resume(path: str | os.PathLike[str], config: TrainingConfig) -> Strate
     if different:
         raise ValueError(f"{path}: cannot resume: the file solved another game ({different})")
     solver = SolverConfig(algorithm=config.algorithm, seed=config.seed, **config.solver_params)
-    different = _differences(summary.solver_config.get("solver", {}), _as_json(solver.to_dict()))
+    different = _differences(summary.solver_config.get("solver", {}), as_json(solver.to_dict()))
     if different:
         raise ValueError(f"{path}: cannot resume with other solver settings ({different})")
     return summary
@@ -489,8 +289,8 @@ def check_resume(path: str | os.PathLike[str], config: TrainingConfig) -> Strate
 def _resume_state(path: Path, game: SolverGame, solver: Solver) -> tuple[dict[str, np.ndarray], ConvergenceLog]:
     """The tables and log to continue from (settings already checked by :func:`check_resume`)."""
     record = read_strategy_file(path, expected_tree_fingerprint=game.tree.fingerprint())
-    if record.game_config != _as_json(game.config):
-        different = _differences(record.game_config, _as_json(game.config))
+    if record.game_config != as_json(game.config):
+        different = _differences(record.game_config, as_json(game.config))
         raise ValueError(f"{path}: solved game differs from the requested one ({different})")
     tables = {name: np.array(values) for name, values in record.tables.items()}
     dtype = np.dtype(table_dtype(solver.config))

@@ -114,7 +114,7 @@ class StrategyView:
         kinds (N-player limit) rebuild their game from the stored config and sample it.
         `StrategyFileError` (a ValueError) naming the file when any of it cannot be used."""
         from solver.games.abstract_games import GAME_KIND, AbstractGameConfig
-        from solver.solve.training import build_game_from_config, game_kind
+        from solver.solve.game_kinds import build_game_from_config, game_kind
 
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
             raise ValueError(f"deals must be an int >= 1, got {deals!r}")

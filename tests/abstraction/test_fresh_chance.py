@@ -18,8 +18,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from abstraction.cards.bucket_lookup import BucketLookup
-from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
+from abstraction.cards.buckets import BucketLookup, CardAbstractionConfig, canonical_flops
 from abstraction.cards.build import build_card_abstraction
 from abstraction.cards.kernels_buckets import UNSET
 from abstraction.chance.fresh_chance import FreshChance

@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from abstraction.bets.limit_tree import build_limit_tree, count_nodes, max_commitment, showdown_contexts
-from abstraction.cards.bucket_lookup import BucketLookup
-from abstraction.cards.buckets import CardAbstraction
+from abstraction.cards.buckets import BucketLookup, CardAbstraction
 from abstraction.chance.limit_chance import LimitChance, all_contexts
 from abstraction.exact.exact_games import showdown_outcomes
 from abstraction.exact.small_limit import build_small_limit_game

@@ -10,8 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from abstraction.cards.bucket_lookup import BucketLookup
-from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
+from abstraction.cards.buckets import BucketLookup, CardAbstractionConfig, canonical_flops
 from abstraction.cards.build import build_card_abstraction
 from abstraction.cards.kernels_buckets import UNSET
 from abstraction.chance.sampled_deals import sample_deal_table

@@ -64,7 +64,7 @@ def test_the_estimate_is_the_built_size(variant: str, rules: str, stack: int, be
 
 
 def test_the_eight_size_cap_ten_bounty_tree_is_counted_in_seconds() -> None:
-    """The tree of issue 21, which the builder could not finish in 10 minutes and 9.7 GB. The count
+    """A 154-million-node tree the builder could not finish in 10 minutes and 9.7 GB. The count
     was checked against two independent slower counts: a memoised walk of the real round at every
     node and a plain-arithmetic count of the betting."""
     config = get_variant("bounty").config_class()

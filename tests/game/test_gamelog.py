@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from game.play.history import open_history_writer, replay
+from game.play.history_files import open_history_writer, replay
 from game.pokerbots.gamelog import read_game_log
 from tests.solver.cli_support import invoke, one_line_error
 

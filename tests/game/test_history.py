@@ -9,7 +9,8 @@ import pytest
 
 from game.cards.deck import parse_cards
 from game.play.bots import CheckCallBot, RandomBot
-from game.play.history import HISTORY_FORMAT, HistoryHeader, RoundRecord, read_history, replay
+from game.play.history import HISTORY_FORMAT, HistoryHeader, RoundRecord, read_history
+from game.play.history_files import replay
 from game.play.match import play_match
 from game.rules.actions import Action
 from game.rules.bounty import BountyConfig

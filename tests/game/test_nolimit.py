@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from game.cards.deck import parse_cards
-from game.rules.actions import Action, ActionKind, IllegalActionError
+from game.rules.actions import Action, ActionKind, IllegalActionError, Move
 from game.rules.chance import UNKNOWN_CARD, RandomChance, ScriptedChance
 from game.rules.holdem import HoldemConfig, HoldemRound
-from game.rules.nolimit import Move, NoLimitConfig, NoLimitRound, sample_legal_action, street_name
+from game.rules.nolimit import NoLimitConfig, NoLimitRound, sample_legal_action, street_name
 
 F, K, C, R = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.RAISE
 

@@ -17,9 +17,8 @@ from game.play.opponent_model import (
     _Watcher,
     prior_from_self_play,
 )
-from game.rules.actions import Action
+from game.rules.actions import Action, Move
 from game.rules.holdem import HoldemConfig
-from game.rules.nolimit import Move
 
 
 def _model(prior_mean: float = 0.3, weight: float = 10.0) -> OpponentModel:

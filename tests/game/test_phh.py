@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from game.play.bots import CheckCallBot, RandomBot
-from game.play.history import read_records, replay
+from game.play.history_files import read_records, replay
 from game.play.match import play_match
 from game.play.phh import PhhError, dumps_hands, read_phh, read_phh_text
 from game.rules.actions import ActionKind

@@ -22,8 +22,9 @@ from solver.bots.limit_lookup_bot import OFF_TREE, LimitLookupBot
 from solver.games.abstract_games import write_abstract_strategy
 from solver.games.limit_games import LimitGameConfig, build_limit_game
 from solver.solve.cfr import Solver
+from solver.solve.game_kinds import build_game_from_config
 from solver.solve.strategy_file import read_strategy_file
-from solver.solve.training import TrainingConfig, build_game_from_config, train
+from solver.solve.training import TrainingConfig, train
 from tests.solver.cli_support import invoke, one_line_error
 
 pytestmark = pytest.mark.jit_only  # the limit games are trained in module fixtures: minutes as plain Python

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from abstraction.bets.bet_abstraction import StreetBets
-from abstraction.cards.bucket_lookup import BucketLookup
+from abstraction.cards.buckets import BucketLookup
 from abstraction.cards.kernels_features import HAND_CARDS
 from game.cards.deck import parse_cards
 from game.play.bots import make_bot, passive_action

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
+from solver.solve.game_kinds import build_game_from_config
 from solver.solve.run_config import (
     RunConfigError,
     load_run_config,
@@ -15,7 +16,6 @@ from solver.solve.run_config import (
     parse_rule,
     parse_run_config,
 )
-from solver.solve.training import build_game_from_config
 
 CONFIGS = Path(__file__).resolve().parents[2] / "experiments" / "configs"
 VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")

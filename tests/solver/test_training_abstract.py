@@ -265,3 +265,12 @@ def test_dask_backend_on_a_process_cluster_matches_the_processes_backend(cards: 
     # the same deltas in the same order: bit-identical tables.
     assert_same_tables(on_dask.tables, reference.tables)
     assert on_dask.solver_config["backend"] == "dask"
+
+
+def test_only_games_over_a_card_file_are_written_as_abstract_strategies(tmp_path: Path) -> None:
+    from abstraction.exact.exact_games import build_game
+
+    kuhn = build_game("kuhn")
+    with pytest.raises(ValueError, match="not an abstract game over a card file"):
+        write_abstract_strategy(tmp_path / "kuhn.h5", kuhn, Solver(kuhn))
+    assert not (tmp_path / "kuhn.h5").exists()
