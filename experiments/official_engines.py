@@ -146,12 +146,6 @@ def run_engine(spec: dict[str, Any]) -> None:
 # --------------------------------------------------------------------------------------------
 # Game logs.
 
-_ROUND = re.compile(r"^Round #(\d+), (\S+) \((-?\d+)\), (\S+) \((-?\d+)\)$")
-_AWARDED = re.compile(r"^(\S+) (?:\(swapped\) )?awarded (-?\d+)$")
-_DEALT = re.compile(r"^(\S+) dealt \[([^\]]*)\]$")
-_BOARD = re.compile(r"^(Flop|Turn|River|Run) \[([^\]]*)\]")
-_HAND = re.compile(r"^(\S+)'s hand: \[([^\]]*)\]$")
-_BOUNTIES = re.compile(r"^Bounties reset to (\S+) for player (\S+) and (\S+) for player (\S+)$")
 _FINAL = re.compile(r"^Final, (\S+) \((-?\d+)\), (\S+) \((-?\d+)\)$")
 _EVENTS = (
     ("illegal", re.compile(r"^(\S+) attempted illegal \S+")),
@@ -209,27 +203,31 @@ def parse_game_log(text: str) -> GameLog:
     >>> log.rounds[0].deltas, log.rounds[0].hands, log.events[0][:3], log.final
     ({'A': -1, 'B': 1}, ['Ah Kd', '2c 7d'], ('illegal', 'A', 1), {'A': -1, 'B': 1})
     """
+    # the line patterns of the project's game-log reader (imported here: the engine runner, which
+    # loads this script in the engine's process, does not need the project)
+    from game.pokerbots.gamelog import AWARDED_LINE, BOUNTIES_LINE, DEALT_LINE, HAND_LINE, ROUND_LINE, STREET_LINE
+
     rounds: list[LoggedRound] = []
     events: list[tuple[str, str, int, str]] = []
     final = None
     for line in text.splitlines():
         line = line.rstrip()
         current = rounds[-1] if rounds else None
-        if match := _ROUND.match(line):
+        if match := ROUND_LINE.match(line):
             rounds.append(LoggedRound(int(match[1]), (match[2], match[4])))
         elif match := _FINAL.match(line):
             final = {match[1]: int(match[2]), match[3]: int(match[4])}
         elif current is None:
             continue
-        elif match := _AWARDED.match(line):
+        elif match := AWARDED_LINE.match(line):
             current.deltas[match[1]] = int(match[2])
-        elif match := _DEALT.match(line):
+        elif match := DEALT_LINE.match(line):
             current.hands.append(match[2])
-        elif match := _BOARD.match(line):
+        elif match := STREET_LINE.match(line):
             current.boards.append(match[2])
-        elif match := _HAND.match(line):
+        elif match := HAND_LINE.match(line):
             current.updated_hands.append(match[2])
-        elif match := _BOUNTIES.match(line):
+        elif match := BOUNTIES_LINE.match(line):
             by_name = {match[2]: match[1], match[4]: match[3]}
             current.bounties = (by_name.get(current.seats[0], "?"), by_name.get(current.seats[1], "?"))
         else:

@@ -48,15 +48,17 @@ from game.rules.chance import ScriptedChance
 
 GAME_LOG_TITLE = re.compile(r"^\S+ MIT Pokerbots - (\S+) vs (\S+)\s*$")
 """The first line of an engine game log (version, then the two players' names)."""
-_ROUND = re.compile(r"^Round #(\d+), (\S+) \((-?\d+)\), (\S+) \((-?\d+)\)")
-_BLIND = re.compile(r"^(\S+) posts the blind of (\d+)$")
-_DEALT = re.compile(r"^(\S+) dealt \[([^\]]*)\]$")
-_STREET = re.compile(r"^(Flop|Turn|River|Run) \[([^\]]*)\]")
-_HAND = re.compile(r"^(\S+)'s hand: \[([^\]]*)\]$")
-_AUCTION = re.compile(r"^(\S+) won the auction and was dealt \[([^\]]*)\]$")
-_BOUNTIES = re.compile(r"^Bounties reset to (\S+) for player (\S+) and (\S+) for player (\S+)$")
-_ACTION = re.compile(r"^(\S+) (folds|checks|calls|bets \d+|raises to \d+|bids \d+)$")
-_AWARDED = re.compile(r"^(\S+) (?:\(swapped\) )?awarded (-?\d+)$")
+ROUND_LINE = re.compile(r"^Round #(\d+), (\S+) \((-?\d+)\), (\S+) \((-?\d+)\)")
+BLIND_LINE = re.compile(r"^(\S+) posts the blind of (\d+)$")
+DEALT_LINE = re.compile(r"^(\S+) dealt \[([^\]]*)\]$")
+STREET_LINE = re.compile(r"^(Flop|Turn|River|Run) \[([^\]]*)\]")
+HAND_LINE = re.compile(r"^(\S+)'s hand: \[([^\]]*)\]$")
+AUCTION_LINE = re.compile(r"^(\S+) won the auction and was dealt \[([^\]]*)\]$")
+BOUNTIES_LINE = re.compile(r"^Bounties reset to (\S+) for player (\S+) and (\S+) for player (\S+)$")
+ACTION_LINE = re.compile(r"^(\S+) (folds|checks|calls|bets \d+|raises to \d+|bids \d+)$")
+AWARDED_LINE = re.compile(r"^(\S+) (?:\(swapped\) )?awarded (-?\d+)$")
+"""The engines' game-log lines, one pattern each (all four years write them alike; the round and
+street patterns match the line's start only: a street line goes on with each player's chips)."""
 
 
 def is_game_log(text: str) -> bool:
@@ -96,28 +98,28 @@ def _parse(text: str) -> tuple[tuple[str, str], list[_LoggedRound]]:
     for number, raw in enumerate(lines[1:], start=2):
         line = raw.rstrip()
         current = rounds[-1] if rounds else None
-        if match := _ROUND.match(line):
+        if match := ROUND_LINE.match(line):
             rounds.append(_LoggedRound(int(match[1]), number))
         elif current is None:
             continue
-        elif match := _BOUNTIES.match(line):
+        elif match := BOUNTIES_LINE.match(line):
             bounty_of = {match[2]: RANKS.index(match[1]), match[4]: RANKS.index(match[3])}
-        elif match := _BLIND.match(line):
+        elif match := BLIND_LINE.match(line):
             current.seats.append(match[1])
             if len(current.seats) == 2 and bounty_of:
                 current.bounties = (bounty_of[current.seats[0]], bounty_of[current.seats[1]])
-        elif match := _DEALT.match(line):
+        elif match := DEALT_LINE.match(line):
             current.holes[match[1]] = parse_cards(match[2]).tolist()
             current.hands_seen[match[1]] = list(current.holes[match[1]])
-        elif match := _STREET.match(line):
+        elif match := STREET_LINE.match(line):
             current.board = parse_cards(match[2]).tolist()
-        elif match := _HAND.match(line):
+        elif match := HAND_LINE.match(line):
             _swap(current, match[1], parse_cards(match[2]).tolist())
-        elif match := _AUCTION.match(line):
+        elif match := AUCTION_LINE.match(line):
             current.thirds[match[1]] = int(parse_cards(match[2])[0])
-        elif match := _ACTION.match(line):
+        elif match := ACTION_LINE.match(line):
             current.actions.append((match[1], _action(match[2]), number))
-        elif match := _AWARDED.match(line):
+        elif match := AWARDED_LINE.match(line):
             current.awarded[match[1]] = int(match[2])
     return players, rounds
 
