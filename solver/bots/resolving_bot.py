@@ -81,6 +81,7 @@ import dataclasses
 import logging
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -288,6 +289,36 @@ class ResolvingBot(LookupBot):
         self._restore_state(saved)
         return _merged(actions, probabilities)
 
+    def policy_rows(
+        self,
+        observation: Observation,
+        holes: Sequence[tuple[int, ...]],
+        bounty_ranks: Sequence[int | None] | None = None,
+    ) -> tuple[list[Action], np.ndarray]:
+        """:meth:`policy` with the hole cards replaced by each of ``holes``, from ONE solve (full-game
+        LBR's belief): ``(actions, probabilities [len(holes), len(actions)])``, each row that hand's
+        row of the subgame solved for the observation's own hand. That solve depends on the own hand
+        only through the card removal in the opponent's range and the floor on the own hand's weight,
+        so a row is the policy of a solve for that hand up to these (exact for the own hand). State
+        is restored as by :meth:`policy`. Where the bot does not re-solve, or the solve fails (or a
+        hand is not a two-card hand the board leaves), it is :meth:`LookupBot.policy_rows`."""
+        if not self._resolves(observation):
+            return super().policy_rows(observation, holes, bounty_ranks)
+        saved = self._save_state()
+        try:
+            actions, rows = self._resolved_rows(observation)
+            position = {int(combo): hand for hand, combo in enumerate(self._session.hands.hand_index)}
+            columns = [position[combo_index(hole)] for hole in holes]
+        except Exception:
+            self._restore_state(saved)
+            return super().policy_rows(observation, holes, bounty_ranks)
+        self._restore_state(saved)
+        merged: dict[Action, int] = {}
+        matrix = np.zeros((len(holes), len(set(actions))))
+        for action, row in zip(actions, rows, strict=True):
+            matrix[:, merged.setdefault(action, len(merged))] += row[columns]
+        return list(merged), matrix
+
     def _save_state(self) -> tuple:
         return (
             self._rng.bit_generator.state,
@@ -378,16 +409,9 @@ class ResolvingBot(LookupBot):
         return observation.street >= RIVER or (observation.street == TURN and self.resolving.depth_limited)
 
     def _resolved_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
-        return self._turn_policy(observation) if observation.street == TURN else self._river_policy(observation)
-
-    def _turn_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
-        """Real actions and their probabilities at a turn decision: a depth-limited subgame solved at
-        the bot's first turn decision of the hand, then walked (and re-solved off the tree) as the river's."""
-        key = (observation.seat, observation.hole_cards, observation.board)
-        session = self._session
-        if session is None or session.key != key or observation.history[: len(session.moves)] != session.moves:
-            self._session = self._start_turn(observation, key)
-        return self._river_policy(observation)
+        """Real actions and their probabilities for the bot's own hand at a turn or river decision."""
+        actions, rows = self._resolved_rows(observation)
+        return actions, rows[:, self._session.own].tolist()
 
     def _start_turn(self, observation: Observation, key: tuple) -> _Session:
         """Ranges from the blueprint and a depth-limited subgame solved from the turn's first action."""
@@ -491,22 +515,25 @@ class ResolvingBot(LookupBot):
         return node
 
     # ------------------------------------------------------------------ the river
-    def _river_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
-        """Real actions and their probabilities at the bot's river decision (solving as needed), or at
-        a turn decision whose session :meth:`_turn_policy` started."""
+    def _resolved_rows(self, observation: Observation) -> tuple[list[Action], np.ndarray]:
+        """Real actions at the bot's turn or river decision and the solved strategy there for every
+        hand of the subgame, (n_actions, n_hands) (``self._session.hands``' order). A turn subgame is
+        depth-limited and solved at the bot's first turn decision of the hand, a river one at its
+        first river decision; both are then walked (and re-solved off the tree)."""
         seat, history = observation.seat, observation.history
         key = (seat, observation.hole_cards, observation.board)
         session = self._session
         if session is None or session.key != key or history[: len(session.moves)] != session.moves:
-            session = self._start_river(observation, key)
+            start = self._start_turn if observation.street == TURN else self._start_river
+            session = start(observation, key)
         session = self._walk(session, observation)
         self._session = session
         tree, node = session.tree, session.node
         if tree.kind[node] != DECISION or tree.player[node] != seat:
-            raise ValueError(f"the solved river tree is at {tree.describe(node)!r}, not at a decision of seat {seat}")
+            raise ValueError(f"the solved tree is at {tree.describe(node)!r}, not at a decision of seat {seat}")
         children = tree.children(node)
         actions = [self._subgame_action(tree, node, child, observation) for child in children]
-        return actions, session.strategy[children.start : children.stop, session.own].tolist()
+        return actions, session.strategy[children.start : children.stop]
 
     def _start_river(self, observation: Observation, key: tuple) -> _Session:
         """Ranges from the blueprint and a subgame solved from the river's first action."""

@@ -24,6 +24,8 @@ DEFAULT_CANDIDATES = 100
 DEFAULT_FULL_CANDIDATES = 400
 """Full-game LBR's default belief size: K = 100 hid the blueprints' weakness (README, "Full-game LBR")."""
 ACTIONS = ("tree", "full")
+FULL_BOTS = ("lookup", "resolve")
+BOT_NAMES = {"lookup": "lookup bot", "resolve": "re-solving bot"}
 
 
 def _at_least(flag: str, value: int, minimum: int) -> None:
@@ -72,9 +74,12 @@ def run_full_lbr(
     bids: str,
     samples: int,
     quiet: bool = False,
+    bot_kind: str = "lookup",
 ) -> None:
-    """Full-game LBR of ``path``'s lookup bot (its game's real rules) and print the result (JSON or lines)."""
+    """Full-game LBR of ``path``'s lookup bot, or with ``bot_kind="resolve"`` its re-solving bot (its
+    game's real rules, default settings), and print the result (JSON or lines)."""
     from solver.bots.lookup_bot import LookupBot
+    from solver.bots.resolving_bot import ResolvingBot
     from solver.evaluate.full_lbr import FullLBRConfig, full_lbr
     from solver.solve.strategy_file import StrategyFileError
 
@@ -92,7 +97,7 @@ def run_full_lbr(
         seed=seed,
     )
     try:
-        bot = LookupBot(path, seed=seed)
+        bot = ResolvingBot(path, seed=seed) if bot_kind == "resolve" else LookupBot(path, seed=seed)
     except (StrategyFileError, ValueError, TypeError, OSError) as error:
         raise _fail(str(error)) from None
     progress, report = _hands_progress("full lbr", 2 * hands, shown=not (as_json or quiet))
@@ -106,11 +111,12 @@ def run_full_lbr(
         "bot_decisions": bot.decisions,
         "bot_off_tree": bot.off_tree,
         "bot_errors": bot.errors,
+        "bot": bot_kind,
     }
     if as_json:
         typer.echo(json.dumps(out))
         return
-    typer.echo(f"{path}: full-game LBR against the lookup bot, {result.variant} ({result.rules} rules)")
+    typer.echo(f"{path}: full-game LBR against the {BOT_NAMES[bot_kind]}, {result.variant} ({result.rules} rules)")
     typer.echo(
         f"over {hands:,} deals per seat (belief: {candidates} candidate hands; raises {sizes} pot and all-in"
         + (f", bids {bids} pot and all-in" if result.variant == "auction" else "")
@@ -226,22 +232,28 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         sizes: str = typer.Option("0.5,1,2", help="--actions full: LBR's raise sizes, pot fractions (all-in added)."),
         bids: str = typer.Option("0,0.25,1", help="--actions full: LBR's Auction bids, pot fractions (all-in added)."),
         samples: int = typer.Option(16, help="--actions full: runouts per candidate hand and decision."),
+        bot: str = typer.Option(
+            "lookup", help="--actions full: the file's bot LBR plays: lookup, or resolve (the re-solving bot)."
+        ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
     ) -> None:
         """Local best response (Lisý & Bowling 2017): a lower bound on the exploitability of a strategy
         file's average strategy, in mbb/hand with a 95% interval; works on full-size heads-up games.
         --opponent equity/checkcall: the same LBR against the equity bot or check/call (reference lines).
-        --actions full: full-game LBR against the file's lookup bot (off-tree sizes, its translation)."""
+        --actions full: full-game LBR against the file's lookup bot (off-tree sizes, its translation), or
+        with --bot resolve its re-solving bot."""
         if actions not in ACTIONS:
             raise _fail(f"--actions must be tree or full, got {actions!r}", 2)
+        if bot not in FULL_BOTS:
+            raise _fail(f"--bot must be lookup or resolve, got {bot!r}", 2)
+        if bot != "lookup" and actions != "full":
+            raise _fail("--bot resolve needs --actions full (tree LBR plays the file's average strategy)", 2)
         if actions == "full":
             if opponent != "strategy" or equity_samples is not None or workers != 1:
-                raise _fail(
-                    "--actions full plays the file's lookup bot: no --opponent, --equity-samples or --workers", 2
-                )
+                raise _fail("--actions full plays the file's bot: no --opponent, --equity-samples or --workers", 2)
             full_candidates = DEFAULT_FULL_CANDIDATES if candidates is None else candidates
-            run_full_lbr(path, hands, full_candidates, seed, as_json, sizes, bids, samples, quiet=quiet)
+            run_full_lbr(path, hands, full_candidates, seed, as_json, sizes, bids, samples, quiet=quiet, bot_kind=bot)
             return
         run_lbr(
             path,

@@ -61,7 +61,13 @@ BAD_INPUTS: dict[str, list[tuple[str, str, int]]] = {
         ("not-hdf5", "exploit {text}", 1),
         ("deals", "exploit {text} --deals 0", 2),
     ],
-    "lbr": [("missing", "lbr {missing}", 1), ("not-hdf5", "lbr {text}", 1), ("hands", "lbr {text} --hands 1", 2)],
+    "lbr": [
+        ("missing", "lbr {missing}", 1),
+        ("not-hdf5", "lbr {text}", 1),
+        ("hands", "lbr {text} --hands 1", 2),
+        ("bot", "lbr {text} --actions full --bot nope", 2),
+        ("bot-tree", "lbr {text} --bot resolve", 2),
+    ],
     "export-bot": [
         ("out-proc", "export-bot --variant auction --bot random --out /proc/bot", 1),
         ("out-a-file", "export-bot --variant auction --bot random --out {text}", 1),

@@ -6,6 +6,8 @@ the ``solved`` fixture of ``test_lookup_bot``.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -218,6 +220,49 @@ def test_policy_changes_nothing_and_act_samples_it(solved):  # noqa: F811
             round_.apply(action)
     assert river_policies > 0 and asking.resolves == plain.resolves > 0
     assert asking.errors == plain.errors == 0 and asking.fallbacks == 0
+
+
+@pytest.mark.parametrize("resolving", [FAST, TURN_FAST], ids=["river", "turn"])
+def test_policy_rows_read_one_solve_and_change_nothing(solved, resolving):  # noqa: F811
+    """Two bots of one seed against check/call: one asks for its policy rows of 12 candidate hands (its
+    own among them) before every action. Both play the same actions (state restored); the own
+    hand's row is its policy exactly; preflop and flop the rows are the lookup bot's; on re-solved
+    streets another hand's row is close to that hand's own policy (one solve, differing only by the
+    card removal in the opponent's range and the own-hand floor) and every row a distribution."""
+    path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK)
+    plain, asking = (
+        ResolvingBot(path, card_abstraction=abstraction, config=config, seed=8, resolving=resolving) for _ in range(2)
+    )
+    lookup = LookupBot(path, card_abstraction=abstraction, config=config, seed=8)
+    opponent = make_bot("checkcall")  # every hand reaches the river
+    rng = np.random.default_rng(0)
+    resolved, gaps = 0, []
+    for seed in range(3):
+        round_ = HoldemRound(config, RandomChance(seed))
+        while (seat := round_.to_act) is not None:
+            observation = round_.observation(seat)
+            if seat == 1:
+                round_.apply(opponent.act(observation))
+                continue
+            unseen = np.setdiff1d(np.arange(52), [*observation.board, *observation.hole_cards])
+            holes = [observation.hole_cards] + [tuple(rng.choice(unseen, 2, replace=False)) for _ in range(11)]
+            actions, matrix = asking.policy_rows(observation, holes)
+            assert np.allclose(matrix.sum(axis=1), 1) and np.all(matrix >= 0)
+            assert dict(zip(actions, matrix[0], strict=True)) == pytest.approx(dict(asking.policy(observation)))
+            if observation.street < TURN:
+                lookup_actions, lookup_matrix = lookup.policy_rows(observation, holes)
+                assert lookup_actions == actions and np.array_equal(lookup_matrix, matrix)
+            elif asking._resolves(observation):
+                resolved += 1
+                for hole, row in zip(holes[1:], matrix[1:], strict=True):
+                    alone = dict(asking.policy(dataclasses.replace(observation, hole_cards=hole)))
+                    gaps.append(sum(abs(p - alone.get(a, 0.0)) for a, p in zip(actions, row, strict=True)) / 2)
+            action = asking.act(observation)
+            assert plain.act(observation) == action
+            round_.apply(action)
+    assert resolved > 0 and asking.resolves == plain.resolves > 0 and asking.fallbacks == 0
+    assert np.mean(gaps) < 0.1, np.mean(gaps)  # total variation between one solve's row and the hand's own solve
 
 
 def test_off_tree_bet_resolves_from_the_current_node(solved):  # noqa: F811
