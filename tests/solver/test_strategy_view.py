@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import urllib.error
 import urllib.request
@@ -231,16 +232,24 @@ def test_vcfr_view_serves_both_files_until_stopped(exact_files) -> None:
     """The command as a user runs it: a free port, no browser tab, the URL on stdout, both files served."""
     command = [sys.executable, "-m", "solver.cli.main", "view", str(exact_files["kuhn"]), "--compare"]
     command += [str(exact_files["kuhn"]), "--port", "0", "--no-open"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = process.stdout.readline()
-        url = re.search(r"at (http://127\.0\.0\.1:\d+/) \(Ctrl-C stops\)", line)
-        assert url, (line, process.stderr.read() if process.poll() is not None else "")
-        status, body = _get(url.group(1) + "api/meta")
-        assert status == 200 and [meta["game"] for meta in json.loads(body)["files"]] == ["kuhn", "kuhn"]
-    finally:
-        process.send_signal(signal.SIGINT)  # Ctrl-C: a clean stop
-        assert process.wait(timeout=30) == 0
+    # stderr to a file and stdout drained by communicate: a child never blocks on a full pipe
+    with tempfile.TemporaryFile("w+") as errors:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True)
+        try:
+            line = process.stdout.readline()
+            url = re.search(r"at (http://127\.0\.0\.1:\d+/) \(Ctrl-C stops\)", line)
+            assert url, line
+            status, body = _get(url.group(1) + "api/meta")
+            assert status == 200 and [meta["game"] for meta in json.loads(body)["files"]] == ["kuhn", "kuhn"]
+        finally:
+            process.send_signal(signal.SIGINT)  # Ctrl-C: a clean stop
+            try:
+                process.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.communicate()
+            errors.seek(0)
+            assert process.returncode == 0, errors.read()[-2000:]
 
 
 @pytest.fixture
