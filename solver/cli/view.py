@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import typer
@@ -48,9 +49,14 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             import webbrowser
 
             webbrowser.open(url)
+        # The server runs in a thread and the main thread only waits, so Ctrl-C (delivered to the main
+        # thread) never lands inside a request, where wsgiref's handler would swallow it and serve on.
+        serving = threading.Thread(target=server.serve_forever, name="vcfr-view", daemon=True)
+        serving.start()
         try:
-            server.serve_forever()
+            while serving.is_alive():
+                serving.join(0.5)
         except KeyboardInterrupt:
-            pass
+            server.shutdown()
         finally:
             server.server_close()
