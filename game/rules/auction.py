@@ -44,6 +44,7 @@ class AuctionConfig(NoLimitConfig):
     """Auction Hold'em: stack 400, blinds 1/2, one second-price auction after the flop."""
 
     variant: ClassVar[str] = "auction"
+    has_auction: ClassVar[bool] = True
 
 
 class AuctionRound(NoLimitRound):

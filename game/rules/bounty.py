@@ -61,6 +61,7 @@ class BountyConfig(NoLimitConfig):
     """... plus this many chips."""
 
     variant: ClassVar[str] = "bounty"
+    has_bounty: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -158,6 +158,24 @@ class NoLimitConfig:
     """``"document"``: the rules documents; ``"engine"``: the official engines where they differ."""
 
     variant: ClassVar[str] = "nolimit"
+    """The variant's registry name (`game.rules.variants.VARIANTS`)."""
+
+    # Feature flags: what a variant adds to Hold'em. Code outside `game.rules`, `abstraction.hooks` and
+    # `game.pokerbots` branches on these, never on the variant's name, so a new variant that sets them
+    # is played, abstracted, solved and measured without touching that code.
+    has_swaps: ClassVar[bool] = False
+    """Hole cards may be swapped for fresh ones at street starts (Swap)."""
+    has_run_cards: ClassVar[bool] = False
+    """Run cards follow the river while the last board card is red (River of Blood)."""
+    has_auction: ClassVar[bool] = False
+    """A sealed bid for a third hole card after the flop (Auction)."""
+    has_bounty: ClassVar[bool] = False
+    """Each player holds a hidden bounty rank that changes the payoff (Bounty)."""
+
+    @property
+    def board_card_cap(self) -> int:
+        """Most board cards a round can show: 5, or more where run cards follow the river."""
+        return 5
 
     def __post_init__(self) -> None:
         _check_int("small_blind", self.small_blind, 1)

@@ -44,6 +44,12 @@ class RiverOfBloodConfig(NoLimitConfig):
     """Most board cards (flop + turn + river + runs); 48 = the whole remaining deck."""
 
     variant: ClassVar[str] = "river_of_blood"
+    has_run_cards: ClassVar[bool] = True
+
+    @property
+    def board_card_cap(self) -> int:
+        """Most board cards a round can show: ``max_board_cards``."""
+        return self.max_board_cards
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -55,6 +55,7 @@ class SwapConfig(NoLimitConfig):
     """Chance that each hole card is replaced when the turn is dealt."""
 
     variant: ClassVar[str] = "swap"
+    has_swaps: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         super().__post_init__()
