@@ -16,7 +16,7 @@ import numpy as np
 from game.cards.evaluator import evaluate
 from game.play.kernels_equity import _equity
 from game.rules.actions import Action, ActionKind, Policy
-from game.rules.nolimit import FLOP, TURN, NoLimitConfig
+from game.rules.nolimit import NoLimitConfig
 
 _CHECK = ActionKind.CHECK
 _CALL = ActionKind.CALL
@@ -84,7 +84,7 @@ class EquityEstimator:
     ``memo_size``), so the decisions of one street cost one estimate. The derived seed uses Python's
     hash of a tuple of ints, which is the same in every process (no string is hashed).
 
-    ``config``: the variant's config (swap probabilities, River of Blood's cap, Bounty's multiplier);
+    ``config``: the variant's config (its ``equity_parameters()``: swap chances, board cap, bounty multiplier);
     ``None`` takes the default config of the first observed variant, and Hold'em's for an
     observation without a variant (the N-player limit game).
 
@@ -138,26 +138,19 @@ class EquityEstimator:
         known = self._memo.get(key)
         if known is not None:
             return known
-        board_count = len(observation.board)
-        swap_streets = [
-            probability
-            for street, probability in (
-                (FLOP, getattr(config, "flop_swap_probability", 0.0)),
-                (TURN, getattr(config, "turn_swap_probability", 0.0)),
-            )
-            if board_count < street and probability > 0.0
-        ]
+        parameters = config.equity_parameters()
+        swaps = [probability for probability in parameters.swaps_after(len(observation.board)) if probability > 0.0]
         out = np.zeros(2, dtype=np.float64)
         _equity(
             np.array(observation.hole_cards, dtype=np.int8),
             np.array(observation.board, dtype=np.int8),
             extra_hole_cards,
             opponent_hole_cards,
-            np.array(swap_streets, dtype=np.float64),
-            config.variant == "river_of_blood",
-            getattr(config, "max_board_cards", 5),
+            np.array(swaps, dtype=np.float64),
+            parameters.run_cards,
+            parameters.max_board_cards,
             bounty_rank,
-            float(getattr(config, "bounty_multiplier", 1.0)),
+            float(parameters.bounty_multiplier),
             self.samples,
             hash((self.seed, cards)) & 0xFFFFFFFF,  # np.random.seed takes < 2**32 without numba
             out,

@@ -111,10 +111,8 @@ def round_loss_bound(config: NoLimitConfig, seat: int) -> int:
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 (dealer) or 1 (big blind), got {seat!r}")
     blind = config.small_blind if seat == 0 else config.big_blind
-    multiplier = getattr(config, "bounty_multiplier", None)
-    if multiplier is None:
-        return blind
-    exact = Fraction(str(multiplier)) * blind + config.bounty_bonus  # type: ignore[attr-defined]
+    parameters = config.equity_parameters()  # no bounty: 1 x + 0, the blind itself
+    exact = Fraction(str(parameters.bounty_multiplier)) * blind + parameters.bounty_bonus
     rounds_up = seat == 0 or config.rules == "engine"  # see the module docstring
     return max(blind, math.ceil(exact) if rounds_up else math.floor(exact))
 

@@ -27,7 +27,7 @@ A player *hits* when the rank is among their hole cards or the board dealt when 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import ClassVar
@@ -38,7 +38,7 @@ from game.cards.deck import N_RANKS
 from game.cards.rng import SeedLike, as_generator
 from game.rules.actions import Action, ActionKind
 from game.rules.chance import UNKNOWN_CARD
-from game.rules.nolimit import NoLimitConfig, NoLimitRound, _check_int
+from game.rules.nolimit import EquityParameters, NoLimitConfig, NoLimitRound, _check_int
 
 __all__ = ["Action", "BountyConfig", "BountyRound", "draw_bounty_ranks"]
 
@@ -72,6 +72,12 @@ class BountyConfig(NoLimitConfig):
             raise TypeError(f"bounty_multiplier must be a number, got {multiplier!r}")
         if not (math.isfinite(multiplier) and multiplier >= 1):
             raise ValueError(f"bounty_multiplier must be a finite number >= 1, got {multiplier!r}")
+
+    def equity_parameters(self) -> EquityParameters:
+        """Hold'em's, with the bounty payoff."""
+        return replace(
+            super().equity_parameters(), bounty_multiplier=self.bounty_multiplier, bounty_bonus=self.bounty_bonus
+        )
 
 
 @lru_cache(maxsize=64)

@@ -131,6 +131,37 @@ def _check_int(name: str, value: object, minimum: int) -> None:
 
 
 @dataclass(frozen=True)
+class EquityParameters:
+    """What a Monte Carlo estimate of a variant's showdown equity and payoffs needs from its rules:
+    the swaps still to come, the board's length and the bounty payoff (`NoLimitConfig.equity_parameters`).
+
+    >>> from game.rules.swap import SwapConfig
+    >>> SwapConfig().equity_parameters().swaps_after(FLOP)  # the turn's
+    [0.05]
+    >>> from game.rules.bounty import BountyConfig
+    >>> parameters = BountyConfig().equity_parameters()
+    >>> parameters.swaps, parameters.max_board_cards, parameters.bounty_multiplier, parameters.bounty_bonus
+    ((), 5, 1.5, 10)
+    """
+
+    swaps: tuple[tuple[int, float], ...] = ()
+    """``(street, chance that each hole card is replaced as it is dealt)`` for each street with swaps,
+    in deal order (streets 3 flop, 4 turn); empty without swaps."""
+    run_cards: bool = False
+    """Whether run cards follow the river while the last board card is red."""
+    max_board_cards: int = 5
+    """Most board cards a round can show (`NoLimitConfig.board_card_cap`)."""
+    bounty_multiplier: float = 1.0
+    """A winner who holds their bounty rank wins this times the loser's contribution ..."""
+    bounty_bonus: int = 0
+    """... plus this many chips (1.0 and 0: no bounty)."""
+
+    def swaps_after(self, street: int) -> list[float]:
+        """The swap chances of the streets dealt after ``street`` (0 preflop, 3 flop, ...), in deal order."""
+        return [probability for later, probability in self.swaps if street < later]
+
+
+@dataclass(frozen=True)
 class NoLimitConfig:
     """Parameters every heads-up no-limit variant shares (chips; rounds per match).
 
@@ -176,6 +207,11 @@ class NoLimitConfig:
     def board_card_cap(self) -> int:
         """Most board cards a round can show: 5, or more where run cards follow the river."""
         return 5
+
+    def equity_parameters(self) -> EquityParameters:
+        """What Monte Carlo equity and payoff estimates need from these rules: the feature flags and
+        board cap here; a variant with swaps or bounties adds their chances and payoff."""
+        return EquityParameters(run_cards=self.has_run_cards, max_board_cards=self.board_card_cap)
 
     def __post_init__(self) -> None:
         _check_int("small_blind", self.small_blind, 1)

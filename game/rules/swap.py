@@ -21,12 +21,12 @@ the two orders give the same distribution.)
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from game.rules.actions import Action
 from game.rules.chance import UNKNOWN_CARD
-from game.rules.nolimit import FLOP, TURN, NoLimitConfig, NoLimitRound
+from game.rules.nolimit import FLOP, TURN, EquityParameters, NoLimitConfig, NoLimitRound
 
 __all__ = ["Action", "SwapConfig", "SwapRound"]
 
@@ -61,6 +61,11 @@ class SwapConfig(NoLimitConfig):
         super().__post_init__()
         _check_probability("flop_swap_probability", self.flop_swap_probability)
         _check_probability("turn_swap_probability", self.turn_swap_probability)
+
+    def equity_parameters(self) -> EquityParameters:
+        """Hold'em's, with the swap chances of the flop and the turn."""
+        swaps = ((FLOP, self.flop_swap_probability), (TURN, self.turn_swap_probability))
+        return replace(super().equity_parameters(), swaps=swaps)
 
 
 class SwapRound(NoLimitRound):

@@ -387,14 +387,11 @@ class ResolvingBot(LookupBot):
         return np.stack(ranges)
 
     def _apply_swaps(self, ranges: list[np.ndarray], observation: Observation, after: int, upto: int) -> None:
-        """Swap's swap events of the streets dealt after board length ``after`` up to ``upto`` applied
-        to both ranges (:func:`~solver.resolve.ranges.swapped`; each as its observer sees it: the
-        bot's range knowing only the board, the opponent's knowing the bot's cards too); nothing in
-        other variants."""
-        if self.config.variant != "swap":
-            return
-        probabilities = {3: self.config.flop_swap_probability, 4: self.config.turn_swap_probability}
-        for street, probability in probabilities.items():
+        """The swap events (the config's ``equity_parameters().swaps``) of the streets dealt after board
+        length ``after`` up to ``upto`` applied to both ranges (:func:`~solver.resolve.ranges.swapped`;
+        each as its observer sees it: the bot's range knowing only the board, the opponent's knowing the
+        bot's cards too); nothing in variants without swaps."""
+        for street, probability in self.config.equity_parameters().swaps:
             if after < street <= upto:
                 for player in (0, 1):
                     own = () if player == observation.seat else observation.hole_cards

@@ -56,7 +56,7 @@ from game.play.bots import passive_action
 from game.play.match import interval_95
 from game.rules.actions import Action, ActionKind, PolicyBot
 from game.rules.chance import RandomChance
-from game.rules.nolimit import FLOP, TURN, NoLimitConfig, NoLimitRound, Observation
+from game.rules.nolimit import FLOP, NoLimitConfig, NoLimitRound, Observation
 from game.rules.variants import start_round
 from solver.evaluate import kernels_full_lbr
 from solver.evaluate.kernels_full_lbr import LOSE, LOSE_HIT, N_OUTCOMES, TIE_HIT, TIE_THEY_HIT, WIN, WIN_HIT
@@ -217,7 +217,7 @@ class _Belief:
         self.hole = np.full((k, 3), -1, dtype=np.int8)
         self.hole[:, :2] = pool[picks]
         self.count = np.full(k, 2, dtype=np.int64)
-        bounty = lbr.config.variant == "bounty"
+        bounty = lbr.config.has_bounty
         self.rank = lbr.rng.integers(0, 13, size=k) if bounty else np.full(k, -1, dtype=np.int64)
         self.weight = np.ones(k)
 
@@ -229,13 +229,12 @@ class _Belief:
         return holes, ranks
 
     def advance(self, observation: Observation, street: int) -> None:
-        """Apply chance up to ``street``: board cards (conflicts zeroed), Swap's swaps, Auction thirds."""
-        config = self.lbr.config
+        """Apply chance up to ``street``: board cards (conflicts zeroed), swaps, Auction thirds."""
+        swaps = dict(self.lbr.parameters.swaps)
         while self.street < street:
             self.street = FLOP if self.street == 0 else self.street + 1
-            if config.variant == "swap" and self.street in (FLOP, TURN):
-                p = config.flop_swap_probability if self.street == FLOP else config.turn_swap_probability
-                self._swap(observation, p)
+            if self.street in swaps:
+                self._swap(observation, swaps[self.street])
         n_board = min(len(observation.board), 3 + max(0, street - FLOP) if street >= FLOP else 0)
         for card in observation.board[self.board : n_board]:
             self.weight[(self.hole == card).any(axis=1)] = 0.0
@@ -290,9 +289,9 @@ class _LBR:
         self.resets = 0
         self.seen: set[int] = set()
         self.pending: list[tuple[Observation, Action]] = []
-        bounty = config.variant == "bounty"
-        self.multiplier = float(config.bounty_multiplier) if bounty else 1.0  # type: ignore[attr-defined]
-        self.bonus = float(config.bounty_bonus) if bounty else 0.0  # type: ignore[attr-defined]
+        self.parameters = parameters = config.equity_parameters()
+        self.multiplier = float(parameters.bounty_multiplier)
+        self.bonus = float(parameters.bounty_bonus)
 
     def unseen(self, observation: Observation) -> np.ndarray:
         """Deck cards LBR has not seen (int8)."""
@@ -358,7 +357,7 @@ class _LBR:
         contribution, bot_contribution = observation.contributions[seat], observation.contributions[bot]
         if _BID in legal:
             return self._bid(round_, observation, belief, live, weight)
-        auction_open = self.config.variant == "auction" and observation.street < FLOP
+        auction_open = self.config.has_auction and observation.street < FLOP
         outcomes = self._outcomes(observation, belief, live, auction_open, auction_open)
         options: list[tuple[Action, float]] = []
         stack = self.config.stack
@@ -400,14 +399,6 @@ class _LBR:
         self, observation: Observation, belief: _Belief, live: np.ndarray, extra: bool, candidate_extra: bool
     ) -> np.ndarray:
         """Showdown outcome fractions ``[len(live), 6]`` of LBR's hand against each live candidate."""
-        config = self.config
-        street = observation.street
-        swaps: list[float] = []
-        if config.variant == "swap":
-            if street < FLOP:
-                swaps.append(config.flop_swap_probability)  # type: ignore[attr-defined]
-            if street < TURN:
-                swaps.append(config.turn_swap_probability)  # type: ignore[attr-defined]
         excluded = np.zeros(52, dtype=np.bool_)
         excluded[list(self.seen | set(observation.board) | set(observation.hole_cards))] = True
         out = np.zeros((len(live), N_OUTCOMES))
@@ -423,8 +414,8 @@ class _LBR:
             np.array(observation.board, dtype=np.int8),
             self.deck,
             excluded,
-            np.array(swaps, dtype=np.float64),
-            int(getattr(config, "max_board_cards", 5)) if config.variant == "river_of_blood" else 5,
+            np.array(self.parameters.swaps_after(observation.street), dtype=np.float64),
+            int(self.parameters.max_board_cards),
             self.settings.samples,
             int(self.rng.integers(2**31)),
             out,
@@ -531,7 +522,7 @@ def full_lbr(
     start = time.perf_counter()
     for hand in range(settings.hands):
         deal_seed = int(deals.integers(2**63))
-        ranks = tuple(int(r) for r in deals.integers(0, 13, size=2)) if config.variant == "bounty" else None
+        ranks = tuple(int(r) for r in deals.integers(0, 13, size=2)) if config.has_bounty else None
         for seat in (0, 1):
             if deck is None:
                 source: Any = RandomChance(deal_seed)

@@ -81,6 +81,7 @@ from abstraction.chance.fresh_chance import FreshChance, TableChance
 from abstraction.tree import DECISION, DealTable, KernelTree, SolverGame
 from game.play.match import interval_95
 from game.rules.actions import ActionKind
+from game.rules.nolimit import FLOP, TURN
 from solver.evaluate import kernels_lbr, kernels_lbr_rule
 
 MAX_SEED = 2**64 - 1
@@ -340,8 +341,8 @@ def equity_rule_arguments(
     opponent's pip plus the pot after calling, as `EquityBot.act`), mapped to the tree raise whose
     total is nearest in chips (ties: the smaller); -1 when the tree has no raise there (raise cap),
     and the rule then checks or calls as the bot does when it cannot raise. ``params``: the rule's
-    numbers and the variant's (swap probabilities, River of Blood's board cap, Bounty's
-    multiplier), read from ``sampler.config`` as `EquityBot` reads its config.
+    numbers and the ``equity_parameters()`` of ``sampler.config`` (swap chances of the flop and the
+    turn, run cards, board cap, bounty multiplier), as `EquityBot` reads its config.
 
     Auction: at a bid node ``bid_high`` is the bidder's stack (the bid bounds are ``(0, stack)``); the
     kernel computes the bot's chip bid from two equities and maps it to the nearest tree bid
@@ -387,14 +388,16 @@ def equity_rule_arguments(
                 raise ValueError(
                     f"the equity rule has no action for {ActionKind(kind).name} nodes (node {node} of {game.name!r})"
                 )
+    parameters = config.equity_parameters()
+    swaps = dict(parameters.swaps)
     params = (
         float(rule.raise_equity),
         int(rule.samples),
-        float(getattr(config, "flop_swap_probability", 0.0)),
-        float(getattr(config, "turn_swap_probability", 0.0)),
-        config.variant == "river_of_blood",
-        int(getattr(config, "max_board_cards", 5)),
-        float(getattr(config, "bounty_multiplier", 1.0)),
+        float(swaps.get(FLOP, 0.0)),
+        float(swaps.get(TURN, 0.0)),
+        parameters.run_cards,
+        int(parameters.max_board_cards),
+        float(parameters.bounty_multiplier),
     )
     decision = tree.kind == DECISION
     actor = np.where(decision, tree.player, 0).astype(np.int64)
