@@ -139,6 +139,7 @@ def variant_parameters() -> list[dict[str, Any]]:
     ('limit', 400, ['kuhn', 'leduc'])
     """
     from game.rules.exact import rules_config
+    from game.rules.families import LIMIT_GAME
     from game.rules.limit import LimitConfig
     from game.rules.variants import VARIANTS
 
@@ -156,7 +157,7 @@ def variant_parameters() -> list[dict[str, Any]]:
         entries.append({"name": name, "description": description, "parameters": rules_config(name).to_dict()})
     entries.append(
         {
-            "name": "limit",
+            "name": LIMIT_GAME,
             "description": "N-player limit Texas Hold'em (URCS rules document), played as a freeze-out.",
             "parameters": {
                 field.name: None if field.default is MISSING else field.default for field in fields(LimitConfig)
@@ -504,8 +505,9 @@ def _gauntlet_progress(variant: str, opponents: list[str] | None) -> tuple[Any, 
 
     from game.play.gauntlet import default_opponents
     from game.play.sparring import LIMIT_STYLES
+    from game.rules.families import GameFamily, game_family
 
-    if variant == "limit":
+    if game_family(variant) is GameFamily.LIMIT:
         total = len(list(combinations_with_replacement(opponents or LIMIT_STYLES, 2)))
     else:
         total = len(opponents) if opponents is not None else len(default_opponents(variant))
@@ -526,7 +528,9 @@ def _print_gauntlet(report: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    if report["variant"] == "limit":
+    from game.rules.families import GameFamily, game_family
+
+    if game_family(report["variant"]) is GameFamily.LIMIT:
         table = Table(title=f"{report['bot']}: limit, 3-player freeze-outs, {report['freezeouts_per_pair']} per pair")
         for column in ("opponents", "wins", "win share", "Wilson 95%", "finished", "games"):
             table.add_column(

@@ -32,6 +32,7 @@ import numpy as np
 
 from game.play.bots import BASELINE_BOTS, BOTS, LIMIT_BOTS, make_bot
 from game.play.sparring import LIMIT_STYLES, gauntlet_styles
+from game.rules.families import LIMIT_GAME, GameFamily, game_family
 
 Loader = Callable[[str, Any, Any], Any]
 """``loader(player, config, seed) -> bot`` (`game.play.cli_game.PlayerLoader`)."""
@@ -201,7 +202,8 @@ tight_passive
     _check_count("jobs", jobs)
     started = time.perf_counter()
     shown, player = player, _absolute_files(player)  # worker processes may run in another folder
-    if variant == "limit":
+    family = game_family(variant)
+    if family is GameFamily.LIMIT:
         _check_count("freezeouts", freezeouts)
         _check_count("max_games", max_games)
         styles = LIMIT_STYLES if opponents is None else tuple(opponents)
@@ -214,7 +216,7 @@ tight_passive
         wins = sum(row["wins"] for row in rows)
         trials = sum(row["freezeouts"] for row in rows)
         return {
-            "variant": "limit",
+            "variant": variant,
             "bot": shown,
             "players": 3,
             "seed": seed,
@@ -231,8 +233,8 @@ tight_passive
             "jobs": jobs,
             "seconds": time.perf_counter() - started,
         }
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}: known are {', '.join([*VARIANTS, 'limit'])}")
+    if family is not GameFamily.HEADS_UP:
+        raise ValueError(f"unknown variant {variant!r}: known are {', '.join([*VARIANTS, LIMIT_GAME])}")
     _check_count("hands", hands, 2)
     if hands % 2:
         raise ValueError(f"the gauntlet plays duplicate deals: hands must be even, got {hands}")
@@ -267,7 +269,7 @@ def write_chart(report: dict[str, Any], path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    if report["variant"] == "limit":
+    if game_family(report["variant"]) is GameFamily.LIMIT:
         rows = report["pairs"]
         labels = [" + ".join(row["opponents"]) for row in rows]
         values = np.array([row["win_share"] for row in rows])

@@ -28,6 +28,8 @@ from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
 from abstraction.cards.isomorphism import holdem_indexer
 from abstraction.cards.kernels_buckets import N_RIVERS, N_TURNS
 from abstraction.tree import SolverGame
+from game.rules.families import LIMIT_GAME, GameFamily, game_family
+from game.rules.holdem import HoldemConfig
 from solver.games.abstract_games import SUPPORTED_VARIANTS, AbstractGameConfig, build_abstract_game
 from solver.games.limit_games import LimitGameConfig, build_limit_game
 from solver.solve.cfr import Solver, SolverConfig, allocate_tables, table_dtype
@@ -42,9 +44,11 @@ DEFAULT_BETS = {
     "bounty": "0.5p,1p,a cap=2",
 }
 """Bet abstraction of each variant's default abstract game."""
-LIMIT = "limit"
+LIMIT = LIMIT_GAME
 """The benchmark's name of 3-player limit hold'em (`solver.games.limit_games`, its default rules: raise cap 2)."""
 BENCHMARK_GAMES = (*SUPPORTED_VARIANTS, LIMIT)
+FIXED_PEER = HoldemConfig.variant
+"""The game whose fixed-sample path is measured next to its fresh chance (same tree, same cards)."""
 FIXED_DEALS = 200_000
 """Deals of the fixed-sample peer."""
 
@@ -123,7 +127,7 @@ def _game_facts(game: SolverGame) -> dict[str, Any]:
 
 def default_game(variant: str, abstraction: CardAbstraction) -> tuple[SolverGame, str]:
     """The default abstract game of ``variant`` (or :data:`LIMIT`) and the text of its bets."""
-    if variant == LIMIT:
+    if game_family(variant) is GameFamily.LIMIT:
         limit = LimitGameConfig(card_abstraction="random-tables")
         rules = limit.limit_config()
         return build_limit_game(limit, abstraction), f"limit {rules.n_players} players, {rules.max_raises} raises"
@@ -137,7 +141,8 @@ def run_abstract_benchmark(
     """ES-MCCFR iterations/s (one thread) and table memory per game, plus the fixed-sample peer on Hold'em."""
     rows = []
     for variant in variants:
-        abstraction = random_abstraction("holdem" if variant == LIMIT else variant)
+        limit = game_family(variant) is GameFamily.LIMIT
+        abstraction = random_abstraction(HoldemConfig.variant if limit else variant)  # limit plays on Hold'em cards
         started = time.perf_counter()
         game, bets = default_game(variant, abstraction)
         build_seconds = time.perf_counter() - started
@@ -150,7 +155,7 @@ def run_abstract_benchmark(
             "iterations_per_second": _iterations_per_second(game, seconds),
         }
         rows.append(row)
-        if variant == "holdem":
+        if variant == FIXED_PEER:
             fixed_config = AbstractGameConfig(
                 variant=variant, card_abstraction="random-tables", bets=bets, chance="fixed", n_deals=fixed_deals
             )
@@ -165,8 +170,8 @@ def run_abstract_benchmark(
                     "iterations_per_second": _iterations_per_second(fixed, seconds),
                 }
             )
-    fresh = next((r for r in rows if r["variant"] == "holdem" and r["chance"] == "fresh"), None)
-    fixed_row = next((r for r in rows if r["variant"] == "holdem" and r["chance"] != "fresh"), None)
+    fresh = next((r for r in rows if r["variant"] == FIXED_PEER and r["chance"] == "fresh"), None)
+    fixed_row = next((r for r in rows if r["variant"] == FIXED_PEER and r["chance"] != "fresh"), None)
     ratio = fixed_row["iterations_per_second"] / fresh["iterations_per_second"] if fresh and fixed_row else None
     return {
         "benchmark": "abstract",
