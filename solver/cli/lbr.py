@@ -119,7 +119,7 @@ def run_full_lbr(
     typer.echo(f"{path}: full-game LBR against the {BOT_NAMES[bot_kind]}, {result.variant} ({result.rules} rules)")
     typer.echo(
         f"over {hands:,} deals per seat (belief: {candidates} candidate hands; raises {sizes} pot and all-in"
-        + (f", bids {bids} pot and all-in" if result.variant == "auction" else "")
+        + (f", bids {bids} pot and all-in" if bot.config.has_auction else "")
         + f"; seed {seed})"
     )
     typer.echo(

@@ -109,7 +109,7 @@ def preflop_grid(
         raise ValueError(
             f"the card abstraction has {cards.n_buckets(0)} preflop buckets, the tree {int(tree.n_buckets[group])}"
         )
-    bounty = cards.config.variant == "bounty"
+    bounty = cards.lookup.bounty  # buckets carry the bounty hit bit
     frequencies = np.empty((13, 13, n_actions))
     for row in range(13):
         for column in range(13):

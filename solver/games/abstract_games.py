@@ -123,7 +123,7 @@ class AbstractGameConfig(KindConfig):
         BetAbstraction.parse(self.bets)
         if self.chance not in CHANCE_MODES:
             raise ValueError(f"chance must be one of {CHANCE_MODES}, got {self.chance!r}")
-        if self.variant == "river_of_blood":
+        if get_variant(self.variant).config_class.has_run_cards:
             if self.max_runs is None:
                 object.__setattr__(self, "max_runs", DEFAULT_MAX_RUNS)
             if isinstance(self.max_runs, bool) or not isinstance(self.max_runs, int) or self.max_runs < 0:

@@ -25,6 +25,8 @@ from typing import Any
 from abstraction.exact.exact_games import build_game
 from abstraction.tree import SolverGame
 from game.rules.exact import EXACT_GAMES
+from game.rules.holdem import HoldemConfig
+from game.rules.variants import get_variant
 
 EXACT_KIND = "exact"
 """Kind of the configs of :mod:`abstraction.exact.exact_games` (they carry no ``kind`` entry)."""
@@ -155,10 +157,11 @@ def check_card_file(path: str | os.PathLike[str], variant: str) -> dict[str, Any
             f"{str(source)!r} is not a {FILE_FORMAT} file of version {FILE_VERSION} "
             f"(format {found_format!r}, version {found_version})"
         )
-    built_for = card_config.get("variant", "holdem")
-    usable = built_for == variant or (built_for == "holdem" and variant != "bounty")
-    if not usable:
-        needed = "'bounty'" if variant == "bounty" else f"{variant!r} or 'holdem'"
+    plain = HoldemConfig.variant  # a Hold'em file serves every game whose buckets have no bounty hit bit
+    built_for = card_config.get("variant", plain)
+    hit_bit = get_variant(variant).config_class.has_bounty
+    if not (built_for == variant or (built_for == plain and not hit_bit)):
+        needed = repr(variant) if hit_bit else f"{variant!r} or {plain!r}"
         raise ValueError(
             f"card abstraction file {str(source)!r} was built for variant {built_for!r}; "
             f"a {variant} game needs one built for {needed} (vcfr abstract --variant {variant})"

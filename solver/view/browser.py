@@ -96,7 +96,7 @@ class StrategyView:
         self.slot_names = slot_names
         self.stack = stack
         self.seed = seed
-        self.bounty = cards is not None and cards.config.variant == "bounty"
+        self.bounty = cards is not None and cards.lookup.bounty  # buckets carry the bounty hit bit
         self._parent = self.tree.parent_array()
 
     @classmethod
