@@ -142,7 +142,7 @@ class Stages:
     decide its result), its wall-clock ``seconds``, its ``result`` and when it ``finished``.
 
     :meth:`run` returns the marker's data with ``cached`` true when the marker holds the same key
-    (and ``force`` is off), else runs the stage and saves it. A stage that writes a big output
+    and the stage's output files exist (and ``force`` is off), else runs the stage and saves it. A stage that writes a big output
     itself (a solve with checkpoints) marks its start with :meth:`begin`; after an interruption,
     :meth:`begin` returns true when the same key was started, so the stage resumes its output.
     """
@@ -151,9 +151,10 @@ class Stages:
         self.work = Path(work)
         self.force = force
 
-    def cached(self, marker: Path, key: Any) -> dict[str, Any] | None:
-        """The marker's data if it holds ``key`` (``None`` if absent, damaged, another key, or ``force``)."""
-        if self.force or not marker.is_file():
+    def cached(self, marker: Path, key: Any, outputs: tuple[Path, ...] = ()) -> dict[str, Any] | None:
+        """The marker's data if it holds ``key`` and every file of ``outputs`` exists (``None`` if
+        absent, damaged, another key, an output missing, or ``force``)."""
+        if self.force or not marker.is_file() or not all(Path(path).is_file() for path in outputs):
             return None
         try:
             data = json.loads(marker.read_text())
@@ -168,10 +169,10 @@ class Stages:
         atomic_write_text(marker, json.dumps(data, indent=1, default=str))
         return data
 
-    def run(self, marker: Path, key: Any, compute: Callable[[], Any]) -> dict[str, Any]:
+    def run(self, marker: Path, key: Any, compute: Callable[[], Any], outputs: tuple[Path, ...] = ()) -> dict[str, Any]:
         """The stage's data (``key``, ``seconds``, ``result``, ``finished``, ``cached``): from the
-        marker when it holds ``key``, else from ``compute()`` (timed, then saved)."""
-        data = self.cached(marker, key)
+        marker when it holds ``key`` and ``outputs`` exist, else from ``compute()`` (timed, then saved)."""
+        data = self.cached(marker, key, outputs)
         if data is not None:
             return {**data, "cached": True}
         with stopwatch() as clock:
@@ -197,6 +198,12 @@ def _jsonable(value: Any) -> Any:
 
 
 # ----------------------------------------------------------------------------------------- results
+def add_path_options(parser: Any, options: dict[str, tuple[Path | None, str]]) -> None:
+    """Add ``--flag PATH`` options to an ``argparse`` parser: ``{flag: (default, help)}``."""
+    for flag, (default, text) in options.items():
+        parser.add_argument(flag, type=Path, default=default, help=text)
+
+
 def command_line(script: str | Path, argv: list[str] | None, python: str = ".venv/bin/python") -> str:
     """The command that reruns ``script`` with ``argv`` from the repository root (``argv`` None: this
     process's arguments).

@@ -85,6 +85,11 @@ def test_stages_miss_then_hit_then_miss_on_a_new_key(tmp_path):
     assert third["cached"] is False and third["result"] == {"answer": 2}
     forced = harness.Stages(tmp_path, force=True).run(marker, {"n": 2, "path": tmp_path}, compute)
     assert forced["cached"] is False and len(calls) == 3
+    output = tmp_path / "year" / "table.npy"
+    assert stages.run(marker, {"n": 2, "path": tmp_path}, compute, outputs=(output,))["cached"] is False
+    output.write_bytes(b"")  # the stage's file is there now: a hit
+    assert stages.run(marker, {"n": 2, "path": tmp_path}, compute, outputs=(output,))["cached"] is True
+    assert len(calls) == 4
     marker.write_text("{not json")
     assert stages.cached(marker, {"n": 2, "path": tmp_path}) is None  # a damaged marker is a miss
 
