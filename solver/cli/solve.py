@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +129,172 @@ def _summary_line(summary: dict[str, Any]) -> str:
     return f"{summary['out']}: {summary['iterations']:,} iterations{resumed}{speed}, {shown}"
 
 
+@dataclass(frozen=True)
+class SolveOptions:
+    """The options of ``vcfr solve`` as given (``None``: not given, so the run file's value or the
+    default of :data:`SOLVE_DEFAULTS` applies); their help texts are the command's."""
+
+    config: Path | None
+    out: Path | None
+    variant: str | None
+    rule: list[str] | None
+    cards: Path | None
+    bets: str | None
+    bids: str | None
+    max_runs: int | None
+    max_nodes: int | None
+    algorithm: str | None
+    iterations: int | None
+    minutes: float | None
+    seconds: float | None
+    workers: int | None
+    backend: str | None
+    scheduler: str | None
+    seed: int | None
+    chance: str | None
+    deals: int | None
+    deal_seed: int | None
+    table_dtype: str | None
+    checkpoint_every: int | None
+    checkpoint_minutes: float | None
+    evaluate_every: int | None
+    resume: bool
+    force: bool
+    quiet: bool
+    as_json: bool
+
+    def overrides(self) -> dict[str, dict[str, Any]]:
+        """The flags as run-file tables (:func:`solver.solve.run_config.merge_overrides`); RunConfigError
+        on a bad ``--rule``."""
+        from solver.solve.run_config import parse_rule
+
+        rules: dict[str, Any] = dict(parse_rule(text) for text in self.rule or [])
+        if self.variant:
+            rules["variant"] = self.variant
+        solver_keys = (
+            "algorithm", "iterations", "minutes", "seconds", "workers", "backend", "scheduler", "seed", "chance",
+            "deals", "deal_seed", "table_dtype", "checkpoint_every", "checkpoint_minutes", "evaluate_every",
+        )  # fmt: skip
+        return {
+            "rules": rules,
+            "cards": {"path": None if self.cards is None else os.path.abspath(self.cards)},
+            "bets": {"text": self.bets, "bids": self.bids, "max_runs": self.max_runs, "max_nodes": self.max_nodes},
+            "solver": {
+                **{key: getattr(self, key) for key in solver_keys},
+                "out": None if self.out is None else str(self.out),
+            },
+        }
+
+
+def _checked_run(options: SolveOptions) -> tuple[Any, Any]:
+    """The run (file and flags merged) and its training config; usage errors exit 2."""
+    from solver.solve.cfr import RENAMED_ALGORITHMS
+    from solver.solve.run_config import RUN_VARIANTS, RunConfigError, load_run_config
+
+    if options.resume and options.force:
+        raise _fail("--resume continues --out and --force replaces it: give one of them", 2)
+    if options.config is not None and not options.config.is_file():  # a runtime error, like every command's
+        raise _fail(f"run file {str(options.config)!r} does not exist", RUNTIME)
+    if options.variant is not None:
+        _choice("variant", options.variant, RUN_VARIANTS)
+    if options.algorithm is not None:
+        _choice("algorithm", options.algorithm, ALGORITHMS, RENAMED_ALGORITHMS)
+    try:
+        run = load_run_config(options.config, options.overrides())
+        run.check_solver_params()
+        return run, run.training_config()
+    except (RunConfigError, ValueError) as error:
+        raise _fail(str(error), 2) from None
+
+
+def _checked_target(run: Any, options: SolveOptions) -> Path:
+    """The strategy file to write, refused (exit 1) if it exists without --resume or --force, or if a
+    new solve's card file is missing (the message names the ``vcfr abstract`` command that builds it;
+    a resumed file is first checked against its own settings, by ``train``)."""
+    if run.solver.out is None:
+        raise _fail("no strategy file to write: pass --out or set [solver] out", 2)
+    try:
+        target = check_output_file(run.solver.out)
+    except ValueError as error:
+        raise _fail(str(error)) from None
+    if target.exists() and not (options.resume or options.force):
+        raise _fail(_existing_output(target))
+    missing_cards = run.missing_cards_message()
+    if missing_cards is not None and not (options.resume and target.exists()):
+        raise _fail(missing_cards)
+    return target
+
+
+def _train(training: Any, target: Path, options: SolveOptions) -> tuple[Any, Any]:
+    """Run the training with a progress bar (unless quiet or JSON); returns its result and the last
+    progress event (``None`` if none came). Failures exit 1, an interrupt 130."""
+    from solver.cli.build_progress import build_reporter
+    from solver.solve.strategy_file import StrategyFileError
+    from solver.solve.training import train
+
+    show_progress = not (options.quiet or options.as_json)
+    by_seconds = training.seconds is not None
+    progress, report = _progress_reporter(float(training.seconds or training.iterations or 0), by_seconds)
+    last: list[Any] = []
+
+    def remember(event: Any) -> None:
+        if show_progress and not last:
+            progress.start()  # after start-up (game, card file, workers): no bar for a run that fails early
+        last[:] = [event]
+        if show_progress:
+            report(event)
+
+    try:
+        with build_reporter(show_progress) as on_build:  # the tree's size, and a bar on long builds
+            result = train(training, target, resume=options.resume, on_progress=remember, on_build=on_build)
+    except (StrategyFileError, ValueError, OSError, ImportError) as error:
+        raise _fail(str(error)) from None
+    except KeyboardInterrupt:
+        raise _fail(f"interrupted; {target} holds the last checkpoint (continue with --resume)", 130) from None
+    finally:
+        if show_progress and last:
+            progress.stop()
+    return result, last[0] if last else None
+
+
+def _solve_summary(run: Any, training: Any, result: Any, event: Any) -> dict[str, Any]:
+    """What ``vcfr solve --json`` prints: the file, game, algorithm, iterations, seconds, iterations/s
+    of this run (a resumed run: since the resume), final exploitability (chips) or why it is n/a."""
+    record = result.record
+    log = record.convergence
+    value = float(log.exploitability[-1]) if len(log) else math.nan
+    summary = {
+        "out": str(result.path),
+        "game": run.rules.variant,
+        "algorithm": training.algorithm,
+        "iterations": record.iterations,
+        "seconds": float(log.seconds[-1]) if len(log) else 0.0,
+        "iterations_per_second": None,
+        "exploitability_chips": value if math.isfinite(value) else None,
+        "note": event.note if event is not None else None,
+        "resumed_from": result.resumed_from,
+    }
+    done = record.iterations - (result.resumed_from or 0)
+    first_seconds = 0.0
+    if result.resumed_from is not None:
+        earlier = log.seconds[log.iteration <= result.resumed_from]
+        first_seconds = float(earlier[-1]) if len(earlier) else 0.0
+    if done > 0 and summary["seconds"] > first_seconds:
+        summary["iterations_per_second"] = done / (summary["seconds"] - first_seconds)
+    return summary
+
+
+def run_solve(options: SolveOptions) -> None:
+    """``vcfr solve``: check the run and its output, train, print the summary line (or JSON)."""
+    run, training = _checked_run(options)
+    target = _checked_target(run, options)
+    if training.backend != "dask":  # Dask workers run on the cluster's machines
+        warn_if_over_cores(training.workers)
+    result, event = _train(training, target, options)
+    summary = _solve_summary(run, training, result, event)
+    typer.echo(json.dumps(summary) if options.as_json else _summary_line(summary))
+
+
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command(cls=OneLineErrors)
     def solve(
@@ -191,110 +358,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     ) -> None:
         """Solve any game (Kuhn, Leduc, or an abstract heads-up variant) and write a strategy file, with
         checkpoints and exact resume."""
-        from solver.cli.build_progress import build_reporter
-        from solver.solve.cfr import RENAMED_ALGORITHMS
-        from solver.solve.run_config import RUN_VARIANTS, RunConfigError, load_run_config, parse_rule
-        from solver.solve.strategy_file import StrategyFileError
-        from solver.solve.training import train
-
-        if resume and force:
-            raise _fail("--resume continues --out and --force replaces it: give one of them", 2)
-        if config is not None and not config.is_file():  # a missing file: a runtime error, like every command's
-            raise _fail(f"run file {str(config)!r} does not exist", RUNTIME)
-        if variant is not None:
-            _choice("variant", variant, RUN_VARIANTS)
-        if algorithm is not None:
-            _choice("algorithm", algorithm, ALGORITHMS, RENAMED_ALGORITHMS)
-        try:
-            rules: dict[str, Any] = dict(parse_rule(text) for text in rule or [])
-            if variant:
-                rules["variant"] = variant
-            overrides = {
-                "rules": rules,
-                "cards": {"path": None if cards is None else os.path.abspath(cards)},
-                "bets": {"text": bets, "bids": bids, "max_runs": max_runs, "max_nodes": max_nodes},
-                "solver": {
-                    "algorithm": algorithm,
-                    "iterations": iterations,
-                    "minutes": minutes,
-                    "seconds": seconds,
-                    "workers": workers,
-                    "backend": backend,
-                    "scheduler": scheduler,
-                    "seed": seed,
-                    "chance": chance,
-                    "deals": deals,
-                    "deal_seed": deal_seed,
-                    "table_dtype": table_dtype,
-                    "checkpoint_every": checkpoint_every,
-                    "checkpoint_minutes": checkpoint_minutes,
-                    "evaluate_every": evaluate_every,
-                    "out": None if out is None else str(out),
-                },
-            }
-            run = load_run_config(config, overrides)
-            run.check_solver_params()
-            training = run.training_config()
-        except (RunConfigError, ValueError) as error:
-            raise _fail(str(error), 2) from None
-        if run.solver.out is None:
-            raise _fail("no strategy file to write: pass --out or set [solver] out", 2)
-        try:
-            target = check_output_file(run.solver.out)
-        except ValueError as error:
-            raise _fail(str(error)) from None
-        if target.exists() and not (resume or force):
-            raise _fail(_existing_output(target))
-        if training.backend != "dask":  # Dask workers run on the cluster's machines
-            warn_if_over_cores(training.workers)
-        show_progress = not (quiet or as_json)
-        by_seconds = training.seconds is not None
-        progress, report = _progress_reporter(float(training.seconds or training.iterations or 0), by_seconds)
-        last: list[Any] = []
-
-        def remember(event: Any) -> None:
-            if show_progress and not last:
-                progress.start()  # after start-up (game, card file, workers): no bar for a run that fails early
-            last[:] = [event]
-            if show_progress:
-                report(event)
-
-        try:
-            with build_reporter(show_progress) as on_build:  # the tree's size, and a bar on long builds
-                result = train(training, target, resume=resume, on_progress=remember, on_build=on_build)
-        except (StrategyFileError, ValueError, OSError, ImportError) as error:
-            raise _fail(str(error)) from None
-        except KeyboardInterrupt:
-            raise _fail(f"interrupted; {target} holds the last checkpoint (continue with --resume)", 130) from None
-        finally:
-            if show_progress and last:
-                progress.stop()
-        record = result.record
-        log = record.convergence
-        value = float(log.exploitability[-1]) if len(log) else math.nan
-        event = last[0] if last else None
-        summary = {
-            "out": str(result.path),
-            "game": run.rules.variant,
-            "algorithm": training.algorithm,
-            "iterations": record.iterations,
-            "seconds": float(log.seconds[-1]) if len(log) else 0.0,
-            "iterations_per_second": None,
-            "exploitability_chips": value if math.isfinite(value) else None,
-            "note": event.note if event is not None else None,
-            "resumed_from": result.resumed_from,
-        }
-        done = record.iterations - (result.resumed_from or 0)
-        first_seconds = 0.0
-        if result.resumed_from is not None:
-            earlier = log.seconds[log.iteration <= result.resumed_from]
-            first_seconds = float(earlier[-1]) if len(earlier) else 0.0
-        if done > 0 and summary["seconds"] > first_seconds:
-            summary["iterations_per_second"] = done / (summary["seconds"] - first_seconds)
-        if as_json:
-            typer.echo(json.dumps(summary))
-            return
-        typer.echo(_summary_line(summary))
+        run_solve(SolveOptions(**locals()))  # the parameters, exactly as typer passed them
 
     @app.command(cls=OneLineErrors)
     def exploit(
