@@ -295,182 +295,186 @@ def run_solve(options: SolveOptions) -> None:
     typer.echo(json.dumps(summary) if options.as_json else _summary_line(summary))
 
 
+def solve(
+    config: Path | None = typer.Option(
+        None,
+        "--config",
+        help="TOML run file: \\[rules], \\[cards], \\[bets], \\[solver] "
+        "(see solver/solve/run_config.py); flags override its values.",
+    ),
+    out: Path | None = typer.Option(None, "--out", help="Strategy file to write (HDF5); or \\[solver] out."),
+    variant: str | None = typer.Option(
+        None,
+        help="Game: a name `vcfr variants` lists (= \\[rules] variant).",
+        show_default=SOLVE_DEFAULTS["variant"],
+    ),
+    rule: list[str] | None = typer.Option(None, "--rule", help="Rules field KEY=VALUE, repeatable (e.g. stack=200)."),
+    cards: Path | None = typer.Option(None, help="Card-abstraction file (vcfr abstract) of an abstract game."),
+    bets: str | None = typer.Option(None, help='Bet abstraction text, e.g. "0.5p,1p,a cap=2".'),
+    bids: str | None = typer.Option(None, help='Auction bid sizes, e.g. "0.25p,1p".'),
+    max_runs: int | None = typer.Option(None, help="River of Blood run streets in the abstract game."),
+    max_nodes: int | None = typer.Option(None, help="Refuse abstract trees with more nodes."),
+    algorithm: str | None = typer.Option(
+        None, help=f"Algorithm: {', '.join(ALGORITHMS)}.", show_default=SOLVE_DEFAULTS["algorithm"]
+    ),
+    iterations: int | None = typer.Option(None, help="Total iterations to reach."),
+    minutes: float | None = typer.Option(None, help="Total solve minutes."),
+    seconds: float | None = typer.Option(
+        None,
+        help="Total solve seconds (exact games: exploitability checks "
+        "excluded; abstract games: wall clock, checkpoints included).",
+    ),
+    workers: int | None = typer.Option(
+        None, help="Parallel workers (sampling algorithms only).", show_default=SOLVE_DEFAULTS["workers"]
+    ),
+    backend: str | None = typer.Option(
+        None,
+        help="threads (shared tables), processes (merged deltas) or dask.",
+        show_default=SOLVE_DEFAULTS["backend"],
+    ),
+    scheduler: str | None = typer.Option(None, help="Dask scheduler address, with --backend dask."),
+    seed: int | None = typer.Option(None, help="Root seed.", show_default=SOLVE_DEFAULTS["seed"]),
+    chance: str | None = typer.Option(
+        None,
+        help="Abstract games: fresh (a new deal per iteration) or fixed.",
+        show_default=SOLVE_DEFAULTS["chance"],
+    ),
+    deals: int | None = typer.Option(None, help="Deals drawn once with --chance fixed."),
+    deal_seed: int | None = typer.Option(None, help="Seed of the fixed deals."),
+    table_dtype: str | None = typer.Option(
+        None, help="Solver tables: auto, float32 or float64.", show_default=SOLVE_DEFAULTS["table_dtype"]
+    ),
+    checkpoint_every: int | None = typer.Option(None, help="Write the file atomically every N iterations."),
+    checkpoint_minutes: float | None = typer.Option(None, help="Also write it every M minutes of wall clock."),
+    evaluate_every: int | None = typer.Option(None, help="Log (and measure exploitability) every N iterations."),
+    resume: bool = typer.Option(False, "--resume", help="Continue from --out if it exists."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --out (without it, solve refuses)."),
+    quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary only."),
+) -> None:
+    """Solve any game (Kuhn, Leduc, or an abstract heads-up variant) and write a strategy file, with
+    checkpoints and exact resume."""
+    run_solve(SolveOptions(**locals()))  # the parameters, exactly as typer passed them
+
+
+def exploit(
+    path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
+    deals: int | None = typer.Option(
+        None,
+        help="Fresh-chance abstract games: measure over this many deals "
+        "drawn once (the best response fits that sample: an overestimate).",
+    ),
+    deal_seed: int = typer.Option(0, help="Seed of the --deals sample."),
+    lbr: bool = typer.Option(
+        False,
+        "--lbr",
+        help="Local best response instead (a lower bound that works on full-size games; see vcfr lbr).",
+    ),
+    hands: int = typer.Option(10_000, help="With --lbr: hands per seat."),
+    candidates: int = typer.Option(100, help="With --lbr: deals in LBR's belief."),
+    seed: int = typer.Option(0, help="With --lbr: seed."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+) -> None:
+    """Exact exploitability of a strategy file's average strategy (abstract games: within the
+    abstraction, over the game's fixed deal table); --lbr: local best response (vcfr lbr)."""
+    from solver.solve.strategy_file import StrategyFileError
+    from solver.solve.training import evaluate_strategy_file
+
+    if lbr:
+        from solver.cli.lbr import run_lbr
+
+        if deals is not None:
+            raise _fail("--deals is for the exact best response; --lbr deals its own hands (--hands)", 2)
+        run_lbr(path, hands, candidates, seed, as_json)
+        return
+    if deals is not None and deals < 1:
+        raise _fail(f"--deals must be >= 1, got {deals}", 2)
+    try:
+        result = evaluate_strategy_file(path, deals=deals, deal_seed=deal_seed)
+    except (StrategyFileError, ValueError, OSError) as error:
+        raise _fail(str(error)) from None
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    typer.echo(f"{path}: {result['game']} {result['algorithm']}, {result['iterations']:,} iterations")
+    if result["chance"] == "sampled":
+        typer.echo(
+            f"over {result['deals']:,} deals sampled with seed {deal_seed} (the game draws fresh chance; "
+            "the best response fits the sample, so this overstates the exploitability)"
+        )
+    elif result["chance"] == "fixed":
+        typer.echo(f"over the game's fixed table of {result['deals']:,} deals, within the abstraction")
+    typer.echo(
+        f"exploitability: {result['exploitability_chips']:.6g} chips "
+        f"({result['exploitability_mbb']:.4g} mbb/hand, big blind {result['big_blind']:g} chips)"
+    )
+    typer.echo(f"game value (player 0): {result['game_value']:.6g} chips")
+
+
+def bench_solver(
+    game: str = typer.Option("leduc", help=f"Game: {', '.join(GAMES)}."),
+    quick: bool = typer.Option(False, "--quick", help="ES-MCCFR budgets of 1 s and 3 s instead of 10 s and 60 s."),
+    seed: int = typer.Option(0, help="Seed of the sampling solvers."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+) -> None:
+    """Our CFR+ and ES-MCCFR next to OpenSpiel's C++ solvers: speed and exploitability (chips)."""
+    from solver.bench.openspiel_peer import PeerUnavailableError
+    from solver.bench.solver import run_solver_benchmark
+
+    _choice("game", game, GAMES)
+    try:
+        result = run_solver_benchmark(game=game, quick=quick, seed=seed)
+    except PeerUnavailableError as error:
+        raise _fail(str(error)) from None
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    cfr_plus, sampling = result["cfr+"], result["es-mccfr"]
+    short, long = result["budgets_seconds"]
+    typer.echo(
+        f"{game} CFR+: ours {cfr_plus['ours_ms_per_iter']:.3f} ms/iter, OpenSpiel "
+        f"{cfr_plus['openspiel_ms_per_iter']:.3f} ms/iter ({cfr_plus['speedup']:.1f}x)"
+    )
+    for mark in (100, 1000):
+        typer.echo(
+            f"  exploitability after {mark:,}: ours {cfr_plus[f'ours_expl_{mark}']:.3g}, "
+            f"OpenSpiel {cfr_plus[f'openspiel_expl_{mark}']:.3g} chips"
+        )
+    typer.echo(
+        f"{game} ES-MCCFR: ours {sampling['ours_iters_per_s']:,.0f} it/s, OpenSpiel "
+        f"{sampling['openspiel_iters_per_s']:,.0f} it/s ({sampling['speedup']:.1f}x)"
+    )
+    for label, budget in (("10s", short), ("60s", long)):
+        typer.echo(
+            f"  exploitability after {budget:g} s: ours {sampling[f'ours_expl_{label}']:.3g}, "
+            f"OpenSpiel {sampling[f'openspiel_expl_{label}']:.3g} chips"
+        )
+
+
+def bench_abstract(
+    variants: str | None = typer.Option(
+        None,
+        help="Comma-separated heads-up variants and limit (3-player limit hold'em).",
+        show_default="all of them",
+    ),
+    seconds: float = typer.Option(5.0, help="Seconds of ES-MCCFR per measurement (after a warm-up)."),
+    fixed_deals: int = typer.Option(200_000, help="Deals of the fixed-sample peer on Hold'em."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+) -> None:
+    """ES-MCCFR iterations/s and table bytes per information set on each variant's default abstract game,
+    with the fixed-sample path on Hold'em as the peer."""
+    from solver.bench.abstract import BENCHMARK_GAMES, format_table, run_abstract_benchmark
+
+    chosen = BENCHMARK_GAMES if variants is None else tuple(n.strip() for n in variants.split(",") if n.strip())
+    for name in chosen:
+        _choice("variant", name, BENCHMARK_GAMES)
+    result = run_abstract_benchmark(chosen, seconds=seconds, fixed_deals=fixed_deals)
+    typer.echo(json.dumps(result) if as_json else format_table(result))
+
+
 def register(app: typer.Typer, bench: typer.Typer) -> None:
-    @app.command(cls=OneLineErrors)
-    def solve(
-        config: Path | None = typer.Option(
-            None,
-            "--config",
-            help="TOML run file: \\[rules], \\[cards], \\[bets], \\[solver] "
-            "(see solver/solve/run_config.py); flags override its values.",
-        ),
-        out: Path | None = typer.Option(None, "--out", help="Strategy file to write (HDF5); or \\[solver] out."),
-        variant: str | None = typer.Option(
-            None,
-            help="Game: a name `vcfr variants` lists (= \\[rules] variant).",
-            show_default=SOLVE_DEFAULTS["variant"],
-        ),
-        rule: list[str] | None = typer.Option(
-            None, "--rule", help="Rules field KEY=VALUE, repeatable (e.g. stack=200)."
-        ),
-        cards: Path | None = typer.Option(None, help="Card-abstraction file (vcfr abstract) of an abstract game."),
-        bets: str | None = typer.Option(None, help='Bet abstraction text, e.g. "0.5p,1p,a cap=2".'),
-        bids: str | None = typer.Option(None, help='Auction bid sizes, e.g. "0.25p,1p".'),
-        max_runs: int | None = typer.Option(None, help="River of Blood run streets in the abstract game."),
-        max_nodes: int | None = typer.Option(None, help="Refuse abstract trees with more nodes."),
-        algorithm: str | None = typer.Option(
-            None, help=f"Algorithm: {', '.join(ALGORITHMS)}.", show_default=SOLVE_DEFAULTS["algorithm"]
-        ),
-        iterations: int | None = typer.Option(None, help="Total iterations to reach."),
-        minutes: float | None = typer.Option(None, help="Total solve minutes."),
-        seconds: float | None = typer.Option(
-            None,
-            help="Total solve seconds (exact games: exploitability checks "
-            "excluded; abstract games: wall clock, checkpoints included).",
-        ),
-        workers: int | None = typer.Option(
-            None, help="Parallel workers (sampling algorithms only).", show_default=SOLVE_DEFAULTS["workers"]
-        ),
-        backend: str | None = typer.Option(
-            None,
-            help="threads (shared tables), processes (merged deltas) or dask.",
-            show_default=SOLVE_DEFAULTS["backend"],
-        ),
-        scheduler: str | None = typer.Option(None, help="Dask scheduler address, with --backend dask."),
-        seed: int | None = typer.Option(None, help="Root seed.", show_default=SOLVE_DEFAULTS["seed"]),
-        chance: str | None = typer.Option(
-            None,
-            help="Abstract games: fresh (a new deal per iteration) or fixed.",
-            show_default=SOLVE_DEFAULTS["chance"],
-        ),
-        deals: int | None = typer.Option(None, help="Deals drawn once with --chance fixed."),
-        deal_seed: int | None = typer.Option(None, help="Seed of the fixed deals."),
-        table_dtype: str | None = typer.Option(
-            None, help="Solver tables: auto, float32 or float64.", show_default=SOLVE_DEFAULTS["table_dtype"]
-        ),
-        checkpoint_every: int | None = typer.Option(None, help="Write the file atomically every N iterations."),
-        checkpoint_minutes: float | None = typer.Option(None, help="Also write it every M minutes of wall clock."),
-        evaluate_every: int | None = typer.Option(None, help="Log (and measure exploitability) every N iterations."),
-        resume: bool = typer.Option(False, "--resume", help="Continue from --out if it exists."),
-        force: bool = typer.Option(False, "--force", help="Replace an existing --out (without it, solve refuses)."),
-        quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
-        as_json: bool = typer.Option(False, "--json", help="Print a JSON summary only."),
-    ) -> None:
-        """Solve any game (Kuhn, Leduc, or an abstract heads-up variant) and write a strategy file, with
-        checkpoints and exact resume."""
-        run_solve(SolveOptions(**locals()))  # the parameters, exactly as typer passed them
-
-    @app.command(cls=OneLineErrors)
-    def exploit(
-        path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
-        deals: int | None = typer.Option(
-            None,
-            help="Fresh-chance abstract games: measure over this many deals "
-            "drawn once (the best response fits that sample: an overestimate).",
-        ),
-        deal_seed: int = typer.Option(0, help="Seed of the --deals sample."),
-        lbr: bool = typer.Option(
-            False,
-            "--lbr",
-            help="Local best response instead (a lower bound that works on full-size games; see vcfr lbr).",
-        ),
-        hands: int = typer.Option(10_000, help="With --lbr: hands per seat."),
-        candidates: int = typer.Option(100, help="With --lbr: deals in LBR's belief."),
-        seed: int = typer.Option(0, help="With --lbr: seed."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
-    ) -> None:
-        """Exact exploitability of a strategy file's average strategy (abstract games: within the
-        abstraction, over the game's fixed deal table); --lbr: local best response (vcfr lbr)."""
-        from solver.solve.strategy_file import StrategyFileError
-        from solver.solve.training import evaluate_strategy_file
-
-        if lbr:
-            from solver.cli.lbr import run_lbr
-
-            if deals is not None:
-                raise _fail("--deals is for the exact best response; --lbr deals its own hands (--hands)", 2)
-            run_lbr(path, hands, candidates, seed, as_json)
-            return
-        if deals is not None and deals < 1:
-            raise _fail(f"--deals must be >= 1, got {deals}", 2)
-        try:
-            result = evaluate_strategy_file(path, deals=deals, deal_seed=deal_seed)
-        except (StrategyFileError, ValueError, OSError) as error:
-            raise _fail(str(error)) from None
-        if as_json:
-            typer.echo(json.dumps(result))
-            return
-        typer.echo(f"{path}: {result['game']} {result['algorithm']}, {result['iterations']:,} iterations")
-        if result["chance"] == "sampled":
-            typer.echo(
-                f"over {result['deals']:,} deals sampled with seed {deal_seed} (the game draws fresh chance; "
-                "the best response fits the sample, so this overstates the exploitability)"
-            )
-        elif result["chance"] == "fixed":
-            typer.echo(f"over the game's fixed table of {result['deals']:,} deals, within the abstraction")
-        typer.echo(
-            f"exploitability: {result['exploitability_chips']:.6g} chips "
-            f"({result['exploitability_mbb']:.4g} mbb/hand, big blind {result['big_blind']:g} chips)"
-        )
-        typer.echo(f"game value (player 0): {result['game_value']:.6g} chips")
-
-    @bench.command("solver")
-    def bench_solver(
-        game: str = typer.Option("leduc", help=f"Game: {', '.join(GAMES)}."),
-        quick: bool = typer.Option(False, "--quick", help="ES-MCCFR budgets of 1 s and 3 s instead of 10 s and 60 s."),
-        seed: int = typer.Option(0, help="Seed of the sampling solvers."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
-    ) -> None:
-        """Our CFR+ and ES-MCCFR next to OpenSpiel's C++ solvers: speed and exploitability (chips)."""
-        from solver.bench.openspiel_peer import PeerUnavailableError
-        from solver.bench.solver import run_solver_benchmark
-
-        _choice("game", game, GAMES)
-        try:
-            result = run_solver_benchmark(game=game, quick=quick, seed=seed)
-        except PeerUnavailableError as error:
-            raise _fail(str(error)) from None
-        if as_json:
-            typer.echo(json.dumps(result))
-            return
-        cfr_plus, sampling = result["cfr+"], result["es-mccfr"]
-        short, long = result["budgets_seconds"]
-        typer.echo(
-            f"{game} CFR+: ours {cfr_plus['ours_ms_per_iter']:.3f} ms/iter, OpenSpiel "
-            f"{cfr_plus['openspiel_ms_per_iter']:.3f} ms/iter ({cfr_plus['speedup']:.1f}x)"
-        )
-        for mark in (100, 1000):
-            typer.echo(
-                f"  exploitability after {mark:,}: ours {cfr_plus[f'ours_expl_{mark}']:.3g}, "
-                f"OpenSpiel {cfr_plus[f'openspiel_expl_{mark}']:.3g} chips"
-            )
-        typer.echo(
-            f"{game} ES-MCCFR: ours {sampling['ours_iters_per_s']:,.0f} it/s, OpenSpiel "
-            f"{sampling['openspiel_iters_per_s']:,.0f} it/s ({sampling['speedup']:.1f}x)"
-        )
-        for label, budget in (("10s", short), ("60s", long)):
-            typer.echo(
-                f"  exploitability after {budget:g} s: ours {sampling[f'ours_expl_{label}']:.3g}, "
-                f"OpenSpiel {sampling[f'openspiel_expl_{label}']:.3g} chips"
-            )
-
-    @bench.command("abstract")
-    def bench_abstract(
-        variants: str | None = typer.Option(
-            None,
-            help="Comma-separated heads-up variants and limit (3-player limit hold'em).",
-            show_default="all of them",
-        ),
-        seconds: float = typer.Option(5.0, help="Seconds of ES-MCCFR per measurement (after a warm-up)."),
-        fixed_deals: int = typer.Option(200_000, help="Deals of the fixed-sample peer on Hold'em."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
-    ) -> None:
-        """ES-MCCFR iterations/s and table bytes per information set on each variant's default abstract game,
-        with the fixed-sample path on Hold'em as the peer."""
-        from solver.bench.abstract import BENCHMARK_GAMES, format_table, run_abstract_benchmark
-
-        chosen = BENCHMARK_GAMES if variants is None else tuple(n.strip() for n in variants.split(",") if n.strip())
-        for name in chosen:
-            _choice("variant", name, BENCHMARK_GAMES)
-        result = run_abstract_benchmark(chosen, seconds=seconds, fixed_deals=fixed_deals)
-        typer.echo(json.dumps(result) if as_json else format_table(result))
+    """Add ``vcfr solve``, ``vcfr exploit``, ``vcfr bench solver`` and ``vcfr bench abstract``."""
+    app.command(cls=OneLineErrors)(solve)
+    app.command(cls=OneLineErrors)(exploit)
+    bench.command("solver")(bench_solver)
+    bench.command("abstract")(bench_abstract)
