@@ -236,17 +236,25 @@ def commit() -> str | None:
     return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
+def _dump(report: dict[str, Any]) -> str:
+    return json.dumps(report, indent=1, default=str) + "\n"
+
+
 def write_results(
-    out: Path, report: dict[str, Any], render: Callable[[dict[str, Any]], str] | None, command: str
+    out: Path,
+    report: dict[str, Any],
+    render: Callable[[dict[str, Any]], str] | None,
+    command: str,
+    dump: Callable[[dict[str, Any]], str] = _dump,
 ) -> dict[str, Any]:
-    """Write ``OUT.json`` (the report) and, if ``render`` is given, ``OUT.md`` (``render(report)``),
-    each atomically. The report gains ``command``, ``commit`` and (unless it has one) ``machine``
-    before rendering; the markdown ends with the command and commit unless it already names the
-    command. Returns the report as written."""
+    """Write ``OUT.json`` (``dump(report)``, default indented JSON) and, if ``render`` is given,
+    ``OUT.md`` (``render(report)``), each atomically. The report gains ``command``, ``commit`` and
+    (unless it has one) ``machine`` before rendering; the markdown ends with the command and commit
+    unless it already names the command. Returns the report as written."""
     report = {**report, "command": command, "commit": commit()}
     report.setdefault("machine", machine())
     out = Path(out)
-    atomic_write_text(out.with_suffix(".json"), json.dumps(report, indent=1, default=str) + "\n")
+    atomic_write_text(out.with_suffix(".json"), dump(report))
     if render is not None:
         text = render(report).rstrip("\n") + "\n"
         if command not in text:
