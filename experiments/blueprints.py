@@ -55,11 +55,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import re
-import shlex
-import subprocess
-import sys
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -67,7 +63,7 @@ from pathlib import Path
 from typing import Any
 
 import harness
-from harness import ROOT, Stages
+from harness import ROOT, Stages, run_vcfr
 
 CONFIGS = ROOT / "experiments" / "configs"
 YEARS = {"2022": "swap", "2023": "river_of_blood", "2024": "auction", "2025": "bounty", "limit": "limit"}
@@ -196,33 +192,6 @@ def config_minutes(path: Path) -> float:
 
 
 # ----------------------------------------------------------------------------------------- stages
-def run_command(arguments: list[str], log: Path) -> tuple[str, int]:
-    """Run ``vcfr ARGUMENTS`` in a child process (stdout and stderr to ``log``); returns its stdout and
-    peak memory (max RSS of that child, bytes). RuntimeError naming the log on failure."""
-    command = [sys.executable, "-m", "solver.cli.main", *arguments]
-    log.parent.mkdir(parents=True, exist_ok=True)
-    print(f"$ vcfr {shlex.join(arguments)}", flush=True)
-    with log.open("w") as out, log.with_suffix(".err").open("w") as err:
-        process = subprocess.Popen(command, stdout=out, stderr=err, cwd=ROOT)
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
-    stdout = log.read_text()
-    if process.returncode != 0:
-        errors = log.with_suffix(".err").read_text().strip().splitlines()
-        raise RuntimeError(
-            f"vcfr {arguments[0]} failed (exit {process.returncode}): "
-            f"{errors[-1] if errors else 'no message'} (log: {log})"
-        )
-    return stdout, int(usage.ru_maxrss) * 1024
-
-
-def last_json(stdout: str) -> dict[str, Any]:
-    for line in reversed(stdout.strip().splitlines()):
-        if line.startswith("{"):
-            return json.loads(line)
-    raise ValueError(f"no JSON line in {stdout[-300:]!r}")
-
-
 def stage_cards(recipe: Recipe, stages: Stages, smoke: bool) -> tuple[Path, dict[str, Any]]:
     settings = recipe.cards
     if smoke:
@@ -233,8 +202,8 @@ def stage_cards(recipe: Recipe, stages: Stages, smoke: bool) -> tuple[Path, dict
     marker = path.with_suffix(".json")
 
     def build() -> dict[str, Any]:
-        stdout, peak = run_command(settings.arguments(path), marker.with_suffix(".log"))
-        return {**last_json(stdout), "peak_memory_bytes": peak}
+        stdout, peak = run_vcfr(settings.arguments(path), marker.with_suffix(".log"))
+        return {**harness.last_json(stdout), "peak_memory_bytes": peak}
 
     return path, stages.run(marker, {"cards": settings.__dict__}, build, outputs=(path,))
 
@@ -260,8 +229,8 @@ def _solve_one(path: Path, cards: Path, out: Path, minutes: float, stages: Stage
                 stale.unlink()
         arguments = ["solve", "--config", str(path), "--cards", str(cards), "--out", str(out)]
         arguments += ["--seconds", f"{minutes * 60:.3f}", "--quiet", "--json"] + (["--resume"] if resume else [])
-        stdout, memory = run_command(arguments, out.with_suffix(".solve.log"))
-        return {**last_json(stdout), "peak_memory_bytes": memory}
+        stdout, memory = run_vcfr(arguments, out.with_suffix(".solve.log"))
+        return {**harness.last_json(stdout), "peak_memory_bytes": memory}
 
     return stages.run(marker, key, solve, outputs=(out,))
 
@@ -304,8 +273,8 @@ def stage_lbr(recipe: Recipe, strategy: Path, stages: Stages, hands: int, oppone
     arguments += ["--seed", str(LBR_SEED), "--workers", "2", "--opponent", opponent, *flags, "--quiet", "--json"]
 
     def measure() -> dict[str, Any]:
-        stdout, memory = run_command(arguments, marker.with_suffix(".log"))
-        return {**last_json(stdout), "peak_memory_bytes": memory}
+        stdout, memory = run_vcfr(arguments, marker.with_suffix(".log"))
+        return {**harness.last_json(stdout), "peak_memory_bytes": memory}
 
     return stages.run(marker, key, measure)
 

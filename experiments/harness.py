@@ -6,7 +6,10 @@ library, so ``experiments/official_engines.py`` can still run its engine side in
 
 - :func:`machine` describes where a run happened (one dict, the same keys for every script) and
   :func:`machine_line` says it in one sentence for a markdown report.
-- :func:`stopwatch` times a block in wall-clock seconds (``time.perf_counter``).
+- :func:`stopwatch` times a block in wall-clock seconds (``time.perf_counter``); :func:`load_average`
+  is the machine's load now, for the start and end of a run.
+- :func:`run_vcfr` runs a ``vcfr`` command in a child process with its log and peak memory, and
+  :func:`last_json` reads its ``--json`` summary; :func:`match_arguments` spells a duplicate match.
 - :class:`Stages` caches a stage's result on disk under a key: a rerun with the same key reads
   the result, a changed key redoes it, and an interrupted stage can tell that it may resume.
 - :func:`write_results` writes ``OUT.json`` and ``OUT.md`` atomically (a temporary file renamed into
@@ -65,8 +68,13 @@ def machine(cores_used: int | None = None) -> dict[str, Any]:
         "platform": platform.platform(),
         "architecture": platform.machine(),
         "python": f"{platform.python_implementation()} {platform.python_version()}",
-        "load_average": [round(value, 2) for value in os.getloadavg()] if hasattr(os, "getloadavg") else None,
+        "load_average": load_average(),
     }
+
+
+def load_average() -> list[float] | None:
+    """The load average over 1, 5 and 15 minutes (``None`` where the OS has none)."""
+    return [round(value, 2) for value in os.getloadavg()] if hasattr(os, "getloadavg") else None
 
 
 def machine_line(info: dict[str, Any] | str) -> str:
@@ -120,6 +128,56 @@ def stopwatch() -> Iterator[Stopwatch]:
 def now() -> str:
     """The local date and time with its UTC offset, to the second (ISO 8601)."""
     return dt.datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+# ----------------------------------------------------------------------------------------- vcfr commands
+def run_vcfr(arguments: list[str], log: Path) -> tuple[str, int]:
+    """Run ``vcfr ARGUMENTS`` in a child process from the repository root (stdout to ``log``, stderr to
+    ``log`` with suffix ``.err``); returns its stdout and its peak memory (max RSS of that child,
+    bytes). RuntimeError naming the log and the last error line on failure."""
+    import sys
+
+    command = [sys.executable, "-m", "solver.cli.main", *arguments]
+    log = Path(log)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    print(f"$ vcfr {shlex.join(arguments)}", flush=True)
+    with log.open("w") as out, log.with_suffix(".err").open("w") as err:
+        process = subprocess.Popen(command, stdout=out, stderr=err, cwd=ROOT)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+    stdout = log.read_text()
+    if process.returncode != 0:
+        errors = log.with_suffix(".err").read_text().strip().splitlines()
+        raise RuntimeError(
+            f"vcfr {arguments[0]} failed (exit {process.returncode}): "
+            f"{errors[-1] if errors else 'no message'} (log: {log})"
+        )
+    return stdout, int(usage.ru_maxrss) * 1024
+
+
+def last_json(stdout: str) -> dict[str, Any]:
+    """The last line of ``stdout`` that is a JSON object (a ``--json`` summary).
+
+    >>> last_json('progress\\n{"a": 1}\\n{"b": 2}\\n')
+    {'b': 2}
+    """
+    for line in reversed(stdout.strip().splitlines()):
+        if line.startswith("{"):
+            return json.loads(line)
+    raise ValueError(f"no JSON line in {stdout[-300:]!r}")
+
+
+def match_arguments(
+    variant: str, a: str | Path, b: str, rounds: int, seed: int | None = None, rules: str = "engine"
+) -> list[str]:
+    """``vcfr match`` arguments of a duplicate match of ``a`` against ``b``, with a JSON summary.
+
+    >>> match_arguments("swap", "s.h5", "equity", 2000, seed=0)
+    ['match', '--variant', 'swap', '--a', 's.h5', '--b', 'equity', '--rounds', '2000', '--rules', 'engine', \
+'--seed', '0', '--json']
+    """
+    arguments = ["match", "--variant", variant, "--a", str(a), "--b", b, "--rounds", str(rounds), "--rules", rules]
+    return [*arguments, *([] if seed is None else ["--seed", str(seed)]), "--json"]
 
 
 # ----------------------------------------------------------------------------------------- cached stages
