@@ -94,7 +94,8 @@ def machine_line(info: dict[str, Any] | str) -> str:
     parts = [str(info.get("cpu_model", "unknown CPU")), cpus + (f" ({', '.join(details)})" if details else "")]
     if info.get("ram_gb") is not None:
         parts.append(f"{info['ram_gb']:.1f} GB RAM")
-    parts.append(" ".join(str(info[key]) for key in ("platform", "architecture") if info.get(key)))
+    system, architecture = str(info.get("platform", "")), str(info.get("architecture", ""))
+    parts.append(system if architecture in system else f"{system} {architecture}".strip())
     parts.append(str(info.get("python", "")))
     if info.get("load_average"):
         parts.append("load average " + " / ".join(f"{value:.2f}" for value in info["load_average"]))
@@ -296,6 +297,28 @@ def commit() -> str | None:
 
 def _dump(report: dict[str, Any]) -> str:
     return json.dumps(report, indent=1, default=str) + "\n"
+
+
+def write_csv(path: Path, rows: list[dict[str, Any]]) -> Path:
+    """Write ``rows`` (dicts with the same keys, the first row's order) as CSV with a header, atomically."""
+    import csv
+    import io
+
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]))
+    writer.writeheader()
+    writer.writerows(rows)
+    return atomic_write_text(path, text.getvalue())
+
+
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` drawing to files only (the Agg backend: no display needed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
 
 
 def write_results(

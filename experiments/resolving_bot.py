@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
 
+import harness
 import numpy as np
 
 from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
@@ -63,15 +63,34 @@ def tiny_strategy(workdir: Path) -> Path:
     return write_abstract_strategy(strategy, game, Solver(game, "es-mccfr", seed=2).run(100_000))
 
 
+def checked_down(config: HoldemConfig, seed: int, street: int) -> HoldemRound:
+    """The round dealt by ``RandomChance(seed)``, both players checking or calling until ``street``."""
+    round_ = HoldemRound(config, RandomChance(seed))
+    while round_.street < street:
+        round_.apply(passive_action(round_.observation(round_.to_act)))
+    return round_
+
+
+def timed_steps(solver: SubgameSolver, steps: tuple[int, ...]) -> list[dict]:
+    """Run ``solver`` ``steps`` iterations at a time: after each step its iterations, NashConv (% of
+    the pot) and the step's CPU milliseconds."""
+    points = []
+    for n in steps:
+        began = time.process_time()
+        solver.run(n)
+        cpu = time.process_time() - began
+        fraction = solver.exploitability().nash_conv_pot_fraction
+        points.append({"iterations": solver.iteration, "nash_conv_pct_pot": 100 * fraction, "cpu_ms": 1000 * cpu})
+    return points
+
+
 def convergence(path: Path) -> list[dict]:
     """NashConv of the default re-solve on checked-down rivers (see the module docstring)."""
     config = HoldemConfig(stack=STACK)
     bot = ResolvingBot(path, config=config, seed=0)
     rows = []
     for seed in (1, 2, 3):
-        round_ = HoldemRound(config, RandomChance(seed))
-        while round_.street < RIVER:
-            round_.apply(passive_action(round_.observation(round_.to_act)))
+        round_ = checked_down(config, seed, RIVER)
         observations = [round_.observation(seat) for seat in (0, 1)]
         hands = river_hands(np.array(round_.board))
         ranges = np.stack([hands.range_from_1326(bot.blueprint_ranges(observations[p])[p]) for p in (0, 1)])
@@ -83,15 +102,7 @@ def convergence(path: Path) -> list[dict]:
                 bets=ResolvingConfig().bets,
             )
             solver = SubgameSolver(build_subgame_tree(subgame), hands, ranges)
-            points = []
-            for n in (50, 50, 100, 200):
-                began = time.process_time()
-                solver.run(n)
-                cpu = time.process_time() - began
-                fraction = solver.exploitability().nash_conv_pot_fraction
-                points.append(
-                    {"iterations": solver.iteration, "nash_conv_pct_pot": 100 * fraction, "cpu_ms": 1000 * cpu}
-                )
+            points = timed_steps(solver, (50, 50, 100, 200))
             rows.append({"seed": seed, "stacks": list(stacks), "points": points})
     return rows
 
@@ -105,13 +116,13 @@ def main() -> None:
     args = parser.parse_args()
     path = tiny_strategy(args.workdir)
     if args.convergence:
-        print(json.dumps({"convergence": convergence(path)}))
+        print(json.dumps({"convergence": convergence(path), "machine": harness.machine(cores_used=1)}))
         return
     config = HoldemConfig(stack=STACK)
     resolving = ResolvingBot(path, config=config, seed=1)
     play_match(config, resolving, LookupBot(path, config=config, seed=9), rounds=10, seed=99)  # compile first
     resolving = ResolvingBot(path, config=config, seed=1)
-    load_before = os.getloadavg()[0]
+    machine = harness.machine(cores_used=1)
     began = time.perf_counter()
     result = play_match(
         config, resolving, LookupBot(path, config=config, seed=2), rounds=args.rounds, seed=args.seed, duplicate=True
@@ -133,7 +144,8 @@ def main() -> None:
             "p99": float(np.percentile(milliseconds, 99)),
         },
         "match_seconds": time.perf_counter() - began,
-        "load_average": [load_before, os.getloadavg()[0]],
+        "machine": machine,
+        "load_average_at_end": harness.load_average(),
     }
     print(json.dumps(report))
 
