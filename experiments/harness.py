@@ -277,11 +277,12 @@ def command_line(script: str | Path, argv: list[str] | None, python: str = ".ven
     return shlex.join([python, str(shown), *(sys.argv[1:] if argv is None else argv)])
 
 
-def commit() -> str | None:
-    """The project's commit (``git rev-parse HEAD``), with ``-dirty`` if tracked files differ from it;
-    ``None`` outside a git checkout."""
+def commit(short: bool = False) -> str | None:
+    """The project's commit (``git rev-parse HEAD``; ``short``: its short form), with ``-dirty`` if
+    tracked files differ from it; ``None`` outside a git checkout."""
+    revision = ["rev-parse", "--short", "HEAD"] if short else ["rev-parse", "HEAD"]
     try:
-        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=30)
+        head = subprocess.run(["git", "-C", str(ROOT), *revision], capture_output=True, text=True, timeout=30)
         if head.returncode != 0:
             return None
         dirty = subprocess.run(
