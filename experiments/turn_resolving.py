@@ -44,9 +44,8 @@ from pathlib import Path
 
 import harness
 import numpy as np
-from resolving_bot import STACK, checked_down, timed_steps, tiny_strategy
+from resolving_bot import STACK, checked_down, match_against_lookup, timed_steps, tiny_strategy
 
-from game.play.match import play_match
 from game.rules.holdem import HoldemConfig
 from solver.bots.lookup_bot import LookupBot
 from solver.bots.resolving_bot import TURN, ResolvingBot, ResolvingConfig
@@ -168,31 +167,14 @@ def main() -> None:
     config = LookupBot(path).config  # the rules the strategy was solved for
     resolving = ResolvingConfig(iterations=args.iterations, depth_limited=not args.no_turn)
     warm = ResolvingBot(path, config=config, seed=1, resolving=resolving)
-    play_match(config, warm, LookupBot(path, config=config, seed=9), rounds=10, seed=99)  # compile first
     bot = Timed(ResolvingBot(path, config=config, seed=1, resolving=resolving))
-    machine = harness.machine(cores_used=1)
-    began = time.perf_counter()
-    result = play_match(
-        config, bot, LookupBot(path, config=config, seed=2), rounds=args.rounds, seed=args.seed, duplicate=True
+    report = match_against_lookup(path, config, bot, warm, args)
+    report.update(
+        iterations=args.iterations,
+        turn=not args.no_turn,
+        resolve_wall_ms={street: _summary(seconds) for street, seconds in sorted(bot.wall.items())},
+        decision_cpu_ms={street: _summary(seconds) for street, seconds in sorted(bot.cpu.items())},
     )
-    mean, half_width = result.win_rate()
-    report = {
-        "rounds": args.rounds,
-        "seed": args.seed,
-        "iterations": args.iterations,
-        "turn": not args.no_turn,
-        "mbb_per_hand": mean,
-        "ci95_mbb_per_hand": half_width,
-        "illegal_actions": result.illegal_actions,
-        "resolves": bot.bot.resolves,
-        "fallbacks": bot.bot.fallbacks,
-        "errors": bot.bot.errors,
-        "resolve_wall_ms": {street: _summary(seconds) for street, seconds in sorted(bot.wall.items())},
-        "decision_cpu_ms": {street: _summary(seconds) for street, seconds in sorted(bot.cpu.items())},
-        "match_seconds": time.perf_counter() - began,
-        "machine": machine,
-        "load_average_at_end": harness.load_average(),
-    }
     print(json.dumps(report))
 
 
