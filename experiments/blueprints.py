@@ -405,6 +405,59 @@ def wilson(successes: int, trials: int) -> tuple[float, float]:
     return float(interval.low), float(interval.high)
 
 
+def _freezeout_lineup(
+    config: Any, timed: TimedBot, opponent: str, freezeouts: int, max_games: int, seed: int
+) -> dict[str, Any]:
+    """``freezeouts`` 3-player freeze-outs of the blueprint (``timed``) against two ``opponent`` bots, its
+    seat rotating: wins (Wilson 95% interval), final chips (95% interval), games, the bot's counters."""
+    import numpy as np
+
+    from game.play.bots import make_bot
+    from game.play.freeze_out import FreezeOut
+    from game.play.match import interval_95
+
+    bot = timed.bot
+    before = (bot.decisions, bot.off_tree, bot.errors)
+    started = time.perf_counter()
+    wins = finished = games = 0
+    chips = []
+    for index in range(freezeouts):
+        seat = index % 3
+        others = iter(
+            make_bot(opponent, seed=int(value)) for value in np.random.SeedSequence((seed, 2, index)).generate_state(2)
+        )
+        bots = [timed if player == seat else next(others) for player in range(3)]
+        freeze_out = FreezeOut(config, bots, seed=np.random.SeedSequence((seed, 3, index)))
+        games += len(freeze_out.run(max_games=max_games))
+        finished += freeze_out.winner is not None
+        wins += freeze_out.winner == seat
+        chips.append(int(freeze_out.stacks[seat]))
+    low, high = wilson(wins, freezeouts)
+    chips_array = np.asarray(chips, dtype=np.float64)
+    print(
+        f"  limit vs 2x {opponent}: {wins}/{freezeouts} freeze-outs won, mean {chips_array.mean():,.0f} chips, "
+        f"{games} games",
+        flush=True,
+    )
+    return {
+        "opponents": [opponent, opponent],
+        "freezeouts": freezeouts,
+        "finished": finished,
+        "wins": wins,
+        "win_share": wins / freezeouts,
+        "win_share_ci95": [low, high],
+        "fair_share": 1 / 3,
+        "hands": games,
+        "chips_mean": float(chips_array.mean()),
+        "chips_ci95": interval_95(chips_array),
+        "chips_total": 3 * config.buy_in,
+        "decisions": bot.decisions - before[0],
+        "off_tree": bot.off_tree - before[1],
+        "bot_errors": bot.errors - before[2],
+        "seconds": time.perf_counter() - started,
+    }
+
+
 def _limit_freezeouts(
     strategies: list[Path], freezeouts: int, max_games: int, seed: int
 ) -> tuple[dict[str, Any], list[float]]:
@@ -412,7 +465,6 @@ def _limit_freezeouts(
 
     from game.play.bots import make_bot
     from game.play.freeze_out import FreezeOut
-    from game.play.match import interval_95
     from game.rules.limit import LimitConfig
     from solver.bots.limit_lookup_bot import LimitLookupBot
 
@@ -424,49 +476,9 @@ def _limit_freezeouts(
         max_games=3
     )
     timed.timing = True
-    lineups = {}
-    for opponent in LIMIT_LINEUPS:
-        before = (bot.decisions, bot.off_tree, bot.errors)
-        started = time.perf_counter()
-        wins = finished = games = 0
-        chips = []
-        for index in range(freezeouts):
-            seat = index % 3
-            others = iter(
-                make_bot(opponent, seed=int(value))
-                for value in np.random.SeedSequence((seed, 2, index)).generate_state(2)
-            )
-            bots = [timed if player == seat else next(others) for player in range(3)]
-            freeze_out = FreezeOut(config, bots, seed=np.random.SeedSequence((seed, 3, index)))
-            games += len(freeze_out.run(max_games=max_games))
-            finished += freeze_out.winner is not None
-            wins += freeze_out.winner == seat
-            chips.append(int(freeze_out.stacks[seat]))
-        low, high = wilson(wins, freezeouts)
-        chips_array = np.asarray(chips, dtype=np.float64)
-        chips_ci = interval_95(chips_array)
-        lineups[opponent] = {
-            "opponents": [opponent, opponent],
-            "freezeouts": freezeouts,
-            "finished": finished,
-            "wins": wins,
-            "win_share": wins / freezeouts,
-            "win_share_ci95": [low, high],
-            "fair_share": 1 / 3,
-            "hands": games,
-            "chips_mean": float(chips_array.mean()),
-            "chips_ci95": chips_ci,
-            "chips_total": 3 * config.buy_in,
-            "decisions": bot.decisions - before[0],
-            "off_tree": bot.off_tree - before[1],
-            "bot_errors": bot.errors - before[2],
-            "seconds": time.perf_counter() - started,
-        }
-        print(
-            f"  limit vs 2x {opponent}: {wins}/{freezeouts} freeze-outs won, mean {chips_array.mean():,.0f} chips, "
-            f"{games} games",
-            flush=True,
-        )
+    lineups = {
+        opponent: _freezeout_lineup(config, timed, opponent, freezeouts, max_games, seed) for opponent in LIMIT_LINEUPS
+    }
     return {"kind": "freezeout", "rules": config.__dict__, "lineups": lineups}, timed.times
 
 

@@ -409,6 +409,26 @@ class MatchResult:
     exit_code: int | None
 
 
+def _match_crashes(
+    engine_output: str, exit_code: int | None, timeout_seconds: float, game_log: Path, log: GameLog, rounds: int
+) -> list[str]:
+    """The match's own failures: stopped at the timeout, a non-zero engine exit (with its last output
+    line), no game log, or a log short of ``rounds`` or without its Final line."""
+    crashes = []
+    if exit_code is None:
+        crashes.append(f"match stopped after {timeout_seconds:.0f} s (engine did not finish)")
+    elif exit_code != 0:
+        last = [line for line in engine_output.splitlines() if line.strip()][-1:] or [""]
+        crashes.append(f"engine exited with code {exit_code}: {last[0].strip()}")
+    if not game_log.is_file():
+        crashes.append(f"no game log written ({game_log})")
+    elif log.final is None or len(log.rounds) != rounds:
+        crashes.append(
+            f"game log has {len(log.rounds)} of {rounds} rounds" + ("" if log.final is not None else ", no Final line")
+        )
+    return crashes
+
+
 def play_match(
     engine: Path,
     players: list[tuple[str, Path]],
@@ -462,18 +482,7 @@ def play_match(
     log = parse_game_log(game_log.read_text()) if game_log.is_file() else GameLog([], [], None)
     engine_output = (work / "engine_output.txt").read_text(errors="replace")
     crashes = _engine_output_crashes(engine_output, names)
-    crashes[ENGINE] = []
-    if exit_code is None:
-        crashes[ENGINE].append(f"match stopped after {timeout_seconds:.0f} s (engine did not finish)")
-    elif exit_code != 0:
-        last = [line for line in engine_output.splitlines() if line.strip()][-1:] or [""]
-        crashes[ENGINE].append(f"engine exited with code {exit_code}: {last[0].strip()}")
-    if not game_log.is_file():
-        crashes[ENGINE].append(f"no game log written ({game_log})")
-    elif log.final is None or len(log.rounds) != rounds:
-        crashes[ENGINE].append(
-            f"game log has {len(log.rounds)} of {rounds} rounds" + ("" if log.final is not None else ", no Final line")
-        )
+    crashes[ENGINE] = _match_crashes(engine_output, exit_code, timeout_seconds, game_log, log, rounds)
     client, failures = None, 0
     for name in names:
         player_log = work / f"{name}.txt"
