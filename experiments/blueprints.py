@@ -8,9 +8,9 @@ Years and recipes: ``2022`` Swap (`swap`), ``2023`` River of Blood (`river_of_bl
 Auction (`auction`), ``2025`` Bounty (`bounty`), ``limit`` 3-player limit hold'em. A recipe is a
 committed run file ``experiments/configs/blueprint_<variant>.toml`` (schema: solver/solve/run_config.py;
 ``rules = "engine"`` for the four engine years), whose ``[cards]`` table holds the card-abstraction
-build settings (``buckets``, ``method``, ``seed``; the card file's variant follows the game's), and
-whose comment line ``# blueprint-companions: FILE ...`` names extra run files solved in the same year
-(limit: the heads-up limit game the lookup bot plays once a freeze-out is down to 2 players).
+build settings (``buckets``, ``method``, ``seed``; the card file's variant follows the game's), plus
+the run files :data:`COMPANIONS` solves in the same year (limit: the heads-up limit game the lookup
+bot plays once a freeze-out is down to 2 players).
 
 Stages per year, each cached in ``--work`` (default build/blueprints) by ``harness.Stages`` and
 skipped when its output exists with the same settings (``--force`` redoes them; a stage whose
@@ -55,7 +55,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -94,7 +93,8 @@ BUDGET_SECONDS = 3600.0
 BUDGET_BYTES = 8 * 1024**3
 COLUMNS = ("year", "variant", "measure", "result", "95% CI ±", "hands", "target", "status")
 """Columns of the results table (markdown and ``rows`` of the JSON)."""
-COMPANIONS_LINE = re.compile(r"^#\s*blueprint-companions:\s*(.+)$", re.MULTILINE)
+COMPANIONS = {"limit": ("blueprint_limit_hu.toml",)}
+"""Run files solved with a year's recipe, in its configs folder (the main file's budget split over all)."""
 
 
 # ----------------------------------------------------------------------------------------- recipes
@@ -177,8 +177,7 @@ def load_recipe(year: str, configs_dir: Path = CONFIGS) -> Recipe:
     path = configs_dir / f"blueprint_{variant}.toml"
     text = path.read_text()
     cards = CardSettings.of_run_file(path)
-    companions = COMPANIONS_LINE.search(text)
-    configs = [path] + ([configs_dir / name for name in companions.group(1).split()] if companions else [])
+    configs = [path] + [configs_dir / name for name in COMPANIONS.get(year, ())]
     return Recipe(year, variant, tuple(configs), cards, tomllib.loads(text))
 
 
