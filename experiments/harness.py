@@ -25,6 +25,7 @@ import os
 import platform
 import shlex
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -136,8 +137,6 @@ def run_vcfr(arguments: list[str], log: Path) -> tuple[str, int]:
     """Run ``vcfr ARGUMENTS`` in a child process from the repository root (stdout to ``log``, stderr to
     ``log`` with suffix ``.err``); returns its stdout and its peak memory (max RSS of that child,
     bytes). RuntimeError naming the log and the last error line on failure."""
-    import sys
-
     command = [sys.executable, "-m", "solver.cli.main", *arguments]
     log = Path(log)
     log.parent.mkdir(parents=True, exist_ok=True)
@@ -270,8 +269,6 @@ def command_line(script: str | Path, argv: list[str] | None, python: str = ".ven
     >>> command_line(ROOT / "experiments" / "x.py", ["--seed", "1 2"])
     ".venv/bin/python experiments/x.py --seed '1 2'"
     """
-    import sys
-
     path = Path(script).resolve()
     shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     return shlex.join([python, str(shown), *(sys.argv[1:] if argv is None else argv)])

@@ -110,3 +110,18 @@ def test_stopwatch_times_a_block():
         sum(range(1000))
     seconds = clock.seconds
     assert 0 <= seconds < 5 and clock.seconds == seconds  # frozen after the block
+
+
+def test_run_vcfr_returns_stdout_and_peak_memory_and_names_the_log_on_failure(tmp_path):
+    stdout, peak = harness.run_vcfr(["variants", "--json"], tmp_path / "logs" / "variants.log")
+    names = [entry["name"] for entry in harness.last_json(stdout)["variants"]]
+    assert "holdem" in names and peak > 10 * 2**20  # a Python with numpy loaded
+    assert (tmp_path / "logs" / "variants.log").read_text() == stdout
+    with pytest.raises(RuntimeError, match=r"vcfr solve failed \(exit 2\): .*log: .*bad\.log"):
+        harness.run_vcfr(["solve", "--variant", "nonsense", "--iterations", "1"], tmp_path / "bad.log")
+
+
+def test_command_line_is_relative_to_the_repository():
+    assert harness.command_line(harness.ROOT / "experiments" / "x.py", ["--a", "b c"], python="python") == (
+        "python experiments/x.py --a 'b c'"
+    )
