@@ -5,8 +5,10 @@ win), and runs :func:`solver.solve.training.train` on any game kind. Usage error
 keys or values) exit with code 2, failures (missing or wrong card files, damaged strategy files on
 ``--resume``) with code 1, each as one ``error: ...`` line on stderr. Before any work it checks
 ``--out`` (its folder is created; a directory or a folder that cannot be made is refused) and
-refuses to replace an existing file unless given ``--resume`` or ``--force``; ``--workers`` above
-the available cores gets a one-line warning.
+refuses to replace an existing file unless given ``--resume`` or ``--force``; a new solve whose card
+file is missing stops there too, with the ``vcfr abstract`` command that builds it (from the run
+file's ``[cards]`` build settings when it has them); ``--workers`` above the available cores gets a
+one-line warning.
 """
 
 from __future__ import annotations
