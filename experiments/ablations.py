@@ -211,7 +211,12 @@ def _ablation_cell(
 
     for stale in out.parent.glob(out.name + "*"):
         stale.unlink()
-    extra = {"auction": ["--bids", arguments.bids], "river_of_blood": ["--max-runs", "1"]}.get(variant, [])
+    from game.rules.variants import get_variant
+
+    rules = get_variant(variant).config_class
+    extra = (["--bids", arguments.bids] if rules.has_auction else []) + (
+        ["--max-runs", "1"] if rules.has_run_cards else []
+    )
     solve_flags = engine_solve_arguments(
         variant, cards, bets, "--minutes", str(arguments.minutes), "--workers", str(arguments.workers),
         "--seed", "0", *extra, "--out", str(out), "--quiet", "--json",
