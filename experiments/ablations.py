@@ -31,18 +31,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
-import shlex
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import harness
 import numpy as np
+from harness import ROOT, last_json, match_arguments, run_vcfr
 
-ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
 LBR_CANDIDATES = 100
 
@@ -62,10 +59,6 @@ SOLVER_SETTINGS = (
     SolverSetting("pruning", prune=True),
     SolverSetting("linear averaging + pruning", linear_averaging=True, prune=True),
 )
-
-
-def machine() -> str:
-    return f"{platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}"
 
 
 # ----------------------------------------------------------------------------------------- solver
@@ -106,11 +99,10 @@ def chips_at(curve: list[tuple[float, int, float]], seconds: float) -> float:
 
 
 def run_solver_ablation(arguments: argparse.Namespace) -> dict[str, Any]:
+    from parallel_scaling_holdem import card_abstraction  # the same cached card file as that experiment
+
     from game.rules.holdem import HoldemConfig
     from solver.games.abstract_games import AbstractGameConfig, build_abstract_game
-
-    sys.path.insert(0, str(ROOT / "experiments"))
-    from parallel_scaling_holdem import card_abstraction  # the same cached card file as that experiment
 
     abstraction, cards = card_abstraction(arguments.work / "holdem_pipeline", 0)
     game = build_abstract_game(
@@ -124,7 +116,7 @@ def run_solver_ablation(arguments: argparse.Namespace) -> dict[str, Any]:
         f"{game.deals.n_deals} deals",
         flush=True,
     )
-    load_start = os.getloadavg()[0]
+    load_start = harness.load_average()
     curves: dict[str, list[list[tuple[float, int, float]]]] = {setting.name: [] for setting in SOLVER_SETTINGS}
     for repeat in range(arguments.repeats):
         for setting in SOLVER_SETTINGS:
@@ -143,10 +135,9 @@ def run_solver_ablation(arguments: argparse.Namespace) -> dict[str, Any]:
             "chips_at": {f"{at:g}": [chips_at(run, at) for run in runs] for at in checkpoints},
         }
     return {
-        "command": shlex.join([".venv/bin/python", "experiments/ablations.py", *arguments.argv]),
-        "machine": machine(),
-        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "load": [load_start, os.getloadavg()[0]],
+        "machine": harness.machine(cores_used=1),
+        "date": harness.now(),
+        "load": _one_minute_loads(load_start),
         "game": {
             "n_nodes": int(game.tree.n_nodes),
             "n_infosets": int(game.tree.n_infosets),
@@ -166,6 +157,10 @@ def run_solver_ablation(arguments: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _loads(loads: list[float | None]) -> str:
+    return " / ".join("n/a" if load is None else f"{load:.2f}" for load in loads)
+
+
 def solver_markdown(report: dict[str, Any]) -> str:
     checkpoints = report["settings"]["checkpoints_s"]
     game = report["game"]
@@ -174,8 +169,8 @@ def solver_markdown(report: dict[str, Any]) -> str:
         "",
         f"Command: `{report['command']}`",
         "",
-        f"Machine: {report['machine']}, one solver thread. Date: {report['date']}. Load average (1 min) at "
-        f"start / end: {report['load'][0]:.2f} / {report['load'][1]:.2f}.",
+        f"Machine: {harness.machine_line(report['machine'])}, one solver thread. Date: {report['date']}. "
+        f"Load average (1 min) at start / end: {_loads(report['load'])}.",
         "",
         f"Game: abstract heads-up no-limit hold'em, cards {game['cards']}, bets `{game['bets']}`, "
         f"{game['n_deals']:,} fixed deals, {game['n_infosets']:,} information sets; exploitability is the exact "
@@ -197,113 +192,78 @@ def solver_markdown(report: dict[str, Any]) -> str:
 
 
 # ----------------------------------------------------------------------------------------- abstraction
+def _one_minute_loads(start: list[float] | None) -> list[float | None]:
+    """The 1-minute load average at the start (``start``) and now."""
+    end = harness.load_average()
+    return [None if start is None else start[0], None if end is None else end[0]]
+
+
+def _vcfr_json(arguments: list[str], log: Path) -> dict[str, Any]:
+    return last_json(run_vcfr(arguments, log)[0])
+
+
+def _ablation_cell(
+    arguments: argparse.Namespace, variant: str, cards: Path, buckets: int, bets: str, out: Path
+) -> dict[str, Any]:
+    """One cell of the grid: solve ``arguments.minutes`` on ``cards`` with ``bets`` into ``out``, then
+    a duplicate match against the equity bot and LBR against it."""
+    from solver.cli.demo import engine_solve_arguments
+
+    for stale in out.parent.glob(out.name + "*"):
+        stale.unlink()
+    from game.rules.variants import get_variant
+
+    rules = get_variant(variant).config_class
+    extra = (["--bids", arguments.bids] if rules.has_auction else []) + (
+        ["--max-runs", "1"] if rules.has_run_cards else []
+    )
+    solve_flags = engine_solve_arguments(
+        variant, cards, bets, "--minutes", str(arguments.minutes), "--workers", str(arguments.workers),
+        "--seed", "0", *extra, "--out", str(out), "--quiet", "--json",
+    )  # fmt: skip
+    solved = _vcfr_json(solve_flags, out.with_suffix(".solve.log"))
+    match = _vcfr_json(match_arguments(variant, out, "equity", arguments.hands, seed=0), out.with_suffix(".match.log"))
+    lbr_flags = ["lbr", str(out), "--hands", str(arguments.lbr_hands), "--candidates", str(LBR_CANDIDATES)]
+    lbr_flags += ["--seed", "0", "--workers", str(arguments.workers), "--quiet", "--json"]
+    lbr = _vcfr_json(lbr_flags, out.with_suffix(".lbr.log"))
+    return {
+        "buckets": buckets,
+        "bets": bets,
+        "iterations": solved["iterations"],
+        "iterations_per_second": solved["iterations_per_second"],
+        "vs_equity_mbb": match["mbb_per_hand"],
+        "vs_equity_ci": match["ci95_mbb_per_hand"],
+        "hands": match["rounds"],
+        "lbr_mbb": lbr["mbb_per_hand"],
+        "lbr_ci": lbr["ci95_mbb"],
+        "lbr_hands": arguments.lbr_hands,
+    }
+
+
 def run_abstraction_ablation(arguments: argparse.Namespace) -> dict[str, Any]:
-    sys.path.insert(0, str(ROOT / "experiments"))
-    from blueprints import CardSettings, last_json, run_command
+    from blueprints import CardSettings
 
     from abstraction.cards.buckets import card_file_variant
     from game.pokerbots.engines import engine_rules
 
     variant = arguments.variant
-    card_variant = card_file_variant(variant)
     work = arguments.work / "ablations" / variant
-    load_start = os.getloadavg()[0]
+    load_start = harness.load_average()
     cells = []
     for buckets in arguments.buckets:
-        settings = CardSettings(card_variant, f"169,{buckets},{buckets},{buckets}", "ehs2", arguments.flops, 0)
+        settings = CardSettings(
+            card_file_variant(variant), f"169,{buckets},{buckets},{buckets}", "ehs2", arguments.flops, 0
+        )
         cards = arguments.work / "ablations" / "cards" / f"{settings.key}.h5"
         if not cards.is_file():
-            run_command(settings.arguments(cards), cards.with_suffix(".log"))
+            run_vcfr(settings.arguments(cards), cards.with_suffix(".log"))
         for bets in arguments.bets:
-            name = f"b{buckets}_{len(cells)}"
-            out = work / f"{name}.h5"
-            for stale in out.parent.glob(out.name + "*"):
-                stale.unlink()
-            solve_flags = [
-                "solve",
-                "--variant",
-                variant,
-                "--rule",
-                "rules=engine",
-                "--cards",
-                str(cards),
-                "--bets",
-                bets,
-                "--minutes",
-                str(arguments.minutes),
-                "--workers",
-                str(arguments.workers),
-                "--seed",
-                "0",
-                "--out",
-                str(out),
-                "--quiet",
-                "--json",
-            ]
-            if variant == "auction":
-                solve_flags[-2:-2] = ["--bids", arguments.bids]
-            if variant == "river_of_blood":
-                solve_flags[-2:-2] = ["--max-runs", "1"]
-            solved = last_json(run_command(solve_flags, out.with_suffix(".solve.log"))[0])
-            match = last_json(
-                run_command(
-                    [
-                        "match",
-                        "--variant",
-                        variant,
-                        "--a",
-                        str(out),
-                        "--b",
-                        "equity",
-                        "--rounds",
-                        str(arguments.hands),
-                        "--rules",
-                        "engine",
-                        "--seed",
-                        "0",
-                        "--json",
-                    ],
-                    out.with_suffix(".match.log"),
-                )[0]
-            )
-            lbr = last_json(
-                run_command(
-                    [
-                        "lbr",
-                        str(out),
-                        "--hands",
-                        str(arguments.lbr_hands),
-                        "--candidates",
-                        str(LBR_CANDIDATES),
-                        "--seed",
-                        "0",
-                        "--workers",
-                        str(arguments.workers),
-                        "--quiet",
-                        "--json",
-                    ],
-                    out.with_suffix(".lbr.log"),
-                )[0]
-            )
-            cell = {
-                "buckets": buckets,
-                "bets": bets,
-                "iterations": solved["iterations"],
-                "iterations_per_second": solved["iterations_per_second"],
-                "vs_equity_mbb": match["mbb_per_hand"],
-                "vs_equity_ci": match["ci95_mbb_per_hand"],
-                "hands": match["rounds"],
-                "lbr_mbb": lbr["mbb_per_hand"],
-                "lbr_ci": lbr["ci95_mbb"],
-                "lbr_hands": arguments.lbr_hands,
-            }
-            cells.append(cell)
-            print(json.dumps(cell), flush=True)
+            cells.append(_ablation_cell(arguments, variant, cards, buckets, bets, work / f"b{buckets}_{len(cells)}.h5"))
+            print(json.dumps(cells[-1]), flush=True)
     return {
-        "command": shlex.join([".venv/bin/python", "experiments/ablations.py", *arguments.argv]),
-        "machine": machine(),
-        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "load": [load_start, os.getloadavg()[0]],
+        "machine": harness.machine(cores_used=arguments.workers),
+        "date": harness.now(),
+        "load": _one_minute_loads(load_start),
         "variant": variant,
         "engine_year": engine_rules(variant).year,
         "settings": {
@@ -325,8 +285,8 @@ def abstraction_markdown(report: dict[str, Any]) -> str:
         "",
         f"Command: `{report['command']}`",
         "",
-        f"Machine: {report['machine']}. Date: {report['date']}. Load average (1 min) at start / end: "
-        f"{report['load'][0]:.2f} / {report['load'][1]:.2f}.",
+        f"Machine: {harness.machine_line(report['machine'])}. Date: {report['date']}. Load average (1 min) at "
+        f"start / end: {_loads(report['load'])}.",
         "",
         f"Every cell: card abstraction ehs2 `169,B,B,B` on {settings['flops']} flops, {settings['minutes']} min of "
         f"ES-MCCFR (fresh chance, engine rules, {settings['workers']} threads), then a duplicate match against the "
@@ -372,7 +332,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     grid.add_argument("--hands", type=int, default=4_000, help="duplicate hands against the equity bot (even)")
     grid.add_argument("--lbr-hands", type=int, default=2_000, help="LBR hands per seat")
     arguments = parser.parse_args(argv)
-    arguments.argv = list(sys.argv[1:] if argv is None else argv)
     arguments.work = arguments.work.resolve()
     if arguments.part == "solver":
         if arguments.seconds <= 0 or arguments.repeats < 1 or arguments.block < 1:
@@ -382,9 +341,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if arguments.minutes <= 0 or arguments.hands < 2 or arguments.hands % 2 or arguments.lbr_hands < 2:
             parser.error("--minutes must be > 0, --hands even and >= 2, --lbr-hands >= 2")
         report, stem, text = run_abstraction_ablation(arguments), f"ablations_{arguments.variant}", abstraction_markdown
-    arguments.out_dir.mkdir(parents=True, exist_ok=True)
-    (arguments.out_dir / f"{stem}.json").write_text(json.dumps(report, indent=1) + "\n")
-    (arguments.out_dir / f"{stem}.md").write_text(text(report))
+    report = harness.write_results(arguments.out_dir / stem, report, text, harness.command_line(__file__, argv))
     print(f"wrote {arguments.out_dir / stem}.md", flush=True)
     return report
 

@@ -28,14 +28,12 @@ distinct feature values (the flop has few distinct E[HS] values on a small deck)
 from __future__ import annotations
 
 import argparse
-import csv
 import itertools
 import json
-import platform
-import time
 from pathlib import Path
 from typing import Any
 
+import harness
 import numpy as np
 
 from abstraction.exact.deal_features import METHODS, bucket_features, build_abstraction
@@ -46,7 +44,7 @@ from game.cards.evaluator import CATEGORY_NAMES, category_index, evaluate_batch
 from solver.evaluate.exploitability import exploitability
 from solver.solve.cfr import Solver
 
-RESULTS = Path(__file__).resolve().parents[1] / "results"
+RESULTS = harness.ROOT / "results"
 JOINT_COUNTS = ((2, 8), (4, 32), (8, 128))
 PREFLOP_COUNTS = (2, 4, 8)
 FLOP_COUNTS = (8, 32, 128)
@@ -56,7 +54,7 @@ def measure(
     game: SolverGame, abstraction: CardAbstraction, series: str, method: str, asked: tuple[int, ...], iterations: int
 ) -> dict[str, Any]:
     """Solve the abstract game with CFR+ and score the lifted strategy in ``game`` at half and all ``iterations``."""
-    started = time.perf_counter()
+    clock = harness.Stopwatch()
     abstract = abstract_game(game, abstraction)
     solver = Solver(abstract, algorithm="cfr+").run(iterations // 2)
     half = exploitability(game, lift_strategy(game, abstraction, solver.average_strategy())).exploitability_mbb
@@ -73,7 +71,7 @@ def measure(
         "abstract_deals": abstract.deals.n_deals,
         "exploitability_mbb": round(full, 2),
         "at_half_iterations_mbb": round(half, 2),
-        "seconds": round(time.perf_counter() - started, 1),
+        "seconds": round(clock.seconds, 1),
     }
 
 
@@ -192,15 +190,16 @@ def hand_categories(deck: tuple[int, ...]) -> str:
     return ", ".join(CATEGORY_NAMES[i] for i in sorted(found))
 
 
-def write_markdown(path: Path, summary: dict[str, Any], rows: list[dict[str, Any]], lines: list[str]) -> None:
-    game = summary["game"]
+def markdown(summary: dict[str, Any]) -> str:
+    """The report (summary, ``rows``, ``verdicts``, ``coverage``) as Markdown."""
+    game, rows = summary["game"], summary["rows"]
     header = list(rows[0])
     table = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     table += ["| " + " | ".join(str(r[h]) for h in header) + " |" for r in rows]
     text = [
         "# Card abstraction quality on small-deck hold'em",
         "",
-        f"Command: `{summary['command']}` ({summary['machine']}, {summary['total_seconds']} s).",
+        f"Command: `{summary['command']}` ({harness.machine_line(summary['machine'])}; {summary['total_seconds']} s).",
         "",
         f"Game: deck {game['deck']} ({game['deck_size']} cards), 2 hole cards each, a 3-card flop, fixed-limit "
         f"betting (raises {game['rules']['raise_sizes']} chips, at most {game['rules']['max_raises']} per street, "
@@ -221,14 +220,14 @@ def write_markdown(path: Path, summary: dict[str, Any], rows: list[dict[str, Any
         "",
         "## Verdicts",
         "",
-        *lines,
+        *summary["verdicts"],
         "",
         "## Coverage",
         "",
         *summary["coverage"],
         "",
     ]
-    path.write_text("\n".join(text))
+    return "\n".join(text)
 
 
 COVERAGE = [
@@ -246,7 +245,7 @@ COVERAGE = [
 
 def solve_all(arguments: argparse.Namespace) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Build the game, measure every abstraction; returns the run's summary and the rows."""
-    started = time.perf_counter()
+    clock = harness.Stopwatch()
     small = build_small_deck_game(
         {"ranks": arguments.ranks, "suits": arguments.suits, "max_raises": arguments.max_raises}
     )
@@ -265,11 +264,6 @@ def solve_all(arguments: argparse.Namespace) -> tuple[dict[str, Any], list[dict[
         rows.append(measure(game, abstraction, series, method_label(method), counts, arguments.iterations))
         print(rows[-1], flush=True)
     summary = {
-        "command": (
-            f"python experiments/abstraction_quality.py --ranks {arguments.ranks} --suits {arguments.suits} "
-            f"--max-raises {arguments.max_raises} --iterations {arguments.iterations} --seed {arguments.seed} "
-            f"--stem {arguments.stem}"
-        ),
         "game": {
             "name": game.name,
             "rules": small.rules.to_dict(),
@@ -283,23 +277,18 @@ def solve_all(arguments: argparse.Namespace) -> tuple[dict[str, Any], list[dict[
         },
         "iterations": arguments.iterations,
         "seed": arguments.seed,
-        "machine": platform.processor() or platform.machine(),
-        "total_seconds": round(time.perf_counter() - started, 1),
+        "machine": harness.machine(cores_used=1),
+        "total_seconds": round(clock.seconds, 1),
     }
     return summary, rows
 
 
-def write_outputs(out: Path, stem: str, summary: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
+def write_outputs(out: Path, stem: str, summary: dict[str, Any], rows: list[dict[str, Any]], command: str) -> list[str]:
     """Write ``stem``.csv, .json and .md under ``out`` (verdicts and coverage from this code); returns the verdicts."""
-    summary = {**summary, "coverage": COVERAGE}
     lines = verdicts(rows)
-    out.mkdir(parents=True, exist_ok=True)
-    with open(out / f"{stem}.csv", "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    (out / f"{stem}.json").write_text(json.dumps({**summary, "verdicts": lines, "rows": rows}, indent=2) + "\n")
-    write_markdown(out / f"{stem}.md", summary, rows, lines)
+    harness.write_csv(out / f"{stem}.csv", rows)
+    report = {**summary, "coverage": COVERAGE, "verdicts": lines, "rows": rows}
+    harness.write_results(out / stem, report, markdown, command)
     return lines
 
 
@@ -318,13 +307,15 @@ def main() -> None:
         help="solve nothing: rewrite the .csv/.md from the rows of an existing <stem>.json",
     )
     arguments = parser.parse_args()
-    if arguments.render_only:
+    if arguments.render_only:  # the stored run's command, not this one's
         stored = json.loads((arguments.results / f"{arguments.stem}.json").read_text())
         rows = stored.pop("rows")
-        summary = {key: value for key, value in stored.items() if key not in ("verdicts", "coverage")}
+        command = stored["command"]
+        summary = {key: value for key, value in stored.items() if key not in ("verdicts", "coverage", "commit")}
     else:
         summary, rows = solve_all(arguments)
-    print("\n".join(write_outputs(arguments.results, arguments.stem, summary, rows)))
+        command = harness.command_line(__file__, None, python="python")
+    print("\n".join(write_outputs(arguments.results, arguments.stem, summary, rows, command)))
 
 
 if __name__ == "__main__":

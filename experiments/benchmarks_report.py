@@ -10,7 +10,7 @@ Each row names the command that wrote its JSON (the `vcfr bench ...` commands ti
 peer in the same run; the parallel rows come from `experiments/parallel_scaling_abstract.py`) and
 the commit it was measured at (the JSON's ``commit``). ``--run`` runs the named benchmarks with the
 short settings of `RUN_COMMANDS` (seconds to a minute or two each; the parallel one about 10 minutes)
-and writes their JSON with the command, the commit (``+dirty`` with uncommitted changes) and the
+and writes their JSON with the command, the commit (``-dirty`` with uncommitted changes) and the
 machine. Targets are the project's requirements; "met" / "missed" is computed from the figures.
 """
 
@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import shlex
 import subprocess
 import sys
@@ -27,7 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+import harness
+from harness import ROOT
 
 SOURCES = {
     "evaluator": ("bench_evaluator.json", "vcfr bench evaluator --json"),
@@ -106,24 +105,6 @@ def load(results: Path) -> dict[str, dict[str, Any]]:
     return reports
 
 
-def _short_commit(root: Path = ROOT) -> str:
-    """``git rev-parse --short HEAD`` of ``root``, with ``+dirty`` when tracked files have uncommitted changes."""
-
-    def git(*arguments: str) -> str:
-        return subprocess.run(["git", *arguments], cwd=root, check=True, capture_output=True, text=True).stdout
-
-    commit = git("rev-parse", "--short", "HEAD").strip()
-    return commit + ("+dirty" if git("status", "--porcelain", "--untracked-files=no").strip() else "")
-
-
-def _machine() -> str:
-    """The processor, cores and Python, and the 1-minute load average after the run (other work slows a run)."""
-    return (
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}, "
-        f"load average {os.getloadavg()[0]:.1f} after the run"
-    )
-
-
 def run_benchmark(name: str, results: Path, runner: Callable[[list[str]], str] | None = None) -> Path:
     """Run benchmark ``name``'s short command (`RUN_COMMANDS`) and write its JSON into ``results``, stamped
     with the command, the commit and (when the benchmark records none) the machine; return the file.
@@ -134,10 +115,9 @@ def run_benchmark(name: str, results: Path, runner: Callable[[list[str]], str] |
     runner = runner or _subprocess_runner
     printed = runner(shlex.split(command))
     report = json.loads(file.read_text()) if "{out}" in RUN_COMMANDS[name] else json.loads(printed)
-    report.update(command=command, commit=_short_commit())
-    report.setdefault("machine", _machine())
-    file.write_text(json.dumps(report, indent=2) + "\n")
-    return file
+    report.update(command=command, commit=harness.commit(short=True))
+    report.setdefault("machine", harness.machine())  # after the run: its load average says what slowed it
+    return harness.atomic_write_text(file, json.dumps(report, indent=2) + "\n")
 
 
 def _subprocess_runner(argv: list[str]) -> str:
@@ -335,7 +315,7 @@ def machine(reports: dict[str, dict[str, Any]]) -> str:
         if "machine" not in report:
             unrecorded.append(f"`{file}`")
             continue
-        described = " ".join(str(report["machine"]).split())
+        described = " ".join(harness.machine_line(report["machine"]).split())
         if "python" in report and str(report["python"]) not in described:
             described += f", CPython {report['python']}"
         recorded.append(f"`{file}` {described}")
@@ -402,7 +382,7 @@ def main(argv: list[str] | None = None) -> Path:
         page = render(load(arguments.results))
     except (FileNotFoundError, ValueError) as error:
         parser.exit(2, f"error: {error}\n")
-    out.write_text(page)
+    harness.atomic_write_text(out, page)
     print(f"wrote {out}")
     return out
 

@@ -7,13 +7,14 @@ Run (full budget: about an hour per year on 2 cores; cached per stage, so it res
 Years and recipes: ``2022`` Swap (`swap`), ``2023`` River of Blood (`river_of_blood`), ``2024``
 Auction (`auction`), ``2025`` Bounty (`bounty`), ``limit`` 3-player limit hold'em. A recipe is a
 committed run file ``experiments/configs/blueprint_<variant>.toml`` (schema: solver/solve/run_config.py;
-``rules = "engine"`` for the four engine years), whose comment line ``# blueprint-cards: variant=...
-buckets=... method=... flops=... seed=...`` holds the card-abstraction build settings (the [cards]
-table takes only a path), and ``# blueprint-companions: FILE ...`` extra run files solved in the same
-year (limit: the heads-up limit game the lookup bot plays once a freeze-out is down to 2 players).
+``rules = "engine"`` for the four engine years), whose ``[cards]`` table holds the card-abstraction
+build settings (``buckets``, ``method``, ``seed``; the card file's variant follows the game's), plus
+the run files :data:`COMPANIONS` solves in the same year (limit: the heads-up limit game the lookup
+bot plays once a freeze-out is down to 2 players).
 
-Stages per year, each cached in ``--work`` (default build/blueprints) and skipped when its output
-exists with the same settings (``--force`` redoes them; a stage whose settings changed is redone):
+Stages per year, each cached in ``--work`` (default build/blueprints) by ``harness.Stages`` and
+skipped when its output exists with the same settings (``--force`` redoes them; a stage whose
+settings changed is redone):
 
 1. ``cards``: ``vcfr abstract`` with the recipe's settings, cached by those settings
    (``<work>/cards/<variant>_<method>_<buckets>_flops<N>_seed<S>.h5``; years with equal settings
@@ -52,22 +53,17 @@ missed), the exact command, the machine and the wall-clock seconds per stage and
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
 import math
-import os
-import platform
-import re
-import shlex
-import subprocess
-import sys
 import time
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+import harness
+from harness import ROOT, Stages, run_vcfr
+
 CONFIGS = ROOT / "experiments" / "configs"
 YEARS = {"2022": "swap", "2023": "river_of_blood", "2024": "auction", "2025": "bounty", "limit": "limit"}
 OPPONENTS = ("random", "checkcall", "equity")
@@ -97,14 +93,15 @@ BUDGET_SECONDS = 3600.0
 BUDGET_BYTES = 8 * 1024**3
 COLUMNS = ("year", "variant", "measure", "result", "95% CI ±", "hands", "target", "status")
 """Columns of the results table (markdown and ``rows`` of the JSON)."""
-CARDS_LINE = re.compile(r"^#\s*blueprint-cards:\s*(.+)$", re.MULTILINE)
-COMPANIONS_LINE = re.compile(r"^#\s*blueprint-companions:\s*(.+)$", re.MULTILINE)
+COMPANIONS = {"limit": ("blueprint_limit_hu.toml",)}
+"""Run files solved with a year's recipe, in its configs folder (the main file's budget split over all)."""
 
 
 # ----------------------------------------------------------------------------------------- recipes
 @dataclass(frozen=True)
 class CardSettings:
-    """``vcfr abstract`` settings of a recipe (the ``blueprint-cards:`` comment line)."""
+    """``vcfr abstract`` settings of a recipe (its run file's ``[cards]`` table); ``variant`` is the
+    card file's (`abstraction.cards.buckets.card_file_variant` of the game's)."""
 
     variant: str
     buckets: str
@@ -117,23 +114,35 @@ class CardSettings:
         return f"{self.variant}_{self.method}_{self.buckets.replace(',', '-')}_flops{self.flops}_seed{self.seed}"
 
     def arguments(self, out: Path) -> list[str]:
-        flags = [
-            "abstract",
-            "--variant",
-            self.variant,
-            "--buckets",
-            self.buckets,
-            "--method",
-            self.method,
-            "--seed",
-            str(self.seed),
-            "--out",
-            str(out),
+        """``vcfr abstract ... --out OUT --json``.
+
+        >>> CardSettings("swap", "169,32,32,32", "ehs2", "5").arguments(Path("c.h5"))[-6:]
+        ['0', '--flops', '5', '--out', 'c.h5', '--json']
+        """
+        from solver.solve.run_config import CardsTable
+
+        flops = None if self.flops == "all" else int(self.flops)
+        return [
+            *CardsTable(str(out), self.buckets, self.method, flops, self.seed).build_arguments(self.variant),
             "--json",
         ]
-        if self.flops != "all":
-            flags[-3:-3] = ["--flops", self.flops]
-        return flags
+
+    @classmethod
+    def of_run_file(cls, path: Path) -> CardSettings:
+        """The ``[cards]`` build settings of a run file (ValueError naming the file if it has none).
+
+        >>> CardSettings.of_run_file(harness.ROOT / "experiments/configs/blueprint_bounty.toml").key
+        'bounty_ehs2_169-24-24-24_flopsall_seed0'
+        """
+        from abstraction.cards.buckets import card_file_variant
+        from solver.solve.run_config import load_run_config
+
+        run = load_run_config(path)
+        cards = run.cards
+        if not cards.buildable:
+            raise ValueError(f"{path}: a blueprint recipe's [cards] table sets buckets and method (vcfr abstract)")
+        flops = "all" if cards.flops is None else str(cards.flops)
+        return cls(card_file_variant(run.rules.variant), str(cards.buckets), str(cards.method), flops, cards.seed or 0)
 
 
 @dataclass(frozen=True)
@@ -163,38 +172,12 @@ class Recipe:
         }
 
 
-def parse_card_settings(text: str, where: str = "recipe") -> CardSettings:
-    """The ``key=value`` pairs of a ``blueprint-cards:`` line.
-
-    >>> parse_card_settings("variant=swap buckets=169,32,32,32 method=ehs2 flops=all seed=0").key
-    'swap_ehs2_169-32-32-32_flopsall_seed0'
-    """
-    values = {}
-    for part in text.split():
-        name, equals, value = part.partition("=")
-        if not equals:
-            raise ValueError(f"{where}: blueprint-cards takes key=value pairs, got {part!r}")
-        values[name] = value
-    unknown = set(values) - {"variant", "buckets", "method", "flops", "seed"}
-    if unknown or not {"variant", "buckets", "method"} <= set(values):
-        raise ValueError(
-            f"{where}: blueprint-cards needs variant, buckets, method (flops, seed optional); got {text!r}"
-        )
-    return CardSettings(
-        values["variant"], values["buckets"], values["method"], values.get("flops", "all"), int(values.get("seed", 0))
-    )
-
-
 def load_recipe(year: str, configs_dir: Path = CONFIGS) -> Recipe:
     variant = YEARS[year]
     path = configs_dir / f"blueprint_{variant}.toml"
     text = path.read_text()
-    match = CARDS_LINE.search(text)
-    if match is None:
-        raise ValueError(f"{path}: no '# blueprint-cards: ...' line")
-    cards = parse_card_settings(match.group(1), str(path))
-    companions = COMPANIONS_LINE.search(text)
-    configs = [path] + ([configs_dir / name for name in companions.group(1).split()] if companions else [])
+    cards = CardSettings.of_run_file(path)
+    configs = [path] + [configs_dir / name for name in COMPANIONS.get(year, ())]
     return Recipe(year, variant, tuple(configs), cards, tomllib.loads(text))
 
 
@@ -208,65 +191,6 @@ def config_minutes(path: Path) -> float:
 
 
 # ----------------------------------------------------------------------------------------- stages
-class Stages:
-    """Cached stages: ``<work>/<year>/<stage>.json`` markers holding the stage's settings (``key``),
-    its wall-clock seconds and its result."""
-
-    def __init__(self, work: Path, force: bool) -> None:
-        self.work = work
-        self.force = force
-
-    def cached(self, marker: Path, key: dict[str, Any]) -> dict[str, Any] | None:
-        if self.force or not marker.is_file():
-            return None
-        try:
-            data = json.loads(marker.read_text())
-        except (OSError, json.JSONDecodeError):
-            return None
-        return data if data.get("key") == key else None
-
-    @staticmethod
-    def save(marker: Path, key: dict[str, Any], seconds: float, result: dict[str, Any]) -> dict[str, Any]:
-        data = {
-            "key": key,
-            "seconds": seconds,
-            "result": result,
-            "finished": dt.datetime.now().isoformat(timespec="seconds"),
-        }
-        marker.parent.mkdir(parents=True, exist_ok=True)
-        temporary = marker.with_suffix(".tmp")
-        temporary.write_text(json.dumps(data, indent=1))
-        temporary.replace(marker)
-        return data
-
-
-def run_command(arguments: list[str], log: Path) -> tuple[str, int]:
-    """Run ``vcfr ARGUMENTS`` in a child process (stdout and stderr to ``log``); returns its stdout and
-    peak memory (max RSS of that child, bytes). RuntimeError naming the log on failure."""
-    command = [sys.executable, "-m", "solver.cli.main", *arguments]
-    log.parent.mkdir(parents=True, exist_ok=True)
-    print(f"$ vcfr {shlex.join(arguments)}", flush=True)
-    with log.open("w") as out, log.with_suffix(".err").open("w") as err:
-        process = subprocess.Popen(command, stdout=out, stderr=err, cwd=ROOT)
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
-    stdout = log.read_text()
-    if process.returncode != 0:
-        errors = log.with_suffix(".err").read_text().strip().splitlines()
-        raise RuntimeError(
-            f"vcfr {arguments[0]} failed (exit {process.returncode}): "
-            f"{errors[-1] if errors else 'no message'} (log: {log})"
-        )
-    return stdout, int(usage.ru_maxrss) * 1024
-
-
-def last_json(stdout: str) -> dict[str, Any]:
-    for line in reversed(stdout.strip().splitlines()):
-        if line.startswith("{"):
-            return json.loads(line)
-    raise ValueError(f"no JSON line in {stdout[-300:]!r}")
-
-
 def stage_cards(recipe: Recipe, stages: Stages, smoke: bool) -> tuple[Path, dict[str, Any]]:
     settings = recipe.cards
     if smoke:
@@ -275,14 +199,12 @@ def stage_cards(recipe: Recipe, stages: Stages, smoke: bool) -> tuple[Path, dict
         )
     path = stages.work / "cards" / f"{settings.key}.h5"
     marker = path.with_suffix(".json")
-    key = {"cards": settings.__dict__}
-    data = stages.cached(marker, key) if path.is_file() else None
-    if data is not None:
-        return path, {**data, "cached": True}
-    started = time.perf_counter()
-    stdout, peak = run_command(settings.arguments(path), marker.with_suffix(".log"))
-    result = {**last_json(stdout), "peak_memory_bytes": peak}
-    return path, {**stages.save(marker, key, time.perf_counter() - started, result), "cached": False}
+
+    def build() -> dict[str, Any]:
+        stdout, peak = run_vcfr(settings.arguments(path), marker.with_suffix(".log"))
+        return {**harness.last_json(stdout), "peak_memory_bytes": peak}
+
+    return path, stages.run(marker, {"cards": settings.__dict__}, build, outputs=(path,))
 
 
 def _solve_settings(path: Path) -> dict[str, Any]:
@@ -293,63 +215,46 @@ def _solve_settings(path: Path) -> dict[str, Any]:
     return {**tables, "solver": solver}
 
 
+def _solve_one(path: Path, cards: Path, out: Path, minutes: float, stages: Stages) -> dict[str, Any]:
+    """One run file solved for ``minutes`` into ``out`` (cached; an interrupted solve with the same
+    settings resumes from its last checkpoint)."""
+    marker = out.with_suffix(".solve.json")
+    key = {"config": _solve_settings(path), "cards": str(cards), "card_bytes": cards.stat().st_size, "minutes": minutes}
+
+    def solve() -> dict[str, Any]:
+        resume = stages.begin(marker, key) and out.is_file()
+        if not resume:
+            for stale in out.parent.glob(out.name + "*"):
+                stale.unlink()
+        arguments = ["solve", "--config", str(path), "--cards", str(cards), "--out", str(out)]
+        arguments += ["--seconds", f"{minutes * 60:.3f}", "--quiet", "--json"] + (["--resume"] if resume else [])
+        stdout, memory = run_vcfr(arguments, out.with_suffix(".solve.log"))
+        return {**harness.last_json(stdout), "peak_memory_bytes": memory}
+
+    return stages.run(marker, key, solve, outputs=(out,))
+
+
 def stage_solve(
     recipe: Recipe, cards: Path, stages: Stages, minutes: float | None
 ) -> tuple[list[Path], dict[str, Any]]:
     """Solve every run file of the recipe; ``minutes`` (the year's total) splits over them in
     proportion to their own minutes."""
     own = [config_minutes(path) for path in recipe.configs]
-    total = sum(own)
-    shares = own if minutes is None else [minutes * value / total for value in own]
-    outputs, runs, seconds, peak = [], [], 0.0, 0
-    all_cached = True
-    for path, share in zip(recipe.configs, shares, strict=True):
-        out = stages.work / recipe.year / f"{path.stem}.h5"
-        marker = out.with_suffix(".solve.json")
-        key = {
-            "config": _solve_settings(path),
-            "cards": str(cards),
-            "card_bytes": cards.stat().st_size,
-            "minutes": share,
-        }
-        data = stages.cached(marker, key) if out.is_file() else None
-        if data is None:
-            all_cached = False
-            started_marker = out.with_suffix(".started.json")
-            resume = (
-                out.is_file()
-                and not stages.force
-                and started_marker.is_file()
-                and json.loads(started_marker.read_text()) == key
-            )
-            if not resume:
-                for stale in out.parent.glob(out.name + "*"):
-                    stale.unlink()
-                out.parent.mkdir(parents=True, exist_ok=True)
-                started_marker.write_text(json.dumps(key))
-            arguments = [
-                "solve",
-                "--config",
-                str(path),
-                "--cards",
-                str(cards),
-                "--out",
-                str(out),
-                "--seconds",
-                f"{share * 60:.3f}",
-                "--quiet",
-                "--json",
-            ] + (["--resume"] if resume else [])
-            started = time.perf_counter()
-            stdout, memory = run_command(arguments, out.with_suffix(".solve.log"))
-            data = stages.save(
-                marker, key, time.perf_counter() - started, {**last_json(stdout), "peak_memory_bytes": memory}
-            )
-        outputs.append(out)
-        seconds += data["seconds"]
-        peak = max(peak, data["result"]["peak_memory_bytes"])
-        runs.append({"config": path.name, "minutes": share, **data["result"]})
-    return outputs, {"seconds": seconds, "cached": all_cached, "result": {"runs": runs, "peak_memory_bytes": peak}}
+    shares = own if minutes is None else [minutes * value / sum(own) for value in own]
+    outputs = [stages.work / recipe.year / f"{path.stem}.h5" for path in recipe.configs]
+    solved = [
+        _solve_one(path, cards, out, share, stages)
+        for path, out, share in zip(recipe.configs, outputs, shares, strict=True)
+    ]
+    runs = [
+        {"config": path.name, "minutes": share, **data["result"]}
+        for path, share, data in zip(recipe.configs, shares, solved, strict=True)
+    ]
+    return outputs, {
+        "seconds": sum(data["seconds"] for data in solved),
+        "cached": all(data["cached"] for data in solved),
+        "result": {"runs": runs, "peak_memory_bytes": max(data["result"]["peak_memory_bytes"] for data in solved)},
+    }
 
 
 def stage_lbr(recipe: Recipe, strategy: Path, stages: Stages, hands: int, opponent: str = "strategy") -> dict[str, Any]:
@@ -363,34 +268,14 @@ def stage_lbr(recipe: Recipe, strategy: Path, stages: Stages, hands: int, oppone
     if opponent == "equity" and recipe.variant in EQUITY_SAMPLES:
         key["equity_samples"] = EQUITY_SAMPLES[recipe.variant]
         flags = ["--equity-samples", str(EQUITY_SAMPLES[recipe.variant])]
-    data = stages.cached(marker, key)
-    if data is not None:
-        return {**data, "cached": True}
-    started = time.perf_counter()
-    stdout, memory = run_command(
-        [
-            "lbr",
-            str(strategy),
-            "--hands",
-            str(hands),
-            "--candidates",
-            str(LBR_CANDIDATES),
-            "--seed",
-            str(LBR_SEED),
-            "--workers",
-            "2",
-            "--opponent",
-            opponent,
-            *flags,
-            "--quiet",
-            "--json",
-        ],
-        marker.with_suffix(".log"),
-    )
-    return {
-        **stages.save(marker, key, time.perf_counter() - started, {**last_json(stdout), "peak_memory_bytes": memory}),
-        "cached": False,
-    }
+    arguments = ["lbr", str(strategy), "--hands", str(hands), "--candidates", str(LBR_CANDIDATES)]
+    arguments += ["--seed", str(LBR_SEED), "--workers", "2", "--opponent", opponent, *flags, "--quiet", "--json"]
+
+    def measure() -> dict[str, Any]:
+        stdout, memory = run_vcfr(arguments, marker.with_suffix(".log"))
+        return {**harness.last_json(stdout), "peak_memory_bytes": memory}
+
+    return stages.run(marker, key, measure)
 
 
 def _file_key(path: Path) -> list[Any]:
@@ -435,17 +320,17 @@ def stage_matches(
         "max_games": max_games,
         "seed": seed,
     }
-    data = stages.cached(marker, key)
-    if data is not None and (year_dir / "decision_seconds.npy").is_file():
-        return {**data, "cached": True}
-    started = time.perf_counter()
-    if recipe.heads_up:
-        result, times = _heads_up_matches(strategies[0], hands, seed)
-    else:
-        result, times = _limit_freezeouts(strategies, freezeouts, max_games, seed)
-    np.save(year_dir / "decision_seconds.npy", np.asarray(times, dtype=np.float64))
-    result["decision_ms"] = _decision_summary(times)
-    return {**stages.save(marker, key, time.perf_counter() - started, result), "cached": False}
+    times_file = year_dir / "decision_seconds.npy"
+
+    def play() -> dict[str, Any]:
+        if recipe.heads_up:
+            result, times = _heads_up_matches(strategies[0], hands, seed)
+        else:
+            result, times = _limit_freezeouts(strategies, freezeouts, max_games, seed)
+        np.save(times_file, np.asarray(times, dtype=np.float64))
+        return {**result, "decision_ms": _decision_summary(times)}
+
+    return stages.run(marker, key, play, outputs=(times_file,))
 
 
 def _decision_summary(times: list[float]) -> dict[str, Any]:
@@ -519,6 +404,59 @@ def wilson(successes: int, trials: int) -> tuple[float, float]:
     return float(interval.low), float(interval.high)
 
 
+def _freezeout_lineup(
+    config: Any, timed: TimedBot, opponent: str, freezeouts: int, max_games: int, seed: int
+) -> dict[str, Any]:
+    """``freezeouts`` 3-player freeze-outs of the blueprint (``timed``) against two ``opponent`` bots, its
+    seat rotating: wins (Wilson 95% interval), final chips (95% interval), games, the bot's counters."""
+    import numpy as np
+
+    from game.play.bots import make_bot
+    from game.play.freeze_out import FreezeOut
+    from game.play.match import interval_95
+
+    bot = timed.bot
+    before = (bot.decisions, bot.off_tree, bot.errors)
+    started = time.perf_counter()
+    wins = finished = games = 0
+    chips = []
+    for index in range(freezeouts):
+        seat = index % 3
+        others = iter(
+            make_bot(opponent, seed=int(value)) for value in np.random.SeedSequence((seed, 2, index)).generate_state(2)
+        )
+        bots = [timed if player == seat else next(others) for player in range(3)]
+        freeze_out = FreezeOut(config, bots, seed=np.random.SeedSequence((seed, 3, index)))
+        games += len(freeze_out.run(max_games=max_games))
+        finished += freeze_out.winner is not None
+        wins += freeze_out.winner == seat
+        chips.append(int(freeze_out.stacks[seat]))
+    low, high = wilson(wins, freezeouts)
+    chips_array = np.asarray(chips, dtype=np.float64)
+    print(
+        f"  limit vs 2x {opponent}: {wins}/{freezeouts} freeze-outs won, mean {chips_array.mean():,.0f} chips, "
+        f"{games} games",
+        flush=True,
+    )
+    return {
+        "opponents": [opponent, opponent],
+        "freezeouts": freezeouts,
+        "finished": finished,
+        "wins": wins,
+        "win_share": wins / freezeouts,
+        "win_share_ci95": [low, high],
+        "fair_share": 1 / 3,
+        "hands": games,
+        "chips_mean": float(chips_array.mean()),
+        "chips_ci95": interval_95(chips_array),
+        "chips_total": 3 * config.buy_in,
+        "decisions": bot.decisions - before[0],
+        "off_tree": bot.off_tree - before[1],
+        "bot_errors": bot.errors - before[2],
+        "seconds": time.perf_counter() - started,
+    }
+
+
 def _limit_freezeouts(
     strategies: list[Path], freezeouts: int, max_games: int, seed: int
 ) -> tuple[dict[str, Any], list[float]]:
@@ -526,7 +464,6 @@ def _limit_freezeouts(
 
     from game.play.bots import make_bot
     from game.play.freeze_out import FreezeOut
-    from game.play.match import interval_95
     from game.rules.limit import LimitConfig
     from solver.bots.limit_lookup_bot import LimitLookupBot
 
@@ -538,64 +475,24 @@ def _limit_freezeouts(
         max_games=3
     )
     timed.timing = True
-    lineups = {}
-    for opponent in LIMIT_LINEUPS:
-        before = (bot.decisions, bot.off_tree, bot.errors)
-        started = time.perf_counter()
-        wins = finished = games = 0
-        chips = []
-        for index in range(freezeouts):
-            seat = index % 3
-            others = iter(
-                make_bot(opponent, seed=int(value))
-                for value in np.random.SeedSequence((seed, 2, index)).generate_state(2)
-            )
-            bots = [timed if player == seat else next(others) for player in range(3)]
-            freeze_out = FreezeOut(config, bots, seed=np.random.SeedSequence((seed, 3, index)))
-            games += len(freeze_out.run(max_games=max_games))
-            finished += freeze_out.winner is not None
-            wins += freeze_out.winner == seat
-            chips.append(int(freeze_out.stacks[seat]))
-        low, high = wilson(wins, freezeouts)
-        chips_array = np.asarray(chips, dtype=np.float64)
-        chips_ci = interval_95(chips_array)
-        lineups[opponent] = {
-            "opponents": [opponent, opponent],
-            "freezeouts": freezeouts,
-            "finished": finished,
-            "wins": wins,
-            "win_share": wins / freezeouts,
-            "win_share_ci95": [low, high],
-            "fair_share": 1 / 3,
-            "hands": games,
-            "chips_mean": float(chips_array.mean()),
-            "chips_ci95": chips_ci,
-            "chips_total": 3 * config.buy_in,
-            "decisions": bot.decisions - before[0],
-            "off_tree": bot.off_tree - before[1],
-            "bot_errors": bot.errors - before[2],
-            "seconds": time.perf_counter() - started,
-        }
-        print(
-            f"  limit vs 2x {opponent}: {wins}/{freezeouts} freeze-outs won, mean {chips_array.mean():,.0f} chips, "
-            f"{games} games",
-            flush=True,
-        )
+    lineups = {
+        opponent: _freezeout_lineup(config, timed, opponent, freezeouts, max_games, seed) for opponent in LIMIT_LINEUPS
+    }
     return {"kind": "freezeout", "rules": config.__dict__, "lineups": lineups}, timed.times
 
 
 def stage_export(recipe: Recipe, strategy: Path, stages: Stages) -> dict[str, Any]:
     marker = stages.work / recipe.year / "export.json"
     key = {"strategy": _file_key(strategy)}
-    data = stages.cached(marker, key)
-    if data is not None:
-        return {**data, "cached": True}
-    from solver.bots.export_bot import export_bot
 
-    started = time.perf_counter()
-    summary = export_bot(recipe.variant, "lookup", stages.work / recipe.year / "bot", strategy=strategy, force=True)
-    result = {**summary.as_json(), "lock_in": True}
-    return {**stages.save(marker, key, time.perf_counter() - started, result), "cached": False}
+    def export() -> dict[str, Any]:
+        from solver.bots.export_bot import export_bot
+
+        folder = stages.work / recipe.year / "bot"
+        summary = export_bot(recipe.variant, "lookup", folder, strategy=strategy, force=True)
+        return {**summary.as_json(), "lock_in": True}
+
+    return stages.run(marker, key, export)
 
 
 # ----------------------------------------------------------------------------------------- report
@@ -609,150 +506,129 @@ def _status(ok: bool | None) -> str:
     return "—" if ok is None else ("met" if ok else "**missed**")
 
 
-def year_rows(year: dict[str, Any]) -> list[dict[str, str]]:
-    """The table rows of one year's report (:data:`COLUMNS` keys)."""
-    rows: list[dict[str, str]] = []
-    name, variant = year["year"], year["variant"]
+def _row(
+    year: dict[str, Any], measure: str, result: str, ci: str, hands: str, target: str, ok: bool | None
+) -> dict[str, str]:
+    """One table row (:data:`COLUMNS` keys) of ``year``; ``ok`` None: no target to meet."""
+    values = (year["year"], year["variant"], measure, result, ci, hands, target, _status(ok))
+    return dict(zip(COLUMNS, values, strict=True))
 
-    def row(measure: str, result: str, ci: str, hands: str, target: str, ok: bool | None) -> None:
-        rows.append(dict(zip(COLUMNS, (name, variant, measure, result, ci, hands, target, _status(ok)), strict=True)))
 
-    if "error" in year:
-        row("build / evaluation", f"failed: {year['error']}", "n/a", "n/a", "every target", False)
-        return rows
+def _build_rows(year: dict[str, Any]) -> list[dict[str, str]]:
+    """Wall clock and peak memory of the build (card abstraction + solve) against the budget."""
     stages = year["stages"]
-    build_seconds = sum(stages[stage]["seconds"] for stage in ("cards", "solve") if stage in stages)
-    build_peak = max(
-        (stages[stage]["result"].get("peak_memory_bytes") or 0) for stage in ("cards", "solve") if stage in stages
-    )
-    row(
-        "build wall clock (cards + solve, s)",
-        _fmt(build_seconds),
-        "n/a",
-        "n/a",
-        "<= 3,600 s on 2 cores",
-        build_seconds <= BUDGET_SECONDS,
-    )
-    row(
-        "build peak memory (GB)",
-        _fmt(build_peak / 1e9, 2),
-        "n/a",
-        "n/a",
-        "<= 8 GB (8.59e9 bytes)",
-        build_peak <= BUDGET_BYTES,
-    )
+    built = [stages[stage] for stage in ("cards", "solve") if stage in stages]
+    seconds = sum(stage["seconds"] for stage in built)
+    peak = max((stage["result"].get("peak_memory_bytes") or 0) for stage in built)
+    return [
+        _row(year, "build wall clock (cards + solve, s)", _fmt(seconds), "n/a", "n/a", "<= 3,600 s on 2 cores",
+             seconds <= BUDGET_SECONDS),
+        _row(year, "build peak memory (GB)", _fmt(peak / 1e9, 2), "n/a", "n/a", "<= 8 GB (8.59e9 bytes)",
+             peak <= BUDGET_BYTES),
+    ]  # fmt: skip
+
+
+def _lbr_hands(result: dict[str, Any]) -> str:
+    return f"{2 * result['hands']:,} ({result['hands']:,}/seat)"
+
+
+def _lbr_rows(year: dict[str, Any]) -> list[dict[str, str]]:
+    """LBR against the blueprint (target: at most half of LBR against the equity bot) and the
+    reference lines (equity bot, always-call), or why they are missing."""
     lbr = year.get("lbr")
+    measure = "LBR vs blueprint (mbb/hand)"
     if lbr is None:
-        row(
-            "LBR vs blueprint (mbb/hand)",
-            "n/a: LBR is heads-up only (refuses 3 players)",
-            "n/a",
-            "n/a",
-            "report only (lower is better)",
-            None,
-        )
-    else:
-        result = lbr["result"]
-        reference = year.get("lbr_equity")
-        ok = None if reference is None else result["mbb_per_hand"] <= 0.5 * reference["result"]["mbb_per_hand"]
-        row(
-            "LBR vs blueprint (mbb/hand)",
-            _fmt(result["mbb_per_hand"], sign=True),
-            _fmt(result["ci95_mbb"]),
-            f"{2 * result['hands']:,} ({result['hands']:,}/seat)",
-            "<= 1/2 x LBR vs equity bot (same LBR, same run)",
-            ok,
-        )
-        for opponent, label in (("equity", "equity bot (its rule on exact cards)"), ("checkcall", "always-call")):
-            line = year.get(f"lbr_{opponent}")
-            if f"lbr_{opponent}_error" in year:
-                row(
-                    f"LBR vs {label}, reference (mbb/hand)",
-                    f"n/a: {year[f'lbr_{opponent}_error']}",
-                    "n/a",
-                    "n/a",
-                    "reference",
-                    None,
-                )
-            elif line is not None:
-                result = line["result"]
-                if opponent == "equity" and "equity_samples" in line.get("key", {}):
-                    label += f", {line['key']['equity_samples']} samples per equity"
-                row(
-                    f"LBR vs {label}, reference (mbb/hand)",
-                    _fmt(result["mbb_per_hand"], sign=True),
-                    _fmt(result["ci95_mbb"]),
-                    f"{2 * result['hands']:,} ({result['hands']:,}/seat)",
-                    "reference",
-                    None,
-                )
-    matches = year["matches"]["result"]
-    if matches["kind"] == "duplicate":
-        for opponent in OPPONENTS:
-            match = matches["matches"][opponent]
-            mean, ci = match["mbb_per_hand"], match["ci95_mbb_per_hand"]
-            lower = None if ci is None else mean - ci
-            if opponent == "equity":
-                target = "mean - CI > 0 and mean >= +300"
-                ok = lower is not None and lower > 0 and mean >= EQUITY_TARGET_MBB
-            else:
-                target = "mean - CI > 0"
-                ok = lower is not None and lower > 0
-            row(
-                f"vs {opponent}, duplicate, engine rules (mbb/hand)",
-                _fmt(mean, sign=True),
-                _fmt(ci),
-                f"{match['hands']:,}",
-                target,
-                ok,
-            )
-    else:
-        for opponent in LIMIT_LINEUPS:
-            lineup = matches["lineups"][opponent]
-            low, high = lineup["win_share_ci95"]
-            row(
-                f"freeze-outs vs 2x {opponent}: wins",
-                f"{lineup['wins']}/{lineup['freezeouts']} ({lineup['win_share']:.0%})",
-                f"[{low:.0%}, {high:.0%}]",
-                f"{lineup['hands']:,}",
-                "win-share CI lower bound > 1/3",
-                low > 1 / 3,
-            )
-            row(
-                f"freeze-outs vs 2x {opponent}: final chips (of {lineup['chips_total']:,})",
-                _fmt(lineup["chips_mean"]),
-                _fmt(lineup["chips_ci95"]),
-                f"{lineup['hands']:,}",
-                "report only",
-                None,
-            )
-    decision = matches["decision_ms"]
+        only = "n/a: LBR is heads-up only (refuses 3 players)"
+        return [_row(year, measure, only, "n/a", "n/a", "report only (lower is better)", None)]
+    result = lbr["result"]
+    reference = year.get("lbr_equity")
+    ok = None if reference is None else result["mbb_per_hand"] <= 0.5 * reference["result"]["mbb_per_hand"]
+    rows = [
+        _row(year, measure, _fmt(result["mbb_per_hand"], sign=True), _fmt(result["ci95_mbb"]), _lbr_hands(result),
+             "<= 1/2 x LBR vs equity bot (same LBR, same run)", ok)
+    ]  # fmt: skip
+    for opponent, label in (("equity", "equity bot (its rule on exact cards)"), ("checkcall", "always-call")):
+        line = year.get(f"lbr_{opponent}")
+        if f"lbr_{opponent}_error" in year:
+            error = f"n/a: {year[f'lbr_{opponent}_error']}"
+            rows.append(_row(year, f"LBR vs {label}, reference (mbb/hand)", error, "n/a", "n/a", "reference", None))
+        elif line is not None:
+            result = line["result"]
+            if opponent == "equity" and "equity_samples" in line.get("key", {}):
+                label += f", {line['key']['equity_samples']} samples per equity"
+            rows.append(
+                _row(year, f"LBR vs {label}, reference (mbb/hand)", _fmt(result["mbb_per_hand"], sign=True),
+                     _fmt(result["ci95_mbb"]), _lbr_hands(result), "reference", None)
+            )  # fmt: skip
+    return rows
+
+
+def _duplicate_rows(year: dict[str, Any], matches: dict[str, Any]) -> list[dict[str, str]]:
+    """Heads-up duplicate matches: the mean's 95% interval above 0 (and +300 against the equity bot)."""
+    rows = []
+    for opponent in OPPONENTS:
+        match = matches["matches"][opponent]
+        mean, ci = match["mbb_per_hand"], match["ci95_mbb_per_hand"]
+        lower = None if ci is None else mean - ci
+        if opponent == "equity":
+            target = "mean - CI > 0 and mean >= +300"
+            ok = lower is not None and lower > 0 and mean >= EQUITY_TARGET_MBB
+        else:
+            target = "mean - CI > 0"
+            ok = lower is not None and lower > 0
+        measure = f"vs {opponent}, duplicate, engine rules (mbb/hand)"
+        rows.append(_row(year, measure, _fmt(mean, sign=True), _fmt(ci), f"{match['hands']:,}", target, ok))
+    return rows
+
+
+def _freezeout_rows(year: dict[str, Any], matches: dict[str, Any]) -> list[dict[str, str]]:
+    """3-player limit freeze-outs: the win share's lower bound above 1/3, and the final chips."""
+    rows = []
+    for opponent in LIMIT_LINEUPS:
+        lineup = matches["lineups"][opponent]
+        low, high = lineup["win_share_ci95"]
+        hands = f"{lineup['hands']:,}"
+        wins = f"{lineup['wins']}/{lineup['freezeouts']} ({lineup['win_share']:.0%})"
+        rows.append(
+            _row(year, f"freeze-outs vs 2x {opponent}: wins", wins, f"[{low:.0%}, {high:.0%}]", hands,
+                 "win-share CI lower bound > 1/3", low > 1 / 3)
+        )  # fmt: skip
+        rows.append(
+            _row(year, f"freeze-outs vs 2x {opponent}: final chips (of {lineup['chips_total']:,})",
+                 _fmt(lineup["chips_mean"]), _fmt(lineup["chips_ci95"]), hands, "report only", None)
+        )  # fmt: skip
+    return rows
+
+
+def _bot_rows(year: dict[str, Any], decision: dict[str, Any]) -> list[dict[str, str]]:
+    """The lookup bot's decision time (p99 target) and its exported folder's size and memory."""
     p99 = decision["p99"]
-    row(
-        "decision time p50 / p99 (ms)",
-        f"{_fmt(decision['p50'], 3)} / {_fmt(p99, 3)}",
-        "n/a",
-        f"{decision['decisions']:,} decisions",
-        "p99 <= 2 ms",
-        None if p99 is None else p99 <= P99_TARGET_MS,
-    )
+    rows = [
+        _row(year, "decision time p50 / p99 (ms)", f"{_fmt(decision['p50'], 3)} / {_fmt(p99, 3)}", "n/a",
+             f"{decision['decisions']:,} decisions", "p99 <= 2 ms", None if p99 is None else p99 <= P99_TARGET_MS)
+    ]  # fmt: skip
     export = year.get("export")
     if export is None:
-        row("bot zipped size (MB)", "n/a: no engine for the limit game (no export)", "n/a", "n/a", "report only", None)
-        row("bot peak memory (MB)", "n/a: no engine for the limit game (no export)", "n/a", "n/a", "report only", None)
-    else:
-        result = export["result"]
-        peak = result["peak_memory_bytes"]
-        row("bot zipped size (MB)", _fmt(result["zipped_bytes"] / 1e6, 2), "n/a", "n/a", "report only", None)
-        row(
-            "bot peak memory (MB, warm-up round)",
-            "n/a" if peak is None else _fmt(peak / 1e6, 0),
-            "n/a",
-            "n/a",
-            "report only",
-            None,
-        )
+        no_export = "n/a: no engine for the limit game (no export)"
+        rows.append(_row(year, "bot zipped size (MB)", no_export, "n/a", "n/a", "report only", None))
+        rows.append(_row(year, "bot peak memory (MB)", no_export, "n/a", "n/a", "report only", None))
+        return rows
+    result = export["result"]
+    peak = result["peak_memory_bytes"]
+    size = _fmt(result["zipped_bytes"] / 1e6, 2)
+    rows.append(_row(year, "bot zipped size (MB)", size, "n/a", "n/a", "report only", None))
+    memory = "n/a" if peak is None else _fmt(peak / 1e6, 0)
+    rows.append(_row(year, "bot peak memory (MB, warm-up round)", memory, "n/a", "n/a", "report only", None))
     return rows
+
+
+def year_rows(year: dict[str, Any]) -> list[dict[str, str]]:
+    """The table rows of one year's report (:data:`COLUMNS` keys): build, LBR, matches, the bot."""
+    if "error" in year:
+        return [_row(year, "build / evaluation", f"failed: {year['error']}", "n/a", "n/a", "every target", False)]
+    matches = year["matches"]["result"]
+    played = _duplicate_rows if matches["kind"] == "duplicate" else _freezeout_rows
+    return _build_rows(year) + _lbr_rows(year) + played(year, matches) + _bot_rows(year, matches["decision_ms"])
 
 
 def _read_report(path: Path) -> dict[str, Any] | None:
@@ -769,12 +645,12 @@ def official_rows(year: dict[str, Any], official: dict[str, Any] | None) -> list
     report (a separate run: the engines are test-time peers cloned by the user, see that script)."""
     from game.pokerbots.engines import ENGINE_RULES
 
-    name, variant = year["year"], year["variant"]
-    if variant not in ENGINE_RULES:
+    name = year["year"]
+    if year["variant"] not in ENGINE_RULES:
         return []
 
     def row(measure: str, result: str, ci: str, hands: str, target: str, ok: bool | None) -> dict[str, str]:
-        return dict(zip(COLUMNS, (name, variant, measure, result, ci, hands, target, _status(ok)), strict=True))
+        return _row(year, measure, result, ci, hands, target, ok)
 
     played = [entry for entry in (official or {}).get("rows", []) if entry.get("year") == name and "duplicate" in entry]
     if not played:
@@ -835,10 +711,10 @@ def speed_rows(
     for Swap, ``vcfr bench abstract`` (one-thread ES-MCCFR with fresh chance on Swap's default abstract game)."""
     from game.rules.variants import VARIANTS
 
-    name, variant = year["year"], year["variant"]
+    variant = year["variant"]
 
     def row(measure: str, result: str, target: str, ok: bool | None) -> dict[str, str]:
-        return dict(zip(COLUMNS, (name, variant, measure, result, "n/a", "n/a", target, _status(ok)), strict=True))
+        return _row(year, measure, result, "n/a", "n/a", target, ok)
 
     rows = []
     measured = (parallel or {}).get("variants", {}).get(variant)
@@ -871,12 +747,9 @@ def speed_rows(
     return rows
 
 
-def markdown(report: dict[str, Any]) -> str:
-    machine = report["machine"]
-    lines = [
-        "# Blueprints: one measured recipe per Pokerbots year",
-        "",
-    ]
+def _header_lines(report: dict[str, Any]) -> list[str]:
+    """The smoke warning, command, machine and the LBR, match and decision-time settings."""
+    lines = ["# Blueprints: one measured recipe per Pokerbots year", ""]
     if report["smoke"]:
         lines += [
             "**SMOKE RUN: tiny card abstractions, seconds of solving, a handful of hands. These numbers say "
@@ -884,33 +757,41 @@ def markdown(report: dict[str, Any]) -> str:
             "2022,2023,2024,2025,limit`.**",
             "",
         ]
-    lines += [
-        f"Command: `{report['command']}`",
+    settings = report["settings"]
+    return [
+        *lines,
+        f"Command: `{report['command']}`" + (f" (commit {report['commit']})" if report.get("commit") else ""),
         "",
-        f"Machine: {machine['cores_used']} cores used (os.cpu_count {machine['cpu_count']}, "
-        f"affinity {machine['affinity']}), {machine['ram_gb']:.1f} GB RAM, {machine['platform']}, Python "
-        f"{machine['python']}. Date: {report['date']}.",
+        f"Machine: {harness.machine_line(report['machine'])}. Date: {report['date']}.",
         "",
-        LBR_SETTING.format(hands=report["settings"]["lbr_hands"], candidates=LBR_CANDIDATES, seed=LBR_SEED)
+        LBR_SETTING.format(hands=settings["lbr_hands"], candidates=LBR_CANDIDATES, seed=LBR_SEED)
         + "; the same for every year. Matches: the lookup bot without lock-in (so they measure the strategy; "
         "exported bots lock in by default), duplicate deals (seats swapped), rules = engine, "
-        f"{report['settings']['hands']:,} hands per opponent, seed {report['settings']['seed']}; the 95% interval "
+        f"{settings['hands']:,} hands per opponent, seed {settings['seed']}; the 95% interval "
         "is over deal pairs. Limit: 3-player freeze-outs (real LimitConfig(n_players=3) rules, buy-in 1,000), "
-        f"{report['settings']['freezeouts']} per lineup, at most {report['settings']['max_games']:,} games each, the "
+        f"{settings['freezeouts']} per lineup, at most {settings['max_games']:,} games each, the "
         'blueprint\'s seat rotating; wins with a Wilson 95% interval, chips with a Student-t one; "hands" = games played.',
         "Decision time: every `act` of the lookup bot during those matches (after an untimed warm-up).",
         "",
-        "| " + " | ".join(COLUMNS) + " |",
-        "|" + "---|" * len(COLUMNS),
     ]
-    for row in report["rows"]:
-        lines.append("| " + " | ".join(str(row[column]).replace("|", "\\|") for column in COLUMNS) + " |")
-    lines += ["", "## Recipes", ""]
+
+
+def _table_lines(rows: list[dict[str, str]]) -> list[str]:
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    return lines + [
+        "| " + " | ".join(str(row[column]).replace("|", "\\|") for column in COLUMNS) + " |" for row in rows
+    ]
+
+
+def _recipe_lines(report: dict[str, Any]) -> list[str]:
+    """One line per year: run files, the ``vcfr abstract`` settings, bets, rules and solver."""
+    lines = ["", "## Recipes", ""]
     for year in report["years"].values():
         recipe = year["recipe"]
         cards = recipe["cards"]
-        bets = recipe["bets"]
-        bet_text = ", ".join(f"{key} `{value}`" for key, value in bets.items()) or "the limit (one raise size)"
+        bet_text = (
+            ", ".join(f"{key} `{value}`" for key, value in recipe["bets"].items()) or "the limit (one raise size)"
+        )
         lines.append(
             f"- **{year['year']}** ({year['variant']}): {', '.join(recipe['configs'])}; cards "
             f"`vcfr abstract --variant {cards['variant']} --buckets {cards['buckets']} --method {cards['method']}"
@@ -918,7 +799,12 @@ def markdown(report: dict[str, Any]) -> str:
             f"{' (smoke: ' + year.get('cards_used', 'n/a') + ')' if report['smoke'] else ''}; bets {bet_text}; rules "
             f"{json.dumps(recipe['rules'])}; solver {json.dumps(recipe['solver'])}."
         )
-    lines += [
+    return lines
+
+
+def _stage_lines(report: dict[str, Any]) -> list[str]:
+    """Wall-clock seconds per stage and year (cached stages: those of the run that built them)."""
+    lines = [
         "",
         "## Wall-clock seconds per stage",
         "",
@@ -926,49 +812,35 @@ def markdown(report: dict[str, Any]) -> str:
         "|---|" + "---|" * (len(STAGE_NAMES) + 1),
     ]
     for year in report["years"].values():
-        cells = []
-        for stage in STAGE_NAMES:
-            info = year.get("stages", {}).get(stage)
-            cells.append(
-                "n/a" if info is None else f"{info['seconds']:,.1f}{' (cached)' if info.get('cached') else ''}"
-            )
-        total = sum(info["seconds"] for info in year.get("stages", {}).values())
+        stages = year.get("stages", {})
+        cells = [
+            "n/a"
+            if (info := stages.get(stage)) is None
+            else f"{info['seconds']:,.1f}{' (cached)' if info.get('cached') else ''}"
+            for stage in STAGE_NAMES
+        ]
+        total = sum(info["seconds"] for info in stages.values())
         lines.append(f"| {year['year']} | " + " | ".join(cells) + f" | {total:,.1f} |")
-    lines += [
+    iterations = "; ".join(
+        f"{year['year']} "
+        + ", ".join(f"{run['config']} {run['iterations']:,}" for run in year["stages"]["solve"]["result"]["runs"])
+        for year in report["years"].values()
+        if "solve" in year.get("stages", {})
+    )
+    return [
+        *lines,
         "",
-        "Cached stages show the seconds of the run that built them. Solve iterations: "
-        + "; ".join(
-            f"{year['year']} "
-            + ", ".join(f"{run['config']} {run['iterations']:,}" for run in year["stages"]["solve"]["result"]["runs"])
-            for year in report["years"].values()
-            if "solve" in year.get("stages", {})
-        )
-        + ".",
+        f"Cached stages show the seconds of the run that built them. Solve iterations: {iterations}.",
         "",
     ]
+
+
+def markdown(report: dict[str, Any]) -> str:
+    lines = _header_lines(report) + _table_lines(report["rows"]) + _recipe_lines(report) + _stage_lines(report)
     return "\n".join(lines)
 
 
 STAGE_NAMES = ("cards", "solve", "lbr", "matches", "export")
-
-
-def machine_info(workers: int) -> dict[str, Any]:
-    ram = 0.0
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                ram = int(line.split()[1]) * 1024 / 1e9
-    except OSError:
-        pass
-    affinity = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-    return {
-        "cores_used": workers,
-        "cpu_count": os.cpu_count(),
-        "affinity": affinity,
-        "ram_gb": ram,
-        "platform": f"{platform.system()} {platform.machine()}",
-        "python": platform.python_version(),
-    }
 
 
 # ----------------------------------------------------------------------------------------- main
@@ -1003,7 +875,7 @@ def run_year(year: str, arguments: argparse.Namespace, stages: Stages) -> dict[s
     return report
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--years", default="2022,2023,2024,2025,limit", help=f"comma-separated, of {', '.join(YEARS)} (default: all)"
@@ -1019,36 +891,27 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--freezeouts", type=int, default=30, help="limit: 3-player freeze-outs per lineup")
     parser.add_argument("--max-games", type=int, default=500, help="limit: games at most per freeze-out")
     parser.add_argument("--seed", type=int, default=0, help="seed of the match deals")
-    parser.add_argument(
-        "--out",
-        type=Path,
-        default=ROOT / "results" / "blueprints",
-        help="writes OUT.md and OUT.json (default results/blueprints)",
-    )
-    parser.add_argument(
-        "--work",
-        type=Path,
-        default=ROOT / "build" / "blueprints",
-        help="cached stages: card files, strategies, logs, bot folders",
-    )
-    parser.add_argument("--configs", type=Path, default=CONFIGS, help="folder of the blueprint_*.toml recipes")
-    parser.add_argument(
-        "--official",
-        type=Path,
-        default=ROOT / "results" / "official_engines.json",
-        help="experiments/official_engines.py's JSON report, whose rows join the table",
-    )
-    parser.add_argument(
-        "--parallel",
-        type=Path,
-        default=ROOT / "results" / "parallel_scaling_abstract.json",
-        help="experiments/parallel_scaling_abstract.py's JSON report (needs an idle machine), whose rows join the table",
-    )
-    parser.add_argument(
-        "--bench",
-        type=Path,
-        default=ROOT / "results" / "bench_abstract.json",
-        help="`vcfr bench abstract --json`'s report (one-thread ES-MCCFR speed), whose Swap row joins the table",
+    results = ROOT / "results"
+    harness.add_path_options(
+        parser,
+        {
+            "--out": (results / "blueprints", "writes OUT.md and OUT.json (default results/blueprints)"),
+            "--work": (ROOT / "build" / "blueprints", "cached stages: card files, strategies, logs, bot folders"),
+            "--configs": (CONFIGS, "folder of the blueprint_*.toml recipes"),
+            "--official": (
+                results / "official_engines.json",
+                "experiments/official_engines.py's JSON report, whose rows join the table",
+            ),
+            "--parallel": (
+                results / "parallel_scaling_abstract.json",
+                "experiments/parallel_scaling_abstract.py's JSON report (needs an idle machine), whose rows join "
+                "the table",
+            ),
+            "--bench": (
+                results / "bench_abstract.json",
+                "`vcfr bench abstract --json`'s report (one-thread ES-MCCFR speed), whose Swap row joins the table",
+            ),
+        },
     )
     parser.add_argument("--force", action="store_true", help="redo every stage even if its output exists")
     parser.add_argument(
@@ -1056,6 +919,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         action="store_true",
         help=f"tiny card abstractions (buckets {SMOKE_CARDS['buckets']}, {SMOKE_CARDS['flops']} flops) for tests",
     )
+    return parser
+
+
+def _parse_arguments(argv: list[str] | None) -> tuple[argparse.Namespace, list[str]]:
+    """The checked arguments (folders made absolute) and the years, in order; usage errors exit 2."""
+    parser = build_parser()
     arguments = parser.parse_args(argv)
     years = [year.strip() for year in arguments.years.split(",") if year.strip()]
     unknown = [year for year in years if year not in YEARS]
@@ -1069,10 +938,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error(f"--minutes must be > 0, got {arguments.minutes}")
     arguments.work = arguments.work.resolve()
     arguments.configs = arguments.configs.resolve()
+    return arguments, years
+
+
+TARGETS = {
+    "equity": "mean-CI > 0 and mean >= +300 mbb/hand",
+    "checkcall": "mean-CI > 0",
+    "random": "mean-CI > 0",
+    "p99_ms": P99_TARGET_MS,
+    "build_seconds": BUDGET_SECONDS,
+    "build_bytes": BUDGET_BYTES,
+    "limit_win_share_lower": "> 1/3",
+}
+"""The targets, as the JSON report records them."""
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    arguments, years = _parse_arguments(argv)
     stages = Stages(arguments.work, arguments.force)
-    command = shlex.join([".venv/bin/python", "experiments/blueprints.py", *(sys.argv[1:] if argv is None else argv)])
-    started = time.perf_counter()
-    reports = {year: run_year(year, arguments, stages) for year in years}
+    with harness.stopwatch() as clock:
+        reports = {year: run_year(year, arguments, stages) for year in years}
     official = _read_report(arguments.official)
     parallel, bench = _read_report(arguments.parallel), _read_report(arguments.bench)
     rows = [
@@ -1080,40 +965,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for year in reports.values()
         for row in year_rows(year) + official_rows(year, official) + speed_rows(year, parallel, bench)
     ]
+    settings = {name: getattr(arguments, name) for name in ("hands", "lbr_hands", "freezeouts", "max_games", "seed")}
     report = {
-        "command": command,
         "smoke": arguments.smoke,
-        "date": dt.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "machine": machine_info(2),
+        "date": harness.now(),
+        "machine": harness.machine(cores_used=2),
         "settings": {
-            "hands": arguments.hands,
-            "lbr_hands": arguments.lbr_hands,
+            **settings,
             "lbr_candidates": LBR_CANDIDATES,
             "lbr_seed": LBR_SEED,
-            "freezeouts": arguments.freezeouts,
-            "max_games": arguments.max_games,
-            "seed": arguments.seed,
             "minutes": arguments.minutes,
             "work": str(arguments.work),
         },
-        "targets": {
-            "equity": "mean-CI > 0 and mean >= +300 mbb/hand",
-            "checkcall": "mean-CI > 0",
-            "random": "mean-CI > 0",
-            "p99_ms": P99_TARGET_MS,
-            "build_seconds": BUDGET_SECONDS,
-            "build_bytes": BUDGET_BYTES,
-            "limit_win_share_lower": "> 1/3",
-        },
+        "targets": TARGETS,
         "columns": list(COLUMNS),
         "rows": rows,
         "years": reports,
-        "seconds": time.perf_counter() - started,
+        "seconds": clock.seconds,
     }
+    report = harness.write_results(arguments.out, report, markdown, harness.command_line(__file__, argv))
     out = arguments.out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps(report, indent=1, default=str) + "\n")
-    out.with_suffix(".md").write_text(markdown(report))
     print(f"wrote {out.with_suffix('.md')} and {out.with_suffix('.json')} ({report['seconds']:.0f} s)", flush=True)
     return report
 

@@ -12,17 +12,15 @@ exploitability_chips), ``convergence_<game>.json`` (settings, machine, final poi
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import os
-import platform
 from pathlib import Path
 
+import harness
 import numpy as np
 
 from solver.bench.solver import measure_convergence, openspiel_driver, ours_driver
 
-RESULTS = Path(__file__).resolve().parents[1] / "results"
+RESULTS = harness.ROOT / "results"
 OURS_FULL = ("cfr", "cfr+", "dcfr")
 OURS_SAMPLING = ("es-mccfr", "os-mccfr")
 PEER_FULL = ("cfr", "cfr+")
@@ -75,35 +73,20 @@ def main() -> None:
         finals.append(final)
         print(json.dumps(final))
 
-    RESULTS.mkdir(exist_ok=True)
     stem = RESULTS / f"convergence_{arguments.game}"
-    with open(f"{stem}.csv", "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    Path(f"{stem}.json").write_text(
-        json.dumps(
-            {
-                "command": f"python experiments/convergence.py --game {arguments.game} --iterations {arguments.iterations} "
-                f"--seconds {arguments.seconds} --seed {arguments.seed}",
-                "unit": "exploitability in chips, (BR_0 + BR_1) / 2; seconds of solving, measurement excluded",
-                "machine": f"{platform.platform()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at the end",
-                "final": finals,
-            },
-            indent=2,
-        )
-        + "\n"
-    )
+    harness.write_csv(stem.with_suffix(".csv"), rows)
+    report = {
+        "unit": "exploitability in chips, (BR_0 + BR_1) / 2; seconds of solving, measurement excluded",
+        "machine": harness.machine(cores_used=1),
+        "final": finals,
+    }
+    harness.write_results(stem, report, None, harness.command_line(__file__, None))
     plot(rows, arguments.game, stem)
     print(f"wrote {stem}.csv, {stem}.json and two PNG plots")
 
 
 def plot(rows: list[dict], game: str, stem: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = harness.pyplot()
     curves: dict[tuple[str, str], list[dict]] = {}
     for row in rows:
         curves.setdefault((row["side"], row["algorithm"]), []).append(row)

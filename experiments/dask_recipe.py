@@ -40,29 +40,22 @@ measured constants and the projection, the command and the machine.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
-import shlex
-import sys
 import time
 import tomllib
 from pathlib import Path
 from typing import Any
 
+import harness
 import numpy as np
+from harness import ROOT, match_arguments
 
-ROOT = Path(__file__).resolve().parents[1]
 PROJECTED_WORKERS = (2, 8, 16, 32, 64)
 
 
 def vcfr(arguments: list[str], log: Path) -> dict[str, Any]:
-    """Run ``vcfr ARGUMENTS`` (``--json``; output in ``log``) as the blueprint script does and return
-    its last JSON line; RuntimeError naming the log on failure."""
-    sys.path.insert(0, str(ROOT / "experiments"))
-    from blueprints import last_json, run_command
-
-    return last_json(run_command(arguments, log)[0])
+    """Run ``vcfr ARGUMENTS`` (``--json``; output in ``log``) and return its last JSON line;
+    RuntimeError naming the log on failure."""
+    return harness.last_json(harness.run_vcfr(arguments, log)[0])
 
 
 def recipe_cards(recipe: Path) -> Path:
@@ -164,8 +157,8 @@ def markdown(report: dict[str, Any]) -> str:
         "",
         f"Command: `{report['command']}`",
         "",
-        f"Machine: {report['machine']}. Date: {report['date']}. Load average (1 min) at start / end: "
-        f"{report['load'][0]:.2f} / {report['load'][1]:.2f}.",
+        f"Machine: {harness.machine_line(report['machine'])}. Date: {report['date']}. Load average (1 min) at "
+        f"start / end: {report['load'][0]} / {report['load'][1]}.",
         "",
         f"Recipe: `{report['recipe']}`, card file `{report['cards']}`; {report['minutes']} min per solve; "
         f"Dask blocks of {report['block']:,} iterations (the projection keeps each worker's share, "
@@ -214,7 +207,7 @@ def markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--recipe", type=Path, default=ROOT / "experiments" / "configs" / "blueprint_swap.toml")
     parser.add_argument("--cards", type=Path, default=None, help="card file (default: the recipe's [cards] path)")
@@ -224,61 +217,53 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--network-gbps", type=float, default=10.0, help="cluster network assumed (Gbit/s)")
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "dask_recipe")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "dask_recipe")
+    return parser
+
+
+def _missing_cards(recipe: Path, cards: Path, given: bool) -> str:
+    """Why the run cannot start without ``cards``: the recipe's exact ``vcfr abstract`` command when
+    it is the recipe's own card file."""
+    if not given:
+        from solver.solve.run_config import load_run_config
+
+        message = load_run_config(recipe).missing_cards_message()
+        if message is not None:
+            return message
+    return f"card file {cards} does not exist: build it first, or pass --cards"
+
+
+def three_solves(recipe: Path, cards: Path, work: Path, seconds: float, block: int) -> dict[str, dict[str, Any]]:
+    """The recipe solved for ``seconds`` by 1 worker, 2 threads and a 2-worker Dask LocalCluster
+    (blocks of ``block`` iterations); each run's ``vcfr solve --json`` summary."""
+    from distributed import LocalCluster
+
+    runs: dict[str, dict[str, Any]] = {}
+    runs["1 worker"] = solve(recipe, cards, work / "one.h5", seconds, ["--workers", "1"])
+    runs["2 threads"] = solve(recipe, cards, work / "threads.h5", seconds, ["--workers", "2", "--backend", "threads"])
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        dask = ["--workers", "2", "--backend", "dask", "--scheduler", cluster.scheduler_address]
+        runs["Dask LocalCluster, 2 workers"] = solve(
+            recipe, cards, work / "dask.h5", seconds, [*dask, "--evaluate-every", str(block)]
+        )
+    return runs
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = build_parser()
     arguments = parser.parse_args(argv)
     if arguments.minutes <= 0 or arguments.block < 2 or arguments.hands < 2 or arguments.hands % 2:
         parser.error("--minutes must be > 0, --block >= 2 and --hands even and >= 2")
     recipe = arguments.recipe.resolve()
     cards = (arguments.cards or recipe_cards(recipe)).resolve()
     if not cards.is_file():
-        parser.error(
-            f"card file {cards} does not exist: build it first (experiments/blueprints.py builds the "
-            "recipe's, or pass --cards)"
-        )
-    from distributed import LocalCluster
-
+        parser.error(_missing_cards(recipe, cards, arguments.cards is not None))
     work = arguments.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
-    seconds = 60.0 * arguments.minutes
-    load_start = os.getloadavg()[0]
-    runs: dict[str, dict[str, Any]] = {}
-    runs["1 worker"] = solve(recipe, cards, work / "one.h5", seconds, ["--workers", "1"])
-    runs["2 threads"] = solve(recipe, cards, work / "threads.h5", seconds, ["--workers", "2", "--backend", "threads"])
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        runs["Dask LocalCluster, 2 workers"] = solve(
-            recipe,
-            cards,
-            work / "dask.h5",
-            seconds,
-            [
-                "--workers",
-                "2",
-                "--backend",
-                "dask",
-                "--scheduler",
-                cluster.scheduler_address,
-                "--evaluate-every",
-                str(arguments.block),
-            ],
-        )
-    load_end = os.getloadavg()[0]
+    load_start = harness.load_average()
+    runs = three_solves(recipe, cards, work, 60.0 * arguments.minutes, arguments.block)
+    load_end = harness.load_average()
     variant = tomllib.loads(recipe.read_text())["rules"]["variant"]
-    match = vcfr(
-        [
-            "match",
-            "--variant",
-            variant,
-            "--a",
-            str(work / "dask.h5"),
-            "--b",
-            "equity",
-            "--rounds",
-            str(arguments.hands),
-            "--rules",
-            "engine",
-            "--json",
-        ],
-        work / "match.log",
-    )
+    match = vcfr(match_arguments(variant, work / "dask.h5", "equity", arguments.hands), work / "match.log")
     r1 = runs["1 worker"]["iterations_per_second"]
     n_bytes = table_bytes(work / "dask.h5")
     merge_rate = add_rate(n_bytes)
@@ -292,12 +277,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     network = arguments.network_gbps * 1e9 / 8
     report = {
-        "command": shlex.join(
-            [".venv/bin/python", "experiments/dask_recipe.py", *(sys.argv[1:] if argv is None else argv)]
-        ),
-        "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, CPython {platform.python_version()}",
-        "load": [load_start, load_end],
+        "date": harness.now(),
+        "machine": harness.machine(cores_used=2),
+        "load": [None if load is None else load[0] for load in (load_start, load_end)],
         "recipe": str(recipe.relative_to(ROOT)) if recipe.is_relative_to(ROOT) else str(recipe),
         "cards": cards.name,
         "minutes": arguments.minutes,
@@ -312,11 +294,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "network_gbps": arguments.network_gbps,
         "projection": projection(r1, overhead, n_bytes, merge_rate, network, arguments.block / 2),
     }
-    out = arguments.out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps(report, indent=1) + "\n")
-    out.with_suffix(".md").write_text(markdown(report))
-    print(f"wrote {out.with_suffix('.md')}", flush=True)
+    report = harness.write_results(arguments.out, report, markdown, harness.command_line(__file__, argv))
+    print(f"wrote {arguments.out.with_suffix('.md')}", flush=True)
     return report
 
 

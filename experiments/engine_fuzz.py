@@ -13,13 +13,11 @@ and one round in 100 is replayed from its chance log to the same payoffs. Writes
 from __future__ import annotations
 
 import argparse
-import json
-import platform
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
+import harness
 import numpy as np
 
 from game.rules.actions import Action, ActionKind, IllegalActionError
@@ -129,9 +127,7 @@ def run_fuzz(rounds: int, seed: int) -> dict:
         for rules_index, rules in enumerate(("document", "engine")):
             results.append(fuzz_variant(name, rules, rounds, seed + 2 * offset + rules_index))
     return {
-        "command": f"python experiments/engine_fuzz.py --rounds {rounds} --seed {seed}",
-        "python": sys.version.split()[0],
-        "machine": platform.machine(),
+        "machine": harness.machine(cores_used=1),
         "invariants": [
             "no negative stack",
             "stack + contribution == starting stack (chips conserved)",
@@ -153,9 +149,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error(f"--rounds must be >= 1, got {args.rounds}")
-    summary = run_fuzz(args.rounds, args.seed)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(summary, indent=2) + "\n")
+    command = harness.command_line(__file__, argv, python="python")
+    summary = harness.write_results(args.out.with_suffix(""), run_fuzz(args.rounds, args.seed), None, command)
     for row in summary["results"]:
         print(
             f"{row['variant']:>15} {row['rules']:>8}: {row['rounds']} rounds, {row['showdowns']} showdowns, "

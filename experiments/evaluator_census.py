@@ -7,9 +7,8 @@ Run: ``.venv/bin/python experiments/evaluator_census.py`` (a few seconds per siz
 from __future__ import annotations
 
 import json
-import platform
-import time
-from pathlib import Path
+
+import harness
 
 from game.cards.evaluator import hand_census
 
@@ -17,14 +16,15 @@ from game.cards.evaluator import hand_census
 def main() -> None:
     rows = []
     for n_cards in (5, 6, 7):
-        start = time.perf_counter()
-        census = hand_census(n_cards)
-        census["seconds"] = round(time.perf_counter() - start, 3)
+        with harness.stopwatch() as clock:
+            census = hand_census(n_cards)
+        census["seconds"] = round(clock.seconds, 3)
         rows.append(census)
         print(json.dumps(census))
-    out = Path(__file__).resolve().parents[1] / "results" / "evaluator_census.json"
-    out.write_text(json.dumps({"machine": platform.platform(), "census": rows}, indent=2) + "\n")
-    print(f"wrote {out}")
+    out = harness.ROOT / "results" / "evaluator_census"
+    report = {"machine": harness.machine(), "census": rows}
+    harness.write_results(out, report, None, harness.command_line(__file__, None))
+    print(f"wrote {out}.json")
 
 
 if __name__ == "__main__":

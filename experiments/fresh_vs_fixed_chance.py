@@ -20,15 +20,11 @@ Run: ``python experiments/fresh_vs_fixed_chance.py`` (about two minutes on 2 cor
 from __future__ import annotations
 
 import argparse
-import json
-import platform
-import sys
-import time
 from pathlib import Path
+from typing import Any
 
+import harness
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from abstraction.chance.fresh_chance import TableChance
 from abstraction.exact.small_deck import build_small_deck_game
@@ -41,6 +37,41 @@ def solve_in(training: SolverGame, exact: SolverGame, iterations: int, seed: int
     """ES-MCCFR on ``training``; exploitability of its average strategy in ``exact`` (same tree)."""
     solver = Solver(training, "es-mccfr", seed=seed).run(iterations)
     return exploitability(exact, solver.average_strategy()).exploitability_chips
+
+
+def measured(training: SolverGame, exact: SolverGame, iterations: int, repeat: int, size: int | None) -> dict:
+    """One row: ``training`` solved (solver seed = ``repeat``) and measured in ``exact``, with its
+    wall-clock seconds; ``size`` None is fresh chance, else the fixed sample's deals."""
+    with harness.stopwatch() as clock:
+        value = solve_in(training, exact, iterations, seed=repeat)
+    chance = "fresh" if size is None else "fixed"
+    print(f"repeat {repeat}: {chance} {size or '':>6} {value:.4f} chips", flush=True)
+    return {
+        "chance": chance,
+        "n_deals": size,
+        "repeat": repeat,
+        "exploitability_chips": value,
+        "seconds": clock.seconds,
+    }
+
+
+def markdown(result: dict[str, Any]) -> str:
+    lines = [
+        "# Fresh chance vs a fixed deal sample (exact exploitability)",
+        "",
+        f"Game: {result['game']}, {result['deals']:,} deals, {result['infosets']:,} information sets. "
+        f"ES-MCCFR, {result['iterations']:,} iterations per solve, {result['repeats']} repeats (solver seed = repeat, "
+        "sample seed = 1000 + repeat). Exploitability in chips per hand (ante 1 chip), by an exact best response "
+        "in the real game.",
+        "",
+        "| chance | deals seen by the solver | mean exploitability | min | max |",
+        "|---|---|---|---|---|",
+    ]
+    for entry in result["summary"]:
+        seen = "fresh every iteration" if entry["chance"] == "fresh" else f"fixed sample of {entry['n_deals']:,}"
+        lines.append(f"| {entry['chance']} | {seen} | {entry['mean']:.4f} | {entry['min']:.4f} | {entry['max']:.4f} |")
+    lines += ["", f"Machine: {harness.machine_line(result['machine'])}. Command: `{result['command']}`", ""]
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -62,34 +93,12 @@ def main() -> None:
     rows = []
     sizes = [int(n) for n in arguments.samples.split(",")]
     for repeat in range(arguments.repeats):
-        started = time.perf_counter()
         fresh = SolverGame(name="fresh", tree=exact.tree, deals=None, config={}, sampler=chance)
-        value = solve_in(fresh, exact, arguments.iterations, seed=repeat)
-        rows.append(
-            {
-                "chance": "fresh",
-                "n_deals": None,
-                "repeat": repeat,
-                "exploitability_chips": value,
-                "seconds": time.perf_counter() - started,
-            }
-        )
-        print(f"repeat {repeat}: fresh {value:.4f} chips", flush=True)
+        rows.append(measured(fresh, exact, arguments.iterations, repeat, None))
         for size in sizes:
-            started = time.perf_counter()
             sample = chance.sample(0, size, seed=1000 + repeat)
             fixed = SolverGame(name=f"fixed {size}", tree=exact.tree, deals=sample, config={})
-            value = solve_in(fixed, exact, arguments.iterations, seed=repeat)
-            rows.append(
-                {
-                    "chance": "fixed",
-                    "n_deals": size,
-                    "repeat": repeat,
-                    "exploitability_chips": value,
-                    "seconds": time.perf_counter() - started,
-                }
-            )
-            print(f"repeat {repeat}: fixed {size:>6} {value:.4f} chips", flush=True)
+            rows.append(measured(fixed, exact, arguments.iterations, repeat, size))
     summary = []
     for label, size in [("fresh", None)] + [("fixed", n) for n in sizes]:
         values = [r["exploitability_chips"] for r in rows if r["chance"] == label and r["n_deals"] == size]
@@ -102,7 +111,6 @@ def main() -> None:
                 "max": float(np.max(values)),
             }
         )
-    machine = f"{platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}"
     result = {
         "game": f"small-deck hold'em {arguments.ranks}",
         "deals": small.raw_deals,
@@ -110,30 +118,13 @@ def main() -> None:
         "infosets": exact.tree.n_infosets,
         "iterations": arguments.iterations,
         "repeats": arguments.repeats,
-        "machine": machine,
-        "command": "python experiments/fresh_vs_fixed_chance.py " + " ".join(sys.argv[1:]),
+        "machine": harness.machine(cores_used=1),
         "rows": rows,
         "summary": summary,
     }
-    arguments.out.mkdir(parents=True, exist_ok=True)
-    (arguments.out / "fresh_vs_fixed_chance.json").write_text(json.dumps(result, indent=2) + "\n")
-    lines = [
-        "# Fresh chance vs a fixed deal sample (exact exploitability)",
-        "",
-        f"Game: {result['game']}, {small.raw_deals:,} deals, {exact.tree.n_infosets:,} information sets. "
-        f"ES-MCCFR, {arguments.iterations:,} iterations per solve, {arguments.repeats} repeats (solver seed = repeat, "
-        "sample seed = 1000 + repeat). Exploitability in chips per hand (ante 1 chip), by an exact best response "
-        "in the real game.",
-        "",
-        "| chance | deals seen by the solver | mean exploitability | min | max |",
-        "|---|---|---|---|---|",
-    ]
-    for entry in summary:
-        seen = "fresh every iteration" if entry["chance"] == "fresh" else f"fixed sample of {entry['n_deals']:,}"
-        lines.append(f"| {entry['chance']} | {seen} | {entry['mean']:.4f} | {entry['min']:.4f} | {entry['max']:.4f} |")
-    lines += ["", f"Machine: {machine}, 2 cores. Command: `{result['command']}`", ""]
-    (arguments.out / "fresh_vs_fixed_chance.md").write_text("\n".join(lines))
-    print("\n".join(lines))
+    command = harness.command_line(__file__, None, python="python")
+    result = harness.write_results(arguments.out / "fresh_vs_fixed_chance", result, markdown, command)
+    print(markdown(result))
 
 
 if __name__ == "__main__":

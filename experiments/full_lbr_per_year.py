@@ -29,16 +29,16 @@ import functools
 import hashlib
 import json
 import os
-import platform
 import shlex
 import subprocess
 import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+import harness
+from harness import ROOT
+
 YEARS = {"2022": "swap", "2023": "river_of_blood", "2024": "auction", "2025": "bounty"}
 GAUNTLET_YEAR = "2025"
 
@@ -64,46 +64,36 @@ def gauntlet_command(strategy: Path, hands: int, seed: int, jobs: int) -> list[s
     ]  # fmt: skip
 
 
+class _Failed(Exception):
+    """A command exited non-zero; its last error line."""
+
+
 def run(command: list[str], cache: Path | None = None) -> dict[str, Any]:
     """Run one command; its JSON, wall seconds and the command line (an error is kept, not raised).
-    With ``cache``, a finished run's outcome is kept there (one JSON per command line) and reused,
-    so an interrupted sweep resumes where it stopped."""
-    key = hashlib.sha256(shlex.join(command[1:]).encode()).hexdigest()[:16]
-    kept = cache / f"{key}.json" if cache is not None else None
-    if kept is not None and kept.is_file():
-        return json.loads(kept.read_text())
-    started = time.perf_counter()
-    process = subprocess.run(
-        command, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}
-    )
-    seconds = time.perf_counter() - started
+    With ``cache``, a finished run's outcome is kept there (a `harness.Stages` marker per command
+    line) and reused, so an interrupted sweep resumes where it stopped; a failed run is not kept."""
     shown = shlex.join(["vcfr", *command[3:]])
-    if process.returncode != 0:
-        return {"command": shown, "seconds": seconds, "error": process.stderr.strip().splitlines()[-1:]}
-    outcome = {"command": shown, "seconds": seconds, "result": json.loads(process.stdout)}
-    if kept is not None:
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        temporary = kept.with_suffix(".tmp")
-        temporary.write_text(json.dumps(outcome))
-        temporary.replace(kept)
-    return outcome
 
+    def execute() -> dict[str, Any]:
+        process = subprocess.run(
+            command, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}
+        )
+        if process.returncode != 0:
+            raise _Failed(*process.stderr.strip().splitlines()[-1:])
+        return json.loads(process.stdout)
 
-def machine() -> str:
-    """CPU model, cores, memory and Python of this machine, and its load average now."""
-    model = platform.machine()
-    memory = ""
-    if Path("/proc/cpuinfo").is_file():
-        names = [
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ]
-        model = names[0] if names else model
-        total = [line for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal:")]
-        memory = f", {int(total[0].split()[1]) / 1024**2:.0f} GB" if total else ""
-    load = f", load average {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else ""
-    return f"{model}, {os.cpu_count()} cores{memory}, Python {platform.python_version()}{load}"
+    line = shlex.join(command[1:])
+    with harness.stopwatch() as clock:
+        try:
+            if cache is None:
+                data = {"seconds": None, "result": execute()}
+            else:
+                marker = cache / f"{hashlib.sha256(line.encode()).hexdigest()[:16]}.json"
+                data = harness.Stages(cache).run(marker, line, execute)
+        except _Failed as failure:
+            return {"command": shown, "seconds": clock.seconds, "error": list(failure.args)}
+    seconds = clock.seconds if data["seconds"] is None else data["seconds"]
+    return {"command": shown, "seconds": seconds, "result": data["result"]}
 
 
 def lbr_row(year: str, label: str, outcome: dict[str, Any]) -> str:
@@ -179,8 +169,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             gauntlet_command(bounty, arguments.gauntlet_hands, arguments.seed, arguments.jobs), arguments.cache
         )
 
+    command = harness.command_line(__file__, argv)
     report = {
-        "machine": machine(),
+        "machine": harness.machine(cores_used=arguments.jobs),
         "hands_per_seat": arguments.hands,
         "seed": arguments.seed,
         "lbr": [
@@ -193,8 +184,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     lines = [
         "# In-tree and full-game LBR on one blueprint per year",
         "",
-        f"Command: `{shlex.join(['.venv/bin/python', 'experiments/full_lbr_per_year.py', *(argv if argv is not None else sys.argv[1:])])}`.",
-        f"Machine: {report['machine']} (at the end of the run). {arguments.hands:,} deals per seat, seed {arguments.seed};",
+        f"Command: `{command}`.",
+        f"Machine: {harness.machine_line(report['machine'])} (at the end of the run). {arguments.hands:,} deals per "
+        f"seat, seed {arguments.seed};",
         "mbb/hand with the 95% interval, LBR's win positive; the bot's off-tree decisions are those the lookup",
         "bot answered by translation.",
         "",
@@ -205,10 +197,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     lines += [f"| {year} | - | {reason} | | |" for year, reason in missing.items()]
     if gauntlet is not None:
         lines += ["", "## The Bounty gauntlet", "", f"`{gauntlet['command']}`", "", *gauntlet_lines(gauntlet)]
-    arguments.out.parent.mkdir(parents=True, exist_ok=True)
-    arguments.out.with_suffix(".md").write_text("\n".join(lines) + "\n")
-    arguments.out.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
-    return report
+    return harness.write_results(arguments.out, report, lambda _: "\n".join(lines), command)
 
 
 if __name__ == "__main__":

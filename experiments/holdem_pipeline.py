@@ -26,12 +26,11 @@ Outputs: ``results/holdem_pipeline.json`` (settings, command, stage timings, res
 from __future__ import annotations
 
 import argparse
-import json
-import platform
-import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import harness
 
 from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig, canonical_flops
 from abstraction.cards.build import build_card_abstraction
@@ -43,8 +42,7 @@ from solver.bots.lookup_bot import LookupBot
 from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
 from solver.solve.cfr import Solver
 
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "results"
+RESULTS = harness.ROOT / "results"
 OPPONENTS = ("random", "checkcall", "equity")
 
 
@@ -72,13 +70,15 @@ def card_abstraction(arguments: argparse.Namespace, work: Path) -> tuple[CardAbs
     config = CardAbstractionConfig(buckets=buckets, method=arguments.method, seed=arguments.seed)  # type: ignore[arg-type]
     flop_text = "all" if arguments.flops == 0 else str(arguments.flops)
     path = work / f"cards_{arguments.method}_{'-'.join(map(str, buckets))}_flops{flop_text}_seed{arguments.seed}.h5"
-    started = time.perf_counter()
-    if path.is_file() and not arguments.rebuild:
-        return CardAbstraction.load(path), path, time.perf_counter() - started, True
-    flops = None if arguments.flops == 0 else canonical_flops()[: arguments.flops]
-    abstraction = build_card_abstraction(config, flops=flops)
-    abstraction.save(path)
-    return abstraction, path, time.perf_counter() - started, False
+    with harness.stopwatch() as clock:
+        cached = path.is_file() and not arguments.rebuild
+        if cached:
+            abstraction = CardAbstraction.load(path)
+        else:
+            flops = None if arguments.flops == 0 else canonical_flops()[: arguments.flops]
+            abstraction = build_card_abstraction(config, flops=flops)
+            abstraction.save(path)
+    return abstraction, path, clock.seconds, cached
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -94,6 +94,8 @@ def markdown(report: dict[str, Any]) -> str:
         "# Hold'em pipeline: abstraction -> ES-MCCFR -> strategy file -> lookup bot",
         "",
         f"Command: `{report['command']}`",
+        "",
+        f"Machine: {harness.machine_line(report['machine'])}.",
         "",
         f"Card abstraction: {settings['method']} buckets {settings['buckets']} (preflop, flop, turn, river), "
         f"{tables}. "
@@ -122,7 +124,7 @@ def markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--buckets", default="16,16,16,16", help="buckets per street: preflop,flop,turn,river")
     parser.add_argument("--method", default="ehs2", choices=("ehs", "ehs2", "emd"))
@@ -132,52 +134,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--iterations", type=int, default=10_000_000)
     parser.add_argument("--rounds", type=int, default=20_000, help="rounds per match (even: duplicate pairs)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--work-dir", type=Path, default=ROOT / "build" / "holdem_pipeline")
+    parser.add_argument("--work-dir", type=Path, default=harness.ROOT / "build" / "holdem_pipeline")
     parser.add_argument("--rebuild", action="store_true", help="rebuild the card abstraction even if cached")
     parser.add_argument("--output", type=Path, default=RESULTS / "holdem_pipeline")
-    arguments = parser.parse_args(argv)
-    arguments.work_dir.mkdir(parents=True, exist_ok=True)
-    seconds: dict[str, float] = {}
+    return parser
 
-    abstraction, cards_path, seconds["card_abstraction"], cached = card_abstraction(arguments, arguments.work_dir)
-    print(f"card abstraction {cards_path.name}: {seconds['card_abstraction']:.1f} s", flush=True)
 
-    started = time.perf_counter()
-    game_config = AbstractGameConfig.for_variant(
-        HoldemConfig(),
-        cards_path,
-        bets=arguments.bets,
-        chance="fixed",
-        n_deals=arguments.deals,
-        deal_seed=arguments.seed,
-    )
-    game = build_abstract_game(game_config, abstraction)
-    seconds["abstract_game"] = time.perf_counter() - started
-    print(
-        f"abstract game: {game.tree.n_nodes} nodes, {game.tree.n_infosets} information sets, "
-        f"{seconds['abstract_game']:.1f} s",
-        flush=True,
-    )
-
-    started = time.perf_counter()
-    solver = Solver(game, "es-mccfr", seed=arguments.seed)
-    chunk = 100_000
-    while solver.iteration < arguments.iterations:
-        solver.run(min(chunk, arguments.iterations - solver.iteration))
-    seconds["solve"] = time.perf_counter() - started
-    print(f"solved {solver.iteration} iterations in {seconds['solve']:.1f} s", flush=True)
-
-    strategy_path = write_abstract_strategy(arguments.work_dir / f"{arguments.output.name}_strategy.h5", game, solver)
-    print(f"strategy file {strategy_path} ({strategy_path.stat().st_size / 2**20:.1f} MiB)", flush=True)
-
+def play_opponents(strategy_path: Path, abstraction: CardAbstraction, rounds: int, seed: int) -> list[dict[str, Any]]:
+    """Duplicate matches of the lookup bot against each of :data:`OPPONENTS`: mbb/hand with its 95%
+    interval, off-tree decisions, errors, illegal actions and microseconds per decision."""
     matches = []
-    started = time.perf_counter()
     for number, opponent in enumerate(OPPONENTS):
-        lookup = LookupBot(strategy_path, card_abstraction=abstraction, seed=arguments.seed + number)
+        lookup = LookupBot(strategy_path, card_abstraction=abstraction, seed=seed + number)
         timed = TimedBot(lookup)
         result = play_match(
-            HoldemConfig(), timed, make_bot(opponent, seed=arguments.seed + 100 + number),
-            rounds=arguments.rounds, seed=arguments.seed + 200 + number, duplicate=True,
+            HoldemConfig(), timed, make_bot(opponent, seed=seed + 100 + number),
+            rounds=rounds, seed=seed + 200 + number, duplicate=True,
         )  # fmt: skip
         mean, half_width = result.win_rate()
         row = {
@@ -197,10 +169,45 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             f"errors {lookup.errors}, {row['microseconds_per_decision']:.0f} µs/decision",
             flush=True,
         )
-    seconds["matches"] = time.perf_counter() - started
+    return matches
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    arguments = build_parser().parse_args(argv)
+    arguments.work_dir.mkdir(parents=True, exist_ok=True)
+    seconds: dict[str, float] = {}
+
+    abstraction, cards_path, seconds["card_abstraction"], cached = card_abstraction(arguments, arguments.work_dir)
+    print(f"card abstraction {cards_path.name}: {seconds['card_abstraction']:.1f} s", flush=True)
+
+    with harness.stopwatch() as clock:
+        game_config = AbstractGameConfig.for_variant(
+            HoldemConfig(), cards_path, bets=arguments.bets, chance="fixed", n_deals=arguments.deals,
+            deal_seed=arguments.seed,
+        )  # fmt: skip
+        game = build_abstract_game(game_config, abstraction)
+    seconds["abstract_game"] = clock.seconds
+    print(
+        f"abstract game: {game.tree.n_nodes} nodes, {game.tree.n_infosets} information sets, "
+        f"{seconds['abstract_game']:.1f} s",
+        flush=True,
+    )
+
+    with harness.stopwatch() as clock:
+        solver = Solver(game, "es-mccfr", seed=arguments.seed)
+        while solver.iteration < arguments.iterations:
+            solver.run(min(100_000, arguments.iterations - solver.iteration))
+    seconds["solve"] = clock.seconds
+    print(f"solved {solver.iteration} iterations in {seconds['solve']:.1f} s", flush=True)
+
+    strategy_path = write_abstract_strategy(arguments.work_dir / f"{arguments.output.name}_strategy.h5", game, solver)
+    print(f"strategy file {strategy_path} ({strategy_path.stat().st_size / 2**20:.1f} MiB)", flush=True)
+
+    with harness.stopwatch() as clock:
+        matches = play_opponents(strategy_path, abstraction, arguments.rounds, arguments.seed)
+    seconds["matches"] = clock.seconds
 
     report = {
-        "command": " ".join(["python experiments/holdem_pipeline.py", *(sys.argv[1:] if argv is None else argv)]),
         "card_abstraction_cached": cached,
         "settings": {
             "buckets": arguments.buckets, "method": arguments.method, "flops": arguments.flops,
@@ -213,12 +220,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         },
         "matches": matches,
         "seconds": seconds,
-        "machine": {"platform": platform.platform(), "python": platform.python_version()},
+        "machine": harness.machine(cores_used=1),
     }  # fmt: skip
-    arguments.output.parent.mkdir(parents=True, exist_ok=True)
-    arguments.output.with_suffix(".json").write_text(json.dumps(report, indent=2) + "\n")
-    arguments.output.with_suffix(".md").write_text(markdown(report))
-    return report
+    command = harness.command_line(__file__, argv, python="python")
+    return harness.write_results(arguments.output, report, markdown, command)
 
 
 if __name__ == "__main__":

@@ -45,13 +45,10 @@ blueprint gets a row saying so.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import dataclasses
-import datetime
 import itertools
 import json
 import os
-import platform
 import random
 import re
 import shlex
@@ -65,9 +62,10 @@ import types
 from pathlib import Path
 from typing import Any
 
+import harness
 import numpy as np
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_ROOT = harness.ROOT
 YEARS = ("2022", "2023", "2024", "2025")
 VARIANTS = {"2022": "swap", "2023": "river_of_blood", "2024": "auction", "2025": "bounty"}
 """The official engine of each year and its variant (`game.pokerbots.engines.ENGINE_RULES`)."""
@@ -411,6 +409,26 @@ class MatchResult:
     exit_code: int | None
 
 
+def _match_crashes(
+    engine_output: str, exit_code: int | None, timeout_seconds: float, game_log: Path, log: GameLog, rounds: int
+) -> list[str]:
+    """The match's own failures: stopped at the timeout, a non-zero engine exit (with its last output
+    line), no game log, or a log short of ``rounds`` or without its Final line."""
+    crashes = []
+    if exit_code is None:
+        crashes.append(f"match stopped after {timeout_seconds:.0f} s (engine did not finish)")
+    elif exit_code != 0:
+        last = [line for line in engine_output.splitlines() if line.strip()][-1:] or [""]
+        crashes.append(f"engine exited with code {exit_code}: {last[0].strip()}")
+    if not game_log.is_file():
+        crashes.append(f"no game log written ({game_log})")
+    elif log.final is None or len(log.rounds) != rounds:
+        crashes.append(
+            f"game log has {len(log.rounds)} of {rounds} rounds" + ("" if log.final is not None else ", no Final line")
+        )
+    return crashes
+
+
 def play_match(
     engine: Path,
     players: list[tuple[str, Path]],
@@ -464,18 +482,7 @@ def play_match(
     log = parse_game_log(game_log.read_text()) if game_log.is_file() else GameLog([], [], None)
     engine_output = (work / "engine_output.txt").read_text(errors="replace")
     crashes = _engine_output_crashes(engine_output, names)
-    crashes[ENGINE] = []
-    if exit_code is None:
-        crashes[ENGINE].append(f"match stopped after {timeout_seconds:.0f} s (engine did not finish)")
-    elif exit_code != 0:
-        last = [line for line in engine_output.splitlines() if line.strip()][-1:] or [""]
-        crashes[ENGINE].append(f"engine exited with code {exit_code}: {last[0].strip()}")
-    if not game_log.is_file():
-        crashes[ENGINE].append(f"no game log written ({game_log})")
-    elif log.final is None or len(log.rounds) != rounds:
-        crashes[ENGINE].append(
-            f"game log has {len(log.rounds)} of {rounds} rounds" + ("" if log.final is not None else ", no Final line")
-        )
+    crashes[ENGINE] = _match_crashes(engine_output, exit_code, timeout_seconds, game_log, log, rounds)
     client, failures = None, 0
     for name in names:
         player_log = work / f"{name}.txt"
@@ -545,6 +552,77 @@ def opponent_folder(year: str, opponent: str, engine_dir: Path, work: Path) -> P
     raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r}")
 
 
+def _check_official(year: str, opponent: str, rounds: Any, bot_dir: Path) -> None:
+    """ValueError (FileNotFoundError for the bot folder) naming a bad argument of :func:`play_official`."""
+    if year not in VARIANTS:
+        raise ValueError(f"year must be one of {', '.join(YEARS)}, got {year!r}")
+    if opponent not in OPPONENTS:
+        raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r}")
+    if not (isinstance(rounds, int) and rounds >= 2 and rounds % 2 == 0):
+        raise ValueError(f"rounds must be an even number >= 2 (two matches of rounds/2), got {rounds!r}")
+    if not (bot_dir / "commands.json").is_file():
+        raise FileNotFoundError(f"no bot folder at {bot_dir} (expected {bot_dir / 'commands.json'})")
+
+
+def _play_seat_order(
+    index: int,
+    checkout: Path,
+    bot_dir: Path,
+    opponent: tuple[str, Path],
+    rounds: int,
+    seed: int,
+    work: Path,
+    timeout_seconds: float,
+    seed_every_round: bool,
+) -> MatchResult:
+    """Match ``index`` of a duplicate pair: 1 with our bot the engine's player 1, 2 as player 2."""
+    name = opponent[0]
+    match_work = work / name / f"match{index}"
+    seconds_file = match_work / "decision_seconds.txt"
+    ours = (OUR_NAME, _wrap_player(bot_dir, work / name / f"wrapper{index}", seconds_file))
+    order = [ours, opponent] if index == 1 else [opponent, ours]
+    return play_match(
+        checkout, order, rounds, seed, match_work, seconds_file=seconds_file, timeout_seconds=timeout_seconds,
+        seed_every_round=seed_every_round,
+    )  # fmt: skip
+
+
+def _deal_agreement(matches: list[MatchResult]) -> dict[str, Any]:
+    """How far the two matches dealt the same cards: rounds compared, identical deals, rounds whose
+    seats are swapped with our bot in them, and the first five mismatches."""
+    first_rounds = {logged.number: logged for logged in matches[0].log.rounds}
+    compared = identical = swapped_seats = 0
+    mismatches = []
+    for logged in matches[1].log.rounds:
+        other = first_rounds.get(logged.number)
+        if other is None:
+            continue
+        compared += 1
+        swapped_seats += other.seats == logged.seats[::-1] and OUR_NAME in logged.seats
+        if compare_deals(other, logged):
+            identical += 1
+        elif len(mismatches) < 5:
+            mismatches.append({"round": logged.number, "match1": other.deal(), "match2": logged.deal()})
+    return {
+        "rounds_compared": compared,
+        "identical": identical,
+        "seats_swapped": swapped_seats,
+        "first_mismatches": mismatches,
+    }
+
+
+def _events(matches: list[MatchResult]) -> dict[str, dict[str, list[str]]]:
+    """Every logged event (illegal, misformatted, timeouts, disconnects) and crash of both matches,
+    by role (:data:`ROLES`) and kind, each with its match, round and log line."""
+    events: dict[str, dict[str, list[str]]] = {role: {kind: [] for kind in EVENT_KINDS} for role in ROLES}
+    for index, match in enumerate(matches, start=1):
+        for kind, player, number, line in match.log.events:
+            events[_role(player)][kind].append(f"match {index} round {number}: {line}")
+        for player, lines in match.crashes.items():
+            events[_role(player)]["crashes"].extend(f"match {index}: {line}" for line in lines)
+    return events
+
+
 def play_official(
     year: str,
     bot_dir: Path,
@@ -570,71 +648,27 @@ def play_official(
     disconnects, crashes; for our bot, the opponent and the match itself, each event with its log
     line), ``decision_time`` (our bot, ms) and ``wall_seconds``."""
     year = str(year)
-    if year not in VARIANTS:
-        raise ValueError(f"year must be one of {', '.join(YEARS)}, got {year!r}")
-    if opponent not in OPPONENTS:
-        raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}, got {opponent!r}")
-    if not (isinstance(rounds, int) and rounds >= 2 and rounds % 2 == 0):
-        raise ValueError(f"rounds must be an even number >= 2 (two matches of rounds/2), got {rounds!r}")
-    bot_dir = Path(bot_dir)
-    if not (bot_dir / "commands.json").is_file():
-        raise FileNotFoundError(f"no bot folder at {bot_dir} (expected {bot_dir / 'commands.json'})")
+    _check_official(year, opponent, rounds, Path(bot_dir))
     checkout = engine_checkout(Path(engine_dir), year)
     config = load_engine_config(checkout)
     big_blind = int(config["BIG_BLIND"])
     work = Path(work)
     started = time.perf_counter()
     opponent_dir = opponent_folder(year, opponent, Path(engine_dir), work / "players")
-    per_match = rounds // 2
     clock = float(config.get("STARTING_GAME_CLOCK", 30.0))
-    timeout_seconds = max(600.0, 4 * clock + per_match * 1.0)
-    matches: list[MatchResult] = []
-    for index in (1, 2):
-        match_work = work / opponent / f"match{index}"
-        seconds_file = match_work / "decision_seconds.txt"
-        ours = (OUR_NAME, _wrap_player(bot_dir, work / opponent / f"wrapper{index}", seconds_file))
-        theirs = (opponent, opponent_dir)
-        order = [ours, theirs] if index == 1 else [theirs, ours]
-        matches.append(
-            play_match(
-                checkout,
-                order,
-                per_match,
-                seed,
-                match_work,
-                seconds_file=seconds_file,
-                timeout_seconds=timeout_seconds,
-                seed_every_round=seed_every_round,
-            )
+    timeout_seconds = max(600.0, 4 * clock + rounds // 2 * 1.0)
+    matches = [
+        _play_seat_order(
+            index, checkout, Path(bot_dir), (opponent, opponent_dir), rounds // 2, seed, work, timeout_seconds,
+            seed_every_round,
         )
-
+        for index in (1, 2)
+    ]  # fmt: skip
     ours_by_match = [
         [logged.deltas.get(OUR_NAME, 0) for logged in match.log.rounds if OUR_NAME in logged.deltas]
         for match in matches
     ]
-    duplicate = duplicate_summary(ours_by_match[0], ours_by_match[1], big_blind)
-    first_rounds = {logged.number: logged for logged in matches[0].log.rounds}
-    compared = identical = swapped_seats = 0
-    mismatches = []
-    for logged in matches[1].log.rounds:
-        other = first_rounds.get(logged.number)
-        if other is None:
-            continue
-        compared += 1
-        swapped_seats += other.seats == logged.seats[::-1] and OUR_NAME in logged.seats
-        if compare_deals(other, logged):
-            identical += 1
-        elif len(mismatches) < 5:
-            mismatches.append({"round": logged.number, "match1": other.deal(), "match2": logged.deal()})
-
-    events: dict[str, dict[str, list[str]]] = {role: {kind: [] for kind in EVENT_KINDS} for role in ROLES}
-    for index, match in enumerate(matches, start=1):
-        for kind, player, number, line in match.log.events:
-            events[_role(player)][kind].append(f"match {index} round {number}: {line}")
-        for player, lines in match.crashes.items():
-            events[_role(player)]["crashes"].extend(f"match {index}: {line}" for line in lines)
-    counts = {role: {kind: len(lines) for kind, lines in found.items()} for role, found in events.items()}
-
+    events = _events(matches)
     seconds = [value for match in matches for value in match.decision_seconds]
     return {
         "year": year,
@@ -649,13 +683,8 @@ def play_official(
         "seed_every_round": seed_every_round,
         "big_blind": big_blind,
         "starting_game_clock_seconds": clock,
-        "duplicate": duplicate,
-        "deals": {
-            "rounds_compared": compared,
-            "identical": identical,
-            "seats_swapped": swapped_seats,
-            "first_mismatches": mismatches,
-        },
+        "duplicate": duplicate_summary(ours_by_match[0], ours_by_match[1], big_blind),
+        "deals": _deal_agreement(matches),
         "matches": [
             {
                 "players": list(match.names),
@@ -671,7 +700,7 @@ def play_official(
             }
             for match, rows in zip(matches, ours_by_match, strict=True)
         ],
-        "counts": counts,
+        "counts": {role: {kind: len(lines) for kind, lines in found.items()} for role, found in events.items()},
         "events": events,
         "decision_time": decision_summary(seconds),
         "wall_seconds": round(time.perf_counter() - started, 1),
@@ -692,36 +721,14 @@ def blueprint_files(bots: Path, year: str) -> tuple[Path | None, str | None]:
     return strategy, None
 
 
-def machine_info() -> dict[str, Any]:
-    """Where the run happened: host, CPU, Python, load average."""
-    info: dict[str, Any] = {
-        "platform": platform.platform(),
-        "processor": platform.processor() or platform.machine(),
-        "cpus": os.cpu_count(),
-        "python": platform.python_version(),
-    }
-    with contextlib.suppress(OSError, StopIteration):
-        info["cpu_model"] = next(
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        )
-    if hasattr(os, "getloadavg"):
-        info["load_average_1_5_15"] = [round(value, 2) for value in os.getloadavg()]
+def _eval7_version() -> str | None:
+    """The installed eval7 (the engines' card library), or None."""
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
-        from importlib.metadata import version
-
-        info["eval7"] = version("eval7")
-    except Exception:
-        info["eval7"] = None
-    return info
-
-
-def _project_commit() -> str | None:
-    done = subprocess.run(
-        ["git", "-C", str(PROJECT_ROOT), "rev-parse", "HEAD"], capture_output=True, text=True, check=False
-    )
-    return done.stdout.strip() if done.returncode == 0 else None
+        return version("eval7")
+    except PackageNotFoundError:
+        return None
 
 
 def _years(text: str) -> list[str]:
@@ -757,11 +764,14 @@ def build_parser() -> argparse.ArgumentParser:
         description="Duplicate matches of the blueprint bots in the official MIT Pokerbots engines.",
     )
     parser.add_argument("--years", type=_years, default=list(YEARS), help="comma-separated, e.g. 2022,2025")
-    parser.add_argument(
-        "--bots",
-        type=Path,
-        default=PROJECT_ROOT / "build" / "blueprints",
-        help="folder of blueprint runs: <bots>/<year>/blueprint_<variant>.h5 and export.json",
+    harness.add_path_options(
+        parser,
+        {
+            "--bots": (
+                PROJECT_ROOT / "build" / "blueprints",
+                "folder of blueprint runs: <bots>/<year>/blueprint_<variant>.h5 and export.json",
+            )
+        },
     )
     parser.add_argument(
         "--engines",
@@ -772,10 +782,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--rounds", type=_rounds, default=2000, help="rounds per year and opponent (two matches)")
     parser.add_argument("--opponents", type=_opponents, default=list(OPPONENTS), help="skeleton,equity")
     parser.add_argument("--seed", type=int, default=0, help="seed of the engines' deals")
-    parser.add_argument(
-        "--out", type=Path, default=PROJECT_ROOT / "results" / "official_engines", help="writes OUT.md and OUT.json"
+    harness.add_path_options(
+        parser,
+        {
+            "--out": (PROJECT_ROOT / "results" / "official_engines", "writes OUT.md and OUT.json"),
+            "--work": (None, "scratch folder (default: a new temporary one)"),
+        },
     )
-    parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: a new temporary one)")
     parser.add_argument(
         "--resolve",
         action="store_true",
@@ -792,13 +805,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] == ["--engine-runner"]:
-        run_engine(json.loads(Path(arguments[1]).read_text()))
-        return 0
-    parser = build_parser()
-    options = parser.parse_args(arguments)
+def _checkouts(parser: argparse.ArgumentParser, options: argparse.Namespace) -> dict[str, Path]:
+    """Each requested year's engine checkout; a usage error (exit 2) names a missing one."""
     if not options.engines.is_dir():
         parser.error(
             f"--engines {options.engines} is not a folder; it must hold engine-<year> checkouts, e.g. "
@@ -810,75 +818,74 @@ def main(argv: list[str] | None = None) -> int:
             checkouts[year] = engine_checkout(options.engines, year)
         except FileNotFoundError as error:
             parser.error(str(error))
+    return checkouts
+
+
+def _missing_rows(year: str, opponents: list[str], why: str) -> list[dict[str, Any]]:
+    return [{"year": year, "variant": VARIANTS[year], "opponent": opponent, "missing": why} for opponent in opponents]
+
+
+def _year_rows(year: str, options: argparse.Namespace, bot: str, work: Path) -> list[dict[str, Any]]:
+    """The year's rows: one per opponent, played, or saying why not (no blueprint, export failed,
+    the match failed)."""
+    strategy, missing = blueprint_files(options.bots, year)
+    if strategy is None:
+        print(f"{year}: {missing}", flush=True)
+        return _missing_rows(year, options.opponents, missing)
+    year_work = work / year
+    try:
+        export = export_folder(
+            year, bot, year_work / "blueprint", strategy=strategy, lock_in=False, adapt=options.adapt
+        )
+    except Exception as error:
+        print(f"{year}: export failed: {error!r}", flush=True)
+        return _missing_rows(year, options.opponents, f"export of {strategy} failed: {error!r}")
+    rows = []
+    for opponent in options.opponents:
+        print(f"{year} vs {opponent}: {options.rounds} rounds ...", flush=True)
+        try:
+            row = play_official(
+                year, year_work / "blueprint", opponent, options.rounds, options.seed, options.engines, year_work
+            )
+        except Exception as error:
+            rows += _missing_rows(year, [opponent], f"not played: {error!r}")
+            print(f"  {rows[-1]['missing']}", flush=True)
+            continue
+        row["strategy"] = str(strategy)
+        row["export_command"] = export["command"]
+        rows.append(row)
+        print(f"  {_row_text(row)}", flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["--engine-runner"]:
+        run_engine(json.loads(Path(arguments[1]).read_text()))
+        return 0
+    parser = build_parser()
+    options = parser.parse_args(arguments)
+    checkouts = _checkouts(parser, options)
     work = options.work
     if work is None:
         import tempfile
 
         work = Path(tempfile.mkdtemp(prefix="official_engines_"))
-    command = "python experiments/official_engines.py " + shlex.join(arguments)
+    bot = "resolve" if options.resolve else "lookup"
     report: dict[str, Any] = {
-        "command": command,
-        "started": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "project_commit": _project_commit(),
-        "machine": machine_info(),
+        "started": harness.now(),
+        "machine": harness.machine(),
+        "eval7": _eval7_version(),
         "engines": {year: {"path": str(path), "commit": engine_commit(path)} for year, path in checkouts.items()},
-        "bot": "resolve" if options.resolve else "lookup",
+        "bot": bot,
         "adapt": options.adapt is not False and not options.resolve,
-        "rows": [],
+        "rows": [row for year in options.years for row in _year_rows(year, options, bot, work)],
     }
-    for year in options.years:
-        strategy, missing = blueprint_files(options.bots, year)
-        if strategy is None:
-            for opponent in options.opponents:
-                report["rows"].append(
-                    {"year": year, "variant": VARIANTS[year], "opponent": opponent, "missing": missing}
-                )
-            print(f"{year}: {missing}", flush=True)
-            continue
-        year_work = work / year
-        try:
-            export = export_folder(
-                year, report["bot"], year_work / "blueprint", strategy=strategy, lock_in=False, adapt=options.adapt
-            )
-        except Exception as error:
-            for opponent in options.opponents:
-                report["rows"].append(
-                    {
-                        "year": year,
-                        "variant": VARIANTS[year],
-                        "opponent": opponent,
-                        "missing": f"export of {strategy} failed: {error!r}",
-                    }
-                )
-            print(f"{year}: export failed: {error!r}", flush=True)
-            continue
-        for opponent in options.opponents:
-            print(f"{year} vs {opponent}: {options.rounds} rounds ...", flush=True)
-            try:
-                row = play_official(
-                    year, year_work / "blueprint", opponent, options.rounds, options.seed, options.engines, year_work
-                )
-            except Exception as error:
-                row = {
-                    "year": year,
-                    "variant": VARIANTS[year],
-                    "opponent": opponent,
-                    "missing": f"not played: {error!r}",
-                }
-                report["rows"].append(row)
-                print(f"  {row['missing']}", flush=True)
-                continue
-            row["strategy"] = str(strategy)
-            row["export_command"] = export["command"]
-            report["rows"].append(row)
-            print(f"  {_row_text(row)}", flush=True)
-    report["finished"] = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    report["machine"]["load_average_at_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
-    out = options.out
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(dump_json(report))
-    out.with_suffix(".md").write_text(render_markdown(report))
-    print(f"wrote {out.with_suffix('.md')} and {out.with_suffix('.json')}")
+    report["finished"] = harness.now()
+    report["load_average_at_end"] = harness.machine()["load_average"]
+    command = harness.command_line(__file__, arguments, python="python")
+    harness.write_results(options.out, report, render_markdown, command, dump=dump_json)
+    print(f"wrote {options.out.with_suffix('.md')} and {options.out.with_suffix('.json')}")
     return 0
 
 
@@ -926,7 +933,12 @@ def _row_text(row: dict[str, Any]) -> str:
 
 def render_markdown(report: dict[str, Any]) -> str:
     """The results table and everything it rests on, as Markdown."""
-    machine = report["machine"]
+    lines = _header_lines(report) + _results_lines(report) + _client_lines(report)
+    return "\n".join(lines)
+
+
+def _header_lines(report: dict[str, Any]) -> list[str]:
+    """What a row is, the command, the run's time, commit and machine, and the engines' commits."""
     lines = [
         "# Blueprint bots in the official MIT Pokerbots engines",
         "",
@@ -942,17 +954,21 @@ def render_markdown(report: dict[str, Any]) -> str:
         "",
         f"Command: `{report['command']}`",
         "",
-        f"Run {report['started']} to {report.get('finished')}, project commit `{report['project_commit']}`; "
-        f"machine: {machine.get('cpu_model', machine['processor'])}, {machine['cpus']} CPUs, Python "
-        f"{machine['python']}, eval7 {machine.get('eval7')}, load average at start "
-        f"{machine.get('load_average_1_5_15')} (other jobs shared the CPUs).",
+        f"Run {report['started']} to {report.get('finished')}, project commit `{report['commit']}`; "
+        f"machine: {harness.machine_line(report['machine'])} at the start, {report.get('load_average_at_end')} at "
+        f"the end (other jobs shared the CPUs); eval7 {report.get('eval7')}.",
         "",
         "| engine | commit |",
         "| --- | --- |",
     ]
     for year, engine in report["engines"].items():
         lines.append(f"| engine-{year} | `{engine['commit'] or 'not a git checkout'}` |")
-    lines += [
+    return lines
+
+
+def _results_lines(report: dict[str, Any]) -> list[str]:
+    """The table (one row per year and opponent), the p99 target, and every named event."""
+    lines = [
         "",
         "| year | variant | opponent | rounds | mbb/hand ± 95% | identical deals | illegal | misformatted "
         "| timeouts | disconnects | crashes | p50 ms | p99 ms | wall s |",
@@ -994,7 +1010,13 @@ def render_markdown(report: dict[str, Any]) -> str:
     ]
     lines += ["", "## Named events (illegal actions, misformatted answers, timeouts, disconnects, crashes)", ""]
     lines += named or ["None, for either player in any match."]
-    lines += [
+    return lines
+
+
+def _client_lines(report: dict[str, Any]) -> list[str]:
+    """Our client's own summary of each match (seat order, bankroll, repairs, errors, clock used)."""
+    played = [row for row in report["rows"] if "missing" not in row]
+    lines = [
         "",
         "## Client summary of our bot per match",
         "",
@@ -1027,7 +1049,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         "both show them. The 2024 and 2025 skeletons play with unseeded randomness of their own.",
         "",
     ]
-    return "\n".join(lines)
+    return lines
 
 
 if __name__ == "__main__":

@@ -24,18 +24,16 @@ cpu_seconds, exploitability_chips), ``parallel_scaling_leduc.json`` (medians and
 from __future__ import annotations
 
 import argparse
-import csv
 import json
-import os
-import platform
 import tempfile
 from pathlib import Path
 
+import harness
 import numpy as np
 
 from solver.solve.training import TrainingConfig, TrainingProgress, train
 
-RESULTS = Path(__file__).resolve().parents[1] / "results"
+RESULTS = harness.ROOT / "results"
 RUNS = {
     "1 worker": (1, "threads"),
     "2 threads (shared tables)": (2, "threads"),
@@ -99,7 +97,7 @@ def one_run(name: str, seed: int, arguments: argparse.Namespace, folder: Path) -
         "cpu_microseconds_per_iteration": 1e6 * last.cpu_seconds / last.iteration if threads else None,
         # CPU seconds per wall second: up to 2.0 when two threads really ran at the same time.
         "cpu_share": round(last.cpu_seconds / last.seconds, 2) if threads else None,
-        "load_average_1min_after": round(os.getloadavg()[0], 2),
+        "load_average_1min_after": (harness.load_average() or [None])[0],
     }
 
 
@@ -166,38 +164,23 @@ def main() -> None:
             f"CPU share = {parallel['cpu_share']}"
         )
 
-    RESULTS.mkdir(exist_ok=True)
     stem = RESULTS / "parallel_scaling_leduc"
-    with open(f"{stem}.csv", "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-    Path(f"{stem}.json").write_text(
-        json.dumps(
-            {
-                "command": f"python experiments/parallel_scaling.py --seconds {arguments.seconds} --target {arguments.target} "
-                f"--repeats {arguments.repeats} --evaluate-every {arguments.evaluate_every} --seed {arguments.seed}",
-                "game": "leduc",
-                "algorithm": "es-mccfr",
-                "target_chips": arguments.target,
-                "machine": f"{platform.platform()}, {os.cpu_count()} CPUs, sched_autogroup_enabled {_autogroup()}",
-                "median": summary,
-                "runs": runs,
-            },
-            indent=2,
-        )
-        + "\n"
-    )
+    harness.write_csv(stem.with_suffix(".csv"), rows)
+    report = {
+        "game": "leduc",
+        "algorithm": "es-mccfr",
+        "target_chips": arguments.target,
+        "machine": {**harness.machine(cores_used=2), "sched_autogroup_enabled": _autogroup()},
+        "median": summary,
+        "runs": runs,
+    }
+    harness.write_results(stem, report, None, harness.command_line(__file__, None))
     plot(rows, arguments.target, stem)
     print(f"wrote {stem}.csv, {stem}.json, {stem}.png")
 
 
 def plot(rows: list[dict], target: float, stem: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = harness.pyplot()
     figure, axes = plt.subplots(figsize=(7, 4.5))
     colors = dict(zip(RUNS, ("tab:blue", "tab:orange", "tab:green"), strict=True))
     for name in RUNS:

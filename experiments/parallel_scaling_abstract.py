@@ -48,14 +48,12 @@ rates and curves) and ``results/parallel_scaling_abstract.md`` (the table).
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
-import sys
 import threading
 import time
 from pathlib import Path
 
+import harness
 import numpy as np
 from numba import njit
 from parallel_scaling import median, target_index
@@ -65,8 +63,7 @@ from game.cards.kernels_rng import _splitmix64
 from solver.bench.abstract import DEFAULT_BETS, default_game, iterations_per_second, random_abstraction
 from solver.games.abstract_games import SUPPORTED_VARIANTS, AbstractGameConfig, build_abstract_game
 
-ROOT = Path(__file__).resolve().parents[1]
-RESULTS = ROOT / "results"
+RESULTS = harness.ROOT / "results"
 VARIANTS = SUPPORTED_VARIANTS
 RATE_SETTINGS = {
     "1 worker": (1, "sums"),
@@ -79,16 +76,6 @@ RATE_SETTINGS = {
 TARGET_SETTINGS = {"1 worker": (1, "sums"), "2 threads": (2, "sums"), "2 threads, sharing buffers": (2, "buffers")}
 MIN_DEALS, MAX_DEALS = 20, 20_000
 IT_PER_S_BAR, TIME_BAR = 1.8, 1.7
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 @njit(cache=True, nogil=True)
@@ -246,7 +233,7 @@ def markdown(report: dict) -> str:
         "# Parallel ES-MCCFR: 1 worker vs 2 threads on each variant's default abstract game",
         "",
         f"Command: `{report['command']}`  ",
-        f"Machine: {report['machine']}  ",
+        f"Machine: {harness.machine_line(report['machine'])}  ",
         f"Load average (1 min): {report['load_average_1min_start']:.2f} at start, "
         f"{report['load_average_1min_end']:.2f} at end (this script's own threads included); "
         f"{report['minutes']:.0f} minutes.",
@@ -309,7 +296,7 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=VARIANTS)
     parser.add_argument("--rate-seconds", type=float, default=10.0, help="wall clock of each rate measurement")
@@ -332,14 +319,39 @@ def main() -> None:
         default=0.0,
         help="minutes to wait for the load to fall below --idle-load before starting (0: start now)",
     )
-    arguments = parser.parse_args()
+    return parser
 
+
+def measure_variant(variant: str, arguments: argparse.Namespace) -> dict:
+    """The variant's iterations/s per setting (fresh chance) and its time to target (fixed deal table)."""
+    abstraction = random_abstraction(variant)
+    game, bets = default_game(variant, abstraction)
+    print(f"{variant}: {game.tree.n_nodes:,} nodes, {game.tree.n_infosets:,} information sets, bets {bets}", flush=True)
+    result = {
+        "bets": bets,
+        "nodes": int(game.tree.n_nodes),
+        "infosets": int(game.tree.n_infosets),
+        "rates": rates(variant, game, arguments),
+    }
+    del game
+    fixed = fixed_game(variant, abstraction, arguments.br_memory, result["nodes"])
+    result["target"] = targets(variant, fixed, arguments)
+    print(
+        f"{variant}: it/s speedup {result['rates']['speedup']:.2f}x, time-to-target speedup "
+        f"{result['target']['speedup']}",
+        flush=True,
+    )
+    return result
+
+
+def main() -> None:
+    arguments = build_parser().parse_args()
     if not wait_until_idle(arguments.idle_load, arguments.wait_idle):
         raise SystemExit(
             f"the 1-minute load average stayed at or above {arguments.idle_load} for "
             f"{arguments.wait_idle} minutes: not measuring"
         )
-    started, load_start = time.perf_counter(), os.getloadavg()[0]
+    clock, load_start = harness.Stopwatch(), os.getloadavg()[0]
     if load_start >= arguments.idle_load:
         print(
             f"WARNING: load average {load_start:.2f} >= {arguments.idle_load}: the figures will not show the "
@@ -347,42 +359,16 @@ def main() -> None:
             flush=True,
         )
     report = {
-        "command": "python experiments/parallel_scaling_abstract.py " + " ".join(sys.argv[1:]),
-        "machine": f"{cpu_model()}, {os.cpu_count()} cores, {platform.machine()}, "
-        f"{platform.python_implementation()} {platform.python_version()}",
+        "machine": harness.machine(cores_used=2),
         "load_average_1min_start": load_start,
         "settings": {key: (str(value) if isinstance(value, Path) else value) for key, value in vars(arguments).items()},
         "machine_ceiling": machine_ceiling(arguments.repeats),
-        "variants": {},
+        "variants": {variant: measure_variant(variant, arguments) for variant in arguments.variants},
     }
-    for variant in arguments.variants:
-        abstraction = random_abstraction(variant)
-        game, bets = default_game(variant, abstraction)
-        print(
-            f"{variant}: {game.tree.n_nodes:,} nodes, {game.tree.n_infosets:,} information sets, bets {bets}",
-            flush=True,
-        )
-        result = {
-            "bets": bets,
-            "nodes": int(game.tree.n_nodes),
-            "infosets": int(game.tree.n_infosets),
-            "rates": rates(variant, game, arguments),
-        }
-        del game
-        fixed = fixed_game(variant, abstraction, arguments.br_memory, result["nodes"])
-        result["target"] = targets(variant, fixed, arguments)
-        report["variants"][variant] = result
-        print(
-            f"{variant}: it/s speedup {result['rates']['speedup']:.2f}x, time-to-target speedup "
-            f"{result['target']['speedup']}",
-            flush=True,
-        )
     report["load_average_1min_end"] = os.getloadavg()[0]
-    report["minutes"] = (time.perf_counter() - started) / 60
-    arguments.out.parent.mkdir(parents=True, exist_ok=True)
-    arguments.out.with_suffix(".json").write_text(json.dumps(report, indent=1) + "\n")
-    arguments.out.with_suffix(".md").write_text(markdown(report))
-    print(markdown(report))
+    report["minutes"] = clock.seconds / 60
+    command = harness.command_line(__file__, None, python="python")
+    print(markdown(harness.write_results(arguments.out, report, markdown, command)))
 
 
 if __name__ == "__main__":

@@ -25,16 +25,11 @@ Outputs: ``results/parallel_scaling_holdem.json`` (settings, medians, every run'
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import time
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+import harness
 import numpy as np
 from parallel_scaling import median, target_index
 
@@ -46,7 +41,7 @@ from solver.games.abstract_games import AbstractGameConfig, build_abstract_game
 from solver.solve.cfr import SolverConfig, allocate_tables, normalized_strategy, table_dtype
 from solver.solve.parallel import iteration_runner
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = harness.ROOT
 RESULTS = ROOT / "results"
 SETTINGS = {"1 worker": 1, "2 threads (shared tables)": 2}
 
@@ -88,6 +83,26 @@ def time_to_target(curve: list[tuple[float, int, float]], target: float) -> floa
     """Solve seconds of the first point from which exploitability stays <= target."""
     reached = target_index(np.array([chips for _, _, chips in curve]), target)
     return None if reached is None else curve[reached][0]
+
+
+def plot(runs: dict[str, list[list[tuple[float, int, float]]]], target: float, path: Path) -> None:
+    """Exploitability against solve seconds, every run of both settings, and the target line."""
+    plt = harness.pyplot()
+    figure, axis = plt.subplots(figsize=(7, 4.5))
+    for (name, curves), color in zip(runs.items(), ("tab:blue", "tab:orange"), strict=True):
+        for index, curve in enumerate(curves):
+            axis.plot(
+                [p[0] for p in curve], [p[2] for p in curve], color=color, alpha=0.8, label=name if index == 0 else None
+            )
+    axis.axhline(target, color="grey", linestyle=":", label=f"target {target:.3f} chips")
+    axis.set_yscale("log")
+    axis.set_xlabel("solve seconds (wall clock)")
+    axis.set_ylabel("exploitability in the abstract game (chips)")
+    axis.set_title("ES-MCCFR on abstract HUNL hold'em: 1 worker vs 2 threads")
+    axis.legend()
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
 
 
 def main() -> None:
@@ -143,10 +158,7 @@ def main() -> None:
     one, two = (summary[name]["median_seconds_to_target"] for name in SETTINGS)
     speedup = one / two if one and two else None
     report = {
-        "command": "python experiments/parallel_scaling_holdem.py "
-        + " ".join(f"--{key.replace('_', '-')} {value}" for key, value in vars(arguments).items() if key != "work_dir"),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
-        f"{platform.python_version()}",
+        "machine": harness.machine(cores_used=2),
         "load_average_1min_after": os.getloadavg()[0],
         "game": {
             "n_nodes": int(game.tree.n_nodes),
@@ -158,22 +170,9 @@ def main() -> None:
         "summary": summary,
         "runs": {name: [[list(point) for point in curve] for curve in curves] for name, curves in runs.items()},
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "parallel_scaling_holdem.json").write_text(json.dumps(report, indent=1) + "\n")
-    figure, axis = plt.subplots(figsize=(7, 4.5))
-    for (name, curves), color in zip(runs.items(), ("tab:blue", "tab:orange"), strict=True):
-        for index, curve in enumerate(curves):
-            axis.plot(
-                [p[0] for p in curve], [p[2] for p in curve], color=color, alpha=0.8, label=name if index == 0 else None
-            )
-    axis.axhline(target, color="grey", linestyle=":", label=f"target {target:.3f} chips")
-    axis.set_yscale("log")
-    axis.set_xlabel("solve seconds (wall clock)")
-    axis.set_ylabel("exploitability in the abstract game (chips)")
-    axis.set_title("ES-MCCFR on abstract HUNL hold'em: 1 worker vs 2 threads")
-    axis.legend()
-    figure.tight_layout()
-    figure.savefig(RESULTS / "parallel_scaling_holdem.png", dpi=120)
+    command = harness.command_line(__file__, None, python="python")
+    harness.write_results(RESULTS / "parallel_scaling_holdem", report, None, command)
+    plot(runs, target, RESULTS / "parallel_scaling_holdem.png")
     print(f"target {target:.4f} chips; 2-thread speedup to target: {speedup}")
 
 

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
+from typing import Any
 
+import harness
 import numpy as np
 
 from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
@@ -63,15 +64,34 @@ def tiny_strategy(workdir: Path) -> Path:
     return write_abstract_strategy(strategy, game, Solver(game, "es-mccfr", seed=2).run(100_000))
 
 
+def checked_down(config: HoldemConfig, seed: int, street: int) -> HoldemRound:
+    """The round dealt by ``RandomChance(seed)``, both players checking or calling until ``street``."""
+    round_ = HoldemRound(config, RandomChance(seed))
+    while round_.street < street:
+        round_.apply(passive_action(round_.observation(round_.to_act)))
+    return round_
+
+
+def timed_steps(solver: SubgameSolver, steps: tuple[int, ...]) -> list[dict]:
+    """Run ``solver`` ``steps`` iterations at a time: after each step its iterations, NashConv (% of
+    the pot) and the step's CPU milliseconds."""
+    points = []
+    for n in steps:
+        began = time.process_time()
+        solver.run(n)
+        cpu = time.process_time() - began
+        fraction = solver.exploitability().nash_conv_pot_fraction
+        points.append({"iterations": solver.iteration, "nash_conv_pct_pot": 100 * fraction, "cpu_ms": 1000 * cpu})
+    return points
+
+
 def convergence(path: Path) -> list[dict]:
     """NashConv of the default re-solve on checked-down rivers (see the module docstring)."""
     config = HoldemConfig(stack=STACK)
     bot = ResolvingBot(path, config=config, seed=0)
     rows = []
     for seed in (1, 2, 3):
-        round_ = HoldemRound(config, RandomChance(seed))
-        while round_.street < RIVER:
-            round_.apply(passive_action(round_.observation(round_.to_act)))
+        round_ = checked_down(config, seed, RIVER)
         observations = [round_.observation(seat) for seat in (0, 1)]
         hands = river_hands(np.array(round_.board))
         ranges = np.stack([hands.range_from_1326(bot.blueprint_ranges(observations[p])[p]) for p in (0, 1)])
@@ -83,17 +103,39 @@ def convergence(path: Path) -> list[dict]:
                 bets=ResolvingConfig().bets,
             )
             solver = SubgameSolver(build_subgame_tree(subgame), hands, ranges)
-            points = []
-            for n in (50, 50, 100, 200):
-                began = time.process_time()
-                solver.run(n)
-                cpu = time.process_time() - began
-                fraction = solver.exploitability().nash_conv_pot_fraction
-                points.append(
-                    {"iterations": solver.iteration, "nash_conv_pct_pot": 100 * fraction, "cpu_ms": 1000 * cpu}
-                )
+            points = timed_steps(solver, (50, 50, 100, 200))
             rows.append({"seed": seed, "stacks": list(stacks), "points": points})
     return rows
+
+
+def match_against_lookup(
+    path: Path, config: HoldemConfig, bot: Any, warm_up: Any, arguments: argparse.Namespace
+) -> dict[str, Any]:
+    """A duplicate match of ``bot`` (a re-solving bot, or a wrapper of one as ``bot.bot``) against the
+    lookup bot of the same strategy file, after ``warm_up`` played 10 untimed rounds (numba compiles):
+    mbb/hand with its 95% interval, illegal actions, re-solves, fallbacks, errors, wall seconds, machine."""
+    play_match(config, warm_up, LookupBot(path, config=config, seed=9), rounds=10, seed=99)
+    machine = harness.machine(cores_used=1)
+    with harness.stopwatch() as clock:
+        result = play_match(
+            config, bot, LookupBot(path, config=config, seed=2), rounds=arguments.rounds, seed=arguments.seed,
+            duplicate=True,
+        )  # fmt: skip
+    mean, half_width = result.win_rate()
+    resolving = getattr(bot, "bot", bot)
+    return {
+        "rounds": arguments.rounds,
+        "seed": arguments.seed,
+        "mbb_per_hand": mean,
+        "ci95_mbb_per_hand": half_width,
+        "illegal_actions": result.illegal_actions,
+        "resolves": resolving.resolves,
+        "fallbacks": resolving.fallbacks,
+        "errors": resolving.errors,
+        "match_seconds": clock.seconds,
+        "machine": machine,
+        "load_average_at_end": harness.load_average(),
+    }
 
 
 def main() -> None:
@@ -105,35 +147,16 @@ def main() -> None:
     args = parser.parse_args()
     path = tiny_strategy(args.workdir)
     if args.convergence:
-        print(json.dumps({"convergence": convergence(path)}))
+        print(json.dumps({"convergence": convergence(path), "machine": harness.machine(cores_used=1)}))
         return
     config = HoldemConfig(stack=STACK)
     resolving = ResolvingBot(path, config=config, seed=1)
-    play_match(config, resolving, LookupBot(path, config=config, seed=9), rounds=10, seed=99)  # compile first
-    resolving = ResolvingBot(path, config=config, seed=1)
-    load_before = os.getloadavg()[0]
-    began = time.perf_counter()
-    result = play_match(
-        config, resolving, LookupBot(path, config=config, seed=2), rounds=args.rounds, seed=args.seed, duplicate=True
-    )
-    mean, half_width = result.win_rate()
+    report = match_against_lookup(path, config, resolving, ResolvingBot(path, config=config, seed=1), args)
     milliseconds = np.array(resolving.resolve_seconds) * 1000
-    report = {
-        "rounds": args.rounds,
-        "seed": args.seed,
-        "mbb_per_hand": mean,
-        "ci95_mbb_per_hand": half_width,
-        "illegal_actions": result.illegal_actions,
-        "resolves": resolving.resolves,
-        "fallbacks": resolving.fallbacks,
-        "errors": resolving.errors,
-        "resolve_ms": {
-            "mean": float(milliseconds.mean()),
-            "p50": float(np.percentile(milliseconds, 50)),
-            "p99": float(np.percentile(milliseconds, 99)),
-        },
-        "match_seconds": time.perf_counter() - began,
-        "load_average": [load_before, os.getloadavg()[0]],
+    report["resolve_ms"] = {
+        "mean": float(milliseconds.mean()),
+        "p50": float(np.percentile(milliseconds, 50)),
+        "p99": float(np.percentile(milliseconds, 99)),
     }
     print(json.dumps(report))
 

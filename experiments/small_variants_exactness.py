@@ -5,41 +5,38 @@ action in the tree, every deal enumerated), run CFR+ (solver.solve.cfr.Solver) a
 the exact best response over the full DealTable (solver.evaluate.exploitability: the unabstracted
 short-deck game). Writes results/small_variants_exactness.{md,json}.
 
-    .venv/bin/python -m experiments.small_variants_exactness
+    .venv/bin/python experiments/small_variants_exactness.py
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import platform
-import time
 from pathlib import Path
+
+import harness
 
 from abstraction.exact.small_variants import DEFAULT_DECKS, build_small_variant
 from solver.evaluate.exploitability import exploitability
 from solver.solve.cfr import Solver
 
 VARIANTS = tuple(DEFAULT_DECKS)
-COMMAND = ".venv/bin/python -m experiments.small_variants_exactness"
 
 
 def run(variant: str, rules: str, checkpoints: list[int]) -> dict:
-    start = time.perf_counter()
-    small = build_small_variant(variant, rules=rules)
-    build = time.perf_counter() - start
+    with harness.stopwatch() as clock:
+        small = build_small_variant(variant, rules=rules)
+    build = clock.seconds
     game = small.game
     solver = Solver(game, "cfr+")
     pot = small.start_pot
     rows = []
     solve_seconds = 0.0
     for iterations in checkpoints:
-        start = time.perf_counter()
-        solver.run(iterations - solver.iteration)
-        solve_seconds += time.perf_counter() - start
-        start = time.perf_counter()
-        result = exploitability(game, solver.average_strategy())
+        with harness.stopwatch() as clock:
+            solver.run(iterations - solver.iteration)
+        solve_seconds += clock.seconds
+        with harness.stopwatch() as best_response:
+            result = exploitability(game, solver.average_strategy())
         rows.append(
             {
                 "iterations": iterations,
@@ -47,7 +44,7 @@ def run(variant: str, rules: str, checkpoints: list[int]) -> dict:
                 "exploitability_pct_pot": 100 * result.exploitability_chips / pot,
                 "game_value": result.game_value,
                 "solve_seconds": solve_seconds,
-                "best_response_seconds": time.perf_counter() - start,
+                "best_response_seconds": best_response.seconds,
             }
         )
         print(variant, rules, rows[-1], flush=True)
@@ -71,12 +68,13 @@ def run(variant: str, rules: str, checkpoints: list[int]) -> dict:
     }
 
 
-def markdown(results: list[dict], seconds: float) -> str:
+def markdown(report: dict) -> str:
+    results = report["results"]
     lines = [
         "# Small exact variants: solver exploitability in the unabstracted short-deck games",
         "",
-        f"Command: `{COMMAND}` ({seconds:.0f} s in all). Machine: {os.cpu_count()} cores "
-        f"({platform.processor() or platform.machine()}), shared with other jobs; Python {platform.python_version()}.",
+        f"Command: `{report['command']}` ({report['seconds']:.0f} s in all). Machine: "
+        f"{harness.machine_line(report['machine'])}, shared with other jobs.",
         "",
         "Games: `abstraction.exact.small_variants.build_small_variant(variant, rules=...)`: stack 4 chips, blinds 1/2,",
         "bet abstraction `a` (every raise is all-in, so every legal action is in the tree: checked against the",
@@ -117,23 +115,18 @@ def main() -> None:
     parser.add_argument("--document-checkpoints", default="10,100,1000")
     parser.add_argument("--engine-checkpoints", default="10,100")
     args = parser.parse_args()
-    begin = time.perf_counter()
     results = []
-    for rules, text in (("document", args.document_checkpoints), ("engine", args.engine_checkpoints)):
-        for variant in VARIANTS:
-            results.append(run(variant, rules, [int(x) for x in text.split(",")]))
-    seconds = time.perf_counter() - begin
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    with harness.stopwatch() as clock:
+        for rules, text in (("document", args.document_checkpoints), ("engine", args.engine_checkpoints)):
+            for variant in VARIANTS:
+                results.append(run(variant, rules, [int(x) for x in text.split(",")]))
     payload = {
-        "command": COMMAND,
-        "cores": os.cpu_count(),
-        "seconds": seconds,
+        "machine": harness.machine(cores_used=1),
+        "seconds": clock.seconds,
         "default_decks": DEFAULT_DECKS,
         "results": results,
     }
-    out.with_suffix(".json").write_text(json.dumps(payload, indent=1) + "\n")
-    out.with_suffix(".md").write_text(markdown(results, seconds))
+    harness.write_results(Path(args.out), payload, markdown, harness.command_line(__file__, None))
 
 
 if __name__ == "__main__":

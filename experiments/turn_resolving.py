@@ -39,26 +39,20 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
-import sys
 import time
 from pathlib import Path
 
+import harness
 import numpy as np
+from resolving_bot import STACK, checked_down, match_against_lookup, timed_steps, tiny_strategy
 
-from game.play.bots import passive_action
-from game.play.match import play_match
-from game.rules.chance import RandomChance
-from game.rules.holdem import HoldemConfig, HoldemRound
+from game.rules.holdem import HoldemConfig
 from solver.bots.lookup_bot import LookupBot
 from solver.bots.resolving_bot import TURN, ResolvingBot, ResolvingConfig
 from solver.resolve.hands import river_hands, turn_hands
 from solver.resolve.leaves import LeafValues
 from solver.resolve.resolver import SubgameSolver
 from solver.resolve.tree import DECISION, FOLD, LEAF, RUNOUT, SHOWDOWN, SubgameConfig, build_subgame_tree
-
-sys.path.insert(0, str(Path(__file__).parent))
-from resolving_bot import STACK, tiny_strategy
 
 KINDS = {"leaves": LEAF, "runouts": RUNOUT, "folds": FOLD, "showdowns": SHOWDOWN}
 
@@ -133,9 +127,7 @@ def convergence(path: Path) -> list[dict]:
     bot = ResolvingBot(path, config=config, seed=0)
     rows = []
     for seed in (1, 2, 3):
-        round_ = HoldemRound(config, RandomChance(seed))
-        while round_.street < TURN:
-            round_.apply(passive_action(round_.observation(round_.to_act)))
+        round_ = checked_down(config, seed, TURN)
         observation = round_.observation(1)
         hands = turn_hands(np.array(round_.board))
         ranges = np.stack([hands.range_from_1326(bot.blueprint_ranges(observation)[p]) for p in (0, 1)])
@@ -149,13 +141,7 @@ def convergence(path: Path) -> list[dict]:
         tree = build_subgame_tree(subgame)
         leaves = bot._turn_leaves(tree, hands, 1, observation.history)
         solver = SubgameSolver(tree, hands, ranges / ranges.sum(axis=1, keepdims=True), leaves=leaves)
-        points = []
-        for n in (25, 25, 50, 100, 200):
-            began = time.process_time()
-            solver.run(n)
-            cpu = time.process_time() - began
-            fraction = solver.exploitability().nash_conv_pot_fraction
-            points.append({"iterations": solver.iteration, "nash_conv_pct_pot": 100 * fraction, "cpu_ms": 1000 * cpu})
+        points = timed_steps(solver, (25, 25, 50, 100, 200))
         rows.append({"seed": seed, "board": list(round_.board), "nodes": tree.n_nodes, "points": points})
     return rows
 
@@ -172,39 +158,23 @@ def main() -> None:
     parser.add_argument("--strategy", type=Path, default=None, help="a Hold'em or Swap strategy file instead")
     args = parser.parse_args()
     if args.iteration_cost:
-        print(json.dumps({"iteration_cost": iteration_cost(), "load_average": os.getloadavg()[0]}))
+        print(json.dumps({"iteration_cost": iteration_cost(), "machine": harness.machine(cores_used=1)}))
         return
     path = args.strategy if args.strategy is not None else tiny_strategy(args.workdir)
     if args.convergence:
-        print(json.dumps({"convergence": convergence(path), "load_average": os.getloadavg()[0]}))
+        print(json.dumps({"convergence": convergence(path), "machine": harness.machine(cores_used=1)}))
         return
     config = LookupBot(path).config  # the rules the strategy was solved for
     resolving = ResolvingConfig(iterations=args.iterations, depth_limited=not args.no_turn)
     warm = ResolvingBot(path, config=config, seed=1, resolving=resolving)
-    play_match(config, warm, LookupBot(path, config=config, seed=9), rounds=10, seed=99)  # compile first
     bot = Timed(ResolvingBot(path, config=config, seed=1, resolving=resolving))
-    load_before = os.getloadavg()[0]
-    began = time.perf_counter()
-    result = play_match(
-        config, bot, LookupBot(path, config=config, seed=2), rounds=args.rounds, seed=args.seed, duplicate=True
+    report = match_against_lookup(path, config, bot, warm, args)
+    report.update(
+        iterations=args.iterations,
+        turn=not args.no_turn,
+        resolve_wall_ms={street: _summary(seconds) for street, seconds in sorted(bot.wall.items())},
+        decision_cpu_ms={street: _summary(seconds) for street, seconds in sorted(bot.cpu.items())},
     )
-    mean, half_width = result.win_rate()
-    report = {
-        "rounds": args.rounds,
-        "seed": args.seed,
-        "iterations": args.iterations,
-        "turn": not args.no_turn,
-        "mbb_per_hand": mean,
-        "ci95_mbb_per_hand": half_width,
-        "illegal_actions": result.illegal_actions,
-        "resolves": bot.bot.resolves,
-        "fallbacks": bot.bot.fallbacks,
-        "errors": bot.bot.errors,
-        "resolve_wall_ms": {street: _summary(seconds) for street, seconds in sorted(bot.wall.items())},
-        "decision_cpu_ms": {street: _summary(seconds) for street, seconds in sorted(bot.cpu.items())},
-        "match_seconds": time.perf_counter() - began,
-        "load_average": [load_before, os.getloadavg()[0]],
-    }
     print(json.dumps(report))
 
 

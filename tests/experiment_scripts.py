@@ -8,6 +8,8 @@ from pathlib import Path
 from types import ModuleType
 
 EXPERIMENTS = Path(__file__).resolve().parents[1] / "experiments"
+if str(EXPERIMENTS) not in sys.path:  # the scripts import `harness` (and each other) as when run from there
+    sys.path.insert(0, str(EXPERIMENTS))
 
 
 def load_experiment(stem: str) -> ModuleType:

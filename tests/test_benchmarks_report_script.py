@@ -120,7 +120,7 @@ def test_run_writes_the_json_with_its_command_commit_and_machine(
     assert calls == [["vcfr", "bench", "solver", "--game", "leduc", "--quick", "--json"]]
     written = json.loads((results / "bench_solver_leduc.json").read_text())
     assert written["command"] == report.RUN_COMMANDS["leduc"]
-    assert written["commit"].split("+")[0] == report._short_commit().split("+")[0] and "commit_note" not in written
+    assert written["commit"] == report.harness.commit(short=True) and "commit_note" not in written
     assert written["machine"]
     page = (results / "benchmarks.md").read_text()
     leduc = [line for line in page.splitlines() if line.startswith("| Leduc")]

@@ -156,7 +156,7 @@ def test_markdown_has_header_columns_and_stage_seconds():
         "command": ".venv/bin/python experiments/blueprints.py --years 2022,limit",
         "smoke": True,
         "date": "2026-01-01T00:00:00+00:00",
-        "machine": blueprints.machine_info(2),
+        "machine": blueprints.harness.machine(cores_used=2),
         "settings": {"hands": 20_000, "lbr_hands": 5000, "freezeouts": 30, "max_games": 500, "seed": 0},
         "rows": [row for year in years.values() for row in blueprints.year_rows(year)],
         "years": years,
@@ -165,7 +165,7 @@ def test_markdown_has_header_columns_and_stage_seconds():
     assert "SMOKE RUN" in text
     assert "| " + " | ".join(blueprints.COLUMNS) + " |" in text
     assert "Command: `.venv/bin/python experiments/blueprints.py --years 2022,limit`" in text
-    assert "os.cpu_count" in text and "GB RAM" in text
+    assert "CPUs (affinity" in text and "2 used" in text
     assert "| 2022 | 200.0 | 2,700.0 | 90.0 | 60.0 (cached) | 15.0 | 3,065.0 |" in text
     assert "5,000 hands per seat" in text and "100 candidate deals" in text
 

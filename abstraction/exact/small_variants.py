@@ -29,7 +29,7 @@ probability, so that the abstract game *is* the real game on that deck:
   (Swap: the hands after swaps; Auction: each third-card holding; River of Blood: every run
   length's board; Bounty: the hit pattern with the board dealt at each fold street and at showdown).
 
-The small versions (default decks; ``python -m experiments.small_variants_exactness`` reports sizes):
+The small versions (default decks; ``python experiments/small_variants_exactness.py`` reports sizes):
 
 =============== ========================================= ===========================================
 variant         deck                                      what differs from the full rules

@@ -28,6 +28,17 @@ from game.pokerbots.engines import ENGINE_RULES
 from game.rules.variants import VARIANTS
 
 
+def engine_solve_arguments(variant: str, cards: str | Path, bets: str, *options: str) -> list[str]:
+    """``vcfr solve`` arguments of ``variant``'s abstract game under the official engine's rules
+    (``rules=engine``) on the card file ``cards`` with the bet abstraction ``bets``, then ``options``
+    (budget, workers, ``--out`` ...).
+
+    >>> engine_solve_arguments("swap", "c.h5", "1p,a cap=2", "--seconds", "5")
+    ['solve', '--variant', 'swap', '--rule', 'rules=engine', '--cards', 'c.h5', '--bets', '1p,a cap=2', '--seconds', '5']
+    """
+    return ["solve", "--variant", variant, "--rule", "rules=engine", "--cards", str(cards), "--bets", bets, *options]
+
+
 @dataclass(frozen=True)
 class DemoConfig:
     """The demo's small default. ``solve_seconds``: wall-clock solve budget (s); ``lbr_hands``:
@@ -87,15 +98,9 @@ class DemoConfig:
             ),
             (
                 f"Solve abstract {variant} (engine rules) with ES-MCCFR on fresh chance for {self.solve_seconds:g} s",
-                [
-                    "solve",
-                    "--variant",
+                engine_solve_arguments(
                     variant,
-                    "--rule",
-                    "rules=engine",
-                    "--cards",
-                    str(cards),
-                    "--bets",
+                    cards,
                     self.bets,
                     "--seconds",
                     f"{self.solve_seconds:g}",
@@ -104,7 +109,7 @@ class DemoConfig:
                     "--out",
                     str(strategy),
                     "--force",  # a new demo run replaces the last one's outputs
-                ],
+                ),
             ),
             (
                 "Local best response against the strategy file",

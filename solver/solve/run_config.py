@@ -10,6 +10,12 @@ A run file (TOML, read with :mod:`tomllib`) has up to four tables, each independ
 - ``[cards]``: ``path`` of the card-abstraction file (``vcfr abstract``); a relative path is read
   relative to the run file's folder (a ``--cards`` flag: relative to the working directory). It is
   stored as an absolute path, which every worker process or Dask worker must be able to read.
+  Optionally how that file is built, the ``vcfr abstract`` settings: ``buckets`` (preflop,flop,
+  turn,river counts, e.g. ``"169,24,24,24"``) and ``method`` (``ehs``, ``ehs2``, ``emd``) together,
+  ``flops`` (the first N canonical flops only; absent: all) and ``seed`` (default 0); the card
+  file's variant is the game's (:func:`abstraction.cards.buckets.card_file_variant`). ``vcfr solve``
+  does not build a missing card file (a full-size build takes many minutes and gigabytes); it fails
+  with the exact ``vcfr abstract`` command that builds it (:meth:`RunConfig.missing_cards_message`).
 - ``[bets]``: ``text`` (bet abstraction, :mod:`abstraction.bets.bet_abstraction`), ``bids`` (Auction bid
   sizes), ``max_runs`` (River of Blood run streets), ``max_nodes`` (refuse bigger trees).
 - ``[solver]``: ``algorithm`` (default ``cfr+`` on exact games, ``es-mccfr`` on abstract ones),
@@ -94,7 +100,7 @@ class RunConfigError(ValueError):
 
 # Expected types per key: "int", "float" (an int is fine), "str", "bool".
 _SCHEMA: dict[str, dict[str, str]] = {
-    "cards": {"path": "str"},
+    "cards": {"path": "str", "buckets": "str", "method": "str", "flops": "int", "seed": "int"},
     "bets": {"text": "str", "bids": "str", "max_runs": "int", "max_nodes": "int"},
     "solver": {
         "algorithm": "str",
@@ -220,9 +226,38 @@ class RulesTable:
 
 @dataclass(frozen=True)
 class CardsTable:
-    """``[cards]``: the card-abstraction file (absolute path), or ``None``."""
+    """``[cards]``: the card-abstraction file (absolute path), or ``None``, and optionally its
+    ``vcfr abstract`` build settings (``buckets`` and ``method`` together; ``flops`` absent = all
+    1,755 canonical flops; ``seed`` absent = 0)."""
 
     path: str | None = None
+    buckets: str | None = None
+    method: str | None = None
+    flops: int | None = None
+    seed: int | None = None
+
+    @property
+    def buildable(self) -> bool:
+        """Whether the table says how to build its card file."""
+        return self.buckets is not None
+
+    def build_arguments(self, variant: str, out: str | os.PathLike[str] | None = None) -> list[str]:
+        """``vcfr abstract`` arguments that build the card file (to ``out``, default :attr:`path`) for a
+        game of ``variant`` (the card file's variant is derived from it).
+
+        >>> CardsTable("/c/b.h5", "169,24,24,24", "ehs2").build_arguments("bounty")
+        ['abstract', '--variant', 'bounty', '--buckets', '169,24,24,24', '--method', 'ehs2', '--seed', '0', \
+'--out', '/c/b.h5']
+        """
+        from abstraction.cards.buckets import card_file_variant
+
+        if not self.buildable:
+            raise RunConfigError("[cards] has no build settings (buckets, method)")
+        arguments = ["abstract", "--variant", card_file_variant(variant), "--buckets", str(self.buckets)]
+        arguments += ["--method", str(self.method), "--seed", str(self.seed or 0)]
+        if self.flops is not None:
+            arguments += ["--flops", str(self.flops)]
+        return [*arguments, "--out", str(self.path if out is None else out)]
 
 
 @dataclass(frozen=True)
@@ -356,6 +391,7 @@ class RunConfig:
                         )
                 if solver.chance != "fresh" or solver.deals is not None or solver.deal_seed is not None:
                     raise RunConfigError("[solver] chance, deals and deal_seed: the limit game draws fresh chance only")
+            self._check_card_build()
             if self.cards.path is None:
                 from abstraction.cards.buckets import card_file_variant
 
@@ -370,6 +406,54 @@ class RunConfig:
                     f"[solver] algorithm {self.algorithm!r} traverses every deal, and fresh chance "
                     "draws a new deal per iteration: use es-mccfr or os-mccfr, or chance = 'fixed'"
                 )
+
+    def _check_card_build(self) -> None:
+        """The ``[cards]`` build settings: ``buckets`` and ``method`` together, values ``vcfr abstract`` takes."""
+        cards = self.cards
+        given = [name for name in ("buckets", "method", "flops", "seed") if getattr(cards, name) is not None]
+        if not given:
+            return
+        if cards.buckets is None or cards.method is None:
+            raise RunConfigError(
+                f"[cards] {given[0]} is a build setting: give buckets and method too "
+                f"(got {', '.join(f'{name}={getattr(cards, name)!r}' for name in given)})"
+            )
+        if cards.flops is not None and not 1 <= cards.flops <= 1755:
+            raise RunConfigError(f"[cards] flops must be in 1..1755 (canonical flops), got {cards.flops!r}")
+        from abstraction.cards.buckets import CardAbstractionConfig, card_file_variant
+
+        try:
+            counts = tuple(int(part) for part in cards.buckets.split(","))
+        except ValueError:
+            raise RunConfigError(
+                f"[cards] buckets must be four comma-separated counts (preflop,flop,turn,river), got {cards.buckets!r}"
+            ) from None
+        try:
+            CardAbstractionConfig(
+                buckets=counts, method=cards.method, variant=card_file_variant(self.rules.variant), seed=cards.seed or 0
+            )
+        except (TypeError, ValueError) as error:
+            raise RunConfigError(f"[cards] {' '.join(str(error).split())}") from None
+
+    def missing_cards_message(self) -> str | None:
+        """``None`` if the game needs no card file or its file exists; else why the run cannot start and
+        the exact ``vcfr abstract`` command that builds the file (from the ``[cards]`` build settings,
+        or a template naming the settings to choose when the table has none)."""
+        path = self.cards.path
+        if path is None or Path(path).is_file():
+            return None
+        import shlex
+
+        if self.cards.buildable:
+            command = "vcfr " + shlex.join(self.cards.build_arguments(self.rules.variant))
+            return f"card abstraction file {path!r} does not exist (build it with: {command})"
+        from abstraction.cards.buckets import card_file_variant
+
+        return (
+            f"card abstraction file {path!r} does not exist (build it with: vcfr abstract --variant "
+            f"{card_file_variant(self.rules.variant)} --out {shlex.quote(path)} and your buckets and method; "
+            "with [cards] buckets and method in the run file this names the exact command)"
+        )
 
     @property
     def algorithm(self) -> str:

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "experiments" / "engine_fuzz.py"
+from tests.experiment_scripts import load_experiment
 
 
 @pytest.fixture(scope="module")
 def engine_fuzz():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("engine_fuzz", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_experiment("engine_fuzz")  # the scripts' one loader (it puts experiments/ on sys.path)
 
 
 def test_small_fuzz_run_writes_the_summary(engine_fuzz, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -295,6 +295,21 @@ def test_missing_card_file_hints_name_the_variant_to_build(tmp_path: Path) -> No
     assert "vcfr abstract --variant bounty" in one_line_error(bounty, 2)
 
 
+def test_missing_card_file_of_a_recipe_names_the_exact_build_command(tmp_path: Path) -> None:
+    """A blueprint run file's [cards] says how its file is built: vcfr solve prints that exact command."""
+    shutil.copy(REPOSITORY / "experiments" / "configs" / "blueprint_bounty.toml", tmp_path)
+    result = invoke(
+        "solve", "--config", tmp_path / "blueprint_bounty.toml", "--iterations", "1", "--out", tmp_path / "b.h5"
+    )
+    message = one_line_error(result, 1)
+    expected = (tmp_path / "../../build/blueprints/cards/bounty_ehs2_169-24-24-24_flopsall_seed0.h5").resolve()
+    assert (
+        f"(build it with: vcfr abstract --variant bounty --buckets 169,24,24,24 --method ehs2 --seed 0 --out {expected})"
+        in message
+    )
+    assert not (tmp_path / "b.h5").exists()
+
+
 def test_demo_text_fits_80_columns_and_claims_no_checkpoint_files(tmp_path: Path, monkeypatch, capsys) -> None:
     import solver.cli.demo as demo
 

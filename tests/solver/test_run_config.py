@@ -141,6 +141,34 @@ def test_solver_parameters_reach_the_training_config() -> None:
             "fresh chance",
         ),
         ('[solver]\niterations = 1\nbackend = "mpi"\n', "backend must be one of"),
+        (
+            '[rules]\nvariant = "holdem"\n[cards]\npath = "c.h5"\nmethod = "ehs2"\n[solver]\niterations = 1\n',
+            "[cards] method is a build setting: give buckets and method too",
+        ),
+        (
+            '[rules]\nvariant = "holdem"\n[cards]\npath = "c.h5"\nbuckets = "169,x"\nmethod = "ehs"\n'
+            "[solver]\niterations = 1\n",
+            "[cards] buckets must be four comma-separated counts",
+        ),
+        (
+            '[rules]\nvariant = "holdem"\n[cards]\npath = "c.h5"\nbuckets = "169,8,8"\nmethod = "ehs"\n'
+            "[solver]\niterations = 1\n",
+            "[cards] buckets must be 4 counts",
+        ),
+        (
+            '[rules]\nvariant = "holdem"\n[cards]\npath = "c.h5"\nbuckets = "169,8,8,8"\nmethod = "kmeans"\n'
+            "[solver]\niterations = 1\n",
+            "[cards] method must be one of",
+        ),
+        (
+            '[rules]\nvariant = "holdem"\n[cards]\npath = "c.h5"\nbuckets = "169,8,8,8"\nmethod = "ehs"\n'
+            "flops = 0\n[solver]\niterations = 1\n",
+            "[cards] flops must be in 1..1755",
+        ),
+        (
+            '[rules]\nvariant = "leduc"\n[cards]\nbuckets = "169,8,8,8"\nmethod = "ehs"\n[solver]\niterations = 1\n',
+            "[cards] buckets applies to abstract games; leduc is an exact game",
+        ),
         ("[solver\niterations = 1\n", "not valid TOML"),
     ],
 )
@@ -199,3 +227,36 @@ def test_every_shipped_config_plays_the_rules_it_names(path: Path) -> None:
         assert stack == DOCUMENT_STACKS[variant] == defaults.stack, path.name
     if variant == "holdem":
         assert stack == defaults.stack == 400
+
+
+def test_cards_build_settings_name_the_exact_abstract_command(tmp_path: Path) -> None:
+    """A missing card file: the message is the `vcfr abstract` command of the [cards] build settings,
+    the card file's variant derived from the game's (a Hold'em file for Auction, Bounty's own)."""
+    text = (
+        '[rules]\nvariant = "{variant}"\n[cards]\npath = "cards/c.h5"\nbuckets = "169,24,24,24"\n'
+        'method = "ehs2"\nflops = 5\nseed = 3\n[solver]\niterations = 1\n'
+    )
+    card_file = tmp_path / "cards" / "c.h5"
+    for variant, built in (("auction", "holdem"), ("bounty", "bounty"), ("swap", "swap"), ("limit", "holdem")):
+        run = parse_run_config(text.format(variant=variant), base_dir=tmp_path)
+        assert (run.cards.buckets, run.cards.method, run.cards.flops, run.cards.seed) == ("169,24,24,24", "ehs2", 5, 3)
+        assert run.missing_cards_message() == (
+            f"card abstraction file {str(card_file)!r} does not exist (build it with: vcfr abstract --variant "
+            f"{built} --buckets 169,24,24,24 --method ehs2 --seed 3 --flops 5 --out {card_file})"
+        )
+    card_file.parent.mkdir()
+    card_file.write_bytes(b"")
+    assert run.missing_cards_message() is None  # it exists (whether it is a card file is train's to check)
+    plain = parse_run_config(
+        '[rules]\nvariant = "auction"\n[cards]\npath = "d.h5"\n[solver]\niterations = 1\n', tmp_path
+    )
+    assert not plain.cards.buildable  # old run files, [cards] path only, still load
+    assert "vcfr abstract --variant holdem --out" in plain.missing_cards_message()
+    assert parse_run_config("[solver]\niterations = 1\n").missing_cards_message() is None  # Leduc: no cards
+
+
+def test_every_blueprint_recipe_says_how_its_card_file_is_built() -> None:
+    for path in sorted(CONFIGS.glob("blueprint_*.toml")):
+        run = load_run_config(path)
+        assert run.cards.buildable and run.cards.method == "ehs2", path
+        assert "blueprint-cards" not in path.read_text()  # the settings are the table's, not a comment's
