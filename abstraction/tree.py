@@ -638,6 +638,19 @@ class DealTable:
         if (self.chance < 0).any():
             raise ValueError("chance children must be >= 0")
 
+    @classmethod
+    def equally_likely(cls, bucket: Any, weight: Any, n_buckets: Any) -> DealTable:
+        """The table of deals that are all equally likely, with no chance node inside the betting
+        (``chance`` has no column); arrays as in the class, one ``bucket`` and ``weight`` row per deal."""
+        n_deals = len(bucket)
+        return cls(
+            probability=np.full(n_deals, 1.0 / n_deals),
+            bucket=bucket,
+            weight=weight,
+            chance=np.zeros((n_deals, 0), dtype=np.int8),
+            n_buckets=n_buckets,
+        )
+
     @property
     def n_deals(self) -> int:
         return len(self.probability)

@@ -68,13 +68,7 @@ def build_game(name: str, rules: Mapping[str, Any] | None = None) -> SolverGame:
         outcome = outcome_table(alive, config.players)
         for d, final in enumerate(finals):
             weight[d, offset[c] + outcome[winner_mask(final.showdown_winners(alive))]] = 1.0
-    deals = DealTable(
-        probability=np.full(len(deal_cards), 1.0 / len(deal_cards)),
-        bucket=bucket,
-        weight=weight,
-        chance=np.zeros((len(deal_cards), 0), dtype=np.int8),
-        n_buckets=n_buckets,
-    )
+    deals = DealTable.equally_likely(bucket, weight, n_buckets)
     return SolverGame(name=name, tree=tree, deals=deals, config={"name": name, "rules": config.to_dict()})
 
 
