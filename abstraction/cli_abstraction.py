@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-from game.cli_support import RUNTIME, USAGE, check_output_file, fail
+from game.cli_support import RUNTIME, USAGE, benchmark_result, check_output_file, fail
 
 
 def _parse_buckets(text: str) -> tuple[int, int, int, int]:
@@ -131,12 +131,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """Time exact all-hands flop features, the all-flops pass and bucket lookups next to eval7."""
         from abstraction.bench.abstraction import run_abstraction_benchmark
 
-        try:
-            result = run_abstraction_benchmark(flops=flops, repeats=repeats, peer_iterations=peer_iterations)
-        except ValueError as error:
-            raise fail(str(error), USAGE) from None
-        if as_json:
-            typer.echo(json.dumps(result))
+        result = benchmark_result(
+            lambda: run_abstraction_benchmark(flops=flops, repeats=repeats, peer_iterations=peer_iterations), as_json
+        )
+        if result is None:
             return
         typer.echo(
             f"all 1,326 hands on one flop, exact: {result['flop_all_hands_ms']:.1f} ms on {result['threads']} threads, "
@@ -165,13 +163,13 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """Fresh deals per second of each variant's sampler, on one thread and on all."""
         from abstraction.bench.chance import run_chance_benchmark
 
-        try:
-            caps = tuple(int(part) for part in max_runs.split(","))
-            result = run_chance_benchmark(deals=deals, repeats=repeats, max_runs=caps)
-        except ValueError as error:
-            raise fail(str(error), USAGE) from None
-        if as_json:
-            typer.echo(json.dumps(result))
+        result = benchmark_result(
+            lambda: run_chance_benchmark(
+                deals=deals, repeats=repeats, max_runs=tuple(int(part) for part in max_runs.split(","))
+            ),
+            as_json,
+        )
+        if result is None:
             return
         for name, rate in result["deals_per_second"].items():
             typer.echo(

@@ -70,6 +70,15 @@ def _exclusive_cumsum(sizes: np.ndarray) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)])[: len(sizes)].astype(np.int64)
 
 
+def _freeze_arrays(record: Any) -> None:
+    """Replace each field of a frozen dataclass named in its ``_DTYPES`` by a read-only contiguous
+    array of that dtype."""
+    for name, dtype in record._DTYPES.items():
+        array = np.ascontiguousarray(getattr(record, name), dtype=dtype)
+        array.setflags(write=False)
+        object.__setattr__(record, name, array)
+
+
 class OutcomeColumns:
     """The columns of a deal's ``weight`` row, from ``context_size`` (int32 ``[n_contexts]``, the
     outcomes of each context): shared by trees and the deal sources that fill rows for them."""
@@ -184,12 +193,71 @@ class FlatTree(OutcomeColumns):
     }
 
     def __post_init__(self) -> None:
-        for name, dtype in self._DTYPES.items():
-            array = np.ascontiguousarray(getattr(self, name), dtype=dtype)
-            if name in ("committed", "terminal_values") and array.ndim == 1 and array.size == 0:
-                array = array.reshape(0, 2)
-            array.setflags(write=False)
-            object.__setattr__(self, name, array)
+        for name in ("committed", "terminal_values"):
+            if np.ndim(getattr(self, name)) == 1 and np.size(getattr(self, name)) == 0:
+                object.__setattr__(self, name, np.zeros((0, 2)))
+        _freeze_arrays(self)
+
+    @classmethod
+    def without_chance(
+        cls,
+        *,
+        kind: Any,
+        player: Any,
+        street: Any,
+        child_start: Any,
+        n_children: Any,
+        committed: Any,
+        action_kind: Any,
+        action_amount: Any,
+        context: Any,
+        value_row: Any,
+        terminal_values: Any,
+        context_size: Any,
+        buckets_per_street: Any,
+    ) -> FlatTree:
+        """The validated tree of a game with public betting and no chance node inside it.
+
+        Every decision node is its own information-set group (groups in node order) and buckets in
+        its street's slot, with ``buckets_per_street[street]`` buckets. Node arrays as in the class
+        (any array-likes); ``terminal_values`` the payoff rows, ``n_players`` (the width of
+        ``committed``) chips each.
+        """
+        kind = np.asarray(kind, dtype=np.int8)
+        player = np.asarray(player, dtype=np.int8)
+        street = np.asarray(street, dtype=np.int8)
+        n_children = np.asarray(n_children, dtype=np.int32)
+        committed = np.asarray(committed, dtype=np.float64)
+        decisions = np.flatnonzero(kind == DECISION)
+        group = np.full(len(kind), -1, dtype=np.int32)
+        group[decisions] = np.arange(len(decisions), dtype=np.int32)
+        n_actions = n_children[decisions]
+        group_street = street[decisions]
+        n_buckets = np.asarray(buckets_per_street, dtype=np.int32)[group_street]
+        tree = cls(
+            kind=kind,
+            player=player,
+            street=street,
+            child_start=child_start,
+            n_children=n_children,
+            committed=committed,
+            infoset_group=group,
+            action_kind=action_kind,
+            action_amount=action_amount,
+            context=context,
+            value_row=value_row,
+            n_actions=n_actions,
+            row_offset=_exclusive_cumsum(n_buckets.astype(np.int64) * n_actions),
+            n_buckets=n_buckets,
+            group_player=player[decisions],
+            group_street=group_street,
+            group_slot=group_street,
+            terminal_values=np.asarray(terminal_values, dtype=np.float64).reshape(-1, committed.shape[1]),
+            context_size=context_size,
+            chance_size=np.zeros(0, dtype=np.int32),
+        )
+        tree.validate()
+        return tree
 
     @property
     def n_nodes(self) -> int:
@@ -350,154 +418,181 @@ class FlatTree(OutcomeColumns):
         return digest.hexdigest()
 
 
+def _broken(name: str, detail: str) -> ValueError:
+    return ValueError(f"invariant {name!r} broken: {detail}")
+
+
 def _validate_tree(tree: FlatTree) -> None:
     """The invariants of :meth:`FlatTree.validate`, in the order they are checked."""
+    _validate_shapes(tree)
+    depth = _validate_order(tree, _validate_children(tree))
+    _validate_chance_and_payoffs(tree)
+    _validate_groups(tree, depth)
 
-    def broken(name: str, detail: str) -> ValueError:
-        return ValueError(f"invariant {name!r} broken: {detail}")
 
+def _validate_shapes(tree: FlatTree) -> None:
+    """2..6 players, array shapes that agree, a node, known kinds."""
     n = tree.n_nodes
     n_players = tree.n_players
     if tree.committed.ndim != 2 or not 2 <= n_players <= MAX_PLAYERS:
-        raise broken(
+        raise _broken(
             "2..6 players", f"committed has shape {tree.committed.shape}, expected (n_nodes, 2..{MAX_PLAYERS})"
         )
     for name in _NODE_FIELDS:
         expected = (n, n_players) if name == "committed" else (n,)
         if getattr(tree, name).shape != expected:
-            raise broken("node array shapes", f"{name} has shape {getattr(tree, name).shape}, expected {expected}")
+            raise _broken("node array shapes", f"{name} has shape {getattr(tree, name).shape}, expected {expected}")
     for name in _GROUP_FIELDS:
         if getattr(tree, name).shape != (tree.n_groups,):
-            raise broken(
+            raise _broken(
                 "group array shapes", f"{name} has shape {getattr(tree, name).shape}, expected ({tree.n_groups},)"
             )
     if tree.terminal_values.ndim != 2 or tree.terminal_values.shape[1] != n_players:
-        raise broken(
+        raise _broken(
             "payoff rows", f"terminal_values has shape {tree.terminal_values.shape}, expected (rows, {n_players})"
         )
     if n == 0:
-        raise broken("non-empty", "the tree has no nodes")
+        raise _broken("non-empty", "the tree has no nodes")
     unknown = sorted(set(tree.kind.tolist()) - set(KIND_NAMES))
     if unknown:
-        raise broken("known kinds", f"kinds {unknown} are not {sorted(KIND_NAMES)}")
+        raise _broken("known kinds", f"kinds {unknown} are not {sorted(KIND_NAMES)}")
+
+
+def _validate_children(tree: FlatTree) -> np.ndarray:
+    """Inner nodes have children after them, terminals none, every node but the root one parent;
+    returns ``parent`` int64 ``[n_nodes]`` (-1 at the root)."""
+    n = tree.n_nodes
     parents = np.full(n, -1, dtype=np.int64)
     for node in range(n):
         start, count = int(tree.child_start[node]), int(tree.n_children[node])
         inner = tree.kind[node] in (DECISION, CHANCE)
         if inner and count < 1:
-            raise broken("decisions have children", f"node {node} ({KIND_NAMES[int(tree.kind[node])]}) has {count}")
+            raise _broken("decisions have children", f"node {node} ({KIND_NAMES[int(tree.kind[node])]}) has {count}")
         if not inner and count != 0:
-            raise broken("terminals have no children", f"node {node} has {count} children")
+            raise _broken("terminals have no children", f"node {node} has {count} children")
         if count == 0:
             continue
         children = f"node {node} has children {start}..{start + count - 1}"
         if start + count > n:
-            raise broken("children in range", f"{children} but the tree has {n} nodes")
+            raise _broken("children in range", f"{children} but the tree has {n} nodes")
         if start <= node:
-            raise broken("children in range", f"{children}, not after it")
+            raise _broken("children in range", f"{children}, not after it")
         if (parents[start : start + count] >= 0).any():
-            raise broken(
+            raise _broken(
                 "one parent per node", f"a child of node {node} in {start}..{start + count - 1} already has a parent"
             )
         parents[start : start + count] = node
     orphans = np.flatnonzero(parents[1:] < 0) + 1
     if len(orphans):
-        raise broken("one parent per node", f"node {int(orphans[0])} has no parent")
-    depth = np.zeros(n, dtype=np.int64)
-    for node in range(1, n):
+        raise _broken("one parent per node", f"node {int(orphans[0])} has no parent")
+    return parents
+
+
+def _validate_order(tree: FlatTree, parents: np.ndarray) -> np.ndarray:
+    """Breadth-first order; streets and commitments never decrease down the tree, commitments are
+    non-negative; returns each node's ``depth`` int64 ``[n_nodes]``."""
+    depth = np.zeros(tree.n_nodes, dtype=np.int64)
+    for node in range(1, tree.n_nodes):
         parent = parents[node]
         depth[node] = depth[parent] + 1
         if depth[node] < depth[node - 1]:
-            raise broken(
+            raise _broken(
                 "breadth-first order",
                 f"node {node} at depth {depth[node]} follows node {node - 1} at depth {depth[node - 1]}",
             )
         if tree.street[node] < tree.street[parent]:
-            raise broken(
+            raise _broken(
                 "streets never decrease",
                 f"node {node} is on street {tree.street[node]}, its parent {parent} on {tree.street[parent]}",
             )
         if (tree.committed[node] < tree.committed[parent]).any():
-            raise broken(
+            raise _broken(
                 "commitments never decrease",
                 f"node {node} has {tree.committed[node].tolist()} chips "
                 f"committed, its parent {parent} {tree.committed[parent].tolist()}",
             )
     if (tree.committed < 0).any():
-        raise broken("commitments non-negative", f"node {int(np.flatnonzero((tree.committed < 0).any(axis=1))[0])}")
-    _validate_chance_and_payoffs(tree, broken)
+        raise _broken("commitments non-negative", f"node {int(np.flatnonzero((tree.committed < 0).any(axis=1))[0])}")
+    return depth
+
+
+def _validate_groups(tree: FlatTree, depth: np.ndarray) -> None:
+    """Each decision is in a group whose actor, street and action count it shares, at one depth;
+    every group is used and has positive sizes; group rows are contiguous."""
     group_depth = np.full(tree.n_groups, -1, dtype=np.int64)
-    for node in range(n):
+    for node in range(tree.n_nodes):
         group = int(tree.infoset_group[node])
         if tree.kind[node] != DECISION:
             if group != -1:
-                raise broken(
+                raise _broken(
                     "only decisions have groups", f"node {node} ({KIND_NAMES[int(tree.kind[node])]}) has group {group}"
                 )
             continue
         if not 0 <= group < tree.n_groups:
-            raise broken("groups in range", f"node {node} has group {group}, the tree has {tree.n_groups}")
-        if not 0 <= tree.player[node] < n_players:
-            raise broken("actors are players", f"node {node} has player {tree.player[node]} of {n_players}")
+            raise _broken("groups in range", f"node {node} has group {group}, the tree has {tree.n_groups}")
+        if not 0 <= tree.player[node] < tree.n_players:
+            raise _broken("actors are players", f"node {node} has player {tree.player[node]} of {tree.n_players}")
         if tree.n_actions[group] != tree.n_children[node]:
-            raise broken(
+            raise _broken(
                 "group action counts agree",
                 f"node {node} has {tree.n_children[node]} children "
                 f"but its group {group} has {tree.n_actions[group]} actions",
             )
         if tree.group_player[group] != tree.player[node] or tree.group_street[group] != tree.street[node]:
-            raise broken(
+            raise _broken(
                 "group player and street agree",
                 f"node {node} (player {tree.player[node]}, street "
                 f"{tree.street[node]}) in group {group} (player {tree.group_player[group]}, street "
                 f"{tree.group_street[group]})",
             )
         if group_depth[group] not in (-1, depth[node]):
-            raise broken(
+            raise _broken(
                 "group nodes at one depth", f"group {group} has nodes at depths {group_depth[group]} and {depth[node]}"
             )
         group_depth[group] = depth[node]
     unused = np.flatnonzero(group_depth < 0)
     if len(unused):
-        raise broken("every group used", f"group {int(unused[0])} has no node")
+        raise _broken("every group used", f"group {int(unused[0])} has no node")
     if (tree.n_buckets < 1).any() or (tree.n_actions < 1).any() or (tree.group_slot < 0).any():
-        raise broken("positive group sizes", "every group needs >= 1 bucket, >= 1 action and a slot >= 0")
+        raise _broken("positive group sizes", "every group needs >= 1 bucket, >= 1 action and a slot >= 0")
     sizes = tree.n_buckets.astype(np.int64) * tree.n_actions
     expected_offsets = _exclusive_cumsum(sizes)
     if not np.array_equal(tree.row_offset, expected_offsets):
         bad = int(np.flatnonzero(tree.row_offset != expected_offsets)[0])
-        raise broken(
+        raise _broken(
             "rows contiguous", f"group {bad} starts at row {tree.row_offset[bad]}, expected {expected_offsets[bad]}"
         )
 
 
-def _validate_chance_and_payoffs(tree: FlatTree, broken: Any) -> None:
+def _validate_chance_and_payoffs(tree: FlatTree) -> None:
     """Chance nodes name a slot of the right size; terminals own payoff rows of their context."""
     if (tree.context_size < 1).any() or (tree.chance_size < 2).any():
-        raise broken("context and chance sizes", "every context needs >= 1 outcome, every chance slot >= 2 children")
+        raise _broken("context and chance sizes", "every context needs >= 1 outcome, every chance slot >= 2 children")
     n_rows = len(tree.terminal_values)
     for node in range(tree.n_nodes):
         kind, context, row = int(tree.kind[node]), int(tree.context[node]), int(tree.value_row[node])
         if kind == CHANCE:
             if not 0 <= context < tree.n_chance_slots:
-                raise broken("chance slots in range", f"chance node {node} has slot {context} of {tree.n_chance_slots}")
+                raise _broken(
+                    "chance slots in range", f"chance node {node} has slot {context} of {tree.n_chance_slots}"
+                )
             if tree.n_children[node] != tree.chance_size[context]:
-                raise broken(
+                raise _broken(
                     "chance sizes agree",
                     f"chance node {node} has {tree.n_children[node]} children, its "
                     f"slot {context} {tree.chance_size[context]}",
                 )
         elif kind == DECISION:
             if context != -1 or row != -1:
-                raise broken("decisions own no payoffs", f"decision {node} has context {context}, value row {row}")
+                raise _broken("decisions own no payoffs", f"decision {node} has context {context}, value row {row}")
         else:
             if not -1 <= context < tree.n_contexts:
-                raise broken("contexts in range", f"terminal {node} has context {context} of {tree.n_contexts}")
+                raise _broken("contexts in range", f"terminal {node} has context {context} of {tree.n_contexts}")
             rows = 1 if context < 0 else int(tree.context_size[context])
             if not 0 <= row <= n_rows - rows:
-                raise broken("payoff rows in range", f"terminal {node} needs rows {row}..{row + rows - 1} of {n_rows}")
+                raise _broken("payoff rows in range", f"terminal {node} needs rows {row}..{row + rows - 1} of {n_rows}")
     if not np.isfinite(tree.terminal_values).all():
-        raise broken("finite payoffs", "terminal_values holds a NaN or infinity")
+        raise _broken("finite payoffs", "terminal_values holds a NaN or infinity")
 
 
 @dataclass(frozen=True, eq=False)
@@ -526,10 +621,7 @@ class DealTable:
     }
 
     def __post_init__(self) -> None:
-        for name, dtype in self._DTYPES.items():
-            array = np.ascontiguousarray(getattr(self, name), dtype=dtype)
-            array.setflags(write=False)
-            object.__setattr__(self, name, array)
+        _freeze_arrays(self)
         n_deals, n_slots = len(self.probability), len(self.n_buckets)
         if self.bucket.ndim != 3 or self.bucket.shape[0] != n_deals or self.bucket.shape[2] != n_slots:
             raise ValueError(f"bucket has shape {self.bucket.shape}, expected ({n_deals}, n_players, {n_slots})")
@@ -545,6 +637,19 @@ class DealTable:
             raise ValueError("outcome weights must lie in [0, 1]")
         if (self.chance < 0).any():
             raise ValueError("chance children must be >= 0")
+
+    @classmethod
+    def equally_likely(cls, bucket: Any, weight: Any, n_buckets: Any) -> DealTable:
+        """The table of deals that are all equally likely, with no chance node inside the betting
+        (``chance`` has no column); arrays as in the class, one ``bucket`` and ``weight`` row per deal."""
+        n_deals = len(bucket)
+        return cls(
+            probability=np.full(n_deals, 1.0 / n_deals),
+            bucket=bucket,
+            weight=weight,
+            chance=np.zeros((n_deals, 0), dtype=np.int8),
+            n_buckets=n_buckets,
+        )
 
     @property
     def n_deals(self) -> int:

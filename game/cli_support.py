@@ -13,6 +13,8 @@
   work: its folder is created, and a path of the wrong kind (a directory for a file, a file for a
   folder), an unwritable place or a folder that cannot be made is refused naming the path the user
   gave.
+- :func:`benchmark_result`: a ``vcfr bench`` command's result, with ``--json`` printed as one JSON
+  line; a ValueError from the benchmark is a usage error.
 - :func:`warn_if_over_cores`: a worker or thread count above the cores this process may use gets a
   one-line ``warning: ...`` on stderr (the command still runs).
 
@@ -22,8 +24,10 @@ It lives in ``game`` (the lowest layer) so that the commands of ``game``, ``abst
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +55,25 @@ def fail(message: str, code: int = RUNTIME) -> typer.Exit:
     """Print ``error: message`` as one line on stderr and return the exit to raise."""
     typer.echo(f"error: {' '.join(str(message).split())}", err=True)
     return typer.Exit(code)
+
+
+def benchmark_result(run: Callable[[], dict[str, Any]], as_json: bool) -> dict[str, Any] | None:
+    """The result of ``run()`` for a ``vcfr bench`` command to print, or None when ``as_json``: then
+    it has been printed as one JSON line. A ValueError from ``run`` (a bad option) is a usage error.
+
+    >>> benchmark_result(lambda: {"ms": 1.5}, as_json=True)
+    {"ms": 1.5}
+    >>> benchmark_result(lambda: {"ms": 1.5}, as_json=False)
+    {'ms': 1.5}
+    """
+    try:
+        result = run()
+    except ValueError as error:
+        raise fail(str(error), USAGE) from None
+    if as_json:
+        typer.echo(json.dumps(result))
+        return None
+    return result
 
 
 def _flags_as_flags(params: list[Any]) -> list[Any]:

@@ -37,7 +37,24 @@ def children(round_: LeducRound) -> list[LeducRound]:
     return result
 
 
-class ReferenceCFR:
+class RegretTables:
+    """Regrets and strategy sums per information set (lists, made on first visit), the iteration
+    count, and regret matching."""
+
+    def __init__(self) -> None:
+        self.regrets: dict[InfosetKey, list[float]] = {}
+        self.strategy_sums: dict[InfosetKey, list[float]] = {}
+        self.iteration = 0
+
+    def policy(self, key: InfosetKey, n_actions: int) -> list[float]:
+        """Regret matching at ``key``: positive regrets normalized, uniform when none is positive."""
+        regrets = self.regrets.setdefault(key, [0.0] * n_actions)
+        positive = [max(r, 0.0) for r in regrets]
+        total = sum(positive)
+        return [p / total for p in positive] if total > 0 else [1.0 / n_actions] * n_actions
+
+
+class ReferenceCFR(RegretTables):
     """Tabular CFR with alternating updates, as OpenSpiel's ``_CFRSolver`` and ``_DCFRSolver``.
 
     ``regret_matching_plus`` clips regrets at 0 after each player's update (CFR+);
@@ -60,15 +77,7 @@ class ReferenceCFR:
         self.discount = discount
         self.alpha = alpha
         self.beta = beta
-        self.regrets: dict[InfosetKey, list[float]] = {}
-        self.strategy_sums: dict[InfosetKey, list[float]] = {}
-        self.iteration = 0
-
-    def policy(self, key: InfosetKey, n_actions: int) -> list[float]:
-        regrets = self.regrets.setdefault(key, [0.0] * n_actions)
-        positive = [max(r, 0.0) for r in regrets]
-        total = sum(positive)
-        return [p / total for p in positive] if total > 0 else [1.0 / n_actions] * n_actions
+        super().__init__()
 
     def iterate(self) -> None:
         self.iteration += 1
@@ -204,7 +213,7 @@ class Generator:
         return unit(splitmix64(self.state))
 
 
-class ReferenceExternalSampling:
+class ReferenceExternalSampling(RegretTables):
     """Recursive external-sampling MCCFR with the kernels' random numbers (no pruning).
 
     Iteration ``t``: deal from stratified blocks of ``n_deals`` iterations, then for each traverser a
@@ -224,16 +233,8 @@ class ReferenceExternalSampling:
         self.node_of_history = node_of_history
         self.seed = seed
         self.linear_averaging = linear_averaging
-        self.regrets: dict[InfosetKey, list[float]] = {}
-        self.strategy_sums: dict[InfosetKey, list[float]] = {}
-        self.iteration = 0
+        super().__init__()
         self.order: list[int] = []
-
-    def policy(self, key: InfosetKey, n_actions: int) -> list[float]:
-        regrets = self.regrets.setdefault(key, [0.0] * n_actions)
-        positive = [max(r, 0.0) for r in regrets]
-        total = sum(positive)
-        return [p / total for p in positive] if total > 0 else [1.0 / n_actions] * n_actions
 
     def block_order(self, block: int) -> list[int]:
         generator = Generator(self.seed, 1, block)

@@ -9,6 +9,7 @@ import doctest
 import json
 import math
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -290,29 +291,19 @@ def test_duplicate_pipeline_on_a_stand_in_engine(fake_engines, tmp_path, seed_ev
         assert row["duplicate"]["ci95_mbb"] > 0
 
 
+def main_2025(bots: Path, engines: Path, out: Path, work: Path, *extra: str) -> int:
+    """The script's exit code on 2025 with the blueprints of ``bots``, 10 rounds, writing ``out``."""
+    arguments = ["--years", "2025", "--bots", bots, "--engines", engines, "--rounds", "10", *extra]
+    return official.main([str(argument) for argument in (*arguments, "--out", out, "--work", work)])
+
+
 def test_a_year_without_a_blueprint_gets_a_row_saying_so(fake_engines, tmp_path, capsys):
     engines, _ = fake_engines
     bots = tmp_path / "blueprints"
     (bots / "2025").mkdir(parents=True)
     (bots / "2025" / "blueprint_bounty.h5").write_text("still solving")  # no export.json yet
     out = tmp_path / "results" / "official"
-    code = official.main(
-        [
-            "--years",
-            "2025",
-            "--bots",
-            str(bots),
-            "--engines",
-            str(engines),
-            "--rounds",
-            "10",
-            "--out",
-            str(out),
-            "--work",
-            str(tmp_path / "work"),
-        ]
-    )
-    assert code == 0
+    assert main_2025(bots, engines, out, tmp_path / "work") == 0
     report = json.loads(out.with_suffix(".json").read_text())
     missing = f"no finished blueprint: {bots / '2025' / 'export.json'} missing"
     assert [row["opponent"] for row in report["rows"]] == ["skeleton", "equity"]
@@ -377,27 +368,7 @@ def test_a_strategy_that_cannot_be_exported_gets_a_row_naming_the_error(fake_eng
     (bots / "2025" / "export.json").write_text("{}")
     (bots / "2025" / "blueprint_bounty.h5").write_text("not an HDF5 file")
     out = tmp_path / "official"
-    assert (
-        official.main(
-            [
-                "--years",
-                "2025",
-                "--bots",
-                str(bots),
-                "--engines",
-                str(engines),
-                "--rounds",
-                "10",
-                "--opponents",
-                "equity",
-                "--out",
-                str(out),
-                "--work",
-                str(tmp_path / "work"),
-            ]
-        )
-        == 0
-    )
+    assert main_2025(bots, engines, out, tmp_path / "work", "--opponents", "equity") == 0
     rows = json.loads(out.with_suffix(".json").read_text())["rows"]
     assert len(rows) == 1 and rows[0]["opponent"] == "equity"
     assert rows[0]["missing"].startswith(f"export of {bots / '2025' / 'blueprint_bounty.h5'} failed: ")

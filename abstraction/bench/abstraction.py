@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import platform
 import time
-from collections.abc import Callable
 
 import numpy as np
 from numba import get_num_threads, njit, set_num_threads
@@ -28,6 +27,7 @@ from numba import get_num_threads, njit, set_num_threads
 from abstraction.cards.buckets import CardAbstraction, canonical_flops
 from abstraction.cards.features import all_hands_features, boards_features, hand_index
 from abstraction.cards.kernels_buckets import _bucket
+from game.bench.timing import best_seconds
 from game.cards.deck import format_cards, parse_cards
 
 BENCH_FLOP = "Qh7d2c"
@@ -37,17 +37,6 @@ EVERY_HAND_RANGE = (
     "A2o+,K2o+,Q2o+,J2o+,T2o+,92o+,82o+,72o+,62o+,52o+,42o+,32o"
 )
 """All 1,326 two-card hands in eval7's range syntax."""
-
-
-def _best(run: Callable[[], object], repeats: int) -> tuple[float, float]:
-    """Best wall-clock and CPU seconds of ``repeats`` calls."""
-    best_wall, best_cpu = float("inf"), float("inf")
-    for _ in range(repeats):
-        wall, cpu = time.perf_counter(), time.process_time()
-        run()
-        best_wall = min(best_wall, time.perf_counter() - wall)
-        best_cpu = min(best_cpu, time.process_time() - cpu)
-    return best_wall, best_cpu
 
 
 @njit(cache=True, nogil=True)
@@ -70,7 +59,7 @@ def _peer_eval7(iterations: int, repeats: int) -> dict:
     board = [eval7.Card(text) for text in format_cards(parse_cards(BENCH_FLOP)).split()]
     every_hand = eval7.HandRange(EVERY_HAND_RANGE)
     results: list[float] = []
-    wall, cpu = _best(
+    wall, cpu = best_seconds(
         lambda: results.append(eval7.py_hand_vs_range_monte_carlo(hand, every_hand, board, iterations)), repeats
     )
     return {
@@ -92,11 +81,11 @@ def run_abstraction_benchmark(
         )
     all_hands_features(BENCH_FLOP)  # compile or load kernels outside the timing
     features: list = []
-    wall, cpu = _best(lambda: features.append(all_hands_features(BENCH_FLOP)), repeats)
+    wall, cpu = best_seconds(lambda: features.append(all_hands_features(BENCH_FLOP)), repeats)
     threads = get_num_threads()
     set_num_threads(1)
     try:
-        single_wall, _ = _best(lambda: all_hands_features(BENCH_FLOP), repeats)
+        single_wall, _ = best_seconds(lambda: all_hands_features(BENCH_FLOP), repeats)
     finally:
         set_num_threads(threads)
     result: dict = {
@@ -134,12 +123,12 @@ def run_abstraction_benchmark(
     ):
         deals = np.array([generator.choice(52, 2 + n_board, replace=False) for _ in range(count)], dtype=np.int8)
         _lookup_loop(deals[:2], 2, arguments, 1)
-        wall, _ = _best(lambda deals=deals: _lookup_loop(deals, 2, arguments, 1), repeats)
+        wall, _ = best_seconds(lambda deals=deals: _lookup_loop(deals, 2, arguments, 1), repeats)
         result[name] = wall / count * (1e9 if name.endswith("_ns") else 1e6)
     hole, board = parse_cards(BENCH_HAND), parse_cards(BENCH_FLOP)
     abstraction.bucket(hole, board)
     calls = 2_000
-    wall, _ = _best(lambda: [abstraction.bucket(hole, board) for _ in range(calls)], repeats)
+    wall, _ = best_seconds(lambda: [abstraction.bucket(hole, board) for _ in range(calls)], repeats)
     result["lookup_python_us"] = wall / calls * 1e6
     result["machine"] = platform.processor() or platform.machine()
     return result

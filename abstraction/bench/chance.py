@@ -16,10 +16,10 @@ import platform
 
 from numba import get_num_threads
 
-from abstraction.bench.abstraction import _best
 from abstraction.cards.buckets import CardAbstraction
 from abstraction.chance.fresh_chance import FreshChance
 from abstraction.hooks import HOOKED_VARIANTS
+from game.bench.timing import best_seconds
 from game.rules.variants import get_variant
 
 
@@ -47,8 +47,8 @@ def run_chance_benchmark(
     for name, chance in samplers.items():
         chance.sample(0, 2, seed, parallel=False)  # compile or load the kernels outside the timing
         chance.sample(0, 2, seed, parallel=True)
-        one_thread, _ = _best(lambda: chance.sample(0, deals, seed, parallel=False), repeats)  # noqa: B023
-        all_threads, _ = _best(lambda: chance.sample(0, deals, seed, parallel=True), repeats)  # noqa: B023
+        one_thread, _ = best_seconds(lambda: chance.sample(0, deals, seed, parallel=False), repeats)  # noqa: B023
+        all_threads, _ = best_seconds(lambda: chance.sample(0, deals, seed, parallel=True), repeats)  # noqa: B023
         rates[name] = {"one_thread": deals / one_thread, "all_threads": deals / all_threads}
     return {
         "deals_per_second": rates,

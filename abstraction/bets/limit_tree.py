@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -200,52 +201,41 @@ def build_limit_tree(
     n_players = config.n_players
     # Depth-first walk into flat lists (memory: no round is kept once its subtree is done), then
     # renumbered breadth-first.
-    parent: list[int] = []
-    rank: list[int] = []
-    depth: list[int] = []
-    kind: list[int] = []
-    player: list[int] = []
-    street: list[int] = []
-    action_kind: list[int] = []
-    action_amount: list[int] = []
-    committed: list[tuple[int, ...]] = []
-    alive_of: dict[int, tuple[int, ...]] = {}
-    rows_of: dict[int, tuple[tuple[int, ...], ...]] = {}
+    walk = _DepthFirstNodes()
     row_cache: dict[tuple, tuple[tuple[int, ...], ...]] = {}
-    n_children: list[int] = []
 
     def visit(round_: LimitRound, up: int, index: int, level: int, move_kind: int, move_amount: int) -> None:
-        node = len(kind)
-        parent.append(up)
-        rank.append(index)
-        depth.append(level)
-        action_kind.append(move_kind)
-        action_amount.append(move_amount)
-        street.append(config.street_ordinal(round_.street))
-        committed.append(round_.contributions)
+        node = len(walk.kind)
+        walk.parent.append(up)
+        walk.rank.append(index)
+        walk.depth.append(level)
+        walk.action_kind.append(move_kind)
+        walk.action_amount.append(move_amount)
+        walk.street.append(config.street_ordinal(round_.street))
+        walk.committed.append(round_.contributions)
         if _betting_over(round_):
             folded = round_.folded
             alive = tuple(seat for seat in range(n_players) if not folded[seat])
-            n_children.append(0)
+            walk.n_children.append(0)
             if len(alive) == 1:
-                kind.append(FOLD)
-                player.append(folded.index(True) if n_players == 2 else -1)
-                rows_of[node] = (tuple(int(chips) for chips in round_.payoffs()),)
+                walk.kind.append(FOLD)
+                walk.player.append(folded.index(True) if n_players == 2 else -1)
+                walk.rows_of[node] = (tuple(int(chips) for chips in round_.payoffs()),)
             else:
-                kind.append(SHOWDOWN)
-                player.append(-1)
-                alive_of[node] = alive
+                walk.kind.append(SHOWDOWN)
+                walk.player.append(-1)
+                walk.alive_of[node] = alive
                 key = (round_.contributions, folded)
                 rows = row_cache.get(key)
                 if rows is None:
                     rows = tuple(round_.payoffs_if(winners) for winners in showdown_outcomes(alive, n_players))
                     row_cache[key] = rows
-                rows_of[node] = rows
+                walk.rows_of[node] = rows
             return
         moves = round_.legal_moves()
-        kind.append(DECISION)
-        player.append(int(round_.to_act))
-        n_children.append(len(moves))
+        walk.kind.append(DECISION)
+        walk.player.append(int(round_.to_act))
+        walk.n_children.append(len(moves))
         for child_index, move in enumerate(moves):
             child = round_.clone()
             child.apply(move)
@@ -257,22 +247,26 @@ def build_limit_tree(
         visit(root, -1, 0, 0, -1, -1)
     finally:
         sys.setrecursionlimit(limit)
-    return _flat_tree(
-        parent,
-        rank,
-        depth,
-        kind,
-        player,
-        street,
-        action_kind,
-        action_amount,
-        committed,
-        n_children,
-        alive_of,
-        rows_of,
-        buckets,
-        n_players,
-    )
+    return _flat_tree(walk, buckets, n_players)
+
+
+@dataclass
+class _DepthFirstNodes:
+    """The nodes of the walk in depth-first order: per node its parent, rank among its siblings,
+    depth and the fields of `FlatTree`; ``alive_of`` (showdowns) and ``rows_of`` (terminals) by node."""
+
+    parent: list[int] = field(default_factory=list)
+    rank: list[int] = field(default_factory=list)
+    depth: list[int] = field(default_factory=list)
+    kind: list[int] = field(default_factory=list)
+    player: list[int] = field(default_factory=list)
+    street: list[int] = field(default_factory=list)
+    action_kind: list[int] = field(default_factory=list)
+    action_amount: list[int] = field(default_factory=list)
+    committed: list[tuple[int, ...]] = field(default_factory=list)
+    n_children: list[int] = field(default_factory=list)
+    alive_of: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    rows_of: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
 
 
 def _breadth_first(parent: np.ndarray, rank: np.ndarray, depth: np.ndarray) -> np.ndarray:
@@ -292,74 +286,42 @@ def _breadth_first(parent: np.ndarray, rank: np.ndarray, depth: np.ndarray) -> n
     return np.concatenate(order_parts)
 
 
-def _flat_tree(
-    parent,
-    rank,
-    depth,
-    kind,
-    player,
-    street,
-    action_kind,
-    action_amount,
-    committed,
-    n_children,
-    alive_of,
-    rows_of,
-    buckets,
-    n_players,
-) -> FlatTree:
+def _flat_tree(walk: _DepthFirstNodes, buckets: np.ndarray, n_players: int) -> FlatTree:
     order = _breadth_first(
-        np.asarray(parent, dtype=np.int64), np.asarray(rank, dtype=np.int64), np.asarray(depth, dtype=np.int64)
+        np.asarray(walk.parent, dtype=np.int64),
+        np.asarray(walk.rank, dtype=np.int64),
+        np.asarray(walk.depth, dtype=np.int64),
     )
     n_nodes = len(order)
-    kind_array = np.asarray(kind, dtype=np.int8)[order]
-    children = np.asarray(n_children, dtype=np.int32)[order]
+    children = np.asarray(walk.n_children, dtype=np.int32)[order]
     child_start = np.zeros(n_nodes, dtype=np.int32)
     starts = 1 + np.concatenate([[0], np.cumsum(children[:-1], dtype=np.int64)])
     child_start[children > 0] = starts[children > 0]
-    contexts = sorted(set(alive_of.values()), key=lambda alive: (-len(alive), alive))
+    contexts = sorted(set(walk.alive_of.values()), key=lambda alive: (-len(alive), alive))
     context_index = {alive: c for c, alive in enumerate(contexts)}
     context = np.full(n_nodes, -1, dtype=np.int32)
     value_row = np.full(n_nodes, -1, dtype=np.int64)
     rows: list[tuple[int, ...]] = []
     for new, old in enumerate(order.tolist()):
-        block = rows_of.get(old)
+        block = walk.rows_of.get(old)
         if block is None:
             continue
         value_row[new] = len(rows)
-        if old in alive_of:
-            context[new] = context_index[alive_of[old]]
+        if old in walk.alive_of:
+            context[new] = context_index[walk.alive_of[old]]
         rows.extend(block)
-    decisions = np.flatnonzero(kind_array == DECISION)
-    group = np.full(n_nodes, -1, dtype=np.int32)
-    group[decisions] = np.arange(len(decisions), dtype=np.int32)
-    street_array = np.asarray(street, dtype=np.int8)[order]
-    player_array = np.asarray(player, dtype=np.int8)[order]
-    n_actions = children[decisions]
-    group_street = street_array[decisions]
-    n_buckets = buckets[group_street]
-    sizes = n_buckets.astype(np.int64) * n_actions
-    tree = FlatTree(
-        kind=kind_array,
-        player=player_array,
-        street=street_array,
+    return FlatTree.without_chance(
+        kind=np.asarray(walk.kind, dtype=np.int8)[order],
+        player=np.asarray(walk.player, dtype=np.int8)[order],
+        street=np.asarray(walk.street, dtype=np.int8)[order],
         child_start=child_start,
         n_children=children,
-        committed=np.asarray(committed, dtype=np.float64).reshape(-1, n_players)[order],
-        infoset_group=group,
-        action_kind=np.asarray(action_kind, dtype=np.int8)[order],
-        action_amount=np.asarray(action_amount, dtype=np.int32)[order],
+        committed=np.asarray(walk.committed, dtype=np.float64).reshape(-1, n_players)[order],
+        action_kind=np.asarray(walk.action_kind, dtype=np.int8)[order],
+        action_amount=np.asarray(walk.action_amount, dtype=np.int32)[order],
         context=context,
         value_row=value_row,
-        n_actions=n_actions,
-        row_offset=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
-        n_buckets=n_buckets,
-        group_player=player_array[decisions],
-        group_street=group_street,
-        group_slot=group_street,
-        terminal_values=np.asarray(rows, dtype=np.float64).reshape(len(rows), n_players),
+        terminal_values=rows,
         context_size=np.array([len(showdown_outcomes(alive, n_players)) for alive in contexts], dtype=np.int32),
-        chance_size=np.zeros(0, dtype=np.int32),
+        buckets_per_street=buckets,
     )
-    tree.validate()
-    return tree

@@ -68,13 +68,7 @@ def build_game(name: str, rules: Mapping[str, Any] | None = None) -> SolverGame:
         outcome = outcome_table(alive, config.players)
         for d, final in enumerate(finals):
             weight[d, offset[c] + outcome[winner_mask(final.showdown_winners(alive))]] = 1.0
-    deals = DealTable(
-        probability=np.full(len(deal_cards), 1.0 / len(deal_cards)),
-        bucket=bucket,
-        weight=weight,
-        chance=np.zeros((len(deal_cards), 0), dtype=np.int8),
-        n_buckets=n_buckets,
-    )
+    deals = DealTable.equally_likely(bucket, weight, n_buckets)
     return SolverGame(name=name, tree=tree, deals=deals, config={"name": name, "rules": config.to_dict()})
 
 
@@ -262,34 +256,18 @@ def walk_betting(root: LeducRound, buckets_per_street: np.ndarray) -> FlatTree:
     for i, node in enumerate(nodes):
         child_start[i] = next_free if node["children"] else 0
         next_free += node["children"]
-    decisions = [i for i, node in enumerate(nodes) if node["kind"] == DECISION]
-    group = np.full(len(nodes), -1, dtype=np.int32)
-    group[decisions] = np.arange(len(decisions))
-    n_actions = np.array([nodes[i]["children"] for i in decisions], dtype=np.int32)
-    group_street = np.array([nodes[i]["street"] for i in decisions], dtype=np.int8)
-    n_buckets = buckets_per_street[group_street]
-    sizes = n_buckets.astype(np.int64) * n_actions
-    tree = FlatTree(
-        kind=np.array([n["kind"] for n in nodes]),
-        player=np.array([n["player"] for n in nodes]),
-        street=np.array([n["street"] for n in nodes]),
+    return FlatTree.without_chance(
+        kind=[n["kind"] for n in nodes],
+        player=[n["player"] for n in nodes],
+        street=[n["street"] for n in nodes],
         child_start=child_start,
-        n_children=np.array([n["children"] for n in nodes]),
-        committed=np.array([n["committed"] for n in nodes], dtype=np.float64),
-        infoset_group=group,
-        action_kind=np.array([n["action_kind"] for n in nodes]),
-        action_amount=np.array([n["action_amount"] for n in nodes]),
+        n_children=[n["children"] for n in nodes],
+        committed=[n["committed"] for n in nodes],
+        action_kind=[n["action_kind"] for n in nodes],
+        action_amount=[n["action_amount"] for n in nodes],
         context=context,
         value_row=value_row,
-        n_actions=n_actions,
-        row_offset=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
-        n_buckets=n_buckets,
-        group_player=np.array([nodes[i]["player"] for i in decisions], dtype=np.int8),
-        group_street=group_street,
-        group_slot=group_street,
-        terminal_values=np.array(rows, dtype=np.float64).reshape(len(rows), n_players),
-        context_size=np.array([len(showdown_outcomes(m, n_players)) for m in contexts], dtype=np.int32),
-        chance_size=np.zeros(0, dtype=np.int32),
+        terminal_values=rows,
+        context_size=[len(showdown_outcomes(m, n_players)) for m in contexts],
+        buckets_per_street=buckets_per_street,
     )
-    tree.validate()
-    return tree

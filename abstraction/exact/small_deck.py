@@ -136,13 +136,7 @@ def build_small_deck_game(
     bucket, codes, views = _view_buckets(config, positions, deck, suit_isomorphism)
     n_buckets = np.array([len(v) for v in views], dtype=np.int32)
     tree = walk_betting(SmallHoldemRound(config, deck[positions[0]]), n_buckets)
-    raw = DealTable(
-        probability=np.full(len(positions), 1.0 / len(positions)),
-        bucket=bucket,
-        weight=_showdown_weight(tree, deck[positions], config.hole_cards),
-        chance=np.zeros((len(positions), 0), dtype=np.int8),
-        n_buckets=n_buckets,
-    )
+    raw = DealTable.equally_likely(bucket, _showdown_weight(tree, deck[positions], config.hole_cards), n_buckets)
     deals = merge_deals(raw)
     game = SolverGame(
         name="small_holdem",

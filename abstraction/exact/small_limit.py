@@ -112,13 +112,7 @@ def build_small_limit_game(
             best = max(strength[p] for p in alive)
             winners = [p for p in alive if strength[p] == best]
             weight[d, offset[c] + outcome_table(alive, n_players)[winner_mask(winners)]] = 1.0
-    table = DealTable(
-        probability=np.full(len(deals), 1.0 / len(deals)),
-        bucket=bucket,
-        weight=weight,
-        chance=np.zeros((len(deals), 0), dtype=np.int8),
-        n_buckets=n_buckets,
-    )
+    table = DealTable.equally_likely(bucket, weight, n_buckets)
     rules_dict = {name: getattr(config, name) for name in (f.name for f in dataclasses.fields(LimitConfig))}
     rules_dict["board_cards"] = list(config.board_cards)
     game = SolverGame(

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import os
 import platform
-import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from abstraction.bets.bet_abstraction import StreetBets
+from game.bench.timing import best_seconds
 from solver.bench.resolve_numpy import NumpySubgameSolver
 from solver.resolve.hands import river_hands
 from solver.resolve.resolver import ResolveConfig, SubgameSolver
@@ -34,12 +34,7 @@ CASES = {"issue": StreetBets((0.5, 1.0), all_in=True, cap=2), "default": DEFAULT
 
 def best_rates(run: Callable[[], None], count: int, repeats: int) -> tuple[float, float]:
     """``count`` over the fastest of ``repeats`` calls of ``run``, in wall-clock and in CPU seconds."""
-    wall, cpu = float("inf"), float("inf")
-    for _ in range(repeats):
-        wall_start, cpu_start = time.perf_counter(), time.process_time()
-        run()
-        wall = min(wall, time.perf_counter() - wall_start)
-        cpu = min(cpu, time.process_time() - cpu_start)
+    wall, cpu = best_seconds(run, repeats)
     return count / wall, count / max(cpu, 1e-9)
 
 

@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -383,11 +383,9 @@ class LookupBot:
             choices = self._choices(observation, self._decisions(observation, self._readings(observation)))
         except Exception:
             return ((passive_action(observation), 1.0),)
-        merged: dict[Action, float] = {}
-        for choice in choices:
-            merged[choice.action] = merged.get(choice.action, 0.0) + choice.probability
-        total = sum(merged.values())
-        return tuple((action, probability / total) for action, probability in merged.items() if probability > 0)
+        merged = summed_by_action((choice.action, choice.probability) for choice in choices)
+        total = sum(probability for _, probability in merged)
+        return tuple((action, probability / total) for action, probability in merged if probability > 0)
 
     def policy_rows(
         self,
@@ -693,6 +691,14 @@ class LookupBot:
             target = round(pips[seat] + cost + fraction * (sum(observation.contributions) + cost))
             return Action.raise_to(min(high, max(low, target)))
         return passive_action(observation)
+
+
+def summed_by_action(pairs: Iterable[tuple[Action, float]]) -> Policy:
+    """``(action, probability)`` pairs with equal actions' probabilities summed, in first-seen order."""
+    out: dict[Action, float] = {}
+    for action, probability in pairs:
+        out[action] = out.get(action, 0.0) + float(probability)
+    return tuple(out.items())
 
 
 def _after(

@@ -98,7 +98,7 @@ from game.cards.rng import SeedLike
 from game.play.bots import passive_action
 from game.rules.actions import Action, ActionKind, Move, Policy
 from game.rules.nolimit import NoLimitConfig, Observation
-from solver.bots.lookup_bot import OFF_TREE, LookupBot, _after
+from solver.bots.lookup_bot import OFF_TREE, LookupBot, _after, summed_by_action
 from solver.bots.time_manager import TimeConfig, TimeManager, run_within
 from solver.resolve.continuation import ContinuationConfig, RiverBlueprint, blueprint_opponent_values, leaf_values
 from solver.resolve.hands import RiverHands, TurnHands, river_hands, turn_hands
@@ -287,7 +287,7 @@ class ResolvingBot(LookupBot):
             self._restore_state(saved)
             return super().policy(observation)
         self._restore_state(saved)
-        return _merged(actions, probabilities)
+        return summed_by_action(zip(actions, probabilities, strict=True))
 
     def policy_rows(
         self,
@@ -718,14 +718,6 @@ def _updated(weights: np.ndarray, likelihood: np.ndarray) -> np.ndarray:
         logger.info("an action of probability 0 under the solved strategy: that range stays as it was")
         return weights
     return posterior / total
-
-
-def _merged(actions: list[Action], probabilities: list[float]) -> Policy:
-    """Equal actions' probabilities summed, in first-seen order."""
-    out: dict[Action, float] = {}
-    for action, probability in zip(actions, probabilities, strict=True):
-        out[action] = out.get(action, 0.0) + float(probability)
-    return tuple(out.items())
 
 
 def make_resolving_bot(

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
 
-from game.cli_support import RUNTIME, USAGE, check_output_folder, fail
+from game.cli_support import RUNTIME, USAGE, benchmark_result, check_output_folder, fail
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
@@ -28,12 +27,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         """Time our batch evaluator and the peers (eval7, phevaluator) on the same hands."""
         from game.bench.evaluator import run_evaluator_benchmark
 
-        try:
-            result = run_evaluator_benchmark(n_hands=hands, repeats=repeats, seed=seed)
-        except ValueError as error:
-            raise fail(str(error), USAGE) from None
-        if as_json:
-            typer.echo(json.dumps(result))
+        result = benchmark_result(lambda: run_evaluator_benchmark(n_hands=hands, repeats=repeats, seed=seed), as_json)
+        if result is None:
             return
         typer.echo(f"ours: {result['ours_evals_per_s'] / 1e6:,.1f} M 7-card evaluations/s (1 thread)")
         for name, rate in result["peers"].items():

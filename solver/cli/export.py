@@ -80,7 +80,7 @@ def folder_player(path: str, config: Any, seed: Any) -> Any:
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
-    from game.cli_support import RUNTIME, USAGE, check_output_folder, fail
+    from game.cli_support import RUNTIME, USAGE, benchmark_result, check_output_folder, fail
     from game.play.cli_game import register_player_file, register_player_folder
 
     register_player_file(".h5", strategy_player)
@@ -225,12 +225,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         source = transcript or DEFAULT_TRANSCRIPT
         if not source.is_file():
             raise fail(f"--transcript {str(source)!r}: no such file")
-        try:
-            result = run_client_benchmark(source, bot=bot, seed=seed, repeats=repeats)
-        except ValueError as error:  # an unknown bot, a transcript outside a year's folder ...
-            raise fail(str(error), USAGE) from None
-        if as_json:
-            typer.echo(json.dumps(result))
+        # A ValueError (an unknown bot, a transcript outside a year's folder ...) is a usage error.
+        result = benchmark_result(lambda: run_client_benchmark(source, bot=bot, seed=seed, repeats=repeats), as_json)
+        if result is None:
             return
         typer.echo(
             f"{result['variant']}, bot {result['bot']}: {result['decisions']} decisions, "

@@ -597,19 +597,16 @@ def _imported_tree(
     n = len(order)
     kind, player = np.zeros(n, dtype=np.int8), np.full(n, -1, dtype=np.int8)
     child_start, n_children = np.zeros(n, dtype=np.int32), np.zeros(n, dtype=np.int32)
-    group, context, value_row = np.full(n, -1), np.full(n, -1), np.full(n, -1, dtype=np.int64)
+    context, value_row = np.full(n, -1), np.full(n, -1, dtype=np.int64)
     action_amount = np.array([actions[-1] if actions else -1 for actions in order])
     rows: list[tuple[float, ...]] = []
     contexts: list[tuple[int, dict[tuple[int, ...], int]]] = []
     columns = 0
-    decisions = []
     for i, actions in enumerate(order):
         if actions in walk.actor:
             who, legal = walk.actor[actions]
             kind[i], player[i], n_children[i] = DECISION, who, len(legal)
             child_start[i] = index[(*actions, legal[0])]
-            group[i] = len(decisions)
-            decisions.append(i)
             continue
         payoffs = walk.returns[actions]
         values = sorted(set(payoffs.values()))
@@ -622,33 +619,21 @@ def _imported_tree(
         outcome = {v: k for k, v in enumerate(values)}
         contexts.append((columns, {prefix: outcome[v] for prefix, v in payoffs.items()}))
         columns += len(values)
-    n_actions = n_children[decisions]
-    group_street = np.array([walk.street[order[i]] for i in decisions], dtype=np.int8)
-    group_buckets = n_buckets[group_street]
-    sizes = group_buckets.astype(np.int64) * n_actions
-    tree = FlatTree(
+    tree = FlatTree.without_chance(
         kind=kind,
         player=player,
-        street=np.array([walk.street[actions] for actions in order]),
+        street=[walk.street[actions] for actions in order],
         child_start=child_start,
         n_children=n_children,
         committed=np.zeros((n, n_players)),
-        infoset_group=group,
         action_kind=np.full(n, -1),
         action_amount=action_amount,
         context=context,
         value_row=value_row,
-        n_actions=n_actions,
-        row_offset=np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
-        n_buckets=group_buckets,
-        group_player=player[decisions],
-        group_street=group_street,
-        group_slot=group_street,
-        terminal_values=np.array(rows, dtype=np.float64).reshape(len(rows), n_players),
-        context_size=np.array([len(set(outcome.values())) for _, outcome in contexts], dtype=np.int32),
-        chance_size=np.zeros(0, dtype=np.int32),
+        terminal_values=rows,
+        context_size=[len(set(outcome.values())) for _, outcome in contexts],
+        buckets_per_street=n_buckets,
     )
-    tree.validate()
     return tree, contexts
 
 

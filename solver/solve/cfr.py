@@ -239,15 +239,14 @@ def run_iterations(
             raise ValueError(f"{name} must be a writeable C-contiguous array")
     if first_iteration < 0 or n_iterations < 0:
         raise ValueError(f"iterations must be >= 0, got first {first_iteration!r}, count {n_iterations!r}")
+    iterations = range(first_iteration, first_iteration + n_iterations)
     with np.errstate(over="ignore"):  # uint64 generator arithmetic wraps on purpose (NUMBA_DISABLE_JIT=1)
         if config.algorithm in FULL_TRAVERSAL:
-            _run_full_traversal(game, config, regrets, strategy_sums, first_iteration, n_iterations)
+            _run_full_traversal(game, config, iterations, regrets, strategy_sums)
             return
-        done = 0
-        while done < n_iterations:
-            count = min(SAMPLING_BATCH, n_iterations - done)
-            _run_sampling(game, config, regrets, strategy_sums, first_iteration + done, count, private)
-            done += count
+        for start in iterations[::SAMPLING_BATCH]:
+            batch = range(start, min(start + SAMPLING_BATCH, iterations.stop))
+            _run_sampling(game, config, batch, regrets, strategy_sums, private)
 
 
 def _check_private_rows(game: SolverGame, config: SolverConfig, private: PrivateRows) -> None:
@@ -283,12 +282,7 @@ def _check_private_rows(game: SolverGame, config: SolverConfig, private: Private
 
 
 def _run_full_traversal(
-    game: SolverGame,
-    config: SolverConfig,
-    regrets: np.ndarray,
-    strategy_sums: np.ndarray,
-    first_iteration: int,
-    n_iterations: int,
+    game: SolverGame, config: SolverConfig, iterations: range, regrets: np.ndarray, strategy_sums: np.ndarray
 ) -> None:
     tree = game.tree
     alpha, beta, gamma = {
@@ -304,8 +298,8 @@ def _run_full_traversal(
         regrets,
         strategy_sums,
         np.empty_like(regrets),
-        first_iteration,
-        n_iterations,
+        iterations.start,
+        len(iterations),
         config.algorithm == "cfr+",
         gamma,
         config.algorithm in ("linear", "dcfr"),
@@ -317,14 +311,14 @@ def _run_full_traversal(
 def _run_sampling(
     game: SolverGame,
     config: SolverConfig,
+    batch: range,
     regrets: np.ndarray,
     strategy_sums: np.ndarray,
-    first_iteration: int,
-    n_iterations: int,
-    private: PrivateRows | None = None,
+    private: PrivateRows | None,
 ) -> None:
-    """One batch: fresh deals ``first_iteration ..`` from the sampler, or stratified table rows."""
+    """One batch of iterations: fresh deals from the sampler, or stratified table rows."""
     tree = game.tree
+    first_iteration, n_iterations = batch.start, len(batch)
     if game.deals is None:
         deals = game.sampler.sample(first_iteration, n_iterations, config.seed)
         deal_of_iteration = np.arange(n_iterations, dtype=np.int64)

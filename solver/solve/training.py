@@ -207,6 +207,31 @@ def _next_stop(done: int, config: TrainingConfig) -> int:
     return min(stops)
 
 
+def _block_end(done: int, config: TrainingConfig, rate: float, elapsed: float, cut: bool) -> tuple[int, int]:
+    """``(scheduled, stop)``: the next scheduled stop after ``done`` iterations (`_next_stop`) and
+    the end of the next block. With ``cut`` the block ends earlier, after about
+    ``config.block_seconds`` (and no later than ``config.seconds`` of solving, ``elapsed`` seconds
+    done) at ``rate`` iterations per second (1,000 iterations while the rate is unknown)."""
+    scheduled = _next_stop(done, config)
+    if not cut:
+        return scheduled, scheduled
+    budget = config.block_seconds
+    if config.seconds is not None:
+        budget = min(budget, max(float(config.seconds) - elapsed, 0.0))
+    size = 1000 if rate <= 0 else max(256, int(rate * budget))
+    return scheduled, min(scheduled, done + size)
+
+
+def _checkpoint_due(stop: int, config: TrainingConfig, last_write: float) -> bool:
+    """Whether the block ending at iteration ``stop`` writes a checkpoint: ``stop`` is a multiple of
+    ``checkpoint_every``, or ``checkpoint_minutes`` have passed since ``last_write``
+    (``time.perf_counter()`` seconds)."""
+    due = bool(config.checkpoint_every) and stop % config.checkpoint_every == 0
+    if config.checkpoint_minutes is not None:
+        due = due or time.perf_counter() - last_write >= 60.0 * config.checkpoint_minutes
+    return due
+
+
 def exploitability_note(game: SolverGame) -> str | None:
     """Why the loop measures no exploitability on ``game`` (``None``: it does)."""
     if game.deals is None:
@@ -392,14 +417,7 @@ def train(
         rate = 0.0
         while not finished():
             done = int(tables["iteration"][0])
-            scheduled = _next_stop(done, config)
-            stop = scheduled
-            if cut_blocks:
-                budget = config.block_seconds
-                if config.seconds is not None:
-                    budget = min(budget, max(float(config.seconds) - elapsed, 0.0))
-                size = 1000 if rate <= 0 else max(256, int(rate * budget))
-                stop = min(scheduled, done + size)
+            scheduled, stop = _block_end(done, config, rate, elapsed, cut_blocks)
             started, cpu_started = time.perf_counter(), time.process_time()
             runner(tables, stop - done)
             block_seconds = time.perf_counter() - started
@@ -409,17 +427,13 @@ def train(
                 elapsed += block_seconds
                 last_value = measure()
                 log = log.appended(stop, elapsed, last_value)
-                checkpoint = bool(config.checkpoint_every) and stop % config.checkpoint_every == 0
-                if config.checkpoint_minutes is not None:
-                    checkpoint = checkpoint or time.perf_counter() - last_write >= 60.0 * config.checkpoint_minutes
+                checkpoint = _checkpoint_due(stop, config, last_write)
                 if checkpoint:
                     write_strategy_file(path, record())
                     last_write = time.perf_counter()
             else:
                 elapsed = base_seconds + (time.perf_counter() - clock_started)
-                checkpoint = bool(config.checkpoint_every) and stop % config.checkpoint_every == 0
-                if config.checkpoint_minutes is not None:
-                    checkpoint = checkpoint or time.perf_counter() - last_write >= 60.0 * config.checkpoint_minutes
+                checkpoint = _checkpoint_due(stop, config, last_write)
                 on_schedule = (stop == scheduled and stop % config.evaluate_every == 0) or finished()
                 if on_schedule and note is None:
                     last_value = measure()

@@ -30,6 +30,7 @@ from game.rules.chance import RandomChance, ScriptedChance
 from game.rules.nolimit import NoLimitRound, sample_legal_action
 from game.rules.river_of_blood import RiverOfBloodConfig
 from game.rules.variants import VARIANTS, get_variant, start_round
+from tests.abstraction.size_support import assert_size_is_the_tree
 
 RULES = ("document", "engine")
 STACK = 30
@@ -271,13 +272,7 @@ def test_measure_agrees_with_the_built_tree(variant: str) -> None:
         tree = tree_of(variant, rules)
         max_runs = MAX_RUNS if variant == "river_of_blood" else None
         size = measure_betting_tree(variant_config(variant, rules), BETS, (3,) * N_SLOTS[variant], max_runs=max_runs)
-        assert (size.n_nodes, size.n_groups, size.n_infosets, size.table_entries) == (
-            tree.n_nodes,
-            tree.n_groups,
-            tree.n_infosets,
-            tree.table_size,
-        )
-        assert size.tree_bytes == sum(array.nbytes for array in tree.to_arrays().values())
+        assert_size_is_the_tree(size, tree)
         assert tree.n_slots == N_SLOTS[variant]
 
 

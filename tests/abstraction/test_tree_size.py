@@ -19,6 +19,7 @@ from abstraction.bets.betting_tree import (
 from abstraction.bets.limit_tree import build_limit_tree, measure_limit_tree
 from game.rules.limit import LimitConfig
 from game.rules.variants import get_variant
+from tests.abstraction.size_support import assert_size_is_the_tree
 
 BUCKETS = (5, 7, 11, 13, 3, 2, 17)
 """Different counts per slot, so a group counted under the wrong slot changes the information sets."""
@@ -51,13 +52,7 @@ def test_the_estimate_is_the_built_size(variant: str, rules: str, stack: int, be
     size = measure_betting_tree(config, bet_abstraction, buckets, **options)
     built: list[int] = []
     tree = build_betting_tree(config, bet_abstraction, buckets, on_progress=built.append, **options)
-    assert (size.n_nodes, size.n_groups, size.n_infosets, size.table_entries) == (
-        tree.n_nodes,
-        tree.n_groups,
-        tree.n_infosets,
-        tree.table_size,
-    )
-    assert size.tree_bytes == sum(array.nbytes for array in tree.to_arrays().values())
+    assert_size_is_the_tree(size, tree)
     assert size.solver_bytes(2, 8) == tree.table_bytes(2, 8)
     # progress: every PROGRESS_NODES nodes, then once with the whole tree
     assert built == [*range(PROGRESS_NODES, tree.n_nodes + 1, PROGRESS_NODES), tree.n_nodes]
@@ -107,10 +102,4 @@ def test_the_limit_estimate_is_the_built_size(n_players: int, max_raises: int) -
     config = LimitConfig(n_players=n_players, max_raises=max_raises)
     size = measure_limit_tree(config, BUCKETS[:4])
     tree = build_limit_tree(config, BUCKETS[:4])
-    assert (size.n_nodes, size.n_groups, size.n_infosets, size.table_entries) == (
-        tree.n_nodes,
-        tree.n_groups,
-        tree.n_infosets,
-        tree.table_size,
-    )
-    assert size.tree_bytes == sum(array.nbytes for array in tree.to_arrays().values())
+    assert_size_is_the_tree(size, tree)

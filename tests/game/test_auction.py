@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from game.cards.deck import format_cards, parse_cards
+from game.cards.deck import format_cards
 from game.rules.actions import Action, ActionKind, IllegalActionError
 from game.rules.auction import AuctionConfig, AuctionRound
 from game.rules.chance import ScriptedChance
+from tests.game.scripted import cards, play
 
 BID = ActionKind.BID
 # Seat 0 Ah Kd, seat 1 Qs Qh; flop 2c 7d Jc; third card(s) Ad (then As); turn 3s, river 8h.
@@ -16,18 +17,8 @@ DECK = "Ah Kd Qs Qh 2c 7d Jc Ad As 3s 8h"
 ROYAL = "2c 3d 4c 5d As Ks Qs 6h Js Ts"
 
 
-def cards(text: str) -> list[int]:
-    return parse_cards(text).tolist()
-
-
 def start(deck: str = DECK, **config: object) -> AuctionRound:
     return AuctionRound(AuctionConfig(**config), ScriptedChance(cards(deck)))  # type: ignore[arg-type]
-
-
-def play(round_: AuctionRound, actions: str) -> AuctionRound:
-    for text in actions.split():
-        round_.apply(Action.parse(text))
-    return round_
 
 
 def test_auction_comes_right_after_the_flop_big_blind_bids_first() -> None:

@@ -20,26 +20,13 @@ from game.rules.limit import LimitConfig
 from game.rules.river_of_blood import RiverOfBloodConfig
 from game.rules.swap import SwapConfig
 from game.rules.variants import VARIANTS
-
-
-def random_rounds(variant: str, count: int, seed: int):
-    """Yield (round, observation of the seat to act) along random playouts of ``variant``."""
-    config = VARIANTS[variant].config_class()
-    rng = np.random.default_rng(seed)
-    driver = RandomBot(seed=rng)
-    for _ in range(count):
-        match_state = tuple(rng.integers(0, 13, size=2).tolist()) if variant == "bounty" else None
-        round_ = VARIANTS[variant].round_class(config, RandomChance(rng), match_state=match_state)
-        while not round_.is_terminal:
-            observation = round_.observation(round_.to_act)
-            yield round_, observation
-            round_.apply(driver.act(observation))
+from tests.game.playouts import random_observations
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_bot_only_plays_legal_actions(variant: str) -> None:
     bots = [RandomBot(seed=1), CheckCallBot(), EquityBot(samples=50, seed=2)]
-    for round_, observation in random_rounds(variant, 25, seed=3):
+    for round_, observation in random_observations(variant, "document", 25, seed=3):
         for bot in bots:
             action = bot.act(observation)
             assert round_.can_apply(action), (bot.name, action, round_)
@@ -60,7 +47,7 @@ def test_random_bot_is_reproducible_and_covers_every_kind_and_the_raise_range() 
 def test_check_call_bot_never_folds_or_raises() -> None:
     bot = CheckCallBot()
     for variant in sorted(VARIANTS):
-        for _, observation in random_rounds(variant, 10, seed=4):
+        for _, observation in random_observations(variant, "document", 10, seed=4):
             action = bot.act(observation)
             if ActionKind.CHECK in observation.legal_actions:
                 assert action == Action.check()

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 from game.cards.deck import RANKS, parse_cards
-from game.rules.actions import Action, ActionKind
+from game.rules.actions import ActionKind
 from game.rules.bounty import BountyConfig, BountyRound, draw_bounty_ranks
 from game.rules.chance import ScriptedChance
+from tests.game.scripted import play
 
 # Seat 0 Ah Ad, seat 1 Kc Qc; board 2s 7h 9d 3c 4d: seat 0 wins a showdown.
 SEAT_0_WINS = "Ah Ad Kc Qc 2s 7h 9d 3c 4d"
@@ -32,12 +33,6 @@ def bounty(deck: str, ranks: tuple[str, str], rules: str = "document", **config:
         ScriptedChance(parse_cards(deck).tolist()),
         match_state=(rank(ranks[0]), rank(ranks[1])),
     )
-
-
-def play(round_: BountyRound, actions: str) -> BountyRound:
-    for text in actions.split():
-        round_.apply(Action.parse(text))
-    return round_
 
 
 BOTH_RULES = pytest.mark.parametrize("rules", ["document", "engine"])

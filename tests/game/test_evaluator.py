@@ -39,20 +39,19 @@ SEVEN_CARD_COUNTS = {
 
 
 @pytest.mark.jit_only
-def test_all_five_card_hands():
-    census = hand_census(5)
-    assert census["hands"] == 2_598_960
-    assert census["distinct_values"] == 7_462
-    assert census["categories"] == FIVE_CARD_COUNTS
-
-
-@pytest.mark.jit_only
-def test_all_seven_card_hands():
-    # 133,784,560 hands in a few seconds; results/evaluator_census.json holds the same run.
-    census = hand_census(7)
-    assert census["hands"] == 133_784_560
-    assert census["distinct_values"] == 4_824
-    assert census["categories"] == SEVEN_CARD_COUNTS
+@pytest.mark.parametrize(
+    ("n_cards", "hands", "distinct_values", "categories"),
+    [
+        (5, 2_598_960, 7_462, FIVE_CARD_COUNTS),
+        # 133,784,560 hands in a few seconds; results/evaluator_census.json holds the same run.
+        (7, 133_784_560, 4_824, SEVEN_CARD_COUNTS),
+    ],
+)
+def test_all_hands_census(n_cards: int, hands: int, distinct_values: int, categories: dict) -> None:
+    census = hand_census(n_cards)
+    assert census["hands"] == hands
+    assert census["distinct_values"] == distinct_values
+    assert census["categories"] == categories
 
 
 @pytest.mark.jit_only

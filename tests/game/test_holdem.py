@@ -5,16 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.cards.deck import format_cards, parse_cards
+from game.cards.deck import format_cards
 from game.rules.actions import Action, ActionKind
 from game.rules.chance import RandomChance, ScriptedChance
 from game.rules.holdem import HoldemConfig, HoldemRound
 from game.rules.nolimit import sample_legal_action
 from tests.game.pokerkit_oracle import pokerkit_automations
-
-
-def cards(text: str) -> list[int]:
-    return parse_cards(text).tolist()
+from tests.game.scripted import cards
 
 
 def play(deck: str, actions: str, **config: object) -> HoldemRound:

@@ -21,7 +21,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from game.cards.deck import RANKS, card_str
 from game.play.bots import CheckCallBot, RandomBot
@@ -376,24 +375,12 @@ def test_export_spec_and_player_lock_in_by_default(tmp_path: Path) -> None:
 
 def test_exported_folder_with_no_lock_in_records_it_and_never_locks_in(tmp_path: Path) -> None:
     from solver.bots.export_bot import BotSpec, make_player
-    from solver.cli.main import app
+    from tests.solver.cli_support import invoke
 
     folder = tmp_path / "bot"
     (tmp_path / "min_raiser.py").write_text(MIN_RAISER)
-    result = CliRunner().invoke(
-        app,
-        [
-            "export-bot",
-            "--variant",
-            "2022",
-            "--bot",
-            f"{tmp_path / 'min_raiser.py'}:MinRaiser",
-            "--out",
-            str(folder),
-            "--no-lock-in",
-            "--json",
-        ],
-    )
+    bot = f"{tmp_path / 'min_raiser.py'}:MinRaiser"
+    result = invoke("export-bot", "--variant", "2022", "--bot", bot, "--out", folder, "--no-lock-in", "--json")
     assert result.exit_code == 0, result.output
     assert '"lock_in": false' in (folder / "bot.json").read_text()
     assert BotSpec.read(folder).lock_in is False

@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.cards.deck import parse_cards
 from game.rules.actions import Action, ActionKind, IllegalActionError, Move
 from game.rules.chance import UNKNOWN_CARD, RandomChance, ScriptedChance
 from game.rules.holdem import HoldemConfig, HoldemRound
 from game.rules.nolimit import NoLimitConfig, NoLimitRound, sample_legal_action, street_name
+from tests.game.scripted import cards, play
 
 F, K, C, R = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.RAISE
 
@@ -23,18 +23,8 @@ ACES_WIN = "Ah Ad Kc Qc 2s 7h 9d 3c 4d"
 BOARD_PLAYS = "2c 3d 4c 5d As Ks Qs Js Ts"
 
 
-def cards(text: str) -> list[int]:
-    return parse_cards(text).tolist()
-
-
 def holdem(deck: str = ACES_WIN, **config: object) -> HoldemRound:
     return HoldemRound(HoldemConfig(**config), ScriptedChance(cards(deck)))  # type: ignore[arg-type]
-
-
-def play(round_: HoldemRound, actions: str) -> HoldemRound:
-    for text in actions.split():
-        round_.apply(Action.parse(text))
-    return round_
 
 
 def snapshot(round_: NoLimitRound) -> tuple:

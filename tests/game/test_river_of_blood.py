@@ -5,24 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.cards.deck import format_cards, parse_cards
+from game.cards.deck import format_cards
 from game.rules.actions import Action, ActionKind
 from game.rules.chance import RandomChance, ScriptedChance
 from game.rules.river_of_blood import RiverOfBloodConfig, RiverOfBloodRound
-
-
-def cards(text: str) -> list[int]:
-    return parse_cards(text).tolist()
+from tests.game.scripted import cards, play
 
 
 def start(deck: str, **config: object) -> RiverOfBloodRound:
     return RiverOfBloodRound(RiverOfBloodConfig(**config), ScriptedChance(cards(deck)))  # type: ignore[arg-type]
-
-
-def play(round_: RiverOfBloodRound, actions: str) -> RiverOfBloodRound:
-    for text in actions.split():
-        round_.apply(Action.parse(text))
-    return round_
 
 
 def test_defaults_follow_the_document() -> None:

@@ -24,26 +24,13 @@ from game.play.sparring import ALL_IN, LIMIT_STYLES, STYLES, Style, gauntlet_sty
 from game.rules.actions import Action, ActionKind
 from game.rules.auction import AuctionConfig, AuctionRound
 from game.rules.bounty import BountyConfig, BountyRound
-from game.rules.chance import RandomChance, ScriptedChance
+from game.rules.chance import ScriptedChance
 from game.rules.holdem import HoldemConfig, HoldemRound
 from game.rules.limit import LimitConfig
 from game.rules.variants import VARIANTS
+from tests.game.playouts import random_observations
 
 RULES = ("document", "engine")
-
-
-def random_observations(variant: str, rules: str, count: int, seed: int):
-    """(round, observation of the seat to act) along ``count`` random playouts of ``variant``."""
-    config = VARIANTS[variant].config_class(rules=rules)
-    rng = np.random.default_rng(seed)
-    driver = make_bot("random", seed=rng)
-    for _ in range(count):
-        match_state = tuple(rng.integers(0, 13, size=2).tolist()) if variant == "bounty" else None
-        round_ = VARIANTS[variant].round_class(config, RandomChance(rng), match_state=match_state)
-        while not round_.is_terminal:
-            observation = round_.observation(round_.to_act)
-            yield round_, observation
-            round_.apply(driver.act(observation))
 
 
 def check_policy(policy, round_) -> None:

@@ -5,22 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from game.cards.deck import format_cards, parse_cards
-from game.rules.actions import Action
+from game.cards.deck import format_cards
 from game.rules.chance import UNKNOWN_CARD, RandomChance, ScriptedChance
 from game.rules.swap import SwapConfig, SwapRound
+from tests.game.scripted import cards, play
 
 NO_SWAPS = [False] * 4
-
-
-def cards(text: str) -> list[int]:
-    return parse_cards(text).tolist()
-
-
-def play(round_: SwapRound, actions: str) -> SwapRound:
-    for text in actions.split():
-        round_.apply(Action.parse(text))
-    return round_
 
 
 def test_defaults_follow_the_document() -> None:

@@ -29,20 +29,8 @@ def one_line_error(result) -> str:
 
 def test_solve_then_exploit(tmp_path: Path) -> None:
     out = tmp_path / "kuhn.h5"
-    solved = invoke(
-        "solve",
-        "--variant",
-        "kuhn",
-        "--algorithm",
-        "linear",
-        "--iterations",
-        "300",
-        "--out",
-        str(out),
-        "--checkpoint-every",
-        "100",
-        "--json",
-    )
+    kuhn = ("solve", "--variant", "kuhn", "--algorithm", "linear", "--out", str(out))
+    solved = invoke(*kuhn, "--iterations", "300", "--checkpoint-every", "100", "--json")
     assert solved.exit_code == 0, solved.output
     summary = json.loads(solved.stdout)
     assert summary["iterations"] == 300 and summary["algorithm"] == "linear"
@@ -54,19 +42,7 @@ def test_solve_then_exploit(tmp_path: Path) -> None:
     assert measured["exploitability_chips"] < 5e-3
     assert measured["game_value"] == pytest.approx(-1 / 18, abs=5e-3)  # Kuhn game value -1/18 (Kuhn 1950)
     assert measured["exploitability_mbb"] == pytest.approx(1000 * measured["exploitability_chips"])
-    resumed = invoke(
-        "solve",
-        "--variant",
-        "kuhn",
-        "--algorithm",
-        "linear",
-        "--iterations",
-        "400",
-        "--out",
-        str(out),
-        "--resume",
-        "--quiet",
-    )
+    resumed = invoke(*kuhn, "--iterations", "400", "--resume", "--quiet")
     assert resumed.exit_code == 0 and "resumed from iteration 300" in resumed.stdout
     text = invoke("exploit", str(out))
     assert "exploitability:" in text.stdout and "400 iterations" in text.stdout

@@ -3,29 +3,15 @@ one-line errors with exit code 2 (usage) or 1 (failure)."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
-from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
 from solver.solve.strategy_file import read_strategy_file
 from tests.solver.cli_support import invoke, one_line_error
 
 CONFIGS = Path(__file__).resolve().parents[2] / "experiments" / "configs"
-
-
-@pytest.fixture(scope="module")
-def cards(tmp_path_factory) -> dict[str, Path]:
-    folder = tmp_path_factory.mktemp("cards")
-    blank = CardAbstraction.blank((169, 4, 4, 4))
-    paths = {"holdem": folder / "holdem.h5", "bounty": folder / "bounty.h5"}
-    blank.save(paths["holdem"])
-    dataclasses.replace(blank, config=CardAbstractionConfig(buckets=(169, 4, 4, 4), variant="bounty")).save(
-        paths["bounty"]
-    )
-    return paths
 
 
 def tiny(cards: Path, *extra: str) -> list[str]:

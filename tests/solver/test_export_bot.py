@@ -9,7 +9,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from game.play.bots import CheckCallBot, EquityBot, RandomBot
 from game.pokerbots.client import read_transcript
@@ -18,7 +17,7 @@ from game.pokerbots.local_engine import EnginePlayer, LocalEngine, SessionEndpoi
 from game.pokerbots.session import ClientSession, bot_decider
 from game.rules.actions import Action, ActionKind
 from solver.bots.export_bot import WARM_UP_ROUNDS, BotSpec, export_bot, make_bot, play_warm_up
-from solver.cli.main import app
+from tests.solver.cli_support import invoke
 
 USER_BOT = """
 from game.rules.actions import Action
@@ -86,20 +85,8 @@ def test_export_refuses_bad_input(tmp_path: Path) -> None:
 def test_exported_folder_is_self_contained_and_plays_the_local_engine(tmp_path: Path) -> None:
     (tmp_path / "mine.py").write_text(USER_BOT)
     folder = tmp_path / "bot"
-    result = CliRunner().invoke(
-        app,
-        [
-            "export-bot",
-            "--variant",
-            "2022",
-            "--bot",
-            f"{tmp_path / 'mine.py'}:AlwaysRaise",
-            "--out",
-            str(folder),
-            "--transcript",
-            "--json",
-        ],
-    )
+    bot = f"{tmp_path / 'mine.py'}:AlwaysRaise"
+    result = invoke("export-bot", "--variant", "2022", "--bot", bot, "--out", folder, "--transcript", "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     commands = json.loads((folder / "commands.json").read_text())

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
+from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig, canonical_flops
 from abstraction.cards.build import build_card_abstraction
 from game.play.bots import BOTS, RandomBot, make_bot, passive_action
 from game.play.match import play_match
@@ -29,19 +29,25 @@ from solver.solve.strategy_file import StrategyFileError, read_strategy_file
 
 pytestmark = pytest.mark.jit_only  # a Hold'em game is solved in a module fixture: minutes as plain Python
 
-SMALL = dict(
-    training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
-)
 STACK = 40
+
+
+def small_card_abstraction(variant: str = "holdem") -> CardAbstraction:
+    """A card abstraction of ``variant`` built in seconds: EHS buckets (4, 3, 3, 3) trained on two flops."""
+    small = dict(
+        training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
+    )
+    return build_card_abstraction(
+        CardAbstractionConfig(buckets=(4, 3, 3, 3), method="ehs", seed=3, variant=variant, **small),
+        flops=canonical_flops()[:2],
+    )
 
 
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory):
     """``(strategy path, card abstraction, game)`` of the tiny solved game."""
     directory = tmp_path_factory.mktemp("lookup")
-    abstraction = build_card_abstraction(
-        CardAbstractionConfig(buckets=(4, 3, 3, 3), method="ehs", seed=3, **SMALL), flops=canonical_flops()[:2]
-    )
+    abstraction = small_card_abstraction()
     cards_path = directory / "cards.h5"
     abstraction.save(cards_path)
     config = AbstractGameConfig(variant="holdem", rules={"stack": STACK}, card_abstraction=str(cards_path))

@@ -8,20 +8,14 @@ import dataclasses
 
 import pytest
 
-from abstraction.cards.buckets import CardAbstractionConfig, canonical_flops
-from abstraction.cards.build import build_card_abstraction
 from game.play.bots import make_bot
 from game.play.match import play_match
 from solver.bots.lookup_bot import LookupBot
 from solver.games.abstract_games import AbstractGameConfig, build_abstract_game, write_abstract_strategy
 from solver.solve.cfr import Solver
+from tests.solver.test_lookup_bot import STACK, small_card_abstraction
 
 pytestmark = pytest.mark.jit_only  # every variant is solved before its tests (module fixtures): minutes as plain Python
-
-SMALL = dict(
-    training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
-)
-STACK = 40
 
 
 @pytest.fixture(scope="module")
@@ -30,10 +24,7 @@ def card_files(tmp_path_factory):
     directory = tmp_path_factory.mktemp("cards")
     files = {}
     for variant in ("holdem", "bounty"):
-        abstraction = build_card_abstraction(
-            CardAbstractionConfig(buckets=(4, 3, 3, 3), method="ehs", seed=3, variant=variant, **SMALL),
-            flops=canonical_flops()[:2],
-        )
+        abstraction = small_card_abstraction(variant)
         path = directory / f"{variant}.h5"
         abstraction.save(path)
         files[variant] = (path, abstraction)

@@ -21,6 +21,7 @@ from game.play.match import play_match
 from game.rules.actions import Action
 from game.rules.chance import RandomChance
 from game.rules.holdem import HoldemConfig, HoldemRound
+from game.rules.nolimit import NoLimitConfig
 from solver.bots.lookup_bot import LookupBot
 from solver.bots.resolving_bot import RIVER, TURN, ResolvingBot, ResolvingConfig
 from solver.resolve.continuation import (
@@ -163,17 +164,27 @@ def test_resolve_is_less_exploitable_than_the_blueprint_in_its_subgame(solved, s
     assert resolved < blueprint / 10, (resolved, blueprint)  # measured: 0.01-0.02 against 1.27-1.32 chips
 
 
-class RiverCounter:
-    """Forwards to ``bot``; counts the rounds in which the bot was asked to act on the river."""
+class StreetCounter:
+    """Forwards to ``bot``; counts the rounds in which the bot was asked to act on ``street``."""
 
-    def __init__(self, bot: ResolvingBot) -> None:
-        self.bot, self.name, self.river_rounds, self._last = bot, bot.name, 0, None
+    def __init__(self, bot: ResolvingBot, street: int) -> None:
+        self.bot, self.name, self.street, self.rounds, self._last = bot, bot.name, street, 0, None
 
     def act(self, observation):
-        if observation.street >= RIVER and (observation.hole_cards, observation.board) != self._last:
+        if observation.street == self.street and (observation.hole_cards, observation.board) != self._last:
             self._last = (observation.hole_cards, observation.board)
-            self.river_rounds += 1
+            self.rounds += 1
         return self.bot.act(observation)
+
+
+def assert_resolves_every_round(bot: ResolvingBot, config: NoLimitConfig, street: int, opponent: str) -> None:
+    """200 duplicate rounds of ``bot`` against the ``opponent`` bot: no illegal action, no error, no
+    fallback to the blueprint, a re-solve in every round (more than 20) reaching the bot's ``street``."""
+    counter = StreetCounter(bot, street)
+    result = play_match(config, counter, make_bot(opponent, seed=4), rounds=200, seed=5, duplicate=True)
+    assert sum(result.illegal_actions.values()) == 0
+    assert bot.errors == 0 and bot.fallbacks == 0
+    assert counter.rounds > 20 and bot.resolves >= counter.rounds, (counter.rounds, bot.resolves)
 
 
 @pytest.mark.parametrize("rules", ["document", "engine"])
@@ -184,11 +195,7 @@ def test_bot_plays_every_round_legally_and_resolves_every_river(solved, rules, o
     path, abstraction, _ = solved
     config = HoldemConfig(stack=STACK, rules=rules)
     bot = ResolvingBot(path, card_abstraction=abstraction, config=config, seed=3, resolving=FAST)
-    counter = RiverCounter(bot)
-    result = play_match(config, counter, make_bot(opponent, seed=4), rounds=200, seed=5, duplicate=True)
-    assert sum(result.illegal_actions.values()) == 0
-    assert bot.errors == 0 and bot.fallbacks == 0
-    assert counter.river_rounds > 20 and bot.resolves >= counter.river_rounds, (counter.river_rounds, bot.resolves)
+    assert_resolves_every_round(bot, config, RIVER, opponent)
 
 
 def test_policy_changes_nothing_and_act_samples_it(solved):  # noqa: F811
@@ -312,6 +319,18 @@ def turn_spot(seed: int) -> HoldemRound:
     return round_
 
 
+def turn_subgame(observation) -> SubgameConfig:
+    """The turn subgame (not the last street) at ``observation`` of `turn_spot`, seat 1 first to act,
+    with the blueprint's bets ``1p,a cap=2``."""
+    return SubgameConfig(
+        pot_chips=observation.contributions,
+        stacks=observation.stacks,
+        first_player=1,
+        bets=StreetBets.parse("1p,a cap=2"),
+        final_street=False,
+    )
+
+
 def test_river_buckets_of_turn_hands_equal_the_card_abstraction(solved):  # noqa: F811
     """The leaves' river buckets, computed for every turn hand and river at once, are the card
     abstraction's own (`BucketLookup.bucket`) on every hand of three rivers; -1 where the hand
@@ -339,13 +358,7 @@ def test_leaves_continue_from_the_blueprint_river_the_lookup_bot_reaches(solved)
     bot = ResolvingBot(path, card_abstraction=abstraction, config=config, seed=0)
     round_ = turn_spot(1)
     observation = round_.observation(1)
-    subgame = SubgameConfig(
-        pot_chips=observation.contributions,
-        stacks=observation.stacks,
-        first_player=1,
-        bets=StreetBets.parse("1p,a cap=2"),
-        final_street=False,
-    )
+    subgame = turn_subgame(observation)
     tree = build_subgame_tree(subgame)
     roots = bot.leaf_roots(tree, observation.history)
     paths = {
@@ -371,16 +384,6 @@ def _path(tree, node: int) -> list[int]:
     return out[::-1]
 
 
-class TurnCounter(RiverCounter):
-    """Counts the rounds in which the bot was asked to act on the turn."""
-
-    def act(self, observation):
-        if observation.street == TURN and (observation.hole_cards, observation.board) != self._last:
-            self._last = (observation.hole_cards, observation.board)
-            self.river_rounds += 1
-        return self.bot.act(observation)
-
-
 @pytest.mark.slow  # about 40 s a match on a loaded machine: a depth-limited re-solve in most rounds
 @pytest.mark.parametrize("opponent", ["equity", "random"])
 def test_bot_resolves_every_turn_and_plays_legally(solved, opponent):  # noqa: F811
@@ -390,11 +393,7 @@ def test_bot_resolves_every_turn_and_plays_legally(solved, opponent):  # noqa: F
     path, abstraction, _ = solved
     config = HoldemConfig(stack=STACK, rules="engine")
     bot = ResolvingBot(path, card_abstraction=abstraction, config=config, seed=3, resolving=TURN_FAST)
-    counter = TurnCounter(bot)
-    result = play_match(config, counter, make_bot(opponent, seed=4), rounds=200, seed=5, duplicate=True)
-    assert sum(result.illegal_actions.values()) == 0
-    assert bot.errors == 0 and bot.fallbacks == 0
-    assert counter.river_rounds > 20 and bot.resolves >= counter.river_rounds, (counter.river_rounds, bot.resolves)
+    assert_resolves_every_round(bot, config, TURN, opponent)
 
 
 def test_turn_resolve_is_deterministic_and_walks_off_tree_bets(solved):  # noqa: F811
@@ -512,13 +511,7 @@ def test_blueprint_turn_tree_is_the_runtime_tree_of_the_blueprint_bets(solved): 
     path, abstraction, _ = solved
     bot = ResolvingBot(path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0)
     observation = turn_spot(3).observation(1)
-    config = SubgameConfig(
-        pot_chips=observation.contributions,
-        stacks=observation.stacks,
-        first_player=1,
-        bets=StreetBets.parse("1p,a cap=2"),
-        final_street=False,
-    )
+    config = turn_subgame(observation)
     root = bot.abstract_node(observation)
     converted, abstract = blueprint_turn_tree(bot._blueprint_river, root, config)
     built = build_subgame_tree(config)
@@ -552,8 +545,5 @@ def test_swap_bot_resolves_the_turn_and_plays_legally(tmp_path):
     action, error or fallback, re-solving turns and rivers (ranges through the swap events)."""
     strategy, _ = solve_tiny(tmp_path, blank_cards("swap"))
     bot = ResolvingBot(strategy, seed=3, resolving=TURN_FAST)
-    counter = TurnCounter(bot)
-    result = play_match(bot.config, counter, make_bot("equity", seed=4), rounds=200, seed=5, duplicate=True)
-    assert bot.config.variant == "swap" and sum(result.illegal_actions.values()) == 0
-    assert bot.errors == 0 and bot.fallbacks == 0
-    assert counter.river_rounds > 20 and bot.resolves >= counter.river_rounds, (counter.river_rounds, bot.resolves)
+    assert bot.config.variant == "swap"
+    assert_resolves_every_round(bot, bot.config, TURN, "equity")

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 
-from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
 from solver.solve.game_kinds import build_game_from_config
 from solver.solve.run_config import (
     RunConfigError,
@@ -21,34 +19,21 @@ CONFIGS = Path(__file__).resolve().parents[2] / "experiments" / "configs"
 VARIANTS = ("holdem", "swap", "river_of_blood", "auction", "bounty")
 
 
-@pytest.fixture(scope="module")
-def card_files(tmp_path_factory) -> dict[str, Path]:
-    """Tiny blank card files: one of variant holdem, one of variant bounty."""
-    folder = tmp_path_factory.mktemp("cards")
-    blank = CardAbstraction.blank((169, 4, 4, 4))
-    paths = {"holdem": folder / "holdem.h5", "bounty": folder / "bounty.h5"}
-    blank.save(paths["holdem"])
-    dataclasses.replace(blank, config=CardAbstractionConfig(buckets=(169, 4, 4, 4), variant="bounty")).save(
-        paths["bounty"]
-    )
-    return paths
-
-
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_each_committed_config_parses_and_builds_its_game(variant: str, card_files: dict[str, Path]) -> None:
+def test_each_committed_config_parses_and_builds_its_game(variant: str, cards: dict[str, Path]) -> None:
     path = CONFIGS / f"{variant}.toml"
     run = load_run_config(path)
     assert run.rules.variant == variant and run.algorithm == "es-mccfr"
     # The card path is relative to the run file, and a `vcfr abstract` command in a comment builds it.
     assert Path(run.cards.path).parent == CONFIGS / "cards"
     assert "vcfr abstract --variant" in path.read_text()
-    cards = card_files["bounty" if variant == "bounty" else "holdem"]
-    small = load_run_config(path, {"cards": {"path": str(cards)}, "rules": {"stack": 20}})
+    card_file = cards["bounty" if variant == "bounty" else "holdem"]
+    small = load_run_config(path, {"cards": {"path": str(card_file)}, "rules": {"stack": 20}})
     config = small.training_config()
     assert config.seconds is not None and config.seconds > 0 and config.iterations is None
     game = build_game_from_config(config.game_config)
     assert game.fresh_chance and game.tree.n_infosets > 0
-    assert game.config["variant"] == variant and game.config["card_abstraction"] == str(cards)
+    assert game.config["variant"] == variant and game.config["card_abstraction"] == str(card_file)
     if variant == "auction":
         assert "bids=" in game.config["bets"]
     if variant == "river_of_blood":
