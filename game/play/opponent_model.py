@@ -264,9 +264,9 @@ class BountyPosterior:
                 return None
             return _hit_from(gain, contribution, multiplier * contribution + self.rule.bonus)
         shown = tuple(observation.opponent_hole_cards)
-        if not shown:
-            return None
         board = tuple(observation.board)
+        if not shown or min(shown + board) < 0:  # not shown, or shown as unknown cards
+            return None
         ours = evaluate(np.array(tuple(observation.hole_cards) + board, dtype=np.int8))
         theirs = evaluate(np.array(shown + board, dtype=np.int8))
         if ours > theirs:
