@@ -13,12 +13,17 @@ value) and the model's verdict at the end::
     .venv/bin/python experiments/adaptation_safety.py --variant swap \\
         --base build/blueprints/2022/blueprint_swap.h5 --opponent build/blueprints/2022/blueprint_swap.h5 \\
         --rounds 4000 --seed 0
+
+``--exploit JSON`` replaces decision settings of `game.play.adaptive.ExploitConfig` for the run (a
+JSON object; e.g. ``{"loose_fold": 1.0}``: always class the opponent loose, ``{"value": [-1000,
+-1000]}``: a budget that never binds), to measure what each part of the rule costs or wins.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import json
 
 import numpy as np
@@ -28,11 +33,23 @@ from game.play.cli_game import make_player
 from game.play.match import mbb_per_hand, play_match
 from game.rules.variants import get_variant
 
+_BUILT_SETTINGS = ("memory", "prior_weight", "prior_rounds", "samples")
+"""ExploitConfig fields the bot reads only when it is built (the model and the exploiter)."""
 
-def measure(variant: str, base: str, opponent: str, rounds: int, seed: int) -> dict[str, object]:
-    """The paired matches of the module docstring, as a JSON-ready dict."""
+
+def measure(
+    variant: str, base: str, opponent: str, rounds: int, seed: int, exploit: dict[str, object] | None = None
+) -> dict[str, object]:
+    """The paired matches of the module docstring, as a JSON-ready dict; ``exploit``: ExploitConfig
+    decision settings replaced for the run (``--exploit``)."""
     config = get_variant(variant).config_class(rules="engine")
     adaptive = make_player(f"adaptive:{base}", config, seed)
+    if exploit:
+        built = sorted(set(exploit) & set(_BUILT_SETTINGS))
+        if built:
+            raise ValueError(f"--exploit replaces decision settings only; {built} are fixed when the bot is built")
+        settings = {name: tuple(value) if isinstance(value, list) else value for name, value in exploit.items()}
+        adaptive.exploit = dataclasses.replace(adaptive.exploit, **settings)
     twin = copy.deepcopy(adaptive.base)
     other = make_player(opponent, config, seed + 1)
     other_twin = copy.deepcopy(other)
@@ -47,6 +64,7 @@ def measure(variant: str, base: str, opponent: str, rounds: int, seed: int) -> d
         "opponent": opponent,
         "rounds": rounds,
         "seed": seed,
+        "exploit": exploit or {},
         "adaptive_mbb_per_hand": mean,
         "adaptive_ci95": half,
         "base_mbb_per_hand": base_mean,
@@ -70,8 +88,12 @@ def main() -> None:
     parser.add_argument("--opponent", required=True, help="A bot name or strategy file.")
     parser.add_argument("--rounds", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--exploit", type=json.loads, default=None, help="ExploitConfig settings to replace (JSON).")
     arguments = parser.parse_args()
-    print(json.dumps(measure(arguments.variant, arguments.base, arguments.opponent, arguments.rounds, arguments.seed)))
+    result = measure(
+        arguments.variant, arguments.base, arguments.opponent, arguments.rounds, arguments.seed, arguments.exploit
+    )
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":

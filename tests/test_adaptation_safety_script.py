@@ -20,3 +20,12 @@ def test_paired_difference_isolates_the_deviations():
     difference = report["adaptive_mbb_per_hand"] - report["base_mbb_per_hand"]
     assert report["paired_difference_mbb_per_hand"] == pytest.approx(difference)
     assert report["paired_difference_ci95"] < report["adaptive_ci95"]  # the pairing removes the deals' luck
+
+
+def test_exploit_settings_replace_the_rule_for_the_run():
+    # a value of 1000 chips a round is never beaten: no budget, so the adaptive bot is its base hand for hand
+    report = safety.measure("holdem", "equity", "station", 40, 0, {"value": [1000, 1000]})
+    assert report["deviations"] == 0 and report["identical_rounds"] == 40 and report["over_budget"] > 0
+    assert report["exploit"] == {"value": [1000, 1000]}
+    with pytest.raises(ValueError, match="decision settings only"):
+        safety.measure("holdem", "equity", "station", 40, 0, {"samples": 10})

@@ -58,7 +58,7 @@ import numpy as np
 from game.cards.rng import SeedLike, as_generator, kernel_seed
 from game.play.bot_support import one_point, passive_action, sample_policy
 from game.play.bots import EquityBot
-from game.play.opponent_model import ModelPrior, OpponentModel, prior_from_self_play
+from game.play.opponent_model import BountyRule, ModelPrior, OpponentModel, prior_from_self_play
 from game.rules.actions import Action, ActionKind, Policy
 from game.rules.nolimit import NoLimitConfig
 
@@ -148,6 +148,7 @@ class AdaptiveBot:
             stack=config.stack,
             prior=ModelPrior.flat(self.exploit.prior_weight) if prior is None else prior,
             memory=self.exploit.memory,
+            bounty=BountyRule.of(config),
         )
         self.won = 0.0
         """Chips won above the value over the finished rounds."""

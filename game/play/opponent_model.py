@@ -26,6 +26,9 @@ by `prior_from_self_play` (a bot against itself: its own frequencies, e.g. the b
 Pot sizes for the size classes replay the history from the blinds; Auction's payment for the third
 card is not in them (the engines do not say who paid what until the round is over).
 
+Bounty (``bounty``, a `BountyRule`): `BountyPosterior` infers the opponent's bounty rank from each
+round's payoffs (`opponent_bounty_posterior`; see that class).
+
 >>> model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=ModelPrior.flat(weight=10.0))
 >>> float(model.mean("vpip")[0])
 0.5
@@ -36,10 +39,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from game.cards.deck import N_RANKS
 from game.cards.evaluator import evaluate
 from game.rules.actions import ActionKind
 
@@ -152,17 +157,179 @@ class ModelPrior:
         return cls(np.full(BETA_SIZE, 0.5), np.full(len(BID_CLASSES), 1.0 / len(BID_CLASSES)), weight)
 
 
+_OPPONENT_HOLE = 2  # the opponent's hole cards in Bounty
+
+
+@dataclass(frozen=True)
+class BountyRule:
+    """Bounty's payout (`game.rules.bounty.BountyConfig`): a winner holding its bounty rank wins
+    ``multiplier * c + bonus`` chips instead of ``c`` (``c``: the loser's contribution), a showdown tie
+    with exactly one hit gives the hitter ``(multiplier - 1) / 2 * x + bonus`` (``x``: each player's
+    contribution), rounded either way; ranks are re-drawn every ``period`` rounds."""
+
+    multiplier: float = 1.5
+    bonus: int = 10
+    period: int = 25
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.multiplier) and self.multiplier >= 1.0) or self.bonus < 0 or self.period < 1:
+            raise ValueError(
+                f"a bounty rule needs multiplier >= 1, bonus >= 0 chips and period >= 1 rounds, got "
+                f"{self.multiplier!r}, {self.bonus!r}, {self.period!r}"
+            )
+
+    @classmethod
+    def of(cls, config: Any) -> BountyRule | None:
+        """The rule of a variant config with a bounty (``config.has_bounty``), else ``None``."""
+        if not getattr(config, "has_bounty", False):
+            return None
+        return cls(float(config.bounty_multiplier), int(config.bounty_bonus), int(config.bounty_period))
+
+
+class BountyPosterior:
+    """The posterior over the opponent's bounty rank (13 ranks, 0 = deuce .. 12 = ace; uniform prior)
+    in the current period of ``rule.period`` rounds, from the payoffs the engine reports.
+
+    A round the opponent won tells whether it hit: it won ``c`` chips (no hit) or ``multiplier * c +
+    bonus`` rounded (hit), ``c`` our contribution; a showdown tie tells it too (0: it hit exactly when
+    we did; ``+-((multiplier - 1) / 2 * x + bonus)``: only the winner of the chips hit). A payoff that
+    fits both or neither formula, and a round we won, tell nothing. The likelihood of the round given
+    rank ``r``: at a showdown, 1 if ``r`` is among the shown hole cards and the board, else 0 (the
+    reverse for a miss); when we folded, the probability that ``r`` is on the board or among two hole
+    cards drawn uniformly from the cards we did not see (its range taken as uniform; the reverse for a
+    miss).
+
+    The posterior restarts at each round index that is a multiple of ``rule.period`` (the re-draw). It is
+    kept apart for each bounty rank of ours: in a match both ranks are drawn together, so ours names
+    the period (a change of ours is a re-draw); in our duplicate matches the ranks belong to the seats
+    (`game.play.match`), so the opponent's rank goes with ours. Evidence that rules out every rank
+    (a re-draw not counted) restarts it from that round.
+    """
+
+    def __init__(self, rule: BountyRule) -> None:
+        if not isinstance(rule, BountyRule):
+            raise TypeError(f"rule must be a BountyRule, got {rule!r}")
+        self.rule = rule
+        self._weights: dict[int, np.ndarray] = {}
+        self._own_rank = -1
+
+    def posterior(self, own_rank: int | None = None) -> np.ndarray:
+        """The probabilities of the opponent's 13 ranks (float64, sums to 1) while our bounty rank is
+        ``own_rank`` (``None``: ours in the last round observed)."""
+        key = self._own_rank if own_rank is None else int(own_rank)
+        weights = self._weights.get(key)
+        return np.full(N_RANKS, 1.0 / N_RANKS) if weights is None else weights.copy()
+
+    def observe(self, observation: Any, round_index: int) -> None:
+        """Add round ``round_index`` (0-based; a multiple of the period restarts) seen from our seat."""
+        if round_index % self.rule.period == 0:
+            self._weights.clear()
+        rank = getattr(observation, "bounty_rank", None)
+        self._own_rank = -1 if rank is None else int(rank)
+        likelihood = self.likelihood(observation)
+        if likelihood is None:
+            return
+        weights = self._weights.get(self._own_rank, np.full(N_RANKS, 1.0 / N_RANKS)) * likelihood
+        if not weights.sum() > 0.0:
+            weights = likelihood
+        self._weights[self._own_rank] = weights / weights.sum()
+
+    def likelihood(self, observation: Any) -> np.ndarray | None:
+        """Probability of the round's outcome given each opponent rank (float64 ``(13,)``), or ``None``
+        when the round tells nothing (class docstring)."""
+        hit = self._opponent_hit(observation)
+        if hit is None:
+            return None
+        board = tuple(observation.board)
+        shown = tuple(observation.opponent_hole_cards)
+        if shown:
+            chance = np.zeros(N_RANKS)
+            chance[[card >> 2 for card in shown + board]] = 1.0
+        else:
+            chance = rank_hit_chance(tuple(observation.hole_cards), board)
+        return chance if hit else 1.0 - chance
+
+    def _opponent_hit(self, observation: Any) -> bool | None:
+        """Whether the opponent hit its bounty, read from the payoffs, or ``None`` if they do not say."""
+        payoffs = getattr(observation, "payoffs", None)
+        if payoffs is None or not observation.history:
+            return None
+        me = observation.seat
+        gain = int(payoffs[1 - me])
+        last = observation.history[-1]
+        contribution = int(observation.contributions[me])
+        multiplier = Fraction(str(self.rule.multiplier))
+        if last.action.kind is _FOLD:
+            if last.seat != me:
+                return None
+            return _hit_from(gain, contribution, multiplier * contribution + self.rule.bonus)
+        shown = tuple(observation.opponent_hole_cards)
+        board = tuple(observation.board)
+        if not shown or min(shown + board) < 0:  # not shown, or shown as unknown cards
+            return None
+        ours = evaluate(np.array(tuple(observation.hole_cards) + board, dtype=np.int8))
+        theirs = evaluate(np.array(shown + board, dtype=np.int8))
+        if ours > theirs:
+            return None
+        if theirs > ours:
+            return _hit_from(gain, contribution, multiplier * contribution + self.rule.bonus)
+        single = _hit_from(abs(gain), 0, (multiplier - 1) / 2 * contribution + self.rule.bonus)
+        if single is None:
+            return None
+        if single:
+            return gain > 0
+        rank = getattr(observation, "bounty_rank", None)
+        if rank is None:
+            return None
+        return any(card >> 2 == rank for card in tuple(observation.hole_cards) + board)
+
+
+def _hit_from(won: int, plain: int, exact: Fraction) -> bool | None:
+    """Whether ``won`` chips are the hit payout ``exact`` (rounded either way) rather than ``plain``
+    chips; ``None`` if they fit both or neither."""
+    hit = won in (math.floor(exact), math.ceil(exact))
+    return hit if hit != (won == plain) else None
+
+
+def rank_hit_chance(hole: tuple[int, ...], board: tuple[int, ...]) -> np.ndarray:
+    """For each rank (float64 ``(13,)``), the probability that it is on ``board`` or among the
+    opponent's two hole cards drawn uniformly from the cards not in ``hole`` or ``board``:
+    ``1 - C(N - n, 2) / C(N, 2)`` with ``N`` unseen cards of which ``n`` have the rank; 1 on the board.
+
+    >>> from game.cards.deck import parse_cards
+    >>> chance = rank_hit_chance(tuple(parse_cards("9c 9d").tolist()), ())
+    >>> round(float(chance[0]), 6), round(float(chance[7]), 6)  # a deuce: 380/2450; a nine: 194/2450
+    (0.155102, 0.079184)
+    """
+    seen = np.bincount([card >> 2 for card in hole + board], minlength=N_RANKS)
+    unseen = 52 - len(hole) - len(board)
+    left = 4 - seen
+    misses = np.array([math.comb(unseen - n, _OPPONENT_HOLE) for n in left], dtype=np.float64)
+    chance = 1.0 - misses / math.comb(unseen, _OPPONENT_HOLE)
+    chance[[card >> 2 for card in board]] = 1.0
+    return chance
+
+
 class OpponentModel:
     """Counts of one opponent's play in one match and their posterior means (see the module docstring).
 
     Chips: ``small_blind``, ``big_blind``, ``stack`` (per round) as in the variant's config.
     ``memory`` (rounds, > 1; ``inf``: remember everything): before each round is added, every count
     is multiplied by ``1 - 1 / memory``, so a round ``k`` rounds back weighs about ``exp(-k / memory)``
-    and an opponent that changes its style is seen to change.
+    and an opponent that changes its style is seen to change. ``bounty`` (Bounty's `BountyRule`,
+    ``None`` elsewhere): the rounds also feed a `BountyPosterior`, the round index being the number of
+    rounds observed (the model sees every round of the match from its start).
     """
 
     def __init__(
-        self, *, small_blind: int, big_blind: int, stack: int, prior: ModelPrior, memory: float = math.inf
+        self,
+        *,
+        small_blind: int,
+        big_blind: int,
+        stack: int,
+        prior: ModelPrior,
+        memory: float = math.inf,
+        bounty: BountyRule | None = None,
     ) -> None:
         if not 0 < small_blind <= big_blind < stack:
             raise ValueError(
@@ -184,6 +351,8 @@ class OpponentModel:
         """Observed bids per class."""
         self.rounds = 0
         """Rounds observed."""
+        self.bounty = None if bounty is None else BountyPosterior(bounty)
+        """The opponent's bounty rank (Bounty), else ``None``."""
 
     # ---------------------------------------------------------------- reading
     def mean(self, name: str) -> np.ndarray:
@@ -215,6 +384,13 @@ class OpponentModel:
     def count(self, name: str) -> np.ndarray:
         """Observed trials of the statistic ``name`` (shape ``STATS[name]``)."""
         return self.trials[self._cells(name)].reshape(STATS[name])
+
+    def opponent_bounty_posterior(self, own_rank: int | None = None) -> np.ndarray:
+        """The probabilities of the opponent's bounty ranks 0..12 (float64 ``(13,)``) in the current
+        period (`BountyPosterior.posterior`); ValueError if the model has no bounty rule."""
+        if self.bounty is None:
+            raise ValueError("this opponent model has no bounty rule (OpponentModel(bounty=BountyRule(...)))")
+        return self.bounty.posterior(own_rank)
 
     def bid_distribution(self) -> np.ndarray:
         """Posterior mean of the bid class probabilities (Dirichlet; shape ``(len(BID_CLASSES),)``)."""
@@ -296,6 +472,8 @@ class OpponentModel:
         if shown and len(shown) + len(board) >= 5:
             value = evaluate(np.array(shown + board, dtype=np.int8)) / _HAND_VALUES
             self._add("showdown_strength", (int(raised_postflop),), value)
+        if self.bounty is not None:
+            self.bounty.observe(observation, self.rounds)
         self.rounds += 1
 
 

@@ -184,3 +184,21 @@ class _ActOnly:
 
     def act(self, observation):
         return make_bot("checkcall").act(observation)
+
+
+def test_in_bounty_the_model_learns_the_opponents_rank():
+    from game.rules.bounty import BountyConfig
+
+    config = BountyConfig(rules="engine")
+    bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(samples=200), seed=2)
+    ranks = []  # (ours, the opponent's) each round
+
+    def read(record):
+        ours = record.seats.index(bot.name)
+        ranks.append((record.match_state[ours], record.match_state[1 - ours]))
+
+    opponent = make_bot("station", config=config, seed=3)
+    play_match(config, bot, opponent, rounds=24, seed=0, on_round=read)
+    assert len(set(ranks)) == 1 and ranks[0][0] != ranks[0][1]  # one period; the two ranks differ
+    assert bot.model.opponent_bounty_posterior().argmax() == ranks[0][1]
+    assert AdaptiveBot(_tight_base(HoldemConfig()), HoldemConfig()).model.bounty is None

@@ -12,12 +12,14 @@ from game.play.match import play_match
 from game.play.opponent_model import (
     BETA_SIZE,
     BID_CLASSES,
+    BountyRule,
     ModelPrior,
     OpponentModel,
     _Watcher,
     prior_from_self_play,
 )
 from game.rules.actions import Action, Move
+from game.rules.bounty import BountyConfig
 from game.rules.holdem import HoldemConfig
 
 
@@ -121,3 +123,94 @@ def test_bad_prior_is_refused():
         ModelPrior.flat(weight=0.0)
     with pytest.raises(ValueError, match="prior beta must be"):
         ModelPrior(np.full(3, 0.5), np.full(len(BID_CLASSES), 1 / len(BID_CLASSES)), 1.0)
+
+
+def _bounty_round(moves, *, hole, board="", shown="", contributions, payoffs, seat=1, rank=7):
+    """A finished Bounty round seen from ``seat`` (our bounty rank ``rank``; 7 = nine)."""
+    observation = _round(*moves, seat=seat, shown=shown, board=board)
+    observation.hole_cards = tuple(parse_cards(hole).tolist())
+    observation.contributions, observation.payoffs, observation.bounty_rank = contributions, payoffs, rank
+    return observation
+
+
+def test_bounty_posterior_exact_values_of_a_showdown_miss_and_a_hit_after_our_fold():
+    model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=ModelPrior.flat(), bounty=BountyRule())
+    # Showdown, 10 chips each: its wheel (A 2 3 4 5) beats our nines and it won 10, not 1.5 * 10 + 10:
+    # it missed, so its rank is none of A K 2 3 4 5 7: the six others, 1/6 each.
+    model.observe_round(
+        _bounty_round(
+            [(0, 0, Action.raise_to(10)), (1, 0, Action.call())],
+            hole="9c 9d",
+            board="2c 3c 4d 5h 7s",
+            shown="Ah Kd",
+            contributions=(10, 10),
+            payoffs=(10, -10),
+        )
+    )
+    expected = np.zeros(13)
+    expected[[4, 6, 7, 8, 9, 10]] = 1 / 6  # 6 8 9 T J Q
+    assert model.opponent_bounty_posterior() == pytest.approx(expected)
+    # We fold the big blind to its raise and it won 13 = 1.5 * 2 + 10: a hit among hole cards we never
+    # see. Unseen 50 cards: a rank with 4 of them is held with 1 - C(46,2)/C(50,2) = 380/2450, the
+    # nine (we hold two) 194/2450. Posterior: 380 : 194 over 6 8 T J Q : 9.
+    model.observe_round(
+        _bounty_round(
+            [(0, 0, Action.raise_to(6)), (1, 0, Action.fold())], hole="9c 9d", contributions=(6, 2), payoffs=(13, -13)
+        )
+    )
+    expected[[4, 6, 8, 9, 10]] = 380 / 2094
+    expected[7] = 194 / 2094
+    assert model.opponent_bounty_posterior() == pytest.approx(expected)
+    # a round we win tells nothing; a payoff fitting neither formula tells nothing either
+    model.observe_round(_bounty_round([(0, 0, Action.fold())], hole="9c 9d", contributions=(1, 2), payoffs=(-1, 1)))
+    fold = [(0, 0, Action.raise_to(6)), (1, 0, Action.fold())]
+    model.observe_round(_bounty_round(fold, hole="9c 9d", contributions=(6, 2), payoffs=(7, -7)))
+    assert model.opponent_bounty_posterior() == pytest.approx(expected)
+    assert model.opponent_bounty_posterior(own_rank=3) == pytest.approx(np.full(13, 1 / 13))  # another period
+
+
+def test_bounty_posterior_finds_the_rank_within_a_period_and_restarts_at_the_redraw():
+    # Two check-callers: every round is a showdown. The match draws the ranks every 25 rounds.
+    config = BountyConfig(rules="engine")
+    model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=ModelPrior.flat(), bounty=BountyRule.of(config))
+    ranks, posteriors = [], []
+
+    class _Recording(_Watcher):
+        def round_over(self, observation):
+            super().round_over(observation)
+            posteriors.append(model.opponent_bounty_posterior())
+
+    class _Opponent:
+        name = "opponent"
+
+        def act(self, observation):
+            return make_bot("checkcall").act(observation)
+
+        def round_over(self, observation):
+            ranks.append(observation.bounty_rank)  # the rank the model infers
+
+    play_match(config, _Recording(make_bot("checkcall"), model), _Opponent(), rounds=26, seed=4)
+    assert len(set(ranks[:25])) == 1 and ranks[25] != ranks[24]  # seed 4: a new rank at round 25
+    truth = ranks[0]
+    assert posteriors[24].argmax() == truth and posteriors[24][truth] > 0.9
+    assert posteriors[25][truth] < 0.5  # round 25 (our rank changed too) starts afresh
+
+
+def test_bounty_posterior_restarts_at_the_redraw_round_even_if_our_rank_is_drawn_again():
+    model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=ModelPrior.flat(), bounty=BountyRule())
+
+    def miss(shown):  # it wins a 10-chip showdown on 2c 3c 4d 5h 7s without its bounty
+        call = [(0, 0, Action.raise_to(10)), (1, 0, Action.call())]
+        board = "2c 3c 4d 5h 7s"
+        return _bounty_round(call, hole="9c 9d", board=board, shown=shown, contributions=(10, 10), payoffs=(10, -10))
+
+    model.observe_round(miss("Ah Kd"))  # round 0: not A K 2 3 4 5 7
+    for _ in range(24):  # rounds 1..24: we win, nothing learned
+        model.observe_round(_bounty_round([(0, 0, Action.fold())], hole="9c 9d", contributions=(1, 2), payoffs=(-1, 1)))
+    expected = np.zeros(13)
+    expected[[4, 6, 7, 8, 9, 10]] = 1 / 6
+    assert model.opponent_bounty_posterior() == pytest.approx(expected)
+    model.observe_round(miss("6h 8d"))  # round 25, a new period: not 6 8 2 3 4 5 7, so 9 T J Q K A
+    expected[:] = 0.0
+    expected[7:] = 1 / 6  # without the restart: 9 T J Q, 1/4 each
+    assert model.opponent_bounty_posterior() == pytest.approx(expected)
