@@ -296,9 +296,10 @@ def test_match_seats_the_resolving_bot_by_prefix(solved):  # noqa: F811
 
 def test_time_budget_stops_the_solve_and_bad_settings_are_refused(solved):  # noqa: F811
     path, abstraction, _ = solved
-    # min_iterations=1: on a loaded machine 0.05 s may hold fewer than the default 20 iterations,
-    # and then the bot rightly falls back to the blueprint instead of re-solving.
-    budget = ResolvingConfig(iterations=1_000_000, seconds=0.05, min_iterations=1)
+    # The budget counts from before the ranges and the solver are set up, and on a loaded machine
+    # 0.05 s held no iteration at all (the bot then rightly plays the blueprint): 0.5 s and at least
+    # one iteration still show the clock stopping a million-iteration solve.
+    budget = ResolvingConfig(iterations=1_000_000, seconds=0.5, min_iterations=1)
     bot = ResolvingBot(path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), seed=0, resolving=budget)
     action = bot.act(river_spot(3).observation(1))
     assert bot.resolves == 1 and bot.fallbacks == 0 and action.kind is not None
