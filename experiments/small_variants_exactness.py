@@ -17,11 +17,12 @@ import platform
 import time
 from pathlib import Path
 
-from abstraction.exact.small_variants import DEFAULT_DECKS, build_small_variant
+from abstraction.exact.small_variants import build_small_variant, default_deck
+from abstraction.hooks import hooked_variants
 from solver.evaluate.exploitability import exploitability
 from solver.solve.cfr import Solver
 
-VARIANTS = tuple(DEFAULT_DECKS)
+VARIANTS = hooked_variants()
 COMMAND = ".venv/bin/python -m experiments.small_variants_exactness"
 
 
@@ -129,7 +130,7 @@ def main() -> None:
         "command": COMMAND,
         "cores": os.cpu_count(),
         "seconds": seconds,
-        "default_decks": DEFAULT_DECKS,
+        "default_decks": {variant: default_deck(variant) for variant in VARIANTS},
         "results": results,
     }
     out.with_suffix(".json").write_text(json.dumps(payload, indent=1) + "\n")
