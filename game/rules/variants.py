@@ -1,5 +1,8 @@
 """The heads-up no-limit variants by name: config class, round class, one-line description.
 
+:data:`VARIANTS` is the registry every variant list derives from; `register_variant` adds a variant at
+run time and `unregister_variant` takes it back (its tree hooks register in `abstraction.hooks`).
+
 >>> sorted(VARIANTS)
 ['auction', 'bounty', 'holdem', 'river_of_blood', 'swap']
 >>> from game.rules.chance import RandomChance

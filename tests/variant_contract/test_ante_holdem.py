@@ -25,6 +25,8 @@ from solver.games.abstract_games import AbstractGameConfig, build_abstract_game,
 from solver.solve.cfr import Solver
 from tests.variant_contract.ante_holdem import NAME, AnteHoldemConfig, registered_ante_holdem
 
+pytestmark = pytest.mark.jit_only  # MCCFR, CFR+ and LBR runs: minutes as plain Python
+
 STACK, ANTE = 20, 2
 SMALL_CARDS = dict(
     training_flops=2, turn_training_points=500, river_training_points=500, flop_training_points=200, iterations=4
