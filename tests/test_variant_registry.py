@@ -47,12 +47,11 @@ def test_variant_lists_are_the_registry() -> None:
     assert REGISTRY == ("holdem", "swap", "river_of_blood", "auction", "bounty")
     for variants in (
         hooked_variants(),
-        run_config.HEADS_UP_VARIANTS,
         aivat._SUPPORTED,
     ):
         assert variants == REGISTRY
     assert run_config.EXACT_VARIANTS == cli_solve.GAMES == EXACT_GAMES
-    assert (*REGISTRY, run_config.LIMIT_VARIANT, *EXACT_GAMES) == run_config.RUN_VARIANTS
+    assert (*REGISTRY, run_config.LIMIT_VARIANT, *EXACT_GAMES) == run_config.run_variants()
     assert (*REGISTRY, bench_abstract.LIMIT) == bench_abstract.BENCHMARK_GAMES
 
 
@@ -134,7 +133,7 @@ def test_unknown_variant_refused_by_run_config(tmp_path: Path) -> None:
     with pytest.raises(RunConfigError) as error:
         load_run_config(run_file)
     message = str(error.value)
-    assert message == f"[rules] variant must be one of {', '.join(run_config.RUN_VARIANTS)}; got '{UNKNOWN}'"
+    assert message == f"[rules] variant must be one of {', '.join(run_config.run_variants())}; got '{UNKNOWN}'"
     assert all(name in message for name in REGISTRY)
 
 
