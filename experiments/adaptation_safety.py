@@ -8,8 +8,7 @@ deviations (common random numbers): its interval is far narrower than either mat
 JSON object: both win rates (mbb/hand, 95% Student-t interval over deal pairs), the paired
 difference (adaptive minus base, mbb/hand, interval over deal pairs), and the adaptive bot's
 deviations, their total cost (chips), deviations refused by the budget, ``won`` (chips above the
-value, as the budget counts them: all-in luck out, `game.play.adaptive.AllInLuck`) and the same as
-the payoffs came, and the model's verdict at the end::
+value) and the model's verdict at the end::
 
     .venv/bin/python experiments/adaptation_safety.py --variant swap \\
         --base build/blueprints/2022/blueprint_swap.h5 --opponent build/blueprints/2022/blueprint_swap.h5 \\
@@ -17,8 +16,7 @@ the payoffs came, and the model's verdict at the end::
 
 ``--exploit JSON`` replaces decision settings of `game.play.adaptive.ExploitConfig` for the run (a
 JSON object; e.g. ``{"loose_fold": 1.0}``: always class the opponent loose, ``{"value": [-1000,
--1000]}``: a budget that never binds, ``{"luck_adjusted": false}``: the budget counts the realized
-payoffs), to measure what each part of the rule costs or wins.
+-1000]}``: a budget that never binds), to measure what each part of the rule costs or wins.
 """
 
 from __future__ import annotations
@@ -78,7 +76,6 @@ def measure(
         "risk_taken_chips": adaptive.risk_taken,
         "over_budget": adaptive.over_budget,
         "won_chips": adaptive.won,
-        "won_realized_chips": adaptive.won_realized,
         "verdict_at_end": adaptive.exploitable(),
         "faults": played.illegal_actions,
     }

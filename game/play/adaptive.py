@@ -56,12 +56,11 @@ from typing import Any
 import numpy as np
 
 from game.cards.rng import SeedLike, as_generator, kernel_seed
-from game.play.aivat import CheckDownValue
 from game.play.bot_support import one_point, passive_action, sample_policy
 from game.play.bots import EquityBot
 from game.play.opponent_model import BountyRule, ModelPrior, OpponentModel, prior_from_self_play
 from game.rules.actions import Action, ActionKind, Policy
-from game.rules.nolimit import FLOP, PREFLOP, TURN, NoLimitConfig
+from game.rules.nolimit import NoLimitConfig
 
 LOGGER = logging.getLogger("vcfr.adaptive")
 
@@ -82,9 +81,7 @@ class ExploitConfig:
     of the model's prior. ``prior_rounds``: rounds of the base against itself that measure the
     prior (0: a flat prior, every frequency 1/2). ``value``: the base's value by seat in chips per
     round (``won`` counts winnings above it). ``samples``: Monte Carlo deals per equity estimate of
-    the default exploiter (`game.play.bots.EquityBot`) and per all-in value (`AllInLuck`).
-    ``luck_adjusted``: ``won`` counts each round's all-in value instead of its realized payoff
-    (`AllInLuck`; ``False``: the realized payoffs).
+    the default exploiter (`game.play.bots.EquityBot`).
     """
 
     loose_fold: float = 0.25
@@ -98,7 +95,6 @@ class ExploitConfig:
     prior_rounds: int = 200
     value: tuple[float, float] = (0.0, 0.0)
     samples: int = 1000
-    luck_adjusted: bool = True
 
     def __post_init__(self) -> None:
         names = ("loose_fold", "loose_fold_postflop", "loose_vpip", "loose_aggression", "folder_margin", "confidence")
@@ -154,12 +150,8 @@ class AdaptiveBot:
             memory=self.exploit.memory,
             bounty=BountyRule.of(config),
         )
-        self.luck = AllInLuck(config, samples=self.exploit.samples, seed=kernel_seed(self._rng))
-        """Each round's all-in value (``won`` counts it when ``exploit.luck_adjusted``)."""
         self.won = 0.0
-        """Chips won above the value over the finished rounds (all-in luck out when ``exploit.luck_adjusted``)."""
-        self.won_realized = 0.0
-        """Chips won above the value over the finished rounds, as the payoffs came."""
+        """Chips won above the value over the finished rounds."""
         self.risk = 0
         """Cost (chips) of the deviations taken in the current round."""
         self.budget = 0.0
@@ -217,10 +209,7 @@ class AdaptiveBot:
         """Add the round to the model and ``won``; open the next round's budget; tell the base."""
         self.model.observe_round(observation)
         if observation.payoffs is not None:
-            value = self.exploit.value[observation.seat]
-            realized = observation.payoffs[observation.seat]
-            self.won += (self.luck.payoff(observation) if self.exploit.luck_adjusted else realized) - value
-            self.won_realized += realized - value
+            self.won += observation.payoffs[observation.seat] - self.exploit.value[observation.seat]
         self.check_invariant()
         self.risk = 0
         self.budget = max(self.won, 0.0)
@@ -279,66 +268,6 @@ class AdaptiveBot:
         seat = observation.seat
         low, high = observation.raise_bounds
         return Action.raise_to(min(high, max(low, observation.pips[1 - seat] + sum(observation.contributions))))
-
-
-class AllInLuck:
-    """A round's payoff with the luck of the cards dealt after an all-in taken out: the value of the
-    all-in instead of its result (``payoff``, chips to the observing seat).
-
-    When a round ends at a showdown with a player all in, nobody could act after the last chips went
-    in (the engines record the checks that follow an all-in; they are not decisions). The cards
-    dealt from then on are chance that no decision answers; given the cards known at that moment
-    the payoff's expectation is the check-down value
-    v of `game.play.aivat.CheckDownValue` (every completion of the board weighed by its
-    probability, the variant's showdown payoffs, engine ties included). ``payoff`` returns v with
-    the shown hands at the street the betting ended, and the realized payoff otherwise (a fold,
-    a showdown on a complete board).
-
-    It is unbiased: whether the round goes to an all-in showdown is settled when the last chips go
-    in, before the cards it averages over, and given everything up to then the realized payoff minus v
-    has mean zero (the cards to come are uniform over the deck). So the sum of ``payoff`` over a
-    match has the same expectation as the realized winnings, for any opponent, and only the
-    variance of the all-in cards goes.
-
-    Where the cards at the all-in are not the shown ones it starts later: Swap's hole cards may be
-    swapped on the flop and the turn, so its all-ins count the luck of the river card only (the
-    shown hands are the hands after the last swap); Auction's third card is dealt on the flop, so a
-    preflop all-in counts from the flop. Bounty: no adjustment (the opponent's bounty rank, which
-    the value needs, is never shown). One bias is left, in Swap: the swapped-out (dead) cards are
-    not seen and v averages the river over them as if they could come, a card or two of some 44
-    (see `AdaptiveBot`'s bound).
-    """
-
-    def __init__(self, config: NoLimitConfig, *, samples: int, seed: int = 0) -> None:
-        self.config = None if config.has_bounty else config
-        self.samples = samples
-        self.seed = int(seed)
-        self.first_street = TURN if config.has_swaps else FLOP if config.has_auction else PREFLOP
-        """The first street whose hole cards are the shown ones."""
-
-    def payoff(self, observation: Any) -> float:
-        """The observing seat's payoff (chips) with the luck after an all-in taken out (class
-        docstring); ValueError if the round is not over."""
-        if observation.payoffs is None:
-            raise ValueError("the round is not over: its observation has no payoffs")
-        seat = observation.seat
-        realized = float(observation.payoffs[seat])
-        shown = tuple(observation.opponent_hole_cards)
-        if self.config is None or not shown or min(shown) < 0 or min(observation.stacks) > 0:
-            return realized
-        wagers = [move.street for move in observation.history if move.action.kind is not _CHECK]
-        street = max(wagers[-1] if wagers else PREFLOP, self.first_street)  # after an all-in only checks follow
-        dealt = street if street >= FLOP else 0  # board cards out when the betting ended
-        board = tuple(observation.board)
-        if len(board) <= dealt:
-            return realized
-        state = (tuple(observation.hole_cards), shown, board[:dealt], street, (0, 0))
-        # seeded by the cards, so that a round has one value (Monte Carlo only where v is not exact)
-        cards = np.random.SeedSequence((self.seed, *state[0], *shown, *state[2]))
-        value = CheckDownValue(self.config, samples=self.samples, seed=cards)
-        value.start_round(seat, None)
-        contributions = observation.contributions
-        return value.value(state, contributions[seat], contributions[1 - seat])
 
 
 def _cost(observation: Any, base: Policy, target: Action) -> int:

@@ -29,14 +29,12 @@ class _Switcher:
 
 
 class _Audited(AdaptiveBot):
-    """An AdaptiveBot whose every decision and round is checked against a tally of its winnings kept
-    here: this round's deviation cost <= max(winnings before the round, 0), the winnings counted as
-    the budget counts them (all-in luck out, `AllInLuck`, tested in test_adaptive_luck.py)."""
+    """An AdaptiveBot whose every decision and round is checked against an independent tally of
+    its winnings: this round's deviation cost <= max(winnings before the round, 0)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.tally = 0.0  # chips won, all-in luck out, summed here
-        self.realized = 0  # chips won, summed here from the payoffs
+        self.tally = 0  # chips won, summed here from the payoffs
         self.worst_slack = np.inf
         self.won_at_switch = None
         self.deviations_at_switch = None
@@ -49,9 +47,8 @@ class _Audited(AdaptiveBot):
 
     def round_over(self, observation):
         self.worst_slack = min(self.worst_slack, max(self.tally, 0) - self.risk)
-        self.tally += self.luck.payoff(observation)
-        self.realized += observation.payoffs[observation.seat]
         super().round_over(observation)
+        self.tally += observation.payoffs[observation.seat]
         self.rounds += 1
         if self.rounds == SWITCH:
             self.won_at_switch, self.deviations_at_switch = self.tally, self.deviations
@@ -73,7 +70,7 @@ def test_loss_after_a_loose_opponent_turns_tight_stays_within_the_bound():
     exploit = ExploitConfig(prior_weight=10.0, samples=200)
     bot = _Audited(_tight_base(config), config, exploit=exploit, seed=2)
     result = play_match(config, bot, _switcher(config), rounds=3 * SWITCH, seed=5)
-    assert bot.won == pytest.approx(bot.tally) and bot.won_realized == bot.realized == result.winnings.sum()  # value 0
+    assert bot.won == bot.tally == result.winnings.sum()  # value 0: won is the bankroll
     assert bot.worst_slack >= 0  # the invariant, at every decision and round end
     assert bot.deviations_at_switch > 0 and bot.won_at_switch > 0  # it did exploit the maniac
     assert bot.fallbacks == 0 and result.illegal_actions["adaptive-equity"] == 0
