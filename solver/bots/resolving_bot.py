@@ -407,7 +407,8 @@ class ResolvingBot(LookupBot):
         bucket of a combination with rank ``r`` is ``2 * bucket + hit`` (``r`` among its cards and
         the board so far), so a move reweighs each (combination, rank) by its row. Chance nodes of
         the blueprint (River of Blood's run-card colours) are followed by the real board, past the
-        abstract run cap as the lookup bot goes."""
+        abstract run cap as the lookup bot goes. A check counts the blueprint's fold there too (the
+        lookup bot plays a fold as a check when checking is free, as Bounty's engine tree allows)."""
         if self._combo_buckets is None:
             raise ValueError(f"the re-solving bot models no ranges in {self.config.variant!r}")
         board, seat = observation.board, observation.seat
@@ -431,8 +432,11 @@ class ResolvingBot(LookupBot):
             if child == OFF_TREE:
                 logger.info("%s: the history leaves the blueprint at %s: Bayes stops there", self.name, move)
                 break
-            children, _ = tree.children(node)
-            likelihood = self._likelihood(tree.group[node], board[: move.street], children.index(child))
+            children, kinds = tree.children(node)
+            columns = [children.index(child)]
+            if move.action.kind is ActionKind.CHECK and ActionKind.FOLD in kinds:  # a free fold is played as a check
+                columns.append(kinds.index(ActionKind.FOLD))
+            likelihood = self._likelihood(tree.group[node], board[: move.street], columns)
             posterior = ranges[move.seat] * likelihood
             if posterior.sum() > 0:
                 ranges[move.seat] = posterior / posterior.sum()
@@ -443,14 +447,15 @@ class ResolvingBot(LookupBot):
         self._apply_swaps(ranges, observation, street, observation.street)
         return np.stack(ranges)
 
-    def _likelihood(self, group: int, board: Sequence[int], action: int) -> np.ndarray:
-        """(1326, k) the blueprint's probability of ``action`` at information-set ``group`` per
-        combination (and bounty rank: k = 13 in Bounty, else 1) on ``board``."""
+    def _likelihood(self, group: int, board: Sequence[int], actions: list[int]) -> np.ndarray:
+        """(1326, k) the blueprint's probability of any of ``actions`` (columns) at information-set
+        ``group`` per combination (and bounty rank: k = 13 in Bounty, else 1) on ``board``."""
         buckets = self._combo_buckets.of(board)
-        if not self.config.has_bounty:
-            return blueprint_likelihood(self._rows(group), buckets, action)[:, None]
-        hit_buckets = np.where(buckets[:, None] >= 0, 2 * buckets[:, None] + rank_hits(board), -1)
-        return blueprint_likelihood(self._rows(group), hit_buckets, action)
+        if self.config.has_bounty:
+            buckets = np.where(buckets[:, None] >= 0, 2 * buckets[:, None] + rank_hits(board), -1)
+        else:
+            buckets = buckets[:, None]
+        return sum(blueprint_likelihood(self._rows(group), buckets, action) for action in actions)
 
     def _apply_swaps(self, ranges: list[np.ndarray], observation: Observation, after: int, upto: int) -> None:
         """The swap events (the config's ``equity_parameters().swaps``) of the streets dealt after board
