@@ -64,15 +64,23 @@ check/call as the lookup bot does). Counters: ``resolves`` (subgames solved), ``
 ``clock_fallbacks``. Deterministic under a seed unless ``ResolvingConfig.seconds`` or a game clock
 bounds the solve.
 
-Variants (:data:`RESOLVED_VARIANTS`): the turn and river are re-solved in Hold'em and Swap. Swap's
-swaps are chance between streets: the ranges take each street's swap event
+Variants (:data:`RESOLVED_VARIANTS`, from the rules flags: :func:`re_solves_variant`). The bot
+re-solves a *final* street (:func:`final_street`: the river, or in River of Blood a street whose
+last card is black or whose board is at ``board_card_cap``) to showdown, and the turn depth-limited
+where the river after it is a final Hold'em showdown (:func:`depth_limited_turn`: Hold'em and Swap).
+Swap's swaps are chance between streets: the ranges take each street's swap event
 (:func:`~solver.resolve.ranges.swapped`, each card replaced with the config's probability by a
 uniform unseen card) before that street's moves; the subgames are Hold'em's (no swap on the river;
 the turn's leaves continue on a river without one). The bot's own swapped-out cards are not known
-to the ranges (the opponent's range keeps them possible). In Bounty, River of Blood and the Auction
-the bot plays the lookup bot on every street: the subgame solver has no bounty payoffs (the
-opponent's rank is hidden), River of Blood's last street depends on the run cards and Auction
-winners hold three cards.
+to the ranges (the opponent's range keeps them possible). River of Blood: the ranges follow the
+blueprint through its run-card chance nodes (and past its run cap, as the lookup bot does); the
+final street's hands hold every board card (best five of all); a street a run card follows (red
+last card) and the turn play the blueprint. Bounty: the ranges are joint over combination and
+bounty rank (:meth:`ResolvingBot.rank_ranges`: uniform over the 13 ranks a priori, the
+blueprint's buckets carry the hit bit); the river's subgame is over hand x hit-bit types
+(:mod:`solver.resolve.bounty`), the bot's own by its known rank, the opponent's hit odds per hand
+from its joint range; the turn plays the blueprint (the leaves have no bounty payoffs). In the
+Auction the bot plays the lookup bot on every street (winners hold three cards).
 """
 
 from __future__ import annotations
