@@ -5,6 +5,7 @@ variants whose river it does not re-solve. The blueprint is a tiny Swap (or Boun
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -23,6 +24,7 @@ from solver.bots.check_bot import check_bot
 from solver.bots.export_bot import BotSpec
 from solver.bots.lookup_bot import LookupBot
 from solver.bots.resolving_bot import RIVER, TURN, ResolvingBot, ResolvingConfig, final_street
+from solver.resolve.bounty import rank_hits
 from solver.resolve.ranges import initial_range
 from tests.solver.cli_support import invoke
 from tests.solver.tiny_bounty import blank_cards, bounty_cards, solve_tiny
@@ -159,14 +161,20 @@ class Recorder:
         return action
 
 
-@pytest.mark.parametrize("variant", ["river_of_blood", "bounty"])
+@pytest.mark.parametrize(
+    ("variant", "rules"), [("river_of_blood", "engine"), ("bounty", "engine"), ("bounty", "document")]
+)
 @pytest.mark.parametrize("opponent", ["checkcall", "random"])
-def test_bot_resolves_the_final_street_and_plays_legally(variant, opponent, blood_strategy, bounty_strategy) -> None:
-    """80 duplicate rounds (engine rules) against a baseline bot: no illegal action, error or fallback;
-    re-solves happen, and only on final streets (River of Blood: a black last card; its red rivers
-    and run streets play the blueprint, and some final streets are run streets)."""
+def test_bot_resolves_the_final_street_and_plays_legally(
+    variant, rules, opponent, blood_strategy, bounty_strategy
+) -> None:
+    """80 duplicate rounds against a baseline bot (Bounty under both rule sets, its blueprint solved
+    for the engine's): no illegal action, error or fallback; re-solves happen, and only on final
+    streets (River of Blood: a black last card; its red rivers and run streets play the blueprint,
+    and some final streets are run streets)."""
     strategy = blood_strategy if variant == "river_of_blood" else bounty_strategy
-    bot = ResolvingBot(strategy, seed=3, resolving=FAST)
+    config = dataclasses.replace(LookupBot(strategy).config, rules=rules)
+    bot = ResolvingBot(strategy, seed=3, resolving=FAST, config=config)
     assert bot.config.variant == variant and bot.re_solves
     recorder = Recorder(bot)
     result = play_match(bot.config, recorder, make_bot(opponent, seed=4), rounds=80, seed=5, duplicate=True)
@@ -236,6 +244,15 @@ def test_bounty_ranges_follow_the_blueprint_per_rank(bounty_strategy) -> None:
     assert ranges.shape == (2, 1326, 13)
     assert np.allclose(ranges, brute_force_ranges(lookup, moves, final, 13), rtol=1e-9, atol=1e-15)
     assert ranges[0].std(axis=1).max() > 0
+    # the river's solve: one solve gives every hole's row, by its type (hit bit by the rank given)
+    policy = dict(bot.policy(final))
+    actions, rows = bot.policy_rows(final, [final.hole_cards], [final.bounty_rank])
+    assert np.allclose(rows[0], [policy[action] for action in actions])
+    combo = int(np.flatnonzero(initial_range(final.board, final.hole_cards) > 0)[0])
+    hole, hits = tuple(HAND_CARDS[combo].tolist()), rank_hits(final.board)[combo]
+    ranks = [int(np.flatnonzero(hits)[0]), int(np.flatnonzero(~hits)[0])]  # a hit and a miss
+    _, rows = bot.policy_rows(final, [hole, hole], ranks)
+    assert rows.shape == (2, len(actions)) and np.allclose(rows.sum(axis=1), 1)
 
 
 def test_swap_ranges_mix_in_the_chance_of_a_swap(swap_strategy, monkeypatch) -> None:
