@@ -277,6 +277,10 @@ class ResolvingBot(LookupBot):
             else None
         )
         self._river_tables: dict = {}
+        self.opponent_rank_prior: np.ndarray | None = None
+        """Bounty: (13,) the opponent's bounty-rank probabilities before this round's moves (for
+        example an opponent model's posterior over the rounds of the bounty period,
+        `game.play.opponent_model.OpponentModel.opponent_bounty_posterior`); None: uniform."""
         self._turn_hands: tuple[tuple, TurnHands | None] = ((), None)
 
     def attach(self, match: Any) -> None:
@@ -410,7 +414,8 @@ class ResolvingBot(LookupBot):
 
     def rank_ranges(self, observation: Observation) -> np.ndarray:
         """(2, 1326, k) both seats' joint ranges over combination and bounty rank at the start of the
-        observation's street (k = 13 ranks in Bounty, uniform a priori, else k = 1), by Bayes from
+        observation's street (k = 13 ranks in Bounty, else k = 1; the opponent's rank prior
+        :attr:`opponent_rank_prior`, uniform if unset, the bot's own uniform), by Bayes from
         the blueprint as :meth:`blueprint_ranges`; each seat's sums to 1. In Bounty the blueprint's
         bucket of a combination with rank ``r`` is ``2 * bucket + hit`` (``r`` among its cards and
         the board so far), so a move reweighs each (combination, rank) by its row. Chance nodes of
@@ -420,9 +425,9 @@ class ResolvingBot(LookupBot):
         if self._combo_buckets is None:
             raise ValueError(f"the re-solving bot models no ranges in {self.config.variant!r}")
         board, seat = observation.board, observation.seat
-        ranks = N_RANKS if self.config.has_bounty else 1
+        priors = [self._rank_prior(player == seat) for player in (0, 1)]
         ranges = [
-            np.repeat(initial_range(board, () if player == seat else observation.hole_cards)[:, None] / ranks, ranks, 1)
+            initial_range(board, () if player == seat else observation.hole_cards)[:, None] * priors[player]
             for player in (0, 1)
         ]
         tree = self._tree
@@ -454,6 +459,19 @@ class ResolvingBot(LookupBot):
             node = child
         self._apply_swaps(ranges, observation, street, observation.street)
         return np.stack(ranges)
+
+    def _rank_prior(self, own: bool) -> np.ndarray:
+        """(k,) a seat's rank prior: one column outside Bounty; the bot's own, and the opponent's
+        without :attr:`opponent_rank_prior`, uniform over the 13 ranks."""
+        if not self.config.has_bounty:
+            return np.ones(1)
+        prior = self.opponent_rank_prior
+        if own or prior is None:
+            return np.full(N_RANKS, 1 / N_RANKS)
+        prior = np.asarray(prior, dtype=np.float64)
+        if prior.shape != (N_RANKS,) or np.any(prior < 0) or not prior.sum() > 0:
+            raise ValueError(f"opponent_rank_prior must be {N_RANKS} non-negative probabilities, got {prior!r}")
+        return prior / prior.sum()
 
     def _likelihood(self, group: int, board: Sequence[int], actions: list[int]) -> np.ndarray:
         """(1326, k) the blueprint's probability of any of ``actions`` (columns) at information-set

@@ -244,6 +244,14 @@ def test_bounty_ranges_follow_the_blueprint_per_rank(bounty_strategy) -> None:
     assert ranges.shape == (2, 1326, 13)
     assert np.allclose(ranges, brute_force_ranges(lookup, moves, final, 13), rtol=1e-9, atol=1e-15)
     assert ranges[0].std(axis=1).max() > 0
+    bot.opponent_rank_prior = np.eye(13)[5]  # e.g. an opponent model's posterior: rank 5 for sure
+    opponent = 1 - final.seat
+    concentrated = bot.rank_ranges(final)
+    assert np.allclose(concentrated[opponent, :, 5], ranges[opponent, :, 5] / ranges[opponent, :, 5].sum())
+    assert concentrated[opponent].sum() == pytest.approx(1) and np.allclose(
+        concentrated[final.seat], ranges[final.seat]
+    )
+    bot.opponent_rank_prior = None
     # the river's solve: one solve gives every hole's row, by its type (hit bit by the rank given)
     policy = dict(bot.policy(final))
     actions, rows = bot.policy_rows(final, [final.hole_cards], [final.bounty_rank])
