@@ -152,8 +152,8 @@ def terminal_coefficients(tree: SubgameTree, rules: BountyRules) -> np.ndarray:
                 for a in (0, 1):
                     c_[a] = [-lost[b] for b in (0, 1)] if tree.player[node] == seat else won[a]
             else:
-                split = (other - own) // 2 if rules.engine else 0.0
-                split = split if seat == 0 else -((own - other) // 2 if rules.engine else 0.0)
+                seat_0_split = (tree.pot_chips[node, 1] - tree.pot_chips[node, 0]) // 2 if rules.engine else 0.0
+                split = seat_0_split if seat == 0 else -seat_0_split
                 for a in (0, 1):
                     for b in (0, 1):
                         if a == b:
