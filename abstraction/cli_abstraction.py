@@ -76,7 +76,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         memory = estimate_build_memory(config, get_num_threads())
         swaps = (
             f" (swap probabilities {config.flop_swap_probability} flop, {config.turn_swap_probability} turn)"
-            if config.variant == "swap"
+            if config.has_swaps
             else ""
         )
         if not as_json:
@@ -115,7 +115,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             "variant": config.variant,
             "flops": 1755 if flops is None else flops,
         }
-        if config.variant == "swap":
+        if config.has_swaps:
             summary.update(
                 flop_swap_probability=config.flop_swap_probability, turn_swap_probability=config.turn_swap_probability
             )

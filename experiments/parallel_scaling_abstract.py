@@ -59,12 +59,13 @@ from numba import njit
 from parallel_scaling import median, target_index
 from parallel_scaling_holdem import run
 
+from abstraction.hooks import hooked_variants
 from game.cards.kernels_rng import _splitmix64
 from solver.bench.abstract import DEFAULT_BETS, default_game, iterations_per_second, random_abstraction
-from solver.games.abstract_games import SUPPORTED_VARIANTS, AbstractGameConfig, build_abstract_game
+from solver.games.abstract_games import AbstractGameConfig, build_abstract_game
 
 RESULTS = harness.ROOT / "results"
-VARIANTS = SUPPORTED_VARIANTS
+VARIANTS = hooked_variants()
 RATE_SETTINGS = {
     "1 worker": (1, "sums"),
     "2 threads": (2, "sums"),

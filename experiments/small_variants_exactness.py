@@ -15,11 +15,12 @@ from pathlib import Path
 
 import harness
 
-from abstraction.exact.small_variants import DEFAULT_DECKS, build_small_variant
+from abstraction.exact.small_variants import build_small_variant, default_deck
+from abstraction.hooks import hooked_variants
 from solver.evaluate.exploitability import exploitability
 from solver.solve.cfr import Solver
 
-VARIANTS = tuple(DEFAULT_DECKS)
+VARIANTS = hooked_variants()
 
 
 def run(variant: str, rules: str, checkpoints: list[int]) -> dict:
@@ -123,7 +124,7 @@ def main() -> None:
     payload = {
         "machine": harness.machine(cores_used=1),
         "seconds": clock.seconds,
-        "default_decks": DEFAULT_DECKS,
+        "default_decks": {variant: default_deck(variant) for variant in VARIANTS},
         "results": results,
     }
     harness.write_results(Path(args.out), payload, markdown, harness.command_line(__file__, None))

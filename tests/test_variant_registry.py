@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from abstraction.cards import buckets
-from abstraction.cards.buckets import CardAbstractionConfig
+from abstraction.cards.buckets import CardAbstractionConfig, card_file_variant
 from abstraction.cards.features import FutureModel
-from abstraction.exact.small_variants import DEFAULT_DECKS
-from abstraction.hooks import HOOKED_VARIANTS, tree_hooks
+from abstraction.exact.small_variants import default_deck
+from abstraction.hooks import hooked_variants, tree_hooks
 from game.play import aivat
 from game.pokerbots.engines import ENGINE_RULES
 from game.rules.exact import EXACT_GAMES
@@ -26,7 +25,7 @@ from solver.bench import abstract as bench_abstract
 from solver.bots.export_bot import WARM_UP_ROUNDS
 from solver.bots.resolving_bot import RESOLVED_VARIANTS
 from solver.cli import solve as cli_solve
-from solver.games.abstract_games import SUPPORTED_VARIANTS, AbstractGameConfig
+from solver.games.abstract_games import AbstractGameConfig
 from solver.solve import run_config
 from solver.solve.run_config import RunConfigError, load_run_config
 from tests.solver.cli_support import invoke, one_line_error
@@ -35,8 +34,6 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 REGISTRY = tuple(VARIANTS)
 
 FEATURE_TABLES: dict[tuple[str, str], str] = {
-    ("abstraction/cards/buckets.py", "OWN_TABLES"): "variants whose card files are built for them",
-    ("abstraction/exact/small_variants.py", "DEFAULT_DECKS"): "each variant's short deck",
     ("game/play/aivat.py", "_POLICY_VALUE_VARIANTS"): "variants dealing nothing after the river",
     ("game/pokerbots/engines.py", "ENGINE_RULES"): "variants with an official engine",
     ("solver/bench/abstract.py", "DEFAULT_BETS"): "each variant's benchmark bet abstraction",
@@ -48,22 +45,20 @@ FEATURE_TABLES: dict[tuple[str, str], str] = {
 def test_variant_lists_are_the_registry() -> None:
     assert REGISTRY == ("holdem", "swap", "river_of_blood", "auction", "bounty")
     for variants in (
-        buckets.VARIANTS,
-        HOOKED_VARIANTS,
-        SUPPORTED_VARIANTS,
-        run_config.HEADS_UP_VARIANTS,
+        hooked_variants(),
         aivat._SUPPORTED,
     ):
         assert variants == REGISTRY
     assert run_config.EXACT_VARIANTS == cli_solve.GAMES == EXACT_GAMES
-    assert (*REGISTRY, run_config.LIMIT_VARIANT, *EXACT_GAMES) == run_config.RUN_VARIANTS
+    assert (*REGISTRY, run_config.LIMIT_VARIANT, *EXACT_GAMES) == run_config.run_variants()
     assert (*REGISTRY, bench_abstract.LIMIT) == bench_abstract.BENCHMARK_GAMES
 
 
 def test_per_variant_tables_cover_the_registry() -> None:
-    assert set(DEFAULT_DECKS) == set(bench_abstract.DEFAULT_BETS) == set(REGISTRY)
+    assert set(bench_abstract.DEFAULT_BETS) == set(REGISTRY)
     for name in REGISTRY:
         assert tree_hooks(name).variant == name
+        assert len(default_deck(name).split()) >= 9
         assert isinstance(FutureModel.for_variant(name), FutureModel)
     assert FutureModel.for_variant("river_of_blood").run_cards
     assert FutureModel.for_variant("swap").swap_flop > 0
@@ -72,7 +67,9 @@ def test_per_variant_tables_cover_the_registry() -> None:
 def test_feature_tables_name_registered_variants() -> None:
     assert set(WARM_UP_ROUNDS) == set(ENGINE_RULES) <= set(REGISTRY)
     assert all(ENGINE_RULES[name].variant == name for name in ENGINE_RULES)
-    for subset in (buckets.OWN_TABLES, RESOLVED_VARIANTS, aivat._POLICY_VALUE_VARIANTS):
+    own_card_files = tuple(name for name in REGISTRY[1:] if card_file_variant(name) == name)
+    assert own_card_files == ("swap", "bounty")
+    for subset in (own_card_files, RESOLVED_VARIANTS, aivat._POLICY_VALUE_VARIANTS):
         assert set(subset) < set(REGISTRY)
         assert len(set(subset)) == len(subset)
 
@@ -135,7 +132,7 @@ def test_unknown_variant_refused_by_run_config(tmp_path: Path) -> None:
     with pytest.raises(RunConfigError) as error:
         load_run_config(run_file)
     message = str(error.value)
-    assert message == f"[rules] variant must be one of {', '.join(run_config.RUN_VARIANTS)}; got '{UNKNOWN}'"
+    assert message == f"[rules] variant must be one of {', '.join(run_config.run_variants())}; got '{UNKNOWN}'"
     assert all(name in message for name in REGISTRY)
 
 

@@ -16,9 +16,9 @@ import platform
 
 from numba import get_num_threads
 
-from abstraction.cards.buckets import CardAbstraction
+from abstraction.cards.buckets import CardAbstraction, card_file_variant
 from abstraction.chance.fresh_chance import FreshChance
-from abstraction.hooks import HOOKED_VARIANTS
+from abstraction.hooks import hooked_variants
 from game.bench.timing import best_seconds
 from game.rules.variants import get_variant
 
@@ -34,15 +34,15 @@ def run_chance_benchmark(
             f"deals and repeats must be >= 1 and max_runs run caps >= 0, got {deals}, {repeats}, {max_runs}"
         )
     blank = CardAbstraction.blank((169, 200, 200, 200))
-    bounty = dataclasses.replace(blank, config=dataclasses.replace(blank.config, variant="bounty"))
     samplers: dict[str, FreshChance] = {}
-    for variant in HOOKED_VARIANTS:
+    for variant in hooked_variants():
         config = get_variant(variant).config_class()
-        if variant == "river_of_blood":
+        cards = dataclasses.replace(blank, config=dataclasses.replace(blank.config, variant=card_file_variant(variant)))
+        if config.has_run_cards:
             for runs in max_runs:
-                samplers[f"river_of_blood_R{runs}"] = FreshChance(config, blank, max_runs=runs)
+                samplers[f"{variant}_R{runs}"] = FreshChance(config, cards, max_runs=runs)
         else:
-            samplers[variant] = FreshChance(config, bounty if variant == "bounty" else blank)
+            samplers[variant] = FreshChance(config, cards)
     rates: dict[str, dict[str, float]] = {}
     for name, chance in samplers.items():
         chance.sample(0, 2, seed, parallel=False)  # compile or load the kernels outside the timing

@@ -79,24 +79,22 @@ from game.rules.variants import VARIANTS as RULES_VARIANTS
 FILE_FORMAT = "vcfr-card-abstraction"
 FILE_VERSION = 1
 METHODS = {"ehs": METHOD_EHS, "ehs2": METHOD_EHS2, "emd": METHOD_EMD}
-VARIANTS = tuple(RULES_VARIANTS)
-"""Variants a card file can be built for: every `game.rules.variants` variant, in its order."""
 MAX_BUCKETS = UNSET - 1
-OWN_TABLES = ("swap", "bounty")
-"""Variants whose card files are built for them (Swap clusters on its swaps, Bounty's buckets carry
-the bounty bit); every other game plays on a Hold'em file."""
 PREFLOP_CLASSES = 169
 """Suit-isomorphic two-card hands: at most this many preflop buckets (169 is lossless)."""
 
 
 def card_file_variant(variant: str) -> str:
     """The ``vcfr abstract --variant`` of the card file a game of ``variant`` plays on (the
-    N-player ``limit`` game included).
+    N-player ``limit`` game included): its own for a variant with swaps (clustered on them) or a
+    bounty (buckets carry the hit bit), else Hold'em's.
 
     >>> card_file_variant("auction"), card_file_variant("limit"), card_file_variant("bounty")
     ('holdem', 'holdem', 'bounty')
     """
-    return variant if variant in OWN_TABLES else "holdem"
+    rules = RULES_VARIANTS.get(variant)
+    own = rules is not None and (rules.config_class.has_swaps or rules.config_class.has_bounty)
+    return variant if own else "holdem"
 
 
 @dataclass(frozen=True)
@@ -158,8 +156,8 @@ class CardAbstractionConfig:
                 )
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {sorted(METHODS)}, got {self.method!r}")
-        if self.variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {VARIANTS}, got {self.variant!r}")
+        if self.variant not in RULES_VARIANTS:
+            raise ValueError(f"variant must be one of {tuple(RULES_VARIANTS)}, got {self.variant!r}")
         for name in (
             "training_flops",
             "turn_training_points",
@@ -169,22 +167,27 @@ class CardAbstractionConfig:
         ):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)!r}")
-        from game.rules.swap import SwapConfig
-
         for name in ("flop_swap_probability", "turn_swap_probability"):
             value = getattr(self, name)
-            if self.variant != "swap":
+            if not self.has_swaps:
                 if value not in (None, 0, 0.0) or isinstance(value, bool):
+                    swapping = ", ".join(repr(n) for n, v in RULES_VARIANTS.items() if v.config_class.has_swaps)
                     raise ValueError(
-                        f"{name} is a rule of the 'swap' variant; variant {self.variant!r} takes none, got {value!r}"
+                        f"{name} is a rule of variants with swaps ({swapping}); variant {self.variant!r} has none, "
+                        f"got {value!r}"
                     )
                 object.__setattr__(self, name, 0.0)
                 continue
             if value is None:
-                value = getattr(SwapConfig, name)
+                value = getattr(RULES_VARIANTS[self.variant].config_class, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
             object.__setattr__(self, name, float(value))
+
+    @property
+    def has_swaps(self) -> bool:
+        """Whether the variant swaps hole cards (its rules config's ``has_swaps``): the swap probabilities apply."""
+        return RULES_VARIANTS[self.variant].config_class.has_swaps
 
     @property
     def future(self) -> FutureModel:
@@ -223,7 +226,12 @@ class CardAbstraction:
         index = {0: 0, 3: 1, 4: 2}.get(street, 3 if street >= 5 else -1)
         if index < 0:
             raise ValueError(f"no street {street!r}: streets are 0, 3, 4, 5, 6, ...")
-        return self.config.buckets[index] * (2 if self.config.variant == "bounty" else 1)
+        return self.config.buckets[index] * (2 if self.bounty else 1)
+
+    @property
+    def bounty(self) -> bool:
+        """Whether buckets carry Bounty's hit bit (a card file of a variant with a bounty: buckets doubled)."""
+        return RULES_VARIANTS[self.config.variant].config_class.has_bounty
 
     def kernel_arguments(self) -> tuple:
         """The arrays `abstraction.cards.kernels_buckets._bucket` takes after ``cards, n_hole`` (minus scratch)."""
@@ -429,8 +437,8 @@ class BucketLookup:
 
     @property
     def bounty(self) -> bool:
-        """Whether buckets carry Bounty's hit bit (a ``bounty`` abstraction: buckets doubled)."""
-        return self.variant == "bounty"
+        """Whether buckets carry Bounty's hit bit (`CardAbstraction.bounty`)."""
+        return self.abstraction.bounty
 
     @property
     def n_buckets(self) -> tuple[int, int, int, int]:

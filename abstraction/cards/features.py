@@ -44,6 +44,7 @@ from abstraction.cards.kernels_features import (
 )
 from game.cards.deck import format_cards, parse_cards
 from game.cards.rng import SeedLike, as_generator, kernel_seed
+from game.rules.nolimit import NoLimitConfig
 
 DEFAULT_BINS = 50
 DEFAULT_SAMPLES = 2_000
@@ -96,12 +97,11 @@ class FutureModel:
         >>> FutureModel.from_config(SwapConfig(flop_swap_probability=0.2)).swap_flop
         0.2
         """
-        variant = getattr(config, "variant", None)
-        if not isinstance(variant, str):
+        if not isinstance(config, NoLimitConfig):
             raise TypeError(f"expected a game variant config, got {config!r}")
-        if variant == "swap":
+        if config.has_swaps:
             return cls(swap_flop=float(config.flop_swap_probability), swap_turn=float(config.turn_swap_probability))  # type: ignore[attr-defined]
-        return cls.for_variant(variant)
+        return cls(run_cards=config.has_run_cards)
 
     @classmethod
     def for_variant(cls, variant: str) -> FutureModel:
@@ -116,10 +116,7 @@ class FutureModel:
         """
         from game.rules.variants import get_variant
 
-        config_class = get_variant(variant).config_class
-        if variant == "swap":
-            return cls.from_config(config_class())
-        return cls(run_cards=variant == "river_of_blood")
+        return cls.from_config(get_variant(variant).config_class())
 
 
 @dataclass(frozen=True)

@@ -118,12 +118,12 @@ class FreshChance(OutcomeColumns):
             )
         cards = lookup.abstraction.config
         if (
-            cards.variant == "swap"
-            and variant != "swap"
-            and (getattr(cards, "flop_swap_probability", 0.0) or getattr(cards, "turn_swap_probability", 0.0))
+            cards.has_swaps
+            and not self.config.has_swaps
+            and (cards.flop_swap_probability or cards.turn_swap_probability)
         ):
             raise ValueError(
-                f"a {variant!r} game cannot use a card abstraction of variant 'swap': its buckets price in hole-card swaps "
+                f"a {variant!r} game cannot use a card abstraction of variant {cards.variant!r}: its buckets price in hole-card swaps "
                 f"that {variant!r} never deals; build one with `vcfr abstract --variant {variant}`"
             )
         tree_config = hooks.walk_config(self.config, self.max_runs)

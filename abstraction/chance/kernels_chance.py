@@ -2,8 +2,9 @@
 
 `_sample_deal` fills one deal's rows of the abstract game's deal arrays (``bucket`` [2, n_slots],
 ``weight`` [W], ``chance`` [K]; layouts in `abstraction.chance.fresh_chance`), dispatching on the
-variant code to one function per variant: `_deal_holdem` (Hold'em and Swap), `_deal_bounty`,
-`_deal_auction`, `_deal_river_of_blood`. They share the steps: `_start` (the deal's own
+deal flags a variant's hooks give (`abstraction.hooks.holdem.HoldemHooks.deal_flags`; at most one
+set) to one function per flag: `_deal_holdem` (none: Hold'em, and Swap by its swap
+probabilities), `_deal_bounty`, `_deal_auction`, `_deal_river_of_blood`. They share the steps: `_start` (the deal's own
 generator, splitmix64 keyed by ``(seed, deal)``, and a full deck), `_draw` (next card of a
 partial Fisher-Yates shuffle), `_seat_bucket` (`abstraction.cards.kernels_buckets._hand_bucket`),
 `_seat_value` and `_outcome` (showdown). A deal depends on ``(seed, deal)`` only, so batches
@@ -21,16 +22,18 @@ from abstraction.cards.kernels_features import N_CARDS, RED_SUITS_MASK
 from game.cards.kernels_evaluator import _evaluate
 from game.cards.kernels_rng import _splitmix64, _uniform
 
-HOLDEM = 0
-"""Variant code: Hold'em (Swap with no swaps)."""
-SWAP = 1
-"""Variant code: Swap Hold'em."""
-BOUNTY = 2
-"""Variant code: Bounty Hold'em."""
-AUCTION = 3
-"""Variant code: Auction Hold'em."""
-RIVER_OF_BLOOD = 4
-"""Variant code: River of Blood Hold'em."""
+PLAIN_DEAL = 0
+"""Deal flags of a Hold'em deal: hole cards and five board cards (with swaps where their
+probabilities are above 0, `_deal_holdem`)."""
+DEAL_BOUNTY_RANKS = 1
+"""Deal flag: a bounty rank per seat after the board; buckets carry the hit bit, weights each fold
+street's and the showdown's hit pattern (`_deal_bounty`)."""
+DEAL_THIRD_CARD = 2
+"""Deal flag: a candidate third hole card per seat after the flop; three-card slots, a showdown
+context per holder (`_deal_auction`)."""
+DEAL_RUN_CARDS = 4
+"""Deal flag: up to ``max_runs`` run cards after the river while the last card is red; colour chance
+slots, a showdown context per run length (`_deal_river_of_blood`)."""
 
 N_STREETS = 4
 """Streets of every variant: preflop, flop, turn, river (River of Blood adds run streets)."""
@@ -317,18 +320,18 @@ def _sample_deal(seed, deal, arguments, work, bucket, weight, chance):
     """Fill one deal's rows: ``bucket`` int32 (2, n_slots), ``weight`` float64 (W), ``chance`` int8 (K).
 
     ``seed`` and ``deal`` (integers) key the deal's generator; ``arguments`` is
-    `abstraction.chance.fresh_chance.FreshChance.kernel_arguments` = ``(variant code, flop swap
+    `abstraction.chance.fresh_chance.FreshChance.kernel_arguments` = ``(deal flags, flop swap
     probability, turn swap probability, max_runs, BucketLookup.kernel_arguments())``; ``work`` is a
     `_workspace` (afterwards it holds the deal's cards). Modified in place: ``work``, ``bucket``,
     ``weight``, ``chance``.
     """
-    variant, flop_swap_probability, turn_swap_probability, max_runs, lookup = arguments
+    deal_flags, flop_swap_probability, turn_swap_probability, max_runs, lookup = arguments
     _start(seed, deal, work)
-    if variant == BOUNTY:
+    if deal_flags & DEAL_BOUNTY_RANKS:
         _deal_bounty(lookup, work, bucket, weight)
-    elif variant == AUCTION:
+    elif deal_flags & DEAL_THIRD_CARD:
         _deal_auction(lookup, work, bucket, weight)
-    elif variant == RIVER_OF_BLOOD:
+    elif deal_flags & DEAL_RUN_CARDS:
         _deal_river_of_blood(max_runs, lookup, work, bucket, weight, chance)
     else:
         _deal_holdem(flop_swap_probability, turn_swap_probability, lookup, work, bucket, weight)
@@ -345,7 +348,7 @@ def _sample_batch(seed, first, arguments, bucket, weight, chance):
 
 @njit(cache=True, nogil=True, parallel=True)
 def _sample_batch_parallel(
-    seed, first, n_chunks, variant, flop_swap_probability, turn_swap_probability, max_runs, tables, flop_keys,
+    seed, first, n_chunks, deal_flags, flop_swap_probability, turn_swap_probability, max_runs, tables, flop_keys,
     turn_keys, bucket, weight, chance,
 ):  # fmt: skip
     """`_sample_batch` split into ``n_chunks`` contiguous chunks run in parallel (same rows). Takes
@@ -354,7 +357,7 @@ def _sample_batch_parallel(
     for chunk in prange(n_chunks):
         start = chunk * n_deals // n_chunks
         stop = (chunk + 1) * n_deals // n_chunks
-        arguments = (variant, flop_swap_probability, turn_swap_probability, max_runs, (tables, flop_keys, turn_keys))
+        arguments = (deal_flags, flop_swap_probability, turn_swap_probability, max_runs, (tables, flop_keys, turn_keys))
         _sample_batch(seed, first + start, arguments, bucket[start:stop], weight[start:stop], chance[start:stop])
 
 

@@ -30,19 +30,19 @@ import numpy as np
 from numba import njit
 
 from abstraction.chance.kernels_chance import (
-    AUCTION,
     AUCTION_BOTH,
     AUCTION_NONE,
     AUCTION_PLAYER_0,
     AUCTION_PLAYER_1,
-    BOUNTY,
     BOUNTY_SHOWDOWN,
+    DEAL_BOUNTY_RANKS,
+    DEAL_RUN_CARDS,
+    DEAL_THIRD_CARD,
     HIT_OUTCOMES,
     N_BOUNTY_RANKS,
     N_STREETS,
-    RIVER_OF_BLOOD,
+    PLAIN_DEAL,
     SHOWDOWN_OUTCOMES,
-    SWAP,
     _board_size,
     _deal_board,
     _deal_hole_cards,
@@ -67,9 +67,9 @@ def _card_arrays():
 
 
 @njit(cache=True, nogil=True)
-def _board_cards(variant, max_runs):
-    """Board cards a deal holds: 5, River of Blood ``5 + max_runs``."""
-    return 5 + max_runs if variant == RIVER_OF_BLOOD else 5
+def _board_cards(deal_flags, max_runs):
+    """Board cards a deal holds: 5, with run cards ``5 + max_runs``."""
+    return 5 + max_runs if deal_flags & DEAL_RUN_CARDS else 5
 
 
 @njit(cache=True, nogil=True)
@@ -82,7 +82,9 @@ def _keep_hole(work, hole, street):
 
 
 @njit(cache=True, nogil=True)
-def _draw_cards(seed, deal, variant, flop_swap_probability, turn_swap_probability, max_runs, work, hole, board, bounty):
+def _draw_cards(
+    seed, deal, deal_flags, flop_swap_probability, turn_swap_probability, max_runs, work, hole, board, bounty
+):
     """Deal ``deal`` of a solve seeded ``seed``: the draws of `_sample_deal`, into ``hole``, ``board``, ``bounty``."""
     _start(seed, deal, work)
     current, counters = work[2], work[7]
@@ -90,19 +92,19 @@ def _draw_cards(seed, deal, variant, flop_swap_probability, turn_swap_probabilit
         current[seat, 2] = -1
     bounty[0] = -1
     bounty[1] = -1
-    if variant == BOUNTY:
+    if deal_flags & DEAL_BOUNTY_RANKS:
         _deal_hole_cards(work)
         _deal_board(work, 0, 5)
         for seat in range(2):
             counters[1 + seat] = int(_uniform(work[0]) * N_BOUNTY_RANKS)
             bounty[seat] = counters[1 + seat]
-    elif variant == AUCTION:
+    elif deal_flags & DEAL_THIRD_CARD:
         _deal_hole_cards(work)
         _deal_board(work, 0, 3)
         for seat in range(2):
             current[seat, 2] = _draw(work)
         _deal_board(work, 3, 5)
-    elif variant == RIVER_OF_BLOOD:
+    elif deal_flags & DEAL_RUN_CARDS:
         _deal_hole_cards(work)
         _deal_board(work, 0, 5 + max_runs)
     else:
@@ -116,10 +118,10 @@ def _draw_cards(seed, deal, variant, flop_swap_probability, turn_swap_probabilit
         _keep_hole(work, hole, 2)
         _deal_board(work, 4, 5)
         _keep_hole(work, hole, 3)
-    if variant in (BOUNTY, AUCTION, RIVER_OF_BLOOD):
+    if deal_flags != PLAIN_DEAL:  # no swaps: the same hole cards on every street
         for street in range(N_STREETS):
             _keep_hole(work, hole, street)
-    total = _board_cards(variant, max_runs)
+    total = _board_cards(deal_flags, max_runs)
     source = work[3]
     for index in range(total):
         board[index] = source[index]
@@ -138,7 +140,7 @@ def _load(work, hole, board, street, n_board):
 
 @njit(cache=True, nogil=True)
 def _evaluate_cards(
-    variant, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat=-1, max_street=1 << 30
+    deal_flags, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat=-1, max_street=1 << 30
 ):
     """The deal rows of cards ``hole``, ``board``, ``bounty`` as the variant's ``_deal_*`` computes them.
 
@@ -148,9 +150,9 @@ def _evaluate_cards(
     Slots of streets after ``max_street`` are left 0 too (LBR never reads them; the river buckets
     are the costly ones). Weights and chance are always complete.
     """
-    total = _board_cards(variant, max_runs)
+    total = _board_cards(deal_flags, max_runs)
     weight[:] = 0.0
-    if variant == BOUNTY:
+    if deal_flags & DEAL_BOUNTY_RANKS:
         _load(work, hole, board, 0, total)
         hits = 0
         for street in range(N_STREETS):
@@ -165,7 +167,7 @@ def _evaluate_cards(
             weight[HIT_OUTCOMES * street + hits] = 1.0
         outcome = _outcome(_seat_value(work, 0, 2, 5), _seat_value(work, 1, 2, 5))
         weight[BOUNTY_SHOWDOWN + HIT_OUTCOMES * outcome + hits] = 1.0
-    elif variant == AUCTION:
+    elif deal_flags & DEAL_THIRD_CARD:
         _load(work, hole, board, 0, total)
         for street in range(N_STREETS):
             for seat in range(2):
@@ -183,7 +185,7 @@ def _evaluate_cards(
         weight[SHOWDOWN_OUTCOMES * AUCTION_PLAYER_1 + _outcome(two_0, three_1)] = 1.0
         weight[SHOWDOWN_OUTCOMES * AUCTION_BOTH + _outcome(three_0, three_1)] = 1.0
         weight[SHOWDOWN_OUTCOMES * AUCTION_NONE + _outcome(two_0, two_1)] = 1.0
-    elif variant == RIVER_OF_BLOOD:
+    elif deal_flags & DEAL_RUN_CARDS:
         _load(work, hole, board, 0, total)
         reached = 0
         for run in range(max_runs):
@@ -234,19 +236,20 @@ def _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hol
     board cards); ``keep_third``: the seat holds its Auction third card; ``state`` uint64[1]: the
     generator (advanced); ``pool`` int8[52]: scratch. Writes ``hole``, ``board``, ``bounty``.
     """
-    variant, flop_swap_probability, turn_swap_probability, max_runs, _ = arguments
+    deal_flags, flop_swap_probability, turn_swap_probability, max_runs, _ = arguments
     real_hole, real_board, real_bounty = real
     seen = np.zeros(N_CARDS, dtype=np.bool_)
     last = min(street, N_STREETS - 1)
     n_board = _board_size(street)
-    total = _board_cards(variant, max_runs)
+    total = _board_cards(deal_flags, max_runs)
     other = 1 - seat
     for st in range(last + 1):
         for index in range(2):
             seen[real_hole[st, seat, index]] = True
     for index in range(n_board):
         seen[real_board[index]] = True
-    third = variant == AUCTION and keep_third
+    third_cards = (deal_flags & DEAL_THIRD_CARD) != 0
+    third = third_cards and keep_third
     if third:
         seen[real_hole[0, seat, 2]] = True
     left = np.zeros(1, dtype=np.int64)
@@ -263,14 +266,14 @@ def _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hol
     for index in range(2):
         hole[0, seat, index] = real_hole[0, seat, index]
         hole[0, other, index] = _take(pool, left, state)
-    if variant == AUCTION:
+    if third_cards:
         hole[0, seat, 2] = real_hole[0, seat, 2] if third else _take(pool, left, state)
         hole[0, other, 2] = _take(pool, left, state)
     for st in range(1, N_STREETS):
         for s in range(2):
             for index in range(3):
                 hole[st, s, index] = hole[st - 1, s, index]
-        if variant == SWAP:
+        if deal_flags == PLAIN_DEAL:  # swaps, where their probabilities are above 0
             probability = flop_swap_probability if st == 1 else (turn_swap_probability if st == 2 else 0.0)
             for s in range(2):
                 for index in range(2):
@@ -282,7 +285,7 @@ def _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hol
         board[index] = _take(pool, left, state)
     bounty[0] = -1
     bounty[1] = -1
-    if variant == BOUNTY:
+    if deal_flags & DEAL_BOUNTY_RANKS:
         bounty[seat] = real_bounty[seat]
         bounty[other] = int(_uniform(state) * N_BOUNTY_RANKS)
 
@@ -291,11 +294,15 @@ def _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hol
 def _real_deal(arguments, seed, deal, work, real, bucket, weight, chance, skip_seat, max_street):
     """Deal ``deal`` of ``seed`` into the cards ``real`` = (hole, board, bounty) and its deal rows
     (`_draw_cards` then `_evaluate_cards`). ``arguments``: `abstraction.chance.fresh_chance.FreshChance`'s
-    kernel arguments (variant, flop and turn swap probabilities, max runs, bucket lookup)."""
-    variant, flop_swap_probability, turn_swap_probability, max_runs, lookup = arguments
+    kernel arguments (deal flags, flop and turn swap probabilities, max runs, bucket lookup)."""
+    deal_flags, flop_swap_probability, turn_swap_probability, max_runs, lookup = arguments
     hole, board, bounty = real
-    _draw_cards(seed, deal, variant, flop_swap_probability, turn_swap_probability, max_runs, work, hole, board, bounty)
-    _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat, max_street)
+    _draw_cards(
+        seed, deal, deal_flags, flop_swap_probability, turn_swap_probability, max_runs, work, hole, board, bounty
+    )
+    _evaluate_cards(
+        deal_flags, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat, max_street
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -304,8 +311,10 @@ def _redraw_candidate(arguments, real, seat, street, keep_third, state, pool, wo
     ``street``, and its deal rows (`_resample_hidden` then `_evaluate_cards`, with its ``skip_seat`` and
     ``max_street``). ``arguments`` as in `_real_deal`; written: ``cards`` = (hole, board, bounty),
     ``rows`` = (bucket, weight, chance), ``state``, and the scratch ``pool``, ``work``."""
-    variant, _, _, max_runs, lookup = arguments
+    deal_flags, _, _, max_runs, lookup = arguments
     hole, board, bounty = cards
     bucket, weight, chance = rows
     _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hole, board, bounty)
-    _evaluate_cards(variant, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat, max_street)
+    _evaluate_cards(
+        deal_flags, max_runs, lookup, hole, board, bounty, work, bucket, weight, chance, skip_seat, max_street
+    )

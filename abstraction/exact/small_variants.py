@@ -3,7 +3,11 @@
 `build_small_variant_game(variant, deck=..., rules=..., bets=...)` is the abstract game of the
 real machinery (`abstraction.bets.betting_tree.build_betting_tree` on the variant's rules config and
 its hooks) with a `DealTable` listing every chance outcome of the short-deck game with its exact
-probability, so that the abstract game *is* the real game on that deck:
+probability, so that the abstract game *is* the real game on that deck. The variant's default deck
+and small rules are its hooks' (`abstraction.hooks.holdem.HoldemHooks.small_deck`, ``small_rules``);
+what a deal holds follows the rules config's feature flags (``has_swaps``, ``has_auction``,
+``has_run_cards``, ``has_bounty``; none: Hold'em's deal), never the variant's name, so a registered
+variant with one of these deals gets its small game from its rules and hooks alone:
 
 - Betting: stack 4 chips, blinds 1/2 (the start pot is 3 chips). Every raise is then all-in, so
   the bet abstraction ``"a"`` (all-in, no cap) holds every legal raise, and the Auction's bids
@@ -83,22 +87,12 @@ from game.rules.chance import ScriptedChance
 from game.rules.nolimit import NoLimitConfig, NoLimitRound
 from game.rules.variants import get_variant
 
-__all__ = ["DEFAULT_DECKS", "SmallDeal", "SmallVariant", "build_small_variant", "build_small_variant_game"]
+__all__ = ["SmallDeal", "SmallVariant", "build_small_variant", "build_small_variant_game", "default_deck"]
 
-DEFAULT_DECKS = {
-    "holdem": "Jc Jd Jh Qc Qd Qh Kc Kd Kh Ac Ad Ah",
-    "bounty": "Qc Qd Qh Qs Kc Kd Kh Ks Ac Ad Ah As",
-    "auction": "Qc Qd Qh Qs Kc Kd Kh Ks Ac Ad Ah As",
-    "river_of_blood": "Kc Kd Kh Ks Ac Ad Ah As Qd Qs",
-    "swap": "Qc Qd Qh Qs Kc Kd Kh Ks Ac Ad Ah As Jc",
-}
-"""The default short deck of each variant (see the module docstring)."""
 DEFAULT_STACK = 4
 DEFAULT_BETS = "a"
 DEFAULT_BIDS = "0.25p,a"
 DEFAULT_MAX_RUNS = 1
-SMALL_RULES = {"swap": {"flop_swap_probability": 1.0, "turn_swap_probability": 0.0}}
-"""Rules fields of the small versions that differ from the variant's defaults (besides the stack)."""
 ABSENT = -1
 _RED_SUITS = (1, 2)
 
@@ -124,8 +118,9 @@ class _Types:
         return {card: t for t, cards in enumerate(self.cards) for card in cards}
 
 
-def _types(deck: Sequence[int], variant: str, merge: bool | None) -> tuple[_Types, bool]:
-    """Card types of ``deck``: by rank (River of Blood: rank and colour) when no suit holds 5 cards, else single cards."""
+def _types(deck: Sequence[int], by_colour: bool, merge: bool | None) -> tuple[_Types, bool]:
+    """Card types of ``deck``: by rank (``by_colour``, where colours decide run cards: rank and colour) when no
+    suit holds 5 cards, else single cards."""
     suits = np.bincount(np.asarray(deck) & 3, minlength=4)
     lossless = bool(suits.max() < 5)
     if merge is None:
@@ -138,7 +133,7 @@ def _types(deck: Sequence[int], variant: str, merge: bool | None) -> tuple[_Type
     def key(card: int) -> tuple[int, ...]:
         if not merge:
             return (card,)
-        return (card >> 2, int((card & 3) in _RED_SUITS)) if variant == "river_of_blood" else (card >> 2,)
+        return (card >> 2, int((card & 3) in _RED_SUITS)) if by_colour else (card >> 2,)
 
     groups: dict[tuple[int, ...], list[int]] = {}
     for card in sorted(deck):
@@ -220,10 +215,10 @@ class _Enumeration:
         self.cols[name] = value
 
 
-def _layout(variant: str, config: NoLimitConfig, runs: int) -> list[tuple]:
+def _layout(config: NoLimitConfig, runs: int) -> list[tuple]:
     """The chance steps of a deal in the engine's order: ``("draw", names)``, ``("flip", name, p)``,
     ``("draw_if", name, flag)``, ``("bounty", name)``."""
-    swap = variant == "swap"
+    swap = config.has_swaps
     steps: list[tuple] = []
     if swap:
         steps += [("draw", ("h0",)), ("draw", ("h1",)), ("draw", ("h2",)), ("draw", ("h3",))]
@@ -233,7 +228,7 @@ def _layout(variant: str, config: NoLimitConfig, runs: int) -> list[tuple]:
     if swap:
         for i in range(4):
             steps += [("flip", f"x{i}", float(config.flop_swap_probability)), ("draw_if", f"r{i}", f"x{i}")]  # type: ignore[attr-defined]
-    if variant == "auction":
+    if config.has_auction:
         steps += [("draw", ("a0",)), ("draw", ("a1",))]
     steps.append(("draw", ("turn",)))
     if swap:
@@ -241,7 +236,7 @@ def _layout(variant: str, config: NoLimitConfig, runs: int) -> list[tuple]:
             steps += [("flip", f"y{i}", float(config.turn_swap_probability)), ("draw_if", f"s{i}", f"y{i}")]  # type: ignore[attr-defined]
     steps.append(("draw", ("river",)))
     steps += [("draw", (f"run{k}",)) for k in range(runs)]
-    if variant == "bounty":
+    if config.has_bounty:
         steps += [("bounty", "b0"), ("bounty", "b1")]
     return steps
 
@@ -279,9 +274,9 @@ def _counts(n_types: int, *columns: np.ndarray) -> np.ndarray:
     return out
 
 
-def _views(variant: str, cols: Mapping[str, np.ndarray], n_types: int, runs: int) -> list[list[np.ndarray]]:
+def _views(config: NoLimitConfig, cols: Mapping[str, np.ndarray], n_types: int, runs: int) -> list[list[np.ndarray]]:
     """``views[slot][seat]``: int64 [n, F] features of the seat's exact view in the slot (type counts per group)."""
-    swap = variant == "swap"
+    swap = config.has_swaps
     _, stages = _hands(cols, swap)
     out: list[list[np.ndarray]] = []
     board_groups = [(cols["f0"], cols["f1"], cols["f2"]), (cols["turn"],), (cols["river"],)]
@@ -291,7 +286,7 @@ def _views(variant: str, cols: Mapping[str, np.ndarray], n_types: int, runs: int
         pos = (2 * seat, 2 * seat + 1)
         hole = _counts(n_types, *(stages["initial"][p] for p in pos))
         extra = [np.full((len(hole), 1), 0)]
-        if variant == "bounty":
+        if config.has_bounty:
             extra = [cols[f"b{seat}"][:, None]]
         parts = [[hole, *extra]]
         for street, group in enumerate(board_groups):
@@ -304,12 +299,12 @@ def _views(variant: str, cols: Mapping[str, np.ndarray], n_types: int, runs: int
                 groups += [_counts(n_types, *dead), _counts(n_types, *added)]
             parts.append(groups)
         seat_parts[seat] = parts
-    n_slots = 4 + (3 if variant == "auction" else 0) + (runs if variant == "river_of_blood" else 0)
+    n_slots = 4 + (3 if config.has_auction else 0) + runs
     for slot in range(n_slots):
         per_seat = []
         for seat in (0, 1):
             parts = seat_parts[seat]
-            if variant == "auction" and slot >= 4:
+            if config.has_auction and slot >= 4:
                 street = slot - 3
                 third = _counts(n_types, cols[f"a{seat}"])
                 groups = [g for p in parts[: street + 1] for g in p] + [third]
@@ -346,7 +341,7 @@ def _outcome(hand_a: np.ndarray, hand_b: np.ndarray, board: np.ndarray) -> np.nd
 
 
 def _weights_and_chance(
-    variant: str,
+    config: NoLimitConfig,
     cards: Mapping[str, np.ndarray],
     cols: Mapping[str, np.ndarray],
     types: _Types,
@@ -362,7 +357,7 @@ def _weights_and_chance(
     offset = tree.context_offset
     rows = np.arange(n)
     chance = np.zeros((n, tree.n_chance_slots), dtype=np.int8)
-    if variant == "swap":
+    if config.has_swaps:
         final = [
             np.where(cols[f"y{i}"] == 1, cards[f"s{i}"], np.where(cols[f"x{i}"] == 1, cards[f"r{i}"], cards[f"h{i}"]))
             for i in range(4)
@@ -370,20 +365,18 @@ def _weights_and_chance(
         weight[rows, _outcome(np.stack(final[:2], 1), np.stack(final[2:], 1), board)] = 1.0
         return weight, chance
     holes = [stack("h0", "h1"), stack("h2", "h3")]
-    if variant in ("holdem",):
-        weight[rows, _outcome(holes[0], holes[1], board)] = 1.0
-    elif variant == "auction":
+    if config.has_auction:
         three = [np.concatenate([holes[s], cards[f"a{s}"][:, None]], axis=1) for s in (0, 1)]
         for context, (a, b) in enumerate(
             [(three[0], holes[1]), (holes[0], three[1]), (three[0], three[1]), (holes[0], holes[1])]
         ):
             weight[rows, offset[context] + _outcome(a, b, board)] = 1.0
-    elif variant == "river_of_blood":
+    elif config.has_run_cards:
         for c in range(runs + 1):
             weight[rows, offset[c] + _outcome(holes[0], holes[1], board[:, : 5 + c])] = 1.0
         for j in range(runs):
             chance[:, j] = ((board[:, 4 + j] & 3) == 1) | ((board[:, 4 + j] & 3) == 2)
-    elif variant == "bounty":
+    elif config.has_bounty:
         rank = [classes[cols[f"b{s}"]] for s in (0, 1)]
 
         def hits(n_board: int) -> np.ndarray:
@@ -395,7 +388,7 @@ def _weights_and_chance(
             weight[rows, offset[street] + hits(n_board)] = 1.0
         weight[rows, offset[4] + 4 * _outcome(holes[0], holes[1], board) + hits(5)] = 1.0
     else:
-        raise ValueError(f"no small version of variant {variant!r}")
+        weight[rows, _outcome(holes[0], holes[1], board)] = 1.0
     return weight, chance
 
 
@@ -417,15 +410,15 @@ class SmallDeal:
     thirds: tuple[int, ...] = ()
     ranks: tuple[int, int] = (0, 0)
 
-    def scripted_chance(self, variant: str, thirds_dealt: Sequence[int] = ()) -> ScriptedChance:
-        """The deal in the engine's deal order; ``thirds_dealt``: the seats whose third card the
-        Auction deals on the path played (the winner, or 0 then 1 on a tie)."""
+    def scripted_chance(self, config: NoLimitConfig, thirds_dealt: Sequence[int] = ()) -> ScriptedChance:
+        """The deal in the engine's deal order for the rules ``config``; ``thirds_dealt``: the seats whose
+        third card the Auction deals on the path played (the winner, or 0 then 1 on a tie)."""
         deck = [*self.hole[0], *self.hole[1], *self.board[:3]]
-        if variant == "swap":
+        if config.has_swaps:
             flop_swaps = sum(self.swaps[:4])
             deck += [*self.replacements[:flop_swaps], self.board[3], *self.replacements[flop_swaps:], self.board[4]]
             return ScriptedChance(deck, {"swap": list(self.swaps)})
-        if variant == "auction":
+        if config.has_auction:
             deck += [self.thirds[seat] for seat in thirds_dealt]
         return ScriptedChance(deck + list(self.board[3:]))
 
@@ -467,16 +460,16 @@ class SmallVariant:
         n_board = 5 + self.runs
         board, rest = tuple(cards[4 : 4 + n_board]), cards[4 + n_board :]
         swaps: tuple[bool, ...] = ()
-        if self.variant == "swap":
-            config = self.config
+        config = self.config
+        if config.has_swaps:
             swaps = tuple(
                 bool(rng.random() < p)
                 for p in [config.flop_swap_probability] * 4  # type: ignore[attr-defined]
                 + [config.turn_swap_probability] * 4
             )  # type: ignore[attr-defined]
         replacements = tuple(rest[: sum(swaps)])
-        thirds = tuple(rest[:2]) if self.variant == "auction" else ()
-        ranks = tuple(int(r) for r in rng.integers(0, N_RANKS, size=2)) if self.variant == "bounty" else (0, 0)
+        thirds = tuple(rest[:2]) if config.has_auction else ()
+        ranks = tuple(int(r) for r in rng.integers(0, N_RANKS, size=2)) if config.has_bounty else (0, 0)
         return SmallDeal(hole, board, swaps, replacements, thirds, ranks)  # type: ignore[arg-type]
 
     def _columns(self, deal: SmallDeal) -> dict[str, np.ndarray]:
@@ -487,7 +480,7 @@ class SmallVariant:
             for name, t in zip(names, sorted(of[c] for c in cards), strict=True):
                 cols[name] = t
 
-        if self.variant == "swap":
+        if self.config.has_swaps:
             for i, card in enumerate([*deal.hole[0], *deal.hole[1]]):
                 cols[f"h{i}"] = of[card]
             replacements = iter(deal.replacements)
@@ -502,9 +495,9 @@ class SmallVariant:
         cols["turn"], cols["river"] = of[deal.board[3]], of[deal.board[4]]
         for k in range(self.runs):
             cols[f"run{k}"] = of[deal.board[5 + k]]
-        if self.variant == "auction":
+        if self.config.has_auction:
             cols["a0"], cols["a1"] = of[deal.thirds[0]], of[deal.thirds[1]]
-        if self.variant == "bounty":
+        if self.config.has_bounty:
             for s in (0, 1):
                 rank = deal.ranks[s] if deal.ranks[s] in self._classes.tolist() else ABSENT
                 cols[f"b{s}"] = self._classes.tolist().index(rank)
@@ -513,26 +506,26 @@ class SmallVariant:
     def deal_row(self, deal: SmallDeal) -> int:
         """The `DealTable` row of a concrete deal (KeyError if the deal is not of this game)."""
         cols = self._columns(deal)
-        views = _views(self.variant, cols, self._types.n, self.runs)
+        views = _views(self.config, cols, self._types.n, self.runs)
         bucket = np.array(
             [[self._view_index[slot][views[slot][seat][0].tobytes()] for slot in range(len(views))] for seat in (0, 1)],
             dtype=np.int32,
         )
-        cards = _representatives(self._types, cols, _order(self.variant, self.runs))
+        cards = _representatives(self._types, cols, _order(self.config, self.runs))
         weight, chance = _weights_and_chance(
-            self.variant, cards, cols, self._types, self._classes, self.runs, self.game.tree
+            self.config, cards, cols, self._types, self._classes, self.runs, self.game.tree
         )
         return self._row_index[_row_matrix(bucket[None], weight, chance)[0].tobytes()]
 
 
-def _order(variant: str, runs: int) -> list[str]:
+def _order(config: NoLimitConfig, runs: int) -> list[str]:
     names = ["h0", "h1", "h2", "h3", "f0", "f1", "f2"]
-    if variant == "swap":
+    if config.has_swaps:
         names += [f"r{i}" for i in range(4)]
-    if variant == "auction":
+    if config.has_auction:
         names += ["a0", "a1"]
     names.append("turn")
-    if variant == "swap":
+    if config.has_swaps:
         names += [f"s{i}" for i in range(4)]
     return names + ["river"] + [f"run{k}" for k in range(runs)]
 
@@ -573,6 +566,15 @@ def _row_matrix(bucket: np.ndarray, weight: np.ndarray, chance: np.ndarray) -> n
     )
 
 
+def default_deck(variant: str) -> str:
+    """The default short deck of ``variant``'s small game: its hooks' ``small_deck`` (module docstring).
+
+    >>> default_deck("river_of_blood")
+    'Kc Kd Kh Ks Ac Ad Ah As Qd Qs'
+    """
+    return tree_hooks(variant).small_deck
+
+
 def small_config(
     variant: str,
     rules: str | None = None,
@@ -581,12 +583,10 @@ def small_config(
     max_runs: int = DEFAULT_MAX_RUNS,
     **fields: Any,
 ) -> NoLimitConfig:
-    """The real rules config of the small version (module docstring): stack, blinds 1/2, ``rules``,
-    River of Blood's board capped at 5 + ``max_runs``, Swap's turn swap probability 0; ``fields`` override."""
-    extra: dict[str, Any] = dict(SMALL_RULES.get(variant, {}))
-    if variant == "river_of_blood":
-        extra["max_board_cards"] = 5 + max_runs
-    extra.update(fields)
+    """The real rules config of the small version (module docstring): stack, blinds 1/2, ``rules``, the
+    variant's small rules (its hooks' `small_rules`: River of Blood's board capped at 5 + ``max_runs``,
+    Swap's swap probabilities 1 and 0); ``fields`` override."""
+    extra = tree_hooks(variant).small_rules(max_runs) | fields
     return get_variant(variant).config_class(stack=stack, rules=rules or "document", **extra)
 
 
@@ -605,16 +605,17 @@ def build_small_variant(
 ) -> SmallVariant:
     """The exact small game of ``variant`` (see the module docstring) with its helpers."""
     config = small_config(variant, rules, stack=stack, max_runs=max_runs, **dict(config_fields or {}))
-    runs = max_runs if variant == "river_of_blood" else 0
-    deck_cards = tuple(int(c) for c in parse_cards(deck or DEFAULT_DECKS[variant]))
-    need = 9 + 2 * (variant == "auction") + runs + 4 * (variant == "swap" and config.flop_swap_probability > 0)  # type: ignore[attr-defined]
-    need += 4 * (variant == "swap" and config.turn_swap_probability > 0)  # type: ignore[attr-defined]
+    runs = max_runs if config.has_run_cards else 0
+    deck_cards = tuple(int(c) for c in parse_cards(deck or default_deck(variant)))
+    need = 9 + 2 * config.has_auction + runs
+    if config.has_swaps:
+        need += 4 * (config.flop_swap_probability > 0) + 4 * (config.turn_swap_probability > 0)  # type: ignore[attr-defined]
     if len(deck_cards) < need:
         raise ValueError(f"a small {variant} game needs a deck of at least {need} cards, got {len(deck_cards)}")
-    types, merged = _types(deck_cards, variant, merge_types)
+    types, merged = _types(deck_cards, config.has_run_cards, merge_types)
     enum = _Enumeration(types)
     classes, class_probabilities = _bounty_classes(types)
-    for step in _layout(variant, config, runs):
+    for step in _layout(config, runs):
         if step[0] == "draw":
             enum.draw(step[1])
         elif step[0] == "flip":
@@ -624,7 +625,7 @@ def build_small_variant(
         else:
             enum.choice(step[1], class_probabilities)
     cols = enum.cols
-    views = _views(variant, cols, types.n, runs)
+    views = _views(config, cols, types.n, runs)
     n_rows = len(enum.prob)
     bucket = np.empty((n_rows, 2, len(views)), dtype=np.int32)
     view_index = []
@@ -635,13 +636,13 @@ def build_small_variant(
         bucket[:, 0, slot], bucket[:, 1, slot] = inverse[:n_rows], inverse[n_rows:]
         view_index.append({row.tobytes(): i for i, row in enumerate(unique)})
     n_buckets = np.array([len(v) for v in view_index], dtype=np.int32)
-    bet_abstraction = BetAbstraction.parse(bets, bids=bids if variant == "auction" else "")
+    bet_abstraction = BetAbstraction.parse(bets, bids=bids if config.has_auction else "")
     tree = build_betting_tree(
-        config, bet_abstraction, n_buckets, max_nodes=max_nodes, max_runs=runs if variant == "river_of_blood" else None
+        config, bet_abstraction, n_buckets, max_nodes=max_nodes, max_runs=runs if config.has_run_cards else None
     )
     _check_actions(tree, config, bet_abstraction, runs)
-    cards = _representatives(types, cols, _order(variant, runs))
-    weight, chance = _weights_and_chance(variant, cards, cols, types, classes, runs, tree)
+    cards = _representatives(types, cols, _order(config, runs))
+    weight, chance = _weights_and_chance(config, cards, cols, types, classes, runs, tree)
     flat = _row_matrix(bucket, weight, chance)
     first_rows, inverse = _dense_ids(flat)
     prob = np.bincount(inverse, weights=enum.prob, minlength=len(first_rows))
@@ -703,7 +704,7 @@ def _check_actions(tree: FlatTree, config: NoLimitConfig, bets: BetAbstraction, 
     """Walk the rules engine along ``tree``: ValueError unless every legal action at every decision is a
     child."""
     hooks = tree_hooks(config.variant)
-    walk = hooks.start(hooks.walk_config(config, runs if config.variant == "river_of_blood" else None))
+    walk = hooks.start(hooks.walk_config(config, runs if config.has_run_cards else None))
     stack: list[tuple] = [(0, walk.root, (), None, None)]  # node, round, chance outcomes, (chance nodes) before, action
     while stack:
         node, round_, outcomes, before, dealing = stack.pop()

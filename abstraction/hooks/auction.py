@@ -31,7 +31,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from abstraction.bets.bet_abstraction import N_BETTING_STREETS
-from abstraction.chance.kernels_chance import AUCTION, AUCTION_BOTH, AUCTION_NONE, AUCTION_PLAYER_0, AUCTION_PLAYER_1
+from abstraction.chance.kernels_chance import (
+    AUCTION_BOTH,
+    AUCTION_NONE,
+    AUCTION_PLAYER_0,
+    AUCTION_PLAYER_1,
+    DEAL_THIRD_CARD,
+)
 from abstraction.hooks.holdem import SHOWDOWN_OUTCOMES, HoldemHooks, street_ordinal
 from game.rules.actions import Action, ActionKind
 from game.rules.nolimit import NoLimitConfig, NoLimitRound
@@ -54,7 +60,8 @@ class AuctionHooks(HoldemHooks):
     """Auction Hold'em: two- and three-card slots, a showdown context per third-card holder."""
 
     variant: str = "auction"
-    sampler: int = AUCTION
+    deal_flags: int = DEAL_THIRD_CARD
+    small_deck: str = "Qc Qd Qh Qs Kc Kd Kh Ks Ac Ad Ah As"
 
     def slot_streets(self, config: NoLimitConfig) -> tuple[int, ...]:
         """Two-card slots read streets 0..3, three-card slots the flop, turn and river tables."""

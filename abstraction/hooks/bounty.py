@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from abstraction.bets.bet_abstraction import N_BETTING_STREETS
-from abstraction.chance.kernels_chance import BOUNTY, HIT_OUTCOMES
+from abstraction.chance.kernels_chance import DEAL_BOUNTY_RANKS, HIT_OUTCOMES
 from abstraction.hooks.holdem import SHOWDOWN_OUTCOMES, HoldemHooks, Walk, folder, street_ordinal
 from game.rules.bounty import BountyRound
 from game.rules.chance import RandomChance
@@ -48,8 +48,9 @@ class BountyHooks(HoldemHooks):
     """Bounty Hold'em: Hold'em's slots (buckets with the hit bit), hit-dependent fold and showdown contexts."""
 
     variant: str = "bounty"
-    sampler: int = BOUNTY
+    deal_flags: int = DEAL_BOUNTY_RANKS
     bounty_buckets: bool = True
+    small_deck: str = "Qc Qd Qh Qs Kc Kd Kh Ks Ac Ad Ah As"
 
     def start(self, config: NoLimitConfig) -> Walk:
         """A walk from a new round; the bounty ranks do not matter to the tree (rows cover every hit pattern)."""

@@ -31,11 +31,12 @@ so the engine's odd-chip split and unequal contributions (Auction) are exactly t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from abstraction.bets.bet_abstraction import GAME_STREETS
-from abstraction.chance.kernels_chance import HOLDEM, SHOWDOWN_OUTCOMES
+from abstraction.chance.kernels_chance import PLAIN_DEAL, SHOWDOWN_OUTCOMES
 from game.rules.actions import Action, ActionKind
 from game.rules.chance import RandomChance
 from game.rules.nolimit import RIVER, NoLimitConfig, NoLimitRound
@@ -100,15 +101,18 @@ class Walk:
 class HoldemHooks:
     """Tree hooks of Hold'em; a variant's hooks subclass it and override what differs.
 
-    ``variant``: the `game.rules.variants` name the hooks serve; ``sampler``: the variant code of its
-    fresh-chance kernel (`abstraction.chance.kernels_chance._sample_deal`); ``bounty_buckets``: whether
-    its card abstraction carries Bounty's hit bit. Methods take the rules config of the tree
-    (`walk_config`) or a round of its walk.
+    ``variant``: the `game.rules.variants` name the hooks serve; ``deal_flags``: what its fresh-chance
+    kernel deals beyond Hold'em (`abstraction.chance.kernels_chance`: ``PLAIN_DEAL`` or one ``DEAL_*``
+    flag; `abstraction.chance.kernels_chance._sample_deal` branches on it); ``bounty_buckets``: whether
+    its card abstraction carries Bounty's hit bit; ``small_deck``: the default short deck of its exact
+    small game (`abstraction.exact.small_variants`, with `small_rules`). Methods take the rules config
+    of the tree (`walk_config`) or a round of its walk.
     """
 
     variant: str = "holdem"
-    sampler: int = HOLDEM
+    deal_flags: int = PLAIN_DEAL
     bounty_buckets: bool = False
+    small_deck: str = "Jc Jd Jh Qc Qd Qh Kc Kd Kh Ac Ad Ah"
 
     def walk_config(self, config: NoLimitConfig, max_runs: int | None = None) -> NoLimitConfig:
         """The rules config the tree is built on: ``config`` itself (``max_runs`` must be None here)."""
@@ -133,9 +137,14 @@ class HoldemHooks:
         return tuple(range(len(GAME_STREETS)))
 
     def sampler_arguments(self, config: NoLimitConfig) -> tuple[int, float, float, int]:
-        """``(sampler code, flop swap probability, turn swap probability, run cap R)``, the variant's
+        """``(deal flags, flop swap probability, turn swap probability, run cap R)``, the variant's
         head of `abstraction.chance.kernels_chance._sample_deal`'s arguments for the tree config ``config``."""
-        return (self.sampler, 0.0, 0.0, 0)
+        return (self.deal_flags, 0.0, 0.0, 0)
+
+    def small_rules(self, max_runs: int) -> dict[str, Any]:
+        """Rules config fields of the exact small game besides stack and rules (`abstraction.exact.small_variants`;
+        ``max_runs``: its run streets where the variant has run cards): none."""
+        return {}
 
     def slot(self, round_: NoLimitRound, seat: int) -> int:
         """The bucket slot a decision of ``seat`` reads in ``round_``: the street ordinal."""

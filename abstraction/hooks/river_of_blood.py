@@ -39,8 +39,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
-from abstraction.chance.kernels_chance import RIVER_OF_BLOOD
+from abstraction.chance.kernels_chance import DEAL_RUN_CARDS
 from abstraction.hooks.holdem import NO_CHANCE, SHOWDOWN_OUTCOMES, HoldemHooks, Walk
 from game.cards.deck import N_CARDS
 from game.rules.actions import Action
@@ -148,7 +149,8 @@ class RiverOfBloodHooks(HoldemHooks):
     """River of Blood: run-street slots, colour chance nodes, a showdown context per run length."""
 
     variant: str = "river_of_blood"
-    sampler: int = RIVER_OF_BLOOD
+    deal_flags: int = DEAL_RUN_CARDS
+    small_deck: str = "Kc Kd Kh Ks Ac Ad Ah As Qd Qs"
 
     def walk_config(self, config: NoLimitConfig, max_runs: int | None = None) -> NoLimitConfig:
         """``config`` with the board capped at 5 + ``max_runs`` cards (None: :data:`DEFAULT_MAX_RUNS`)."""
@@ -174,7 +176,11 @@ class RiverOfBloodHooks(HoldemHooks):
 
     def sampler_arguments(self, config: NoLimitConfig) -> tuple[int, float, float, int]:
         """The run cap R of the tree config."""
-        return (self.sampler, 0.0, 0.0, runs(config))
+        return (self.deal_flags, 0.0, 0.0, runs(config))
+
+    def small_rules(self, max_runs: int) -> dict[str, Any]:
+        """The board capped at 5 + ``max_runs`` cards in the real rules too."""
+        return {"max_board_cards": 5 + max_runs}
 
     def context_size(self, config: NoLimitConfig) -> tuple[int, ...]:
         """A showdown on 5 + c board cards for c = 0..R."""

@@ -14,8 +14,8 @@ context's outcome is decided by the final hands; both are the deal's business
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from abstraction.chance.kernels_chance import SWAP
 from abstraction.hooks.holdem import HoldemHooks
 from game.rules.nolimit import NoLimitConfig
 
@@ -25,11 +25,15 @@ class SwapHooks(HoldemHooks):
     """Swap Hold'em: Hold'em's tree; the sampler swaps hole cards after the flop and the turn."""
 
     variant: str = "swap"
-    sampler: int = SWAP
+    small_deck: str = "Qc Qd Qh Qs Kc Kd Kh Ks Ac Ad Ah As Jc"
 
     def sampler_arguments(self, config: NoLimitConfig) -> tuple[int, float, float, int]:
-        """The swap probabilities of ``config`` (`game.rules.swap.SwapConfig`)."""
-        return (self.sampler, float(config.flop_swap_probability), float(config.turn_swap_probability), 0)  # type: ignore[attr-defined]
+        """The swap probabilities of ``config`` (`game.rules.swap.SwapConfig`); Hold'em's deal flags."""
+        return (self.deal_flags, float(config.flop_swap_probability), float(config.turn_swap_probability), 0)  # type: ignore[attr-defined]
+
+    def small_rules(self, max_runs: int) -> dict[str, Any]:
+        """Every hole card swapped on the flop, none on the turn: the smallest deck that keeps the swaps."""
+        return {"flop_swap_probability": 1.0, "turn_swap_probability": 0.0}
 
 
 HOOKS = SwapHooks()

@@ -1,5 +1,8 @@
 """The heads-up no-limit variants by name: config class, round class, one-line description.
 
+:data:`VARIANTS` is the registry every variant list derives from; `register_variant` adds a variant at
+run time and `unregister_variant` takes it back (its tree hooks register in `abstraction.hooks`).
+
 >>> sorted(VARIANTS)
 ['auction', 'bounty', 'holdem', 'river_of_blood', 'swap']
 >>> from game.rules.chance import RandomChance
@@ -73,9 +76,48 @@ VARIANTS: dict[str, Variant] = {
         ),
     )
 }
-"""Registered heads-up no-limit variants by name."""
+"""Registered heads-up no-limit variants by name, in registration order (`register_variant` adds one)."""
 
 _BY_CONFIG: dict[type[NoLimitConfig], Variant] = {variant.config_class: variant for variant in VARIANTS.values()}
+
+
+def register_variant(variant: Variant) -> None:
+    """Add ``variant`` to :data:`VARIANTS`: its config class must subclass `NoLimitConfig` with ``variant``
+    (the class attribute) equal to its name, its round class `NoLimitRound`. ValueError for a name or a
+    config class already registered; `unregister_variant` takes it back.
+
+    >>> from game.rules.holdem import HoldemConfig
+    >>> register_variant(Variant("holdem", HoldemConfig, HoldemRound, "again"))
+    Traceback (most recent call last):
+    ...
+    ValueError: variant 'holdem' is already registered
+    """
+    if not isinstance(variant, Variant):
+        raise TypeError(f"register_variant takes a game.rules.variants.Variant, got {variant!r}")
+    if variant.name in VARIANTS:
+        raise ValueError(f"variant {variant.name!r} is already registered")
+    config_class, round_class = variant.config_class, variant.round_class
+    if not (isinstance(config_class, type) and issubclass(config_class, NoLimitConfig)):
+        raise TypeError(f"variant {variant.name!r}: config_class must subclass NoLimitConfig, got {config_class!r}")
+    if not (isinstance(round_class, type) and issubclass(round_class, NoLimitRound)):
+        raise TypeError(f"variant {variant.name!r}: round_class must subclass NoLimitRound, got {round_class!r}")
+    if config_class.variant != variant.name:
+        raise ValueError(
+            f"variant {variant.name!r}: its config class {config_class.__name__} names variant {config_class.variant!r}"
+        )
+    if config_class in _BY_CONFIG:
+        raise ValueError(f"config class {config_class.__name__} is already variant {_BY_CONFIG[config_class].name!r}'s")
+    VARIANTS[variant.name] = variant
+    _BY_CONFIG[config_class] = variant
+
+
+def unregister_variant(name: str) -> Variant:
+    """Remove the variant ``name`` from :data:`VARIANTS` and return it (tests registering a variant of
+    their own); ValueError listing the known names if there is none."""
+    variant = get_variant(name)
+    del VARIANTS[name]
+    del _BY_CONFIG[variant.config_class]
+    return variant
 
 
 def get_variant(name: str) -> Variant:

@@ -27,10 +27,11 @@ import numpy as np
 from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
 from abstraction.cards.isomorphism import holdem_indexer
 from abstraction.cards.kernels_buckets import N_RIVERS, N_TURNS
+from abstraction.hooks import hooked_variants
 from abstraction.tree import SolverGame
 from game.rules.families import LIMIT_GAME, GameFamily, game_family
 from game.rules.holdem import HoldemConfig
-from solver.games.abstract_games import SUPPORTED_VARIANTS, AbstractGameConfig, build_abstract_game
+from solver.games.abstract_games import AbstractGameConfig, build_abstract_game
 from solver.games.limit_games import LimitGameConfig, build_limit_game
 from solver.solve.cfr import Solver, SolverConfig, allocate_tables, table_dtype
 
@@ -46,7 +47,7 @@ DEFAULT_BETS = {
 """Bet abstraction of each variant's default abstract game."""
 LIMIT = LIMIT_GAME
 """The benchmark's name of 3-player limit hold'em (`solver.games.limit_games`, its default rules: raise cap 2)."""
-BENCHMARK_GAMES = (*SUPPORTED_VARIANTS, LIMIT)
+BENCHMARK_GAMES = (*hooked_variants(), LIMIT)
 FIXED_PEER = HoldemConfig.variant
 """The game whose fixed-sample path is measured next to its fresh chance (same tree, same cards)."""
 FIXED_DEALS = 200_000

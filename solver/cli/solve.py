@@ -191,14 +191,14 @@ class SolveOptions:
 def _checked_run(options: SolveOptions) -> tuple[Any, Any]:
     """The run (file and flags merged) and its training config; usage errors exit 2."""
     from solver.solve.cfr import RENAMED_ALGORITHMS
-    from solver.solve.run_config import RUN_VARIANTS, RunConfigError, load_run_config
+    from solver.solve.run_config import RunConfigError, load_run_config, run_variants
 
     if options.resume and options.force:
         raise _fail("--resume continues --out and --force replaces it: give one of them", 2)
     if options.config is not None and not options.config.is_file():  # a runtime error, like every command's
         raise _fail(f"run file {str(options.config)!r} does not exist", RUNTIME)
     if options.variant is not None:
-        _choice("variant", options.variant, RUN_VARIANTS)
+        _choice("variant", options.variant, run_variants())
     if options.algorithm is not None:
         _choice("algorithm", options.algorithm, ALGORITHMS, RENAMED_ALGORITHMS)
     try:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from abstraction.chance.kernels_chance import AUCTION, N_STREETS, _workspace
+from abstraction.chance.kernels_chance import DEAL_THIRD_CARD, N_STREETS, _workspace
 from abstraction.chance.kernels_resample import _card_arrays, _real_deal, _redraw_candidate
 from abstraction.tree import CHANCE, DECISION
 from game.cards.kernels_rng import _splitmix64, _uniform
@@ -198,11 +198,11 @@ def _opponent_action(tree, node, bucket, deal, strategy, state):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _view_changed(flat, node, variant, view):
+def _view_changed(flat, node, deal_flags, view):
     """Whether the seat deciding at ``node`` sees more than when its candidates were last drawn:
     a new street, or (Auction) its third card. ``view`` int64 [2] = (street, holds a third card),
     updated when it changed; (-1, 0) before the first draw of a hand."""
-    third = variant == AUCTION and flat.group_slot[flat.infoset_group[node]] >= N_STREETS
+    third = (deal_flags & DEAL_THIRD_CARD) != 0 and flat.group_slot[flat.infoset_group[node]] >= N_STREETS
     if flat.street[node] == view[0] and third == (view[1] == 1):
         return False
     view[0] = flat.street[node]
@@ -288,7 +288,7 @@ def _lbr_fresh_hands(
     """
     flat = tree.flat
     kind, player, child_start = flat.kind, flat.player, flat.child_start
-    variant = arguments[0]
+    deal_flags = arguments[0]
     work = _workspace()
     pool = np.empty(52, dtype=np.int8)
     real = _card_arrays()
@@ -317,7 +317,7 @@ def _lbr_fresh_hands(
             if player[node] != seat:
                 node = child_start[node] + _opponent_action(tree, node, real_bucket, 0, strategy, state)
                 continue
-            if _view_changed(flat, node, variant, view):
+            if _view_changed(flat, node, deal_flags, view):
                 for c in range(n_candidates):
                     rows = (bucket[c], weight[c], chance[c])
                     _redraw_candidate(

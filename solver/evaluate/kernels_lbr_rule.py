@@ -367,7 +367,7 @@ def _lbr_rule_hands(
     """
     flat = tree.flat
     kind, player, child_start = flat.kind, flat.player, flat.child_start
-    variant = arguments[0]
+    deal_flags = arguments[0]
     work = _workspace()
     scratch = _scratch()
     pool = np.empty(52, dtype=np.int8)
@@ -404,7 +404,7 @@ def _lbr_rule_hands(
                     tree, rule, params, node, real_hole, real_board, real_bounty, real_cache, seed, scratch
                 )
                 continue
-            if _view_changed(flat, node, variant, view):
+            if _view_changed(flat, node, deal_flags, view):
                 for c in range(n_candidates):
                     candidate_cards, rows = (hole[c], board[c], bounty[c]), (bucket, weight[c], chance[c])
                     _redraw_candidate(

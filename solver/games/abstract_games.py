@@ -43,14 +43,12 @@ from abstraction.bets.betting_tree import TreeSize, build_betting_tree, measure_
 from abstraction.cards.buckets import BucketLookup, CardAbstraction
 from abstraction.chance.fresh_chance import FreshChance
 from abstraction.chance.sampled_deals import sample_deal_table
-from abstraction.hooks import HOOKED_VARIANTS
+from abstraction.hooks import hooked_variants
 from abstraction.hooks.river_of_blood import DEFAULT_MAX_RUNS
 from abstraction.tree import DealTable, SolverGame
 from game.rules.nolimit import NoLimitConfig
 from game.rules.variants import get_variant
 
-SUPPORTED_VARIANTS = HOOKED_VARIANTS
-"""Heads-up variants with an abstract game: those with tree hooks (`abstraction.hooks`)."""
 CHANCE_MODES = ("fresh", "fixed")
 
 GAME_KIND = "sampled-nolimit"
@@ -87,7 +85,7 @@ class KindConfig:
 class AbstractGameConfig(KindConfig):
     """One abstract heads-up game, JSON-able (:meth:`to_dict`).
 
-    ``variant``: one of :data:`SUPPORTED_VARIANTS`; ``rules``: fields of the variant's config that
+    ``variant``: a variant with tree hooks (`abstraction.hooks.hooked_variants`); ``rules``: fields of the variant's config that
     differ from its defaults (chips, e.g. ``{"stack": 200}``); ``card_abstraction``: path of the
     HDF5 card abstraction (of the same variant for Bounty, whose buckets carry the hit bit);
     ``bets``: bet-abstraction text (`BetAbstraction.parse`); ``chance``: ``"fresh"`` (a new deal
@@ -113,8 +111,8 @@ class AbstractGameConfig(KindConfig):
     card_hash: str = ""
 
     def __post_init__(self) -> None:
-        if self.variant not in SUPPORTED_VARIANTS:
-            raise ValueError(f"abstract games support variants {SUPPORTED_VARIANTS}, got {self.variant!r}")
+        if self.variant not in hooked_variants():
+            raise ValueError(f"abstract games support variants {hooked_variants()}, got {self.variant!r}")
         if not isinstance(self.rules, dict):
             raise TypeError(f"rules must be a dict of config fields, got {self.rules!r}")
         object.__setattr__(self, "card_abstraction", str(self.card_abstraction))

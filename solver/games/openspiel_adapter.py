@@ -288,12 +288,13 @@ def registered_solver_game(game: str, players: int = 2, rules: str = "document")
     ValueError: unknown small variant 'poker': expected one of ['auction', 'bounty', 'holdem', 'river_of_blood', 'swap']
     """
     from abstraction.exact.exact_games import build_game
-    from abstraction.exact.small_variants import DEFAULT_DECKS, build_small_variant
+    from abstraction.exact.small_variants import build_small_variant
+    from abstraction.hooks import hooked_variants
 
     if game.startswith(SMALL_PREFIX):
         variant = game.removeprefix(SMALL_PREFIX)
-        if variant not in DEFAULT_DECKS:
-            raise ValueError(f"unknown small variant {variant!r}: expected one of {sorted(DEFAULT_DECKS)}")
+        if variant not in hooked_variants():
+            raise ValueError(f"unknown small variant {variant!r}: expected one of {sorted(hooked_variants())}")
         if players != 2:
             raise ValueError(f"the small variants are heads-up, got players={players}")
         return build_small_variant(variant, rules=rules).game

@@ -79,18 +79,24 @@ from pathlib import Path
 from typing import Any
 
 from game.rules.exact import EXACT_GAMES
+from game.rules.families import LIMIT_GAME
 from game.rules.variants import VARIANTS
 from solver.solve.training import TrainingConfig
 
 EXACT_VARIANTS = EXACT_GAMES
 """The exact games (`game.rules.exact`)."""
-HEADS_UP_VARIANTS = tuple(VARIANTS)
-"""The heads-up no-limit variants (`game.rules.variants`), each played on an abstract game."""
-LIMIT_VARIANT = "limit"
+LIMIT_VARIANT = LIMIT_GAME
 """The N-player limit abstract game (:mod:`solver.games.limit_games`): ``[rules]`` takes ``LimitConfig``
 fields (``n_players``, ``max_raises`` ...), ``[bets]`` only ``max_nodes``, chance is fresh."""
-RUN_VARIANTS = (*HEADS_UP_VARIANTS, LIMIT_VARIANT, *EXACT_VARIANTS)
-"""Every ``[rules] variant`` a run file (and ``vcfr solve --variant``) takes."""
+
+
+def run_variants() -> tuple[str, ...]:
+    """Every ``[rules] variant`` a run file (and ``vcfr solve --variant``) takes: the heads-up no-limit
+    variants registered now (`game.rules.variants`, each played on an abstract game), the limit game,
+    the exact games."""
+    return (*VARIANTS, LIMIT_VARIANT, *EXACT_VARIANTS)
+
+
 TABLES = ("rules", "cards", "bets", "solver")
 
 
@@ -206,8 +212,8 @@ class RulesTable:
     def parse(cls, table: Mapping[str, Any]) -> RulesTable:
         values = dict(table)
         variant = _check_type("[rules] variant", values.pop("variant", "leduc"), "str")
-        if variant not in RUN_VARIANTS:
-            raise RunConfigError(f"[rules] variant must be one of {', '.join(RUN_VARIANTS)}; got {variant!r}")
+        if variant not in run_variants():
+            raise RunConfigError(f"[rules] variant must be one of {', '.join(run_variants())}; got {variant!r}")
         config_class = _rules_class(variant)
         defaults = {f.name: f.default for f in dataclasses.fields(config_class) if f.default is not dataclasses.MISSING}
         known = [f.name for f in dataclasses.fields(config_class) if f.name != "variant"]
@@ -218,7 +224,7 @@ class RulesTable:
                     f"unknown key [rules] {name} for variant {variant}: known keys are variant, {', '.join(known)}"
                 )
             value = _check_rule(variant, name, value, defaults.get(name))
-            if variant in HEADS_UP_VARIANTS and value == defaults.get(name):
+            if variant in VARIANTS and value == defaults.get(name):
                 continue  # stored configs hold only the fields that differ from the defaults
             fields[name] = value
         return cls(variant, fields)

@@ -72,7 +72,7 @@ def check_payoffs(variant: str, rules: str, n_cases: int, seed: int) -> None:
         deal = game.random_deal(rng)
         row = game.deal_row(deal)
         path = random_path(tree, deals.chance[row], rng)
-        chance = deal.scripted_chance(variant, thirds_dealt(tree, path) if variant == "auction" else ())
+        chance = deal.scripted_chance(game.config, thirds_dealt(tree, path) if variant == "auction" else ())
         round_ = start_round(game.config, chance, match_state=deal.ranks if variant == "bounty" else None)
         for parent, node in itertools.pairwise(path):
             if tree.kind[parent] == CHANCE:
