@@ -13,8 +13,9 @@ on a shared machine the CPU time is closer to what an idle core gives)::
     .venv/bin/python experiments/turn_resolving.py --rounds 200 --seed 7
 
 ``--no-turn`` plays the river-only bot instead (the same deals and seeds), for comparison.
-``--strategy FILE`` plays another Hold'em or Swap strategy file (its own rules) instead of the tiny one,
-e.g. the 2022 Swap blueprint::
+``--strategy FILE`` plays another strategy file (its own rules) instead of the tiny one, e.g. the
+2022 Swap blueprint (River of Blood and Bounty files re-solve their final streets only; the
+per-street figures are keyed by board length, so River of Blood's run streets show as 6, 7, ...)::
 
     .venv/bin/python experiments/turn_resolving.py --strategy build/blueprints/2022/blueprint_swap.h5 --rounds 40
 ``--iteration-cost`` instead prints the CPU milliseconds of one CFR iteration (best of 3 runs of 50)
@@ -155,7 +156,7 @@ def main() -> None:
     parser.add_argument("--iteration-cost", action="store_true", help="CPU time per CFR iteration instead")
     parser.add_argument("--convergence", action="store_true", help="the turn re-solve's NashConv instead")
     parser.add_argument("--workdir", type=Path, default=Path("out/resolving_bot"))
-    parser.add_argument("--strategy", type=Path, default=None, help="a Hold'em or Swap strategy file instead")
+    parser.add_argument("--strategy", type=Path, default=None, help="another strategy file instead")
     args = parser.parse_args()
     if args.iteration_cost:
         print(json.dumps({"iteration_cost": iteration_cost(), "machine": harness.machine(cores_used=1)}))

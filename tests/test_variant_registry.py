@@ -38,7 +38,6 @@ FEATURE_TABLES: dict[tuple[str, str], str] = {
     ("game/pokerbots/engines.py", "ENGINE_RULES"): "variants with an official engine",
     ("solver/bench/abstract.py", "DEFAULT_BETS"): "each variant's benchmark bet abstraction",
     ("solver/bots/export_bot.py", "WARM_UP_ROUNDS"): "one recorded round per official engine",
-    ("solver/bots/resolving_bot.py", "RESOLVED_VARIANTS"): "variants the re-solving bot re-solves",
 }
 """Literal tables of variant names the library keeps, by (file, name): what each one means."""
 

@@ -3,7 +3,10 @@ the plain numpy implementation of the same algorithm (:mod:`solver.bench.resolve
 
 Cases: the issue's river (every unblocked hand for both players, uniform ranges; 0.5p, 1p and
 all-in with one re-raise) and the re-solver's default sizes (0.33p, 0.67p, 1p, 1.5p, all-in, cap
-3). An iteration updates both players. Kernels are compiled before any clock starts; each rate is
+3). An iteration updates both players. Beside them, the final-street rivers of the variants with
+other showdowns (:func:`variant_rivers`, the issue's bets, ours only: the numpy peer has Hold'em's
+payoffs): River of Blood's on a longer board (two red cards, then a black one), Bounty's over hand x
+hit-bit types (the opponent's hit odds the uniform rank prior's). Kernels are compiled before any clock starts; each rate is
 the best of ``repeats`` timed passes (the machine may be shared: the best pass is the least
 disturbed), in wall-clock time and, beside it, in the process's CPU time (what the pass cost when
 other work takes turns on the same core).
@@ -20,8 +23,11 @@ import numpy as np
 
 from abstraction.bets.bet_abstraction import StreetBets
 from game.bench.timing import best_seconds
+from game.cards.deck import format_cards
+from game.rules.variants import VARIANTS
 from solver.bench.resolve_numpy import NumpySubgameSolver
-from solver.resolve.hands import river_hands
+from solver.resolve.bounty import BountyRules, bounty_hands, rank_hits
+from solver.resolve.hands import RiverHands, river_hands
 from solver.resolve.resolver import ResolveConfig, SubgameSolver
 from solver.resolve.tree import DEFAULT_BETS, SubgameConfig, build_subgame_tree
 
@@ -30,6 +36,24 @@ POT_CHIPS = (20, 20)
 STACKS = (180, 180)
 CASES = {"issue": StreetBets((0.5, 1.0), all_in=True, cap=2), "default": DEFAULT_BETS}
 """Bet sets by case name: the issue's speed target (one bet and one re-raise) and the default tree."""
+RUN_CARDS = "7d 2c"
+"""River of Blood's final street in the benchmark: after the red river (3h) a red run card, then a black one."""
+
+
+def variant_rivers() -> dict[str, tuple[RiverHands, np.ndarray]]:
+    """Per registered variant whose final street is not Hold'em's river (by its rules flags): the
+    hands (or types) and uniform ranges of its benchmark river."""
+    out = {}
+    for name, variant in VARIANTS.items():
+        config = variant.config_class()
+        if config.has_bounty:
+            hands = bounty_hands(BOARD, BountyRules.of(config))
+            hit_odds = rank_hits(hands.board).mean(axis=1)  # the uniform prior over the 13 ranks
+            out[name] = (hands, np.stack([hands.type_range(np.ones(1326), hit_odds)] * 2))
+        elif config.has_run_cards:
+            hands = river_hands(f"{BOARD} {RUN_CARDS}")
+            out[name] = (hands, np.ones((2, hands.n_hands)))
+    return out
 
 
 def best_rates(run: Callable[[], None], count: int, repeats: int) -> tuple[float, float]:
@@ -74,6 +98,23 @@ def run_resolve_benchmark(iterations: int = 200, repeats: int = 5, algorithm: st
             "cpu_speedup": ours_cpu_rate / peer_cpu_rate,
             "nash_conv_pot_fraction": solved.exploitability().nash_conv_pot_fraction,
         }
+    rivers: dict[str, Any] = {}
+    tree = build_subgame_tree(SubgameConfig(pot_chips=POT_CHIPS, stacks=STACKS, bets=CASES["issue"]))
+    for name, (variant_hands, variant_ranges) in variant_rivers().items():
+        SubgameSolver(tree, variant_hands, variant_ranges, config).run(1)  # compile before the clock starts
+        ours = SubgameSolver(tree, variant_hands, variant_ranges, config)
+        rate, cpu_rate = best_rates(lambda solver=ours: solver.run(iterations), iterations, repeats)
+        solved = SubgameSolver(tree, variant_hands, variant_ranges, config).run(iterations)
+        rivers[name] = {
+            "board": format_cards(variant_hands.board.tolist()),
+            "hands_per_player": variant_hands.n_hands,
+            "bets": str(CASES["issue"]),
+            "nodes": tree.n_nodes,
+            "ours_iters_per_s": rate,
+            "ours_ms_per_run": 1000.0 * iterations / rate,
+            "ours_cpu_iters_per_s": cpu_rate,
+            "nash_conv_pot_fraction": solved.exploitability().nash_conv_pot_fraction,
+        }
     return {
         "board": BOARD,
         "hands_per_player": hands.n_hands,
@@ -83,6 +124,7 @@ def run_resolve_benchmark(iterations: int = 200, repeats: int = 5, algorithm: st
         "iterations": iterations,
         "threads": 1,
         "cases": cases,
+        "variants": rivers,
         "cores": os.cpu_count(),
         "load_average_1min": [load_before, os.getloadavg()[0]],
         "machine": f"{platform.machine()} {platform.processor() or ''} {platform.python_implementation()} {platform.python_version()}".strip(),
@@ -102,5 +144,12 @@ def format_table(result: dict[str, Any]) -> str:
             f"({result['iterations']} in {case['ours_ms_per_run']:.1f} ms), numpy {case['numpy_iters_per_s']:,.0f} it/s "
             f"({case['speedup']:.1f}x); CPU time: ours {case['ours_cpu_iters_per_s']:,.0f} it/s, "
             f"numpy {case['numpy_cpu_iters_per_s']:,.0f} it/s ({case['cpu_speedup']:.1f}x); NashConv after {result['iterations']}: {100 * case['nash_conv_pot_fraction']:.3f}% of the pot"
+        )
+    for name, case in result.get("variants", {}).items():
+        lines.append(
+            f"{name} river {case['board']} ({case['hands_per_player']:,} hands or types per player, {case['bets']}, "
+            f"{case['nodes']} nodes): ours {case['ours_iters_per_s']:,.0f} it/s ({result['iterations']} in "
+            f"{case['ours_ms_per_run']:.1f} ms), CPU time {case['ours_cpu_iters_per_s']:,.0f} it/s; NashConv after "
+            f"{result['iterations']}: {100 * case['nash_conv_pot_fraction']:.3f}% of the pot"
         )
     return "\n".join(lines)

@@ -64,15 +64,23 @@ check/call as the lookup bot does). Counters: ``resolves`` (subgames solved), ``
 ``clock_fallbacks``. Deterministic under a seed unless ``ResolvingConfig.seconds`` or a game clock
 bounds the solve.
 
-Variants (:data:`RESOLVED_VARIANTS`): the turn and river are re-solved in Hold'em and Swap. Swap's
-swaps are chance between streets: the ranges take each street's swap event
+Variants (:data:`RESOLVED_VARIANTS`, from the rules flags: :func:`re_solves_variant`). The bot
+re-solves a *final* street (:func:`final_street`: the river, or in River of Blood a street whose
+last card is black or whose board is at ``board_card_cap``) to showdown, and the turn depth-limited
+where the river after it is a final Hold'em showdown (:func:`depth_limited_turn`: Hold'em and Swap).
+Swap's swaps are chance between streets: the ranges take each street's swap event
 (:func:`~solver.resolve.ranges.swapped`, each card replaced with the config's probability by a
 uniform unseen card) before that street's moves; the subgames are Hold'em's (no swap on the river;
 the turn's leaves continue on a river without one). The bot's own swapped-out cards are not known
-to the ranges (the opponent's range keeps them possible). In Bounty, River of Blood and the Auction
-the bot plays the lookup bot on every street: the subgame solver has no bounty payoffs (the
-opponent's rank is hidden), River of Blood's last street depends on the run cards and Auction
-winners hold three cards.
+to the ranges (the opponent's range keeps them possible). River of Blood: the ranges follow the
+blueprint through its run-card chance nodes (and past its run cap, as the lookup bot does); the
+final street's hands hold every board card (best five of all); a street a run card follows (red
+last card) and the turn play the blueprint. Bounty: the ranges are joint over combination and
+bounty rank (:meth:`ResolvingBot.rank_ranges`: uniform over the 13 ranks a priori, the
+blueprint's buckets carry the hit bit); the river's subgame is over hand x hit-bit types
+(:mod:`solver.resolve.bounty`), the bot's own by its known rank, the opponent's hit odds per hand
+from its joint range; the turn plays the blueprint (the leaves have no bounty payoffs). In the
+Auction the bot plays the lookup bot on every street (winners hold three cards).
 """
 
 from __future__ import annotations
@@ -92,20 +100,23 @@ from abstraction.bets.bet_abstraction import StreetBets
 from abstraction.bets.betting_tree import street_ordinal
 from abstraction.bets.translation import translation_probabilities
 from abstraction.cards.buckets import CardAbstraction
+from abstraction.cards.kernels_features import RED_SUITS_MASK
 from abstraction.tree import DECISION as ABSTRACT_DECISION
 from abstraction.tree import SHOWDOWN as ABSTRACT_SHOWDOWN
+from game.cards.deck import N_RANKS
 from game.cards.rng import SeedLike
 from game.play.bots import passive_action
 from game.rules.actions import Action, ActionKind, Move, Policy
 from game.rules.nolimit import NoLimitConfig, Observation
+from game.rules.variants import VARIANTS
 from solver.bots.lookup_bot import OFF_TREE, LookupBot, _after, summed_by_action
 from solver.bots.time_manager import TimeConfig, TimeManager, run_within
+from solver.resolve.bounty import BountyHands, BountyRules, bounty_hands, rank_hits
 from solver.resolve.continuation import ContinuationConfig, RiverBlueprint, blueprint_opponent_values, leaf_values
 from solver.resolve.hands import RiverHands, TurnHands, river_hands, turn_hands
 from solver.resolve.leaves import LeafValues
 from solver.resolve.ranges import (
     ComboBuckets,
-    bayes_update,
     blueprint_likelihood,
     combo_index,
     initial_range,
@@ -120,8 +131,32 @@ RIVER = 5
 """Board length (the observation's ``street``) of Hold'em's river, the street the bot re-solves to showdown."""
 TURN = 4
 """Board length of Hold'em's turn, the street the bot re-solves depth-limited."""
-RESOLVED_VARIANTS = ("holdem", "swap")
-"""Variants whose turn and river the bot re-solves; in the others it plays the lookup bot throughout."""
+
+
+def re_solves_variant(config: NoLimitConfig) -> bool:
+    """Whether the bot re-solves in the variant of ``config``: every variant of two-card hands (an
+    Auction winner holds three cards, which neither the ranges nor the subgames model)."""
+    return not config.has_auction
+
+
+def depth_limited_turn(config: NoLimitConfig) -> bool:
+    """Whether the turn can be re-solved depth-limited: its leaves continue on a river that ends at a
+    Hold'em showdown (no run card can follow the river, no bounty payoff)."""
+    return not config.has_run_cards and not config.has_bounty
+
+
+def final_street(config: NoLimitConfig, board: Sequence[int]) -> bool:
+    """Whether no card can follow the street of ``board``: the river, except in River of Blood where
+    a red last card brings a run card unless the board is at ``config.board_card_cap``."""
+    if len(board) < RIVER:
+        return False
+    if not config.has_run_cards or len(board) >= config.board_card_cap:
+        return True
+    return not (RED_SUITS_MASK >> (int(board[-1]) & 3)) & 1
+
+
+RESOLVED_VARIANTS = tuple(name for name, variant in VARIANTS.items() if re_solves_variant(variant.config_class()))
+"""Variants in which the bot re-solves (:func:`re_solves_variant`); in the others it plays the lookup bot throughout."""
 OWN_FLOOR = 1e-6
 """Floor on the bot's own combination's weight, relative to its range's largest weight."""
 _RIVER_TABLES_KEPT = 512
@@ -224,11 +259,12 @@ class ResolvingBot(LookupBot):
         self.resolving = resolving if resolving is not None else ResolvingConfig()
         if not isinstance(self.resolving, ResolvingConfig):
             raise TypeError(f"resolving must be a ResolvingConfig, got {self.resolving!r}")
-        self.re_solves = self.config.variant in RESOLVED_VARIANTS
+        self.re_solves = re_solves_variant(self.config)
+        self._turn_resolves = self.re_solves and self.resolving.depth_limited and depth_limited_turn(self.config)
         if not self.re_solves:
             logger.info("%s: %s is not re-solved; the lookup bot plays every street", name, self.config.variant)
         self.time = TimeManager(self.resolving.time, rounds=self.config.rounds)
-        self._combo_buckets = ComboBuckets(self.lookup) if self.re_solves else None  # two-card buckets only
+        self._combo_buckets = ComboBuckets(self.lookup) if self.re_solves else None  # two-card buckets (no hit bit)
         self._n_buckets = self._tree.tree.n_buckets.tolist()
         self._session: _Session | None = None
         self.resolves = 0
@@ -237,10 +273,14 @@ class ResolvingBot(LookupBot):
         self.clock_fallbacks = 0
         self._blueprint_river = (
             RiverBlueprint(self._tree.tree, self._rows, self.lookup.abstraction.river_centroids)
-            if self.re_solves and self.resolving.depth_limited
+            if self._turn_resolves
             else None
         )
         self._river_tables: dict = {}
+        self.opponent_rank_prior: np.ndarray | None = None
+        """Bounty: (13,) the opponent's bounty-rank probabilities before this round's moves (for
+        example an opponent model's posterior over the rounds of the bounty period,
+        `game.play.opponent_model.OpponentModel.opponent_bounty_posterior`); None: uniform."""
         self._turn_hands: tuple[tuple, TurnHands | None] = ((), None)
 
     def attach(self, match: Any) -> None:
@@ -307,8 +347,7 @@ class ResolvingBot(LookupBot):
         saved = self._save_state()
         try:
             actions, rows = self._resolved_rows(observation)
-            position = {int(combo): hand for hand, combo in enumerate(self._session.hands.hand_index)}
-            columns = [position[combo_index(hole)] for hole in holes]
+            columns = self._columns(observation, holes, bounty_ranks)
         except Exception:
             self._restore_state(saved)
             return super().policy_rows(observation, holes, bounty_ranks)
@@ -318,6 +357,21 @@ class ResolvingBot(LookupBot):
         for action, row in zip(actions, rows, strict=True):
             matrix[:, merged.setdefault(action, len(merged))] += row[columns]
         return list(merged), matrix
+
+    def _columns(
+        self, observation: Observation, holes: Sequence[tuple[int, ...]], bounty_ranks: Sequence[int | None] | None
+    ) -> list[int]:
+        """The session's hand (Bounty: type, by each hole's rank, default the observation's) of each hole."""
+        hands = self._session.hands
+        if not isinstance(hands, BountyHands):
+            position = {int(combo): hand for hand, combo in enumerate(hands.hand_index)}
+            return [position[combo_index(hole)] for hole in holes]
+        hits = rank_hits(observation.board)
+        ranks = list(bounty_ranks) if bounty_ranks is not None else [observation.bounty_rank] * len(holes)
+        return [
+            hands.type_of(combo_index(hole), bool(hits[combo_index(hole), rank]))
+            for hole, rank in zip(holes, ranks, strict=True)
+        ]
 
     def _save_state(self) -> tuple:
         return (
@@ -354,11 +408,28 @@ class ResolvingBot(LookupBot):
     def blueprint_ranges(self, observation: Observation) -> np.ndarray:
         """(2, 1326) both seats' ranges at the start of the observation's street, by Bayes from the
         blueprint over the moves of earlier streets (see the module docstring); each sums to 1.
-        ValueError in a variant the bot does not re-solve (:data:`RESOLVED_VARIANTS`)."""
+        In Bounty the bounty ranks are summed out (:meth:`rank_ranges` keeps them). ValueError in a
+        variant the bot does not re-solve (:func:`re_solves_variant`)."""
+        return self.rank_ranges(observation).sum(axis=2)
+
+    def rank_ranges(self, observation: Observation) -> np.ndarray:
+        """(2, 1326, k) both seats' joint ranges over combination and bounty rank at the start of the
+        observation's street (k = 13 ranks in Bounty, else k = 1; the opponent's rank prior
+        :attr:`opponent_rank_prior`, uniform if unset, the bot's own uniform), by Bayes from
+        the blueprint as :meth:`blueprint_ranges`; each seat's sums to 1. In Bounty the blueprint's
+        bucket of a combination with rank ``r`` is ``2 * bucket + hit`` (``r`` among its cards and
+        the board so far), so a move reweighs each (combination, rank) by its row. Chance nodes of
+        the blueprint (River of Blood's run-card colours) are followed by the real board, past the
+        abstract run cap as the lookup bot goes. A check counts the blueprint's fold there too (the
+        lookup bot plays a fold as a check when checking is free, as Bounty's engine tree allows)."""
         if self._combo_buckets is None:
             raise ValueError(f"the re-solving bot models no ranges in {self.config.variant!r}")
         board, seat = observation.board, observation.seat
-        ranges = [initial_range(board, () if player == seat else observation.hole_cards) for player in (0, 1)]
+        priors = [self._rank_prior(player == seat) for player in (0, 1)]
+        ranges = [
+            initial_range(board, () if player == seat else observation.hole_cards)[:, None] * priors[player]
+            for player in (0, 1)
+        ]
         tree = self._tree
         node, street = 0, 0
         pips = (self.config.small_blind, self.config.big_blind)
@@ -369,22 +440,48 @@ class ResolvingBot(LookupBot):
             if move.street != street:
                 self._apply_swaps(ranges, observation, street, move.street)
                 street, pips = move.street, (0, 0)
+            node = tree.past_cap(tree.through_chance(node, board), street_ordinal(move.street))
             child = self._step(node, move, pips, contributions)
             if child == OFF_TREE:
                 logger.info("%s: the history leaves the blueprint at %s: Bayes stops there", self.name, move)
                 break
-            children, _ = tree.children(node)
-            likelihood = blueprint_likelihood(
-                self._rows(tree.group[node]), self._combo_buckets.of(board[: move.street]), children.index(child)
-            )
-            try:
-                ranges[move.seat] = bayes_update(ranges[move.seat], likelihood)
-            except ValueError:
+            children, kinds = tree.children(node)
+            columns = [children.index(child)]
+            if move.action.kind is ActionKind.CHECK and ActionKind.FOLD in kinds:  # a free fold is played as a check
+                columns.append(kinds.index(ActionKind.FOLD))
+            likelihood = self._likelihood(tree.group[node], board[: move.street], columns)
+            posterior = ranges[move.seat] * likelihood
+            if posterior.sum() > 0:
+                ranges[move.seat] = posterior / posterior.sum()
+            else:
                 logger.info("%s: %s has probability 0 under the blueprint: that range stays as it was", self.name, move)
             pips, contributions = _after(move.seat, move.action, pips, contributions)
             node = child
         self._apply_swaps(ranges, observation, street, observation.street)
         return np.stack(ranges)
+
+    def _rank_prior(self, own: bool) -> np.ndarray:
+        """(k,) a seat's rank prior: one column outside Bounty; the bot's own, and the opponent's
+        without :attr:`opponent_rank_prior`, uniform over the 13 ranks."""
+        if not self.config.has_bounty:
+            return np.ones(1)
+        prior = self.opponent_rank_prior
+        if own or prior is None:
+            return np.full(N_RANKS, 1 / N_RANKS)
+        prior = np.asarray(prior, dtype=np.float64)
+        if prior.shape != (N_RANKS,) or np.any(prior < 0) or not prior.sum() > 0:
+            raise ValueError(f"opponent_rank_prior must be {N_RANKS} non-negative probabilities, got {prior!r}")
+        return prior / prior.sum()
+
+    def _likelihood(self, group: int, board: Sequence[int], actions: list[int]) -> np.ndarray:
+        """(1326, k) the blueprint's probability of any of ``actions`` (columns) at information-set
+        ``group`` per combination (and bounty rank: k = 13 in Bounty, else 1) on ``board``."""
+        buckets = self._combo_buckets.of(board)
+        if self.config.has_bounty:
+            buckets = np.where(buckets[:, None] >= 0, 2 * buckets[:, None] + rank_hits(board), -1)
+        else:
+            buckets = buckets[:, None]
+        return sum(blueprint_likelihood(self._rows(group), buckets, action) for action in actions)
 
     def _apply_swaps(self, ranges: list[np.ndarray], observation: Observation, after: int, upto: int) -> None:
         """The swap events (the config's ``equity_parameters().swaps``) of the streets dealt after board
@@ -395,15 +492,17 @@ class ResolvingBot(LookupBot):
             if after < street <= upto:
                 for player in (0, 1):
                     own = () if player == observation.seat else observation.hole_cards
-                    ranges[player] = swapped(ranges[player], observation.board, own, probability)
+                    ranges[player] = np.stack(
+                        [swapped(column, observation.board, own, probability) for column in ranges[player].T], axis=1
+                    )
 
     # ------------------------------------------------------------------ the turn
     def _resolves(self, observation: Observation) -> bool:
-        """Whether the bot re-solves at ``observation``: in a re-solved variant, on the river, and on
-        the turn if depth-limited."""
+        """Whether the bot re-solves at ``observation``: in a re-solved variant, on a final street
+        (:func:`final_street`), and on the turn if depth-limited (:func:`depth_limited_turn`)."""
         if not self.re_solves:
             return False
-        return observation.street >= RIVER or (observation.street == TURN and self.resolving.depth_limited)
+        return final_street(self.config, observation.board) or (observation.street == TURN and self._turn_resolves)
 
     def _resolved_policy(self, observation: Observation) -> tuple[list[Action], list[float]]:
         """Real actions and their probabilities for the bot's own hand at a turn or river decision."""
@@ -533,14 +632,37 @@ class ResolvingBot(LookupBot):
         return actions, session.strategy[children.start : children.stop]
 
     def _start_river(self, observation: Observation, key: tuple) -> _Session:
-        """Ranges from the blueprint and a subgame solved from the river's first action."""
+        """Ranges from the blueprint and a subgame solved from the first action of a final street (the
+        river, or River of Blood's last run street: the hands hold every board card). In Bounty the
+        subgame's hands are types, hand x hit bit (:mod:`solver.resolve.bounty`): the bot's own
+        hits by its known rank, the opponent's with the probability its rank posterior gives
+        (:meth:`rank_ranges`, uniform over the 13 ranks before the blueprint's moves)."""
         moves, tree = self._street_tree(observation)
         clock = self._clock(RIVER, tree)  # before the ranges: when the clock says no, spend nothing
-        hands = river_hands(np.array(observation.board))
-        own = int(np.flatnonzero(hands.hand_index == combo_index(observation.hole_cards))[0])
-        combos = self.blueprint_ranges(observation)
-        ranges = np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)])
-        return self._solve(key, hands, own, observation.seat, _normalised(ranges), tree, moves, clock)
+        board, seat, combo = np.array(observation.board), observation.seat, combo_index(observation.hole_cards)
+        if not self.config.has_bounty:
+            hands = river_hands(board)
+            own = int(np.flatnonzero(hands.hand_index == combo)[0])
+            combos = self.blueprint_ranges(observation)
+            ranges = np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)])
+            return self._solve(key, hands, own, seat, _normalised(ranges), tree, moves, clock)
+        if observation.bounty_rank is None:
+            raise ValueError("the bot's own bounty rank is unknown")
+        hands = bounty_hands(board, BountyRules.of(self.config))
+        hits, rank = rank_hits(board), int(observation.bounty_rank)
+        joint = self.rank_ranges(observation)
+        ranges = []
+        for player in (0, 1):
+            if player == seat:
+                ranges.append(hands.type_range(joint[player, :, rank], hits[:, rank]))
+                continue
+            weights = joint[player].sum(axis=1)
+            hit_mass = (joint[player] * hits).sum(axis=1)
+            ranges.append(
+                hands.type_range(weights, np.divide(hit_mass, weights, np.zeros_like(weights), where=weights > 0))
+            )
+        own = hands.type_of(combo, bool(hits[combo, rank]))
+        return self._solve(key, hands, own, seat, _normalised(np.stack(ranges)), tree, moves, clock)
 
     def _street_tree(self, observation: Observation) -> tuple[tuple[Move, ...], SubgameTree]:
         """The moves before the observation's street and the street's subgame tree from its first
@@ -554,7 +676,7 @@ class ResolvingBot(LookupBot):
             first_player=history[start].seat if start < len(history) else seat,
             bets=self.resolving.bets,
             big_blind=self.config.big_blind,
-            final_street=observation.street >= RIVER,
+            final_street=final_street(self.config, observation.board),
         )
         return history[:start], build_subgame_tree(config)
 
@@ -628,7 +750,7 @@ class ResolvingBot(LookupBot):
                 bets=self.resolving.bets,
                 raises_made=raises,
                 big_blind=self.config.big_blind,
-                final_street=observation.street >= RIVER,
+                final_street=final_street(self.config, observation.board),
             )
             tree = build_subgame_tree(config)
             clock = self._clock(TURN if isinstance(session.hands, TurnHands) else RIVER, tree)

@@ -53,11 +53,7 @@ class RiverHands:
     @cached_property
     def layout(self) -> kernels_showdown.HandLayout:
         """The index arrays the showdown kernels take (see :mod:`kernels_showdown`)."""
-        new_group = np.diff(self.strength, prepend=-1) != 0
-        group_start = np.append(np.flatnonzero(new_group), self.n_hands)
-        index = (self.cards[:, 0], self.cards[:, 1], group_start)
-        # unsigned indices spare the kernels numba's negative-index check on every gather
-        return kernels_showdown.HandLayout(*(np.ascontiguousarray(array, dtype=np.uint32) for array in index))
+        return hand_layout(self.cards, self.strength)
 
     def scratch(self, dtype: type = np.float64) -> kernels_showdown.ShowdownScratch:
         """Fresh scratch arrays for the showdown kernels (``dtype``: that of the reach they take)."""
@@ -78,6 +74,15 @@ class RiverHands:
         if weights.shape != (len(HAND_CARDS),):
             raise ValueError(f"weights must have shape ({len(HAND_CARDS)},), got {weights.shape}")
         return weights[self.hand_index].copy()
+
+
+def hand_layout(cards: np.ndarray, strength: np.ndarray) -> kernels_showdown.HandLayout:
+    """The kernels' index arrays of hands ``cards`` (n, 2) sorted by ``strength`` (n,), non-decreasing."""
+    new_group = np.diff(strength, prepend=-1) != 0
+    group_start = np.append(np.flatnonzero(new_group), len(strength))
+    index = (cards[:, 0], cards[:, 1], group_start)
+    # unsigned indices spare the kernels numba's negative-index check on every gather
+    return kernels_showdown.HandLayout(*(np.ascontiguousarray(array, dtype=np.uint32) for array in index))
 
 
 def river_hands(board: str | np.ndarray | list) -> RiverHands:
@@ -111,11 +116,15 @@ def _checked_reach(hands: RiverHands, reach: np.ndarray) -> np.ndarray:
 
 
 def compatible_mass(hands: RiverHands, reach: np.ndarray) -> np.ndarray:
-    """(n,) the opponent's reach on hands sharing no card with each hand."""
+    """(n,) the opponent's reach on hands sharing no card with each hand. Where ``hands`` lists
+    each hand several times (types: hand x private bit, as Bounty's), over the types: the reach of
+    every type of a hand counts, and each type of a hand gets that hand's mass."""
     reach = _checked_reach(hands, reach)
-    out = np.empty(hands.n_hands)
-    kernels_showdown._compatible_mass(hands.layout, reach, hands.scratch(), out)
-    return out
+    base = len(hands.layout.first)
+    copies = hands.n_hands // base
+    out = np.empty(base)
+    kernels_showdown._compatible_mass(hands.layout, reach.reshape(copies, base).sum(axis=0), hands.scratch(), out)
+    return np.tile(out, copies)
 
 
 def showdown_masses(hands: RiverHands, reach: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from solver.resolve.kernels_bounty import _bounty_value
 from solver.resolve.kernels_leaf import BEST, CURRENT, UPDATE, _leaf_value, _runout_value
 from solver.resolve.kernels_showdown import N_CARDS, _batched_sweep, _fold_value, _showdown_value
 from solver.resolve.tree import DECISION, FOLD, LEAF, RUNOUT, SHOWDOWN  # node kinds; numba freezes them as constants
@@ -46,16 +47,25 @@ def _any_positive(values):
 
 
 @njit(cache=True, nogil=True)
-def _terminal_value(kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, out, leaves, leaf_mode):
+def _terminal_value(
+    kind, player, pot_chips, layout, node, traverser, opponent_reach, scratch, out, leaves, leaf_mode, bounty
+):
     """Counterfactual value per hand of terminal ``node`` for ``traverser`` into ``out`` (zero,
     without a showdown pass, where the opponent never gets there): the best-response pass's terminals,
     and in the CFR pass any terminal kind other than fold and showdown (those go in one batch).
 
     ``layout``, ``scratch``: a ``HandLayout`` and a ``ShowdownScratch`` (see :mod:`kernels_showdown`).
     ``leaves``, ``leaf_mode``: the ``LeafArrays`` and mode of :mod:`kernels_leaf` (LEAF, RUNOUT).
+    ``bounty``: ``(coefficients, by_card, masses)`` of :func:`kernels_bounty._bounty_value`, the
+    coefficients (n_nodes, 2, 12) (no rows: not Bounty; else ``opponent_reach`` and ``out`` are over
+    the ``2 n`` types and folds and showdowns are valued by the bounty payoff).
     """
     if not _any_positive(opponent_reach):  # the values are linear in the reach: all zero, exactly
         out[:] = 0.0
+        return
+    coefficients, by_card, masses = bounty
+    if len(coefficients) > 0 and (kind[node] == FOLD or kind[node] == SHOWDOWN):
+        _bounty_value(layout, coefficients[node, traverser], opponent_reach, by_card, masses, out)
         return
     own = pot_chips[node, traverser]
     other = pot_chips[node, 1 - traverser]
@@ -190,6 +200,7 @@ def _cfr_iterations(
     gadget_values,
     gadget_regrets,
     leaves,
+    bounty,
 ):
     """Run iterations ``first_iteration + 1 .. first_iteration + n_iterations`` (1-based).
 
@@ -203,11 +214,13 @@ def _cfr_iterations(
     terminate, worth ``gadget_values`` (n,) (counterfactual, the units of ``values``), or to enter
     the subgame, by regret matching over ``gadget_regrets`` (2, n) (rows: terminate, enter; modified
     in place), entering where neither regret is positive. Its root reach is its range times the
-    probability of entering. ``leaves``: see :func:`_terminal_value`.
+    probability of entering. ``leaves``, ``bounty``: see :func:`_terminal_value` (with bounty
+    payoffs every terminal is valued alone, not in the batch).
     """
     kind, player, child_start, n_children, pot_chips, reach_source = tree
     n_nodes = len(kind)
     n = ranges.shape[1]
+    batched = len(bounty[0]) == 0
     total = scratch.win  # per-hand positive regret totals of the forward sweep
     batches = (_terminal_batch(tree, 0), _terminal_batch(tree, 1))
     scratches = (_batch_scratch(n, len(batches[0][0]), reach.dtype), _batch_scratch(n, len(batches[1][0]), reach.dtype))
@@ -255,10 +268,11 @@ def _cfr_iterations(
                     for h in range(n):
                         child_reach[h] = parent_reach[h] * child_strategy[h]
                         sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
-            _batched_terminal_values(layout, reach, opponent, *batches[traverser], scratches[traverser], values)
+            if batched:
+                _batched_terminal_values(layout, reach, opponent, *batches[traverser], scratches[traverser], values)
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
-                    if kind[node] != FOLD and kind[node] != SHOWDOWN:  # not in the batch: valued alone
+                    if not batched or (kind[node] != FOLD and kind[node] != SHOWDOWN):  # not in the batch: alone
                         opponent_reach = reach[reach_source[node, opponent], opponent]
                         _terminal_value(
                             kind,
@@ -272,6 +286,7 @@ def _cfr_iterations(
                             values[node],
                             leaves,
                             UPDATE,
+                            bounty,
                         )
                     continue
                 start = child_start[node]
@@ -325,7 +340,7 @@ def _add_regrets(regrets, action_values, node_values, regret_matching_plus, disc
 
 
 @njit(cache=True, nogil=True)
-def _response_values(tree, layout, ranges, average, responder, best, reach, values, scratch, leaves):
+def _response_values(tree, layout, ranges, average, responder, best, reach, values, scratch, leaves, bounty):
     """Counterfactual values per hand of ``responder`` at every node into ``values`` (n_nodes, n).
 
     The opponent plays ``average`` (normalised per node, (n_nodes, n)); the responder plays its best
@@ -350,7 +365,18 @@ def _response_values(tree, layout, ranges, average, responder, best, reach, valu
     for node in range(n_nodes - 1, -1, -1):
         if kind[node] != DECISION:
             _terminal_value(
-                kind, player, pot_chips, layout, node, responder, reach[node], scratch, values[node], leaves, leaf_mode
+                kind,
+                player,
+                pot_chips,
+                layout,
+                node,
+                responder,
+                reach[node],
+                scratch,
+                values[node],
+                leaves,
+                leaf_mode,
+                bounty,
             )
             continue
         start = child_start[node]

@@ -68,13 +68,12 @@ def bayes_update(weights: np.ndarray, likelihood: np.ndarray) -> np.ndarray:
 
 class ComboBuckets:
     """Buckets of all 1,326 two-card combinations on a board (-1 where a combination holds a board
-    card), from a :class:`BucketLookup`; the last ``cache_size`` boards are kept."""
+    card), from a :class:`BucketLookup`; the last ``cache_size`` boards are kept. A Bounty lookup
+    gives the buckets without the hit bit (its bucket is ``2 * bucket + hit``; the caller adds the hit)."""
 
     def __init__(self, lookup: BucketLookup, cache_size: int = 8) -> None:
         if not isinstance(lookup, BucketLookup):
             raise TypeError(f"lookup must be a BucketLookup, got {lookup!r}")
-        if lookup.bounty:
-            raise ValueError("a Bounty card abstraction buckets by the bounty rank too: not a two-card range")
         self.lookup = lookup
         self.cache_size = cache_size
         self._cache: dict[tuple[int, ...], np.ndarray] = {}
@@ -103,11 +102,12 @@ def blueprint_likelihood(rows: np.ndarray, buckets: np.ndarray, action: int) -> 
     """(1326,) probability that each combination takes ``action`` at an abstract information-set group.
 
     ``rows``: (n_buckets, n_actions) the group's average strategy, one row per bucket; ``buckets``:
-    (1326,) from :meth:`ComboBuckets.of` (-1: blocked, likelihood 0)."""
+    (1326,) from :meth:`ComboBuckets.of` (-1: blocked, likelihood 0), or bucket ids of any shape
+    (Bounty's (1326, 13) per combination and rank): the result has their shape."""
     rows = np.asarray(rows, dtype=np.float64)
     if rows.ndim != 2 or not 0 <= action < rows.shape[1]:
         raise ValueError(f"action {action} is not a column of rows of shape {rows.shape}")
-    out = np.zeros(N_COMBOS)
+    out = np.zeros(np.shape(buckets))
     live = buckets >= 0
     out[live] = rows[buckets[live], action]
     return out

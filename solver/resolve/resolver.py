@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.resolve import kernels_vector_cfr
+from solver.resolve.bounty import bounty_arrays
 from solver.resolve.hands import RiverHands, compatible_mass
 from solver.resolve.leaves import LeafValues, leaf_arrays
 from solver.resolve.tree import DECISION, SubgameTree
@@ -112,7 +113,9 @@ class SubgameSolver:
     ``leaves``: the continuation values of a depth-limited tree's LEAF nodes
     (:class:`~solver.resolve.leaves.LeafValues`; ``hands`` then a
     :class:`~solver.resolve.hands.TurnHands`); the opponent's choice of continuation is learnt with
-    the subgame and best-responded to by :meth:`exploitability`.
+    the subgame and best-responded to by :meth:`exploitability`. With
+    :class:`~solver.resolve.bounty.BountyHands` the "hands" are Bounty's types (hand x hit bit) and
+    folds and showdowns pay the bounty payoff (:mod:`solver.resolve.bounty`).
     """
 
     def __init__(
@@ -161,6 +164,7 @@ class SubgameSolver:
         self._reach = np.zeros((tree.n_nodes, 2, hands.n_hands), TABLE_DTYPE)
         self._scratch = hands.scratch(TABLE_DTYPE)
         self._leaves = leaf_arrays(tree, hands, leaves)
+        self._bounty = bounty_arrays(tree, hands)
 
     def run(self, n_iterations: int) -> SubgameSolver:
         """Run ``n_iterations`` more iterations (each updates both players); returns ``self``."""
@@ -183,6 +187,7 @@ class SubgameSolver:
             self._gadget_values,
             self.gadget_regrets,
             self._leaves,
+            self._bounty,
         )
         self.iteration += n_iterations
         return self
@@ -223,6 +228,7 @@ class SubgameSolver:
             out,
             self.hands.scratch(),
             self._leaves,
+            self._bounty,
         )
         return out, reach
 

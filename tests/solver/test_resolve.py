@@ -238,6 +238,12 @@ def test_bench_resolve_times_both_cases_next_to_the_numpy_peer():
     issue = report["cases"]["issue"]
     assert issue["bets"] == "0.5p,1p,a cap=2" and issue["ours_iters_per_s"] > 0 and issue["speedup"] > 0
     assert 0 < issue["nash_conv_pot_fraction"] < 1
+    # the final streets of the variants with other showdowns (found by their rules flags)
+    assert {name: case["hands_per_player"] for name, case in report["variants"].items()} == {
+        "river_of_blood": 45 * 44 // 2,  # seven board cards
+        "bounty": 2 * 1081,  # hand x hit bit
+    }
+    assert all(case["ours_iters_per_s"] > 0 for case in report["variants"].values())
     bad = invoke("bench", "resolve", "--algorithm", "cfr++")
     assert bad.exit_code == 2 and "unknown algorithm" in bad.output
 

@@ -5,6 +5,7 @@ variants whose river it does not re-solve. The blueprint is a tiny Swap (or Boun
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -12,14 +13,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from game.play.bots import passive_action
+from abstraction.cards.kernels_features import HAND_CARDS
+from game.play.bots import make_bot, passive_action
+from game.play.match import play_match
 from game.rules.bounty import BountyRound
 from game.rules.chance import RandomChance
+from game.rules.river_of_blood import RiverOfBloodRound
 from game.rules.swap import SwapConfig, SwapRound
 from solver.bots.check_bot import check_bot
 from solver.bots.export_bot import BotSpec
 from solver.bots.lookup_bot import LookupBot
-from solver.bots.resolving_bot import RIVER, TURN, ResolvingBot, ResolvingConfig
+from solver.bots.resolving_bot import RIVER, TURN, ResolvingBot, ResolvingConfig, final_street
+from solver.resolve.bounty import rank_hits
+from solver.resolve.ranges import initial_range
 from tests.solver.cli_support import invoke
 from tests.solver.tiny_bounty import blank_cards, bounty_cards, solve_tiny
 
@@ -128,17 +134,133 @@ def test_gauntlet_seats_resolve_file_from_another_folder(swap_strategy, tmp_path
     assert [row["faults"] for row in report["opponents"]] == [{"bot": 0, "opponent": 0}]
 
 
-def test_bounty_plays_the_lookup_bot_on_every_street(tmp_path: Path) -> None:
-    """Bounty's payoffs are not in the subgame solver: ``resolve:FILE`` plays (no error) and its river
-    policy is the lookup bot's, with nothing re-solved."""
-    strategy, _ = solve_tiny(tmp_path, bounty_cards())
-    result = invoke("match", "--variant", "bounty", "--a", f"resolve:{strategy}", "--b", "checkcall", "--rounds", 20)
-    assert result.exit_code == 0, result.output
-    bot, lookup = ResolvingBot(strategy, seed=0), LookupBot(strategy, seed=0)
-    river = river_observation(BountyRound(bot.config, RandomChance(1), match_state=(3, 8)))
-    assert not bot.re_solves and bot.policy(river) == lookup.policy(river)
-    bot.act(river)
-    assert (bot.resolves, bot.clock_fallbacks, bot.fallbacks) == (0, 0, 0)
+@pytest.fixture(scope="module")
+def blood_strategy(tmp_path_factory) -> Path:
+    strategy, _ = solve_tiny(tmp_path_factory.mktemp("blood"), blank_cards("river_of_blood"))
+    return strategy
+
+
+@pytest.fixture(scope="module")
+def bounty_strategy(tmp_path_factory) -> Path:
+    strategy, _ = solve_tiny(tmp_path_factory.mktemp("bounty"), bounty_cards())
+    return strategy
+
+
+class Recorder:
+    """Forwards to ``bot``; records per decision ``(street, final street?, re-solves it made)``."""
+
+    def __init__(self, bot: ResolvingBot) -> None:
+        self.bot, self.name, self.decisions = bot, bot.name, []
+
+    def act(self, observation):
+        before = self.bot.resolves
+        action = self.bot.act(observation)
+        self.decisions.append(
+            (observation.street, final_street(self.bot.config, observation.board), self.bot.resolves - before)
+        )
+        return action
+
+
+@pytest.mark.parametrize(
+    ("variant", "rules"), [("river_of_blood", "engine"), ("bounty", "engine"), ("bounty", "document")]
+)
+@pytest.mark.parametrize("opponent", ["checkcall", "random"])
+def test_bot_resolves_the_final_street_and_plays_legally(
+    variant, rules, opponent, blood_strategy, bounty_strategy
+) -> None:
+    """80 duplicate rounds against a baseline bot (Bounty under both rule sets, its blueprint solved
+    for the engine's): no illegal action, error or fallback; re-solves happen, and only on final
+    streets (River of Blood: a black last card; its red rivers and run streets play the blueprint,
+    and some final streets are run streets)."""
+    strategy = blood_strategy if variant == "river_of_blood" else bounty_strategy
+    config = dataclasses.replace(LookupBot(strategy).config, rules=rules)
+    bot = ResolvingBot(strategy, seed=3, resolving=FAST, config=config)
+    assert bot.config.variant == variant and bot.re_solves
+    recorder = Recorder(bot)
+    result = play_match(bot.config, recorder, make_bot(opponent, seed=4), rounds=80, seed=5, duplicate=True)
+    assert sum(result.illegal_actions.values()) == 0 and bot.errors == 0 and bot.fallbacks == 0
+    assert bot.resolves > 5
+    assert all(final for _, final, resolves in recorder.decisions if resolves)  # the turn too: not re-solved here
+    if variant == "river_of_blood":
+        assert any(street > RIVER and resolves for street, _, resolves in recorder.decisions)
+        assert any(street >= RIVER and not final for street, final, _ in recorder.decisions)
+
+
+def passive_history(round_, until) -> list:
+    """Check/call ``round_`` until ``until(round_)``; the (observation, action) of every move."""
+    moves = []
+    while not until(round_):
+        observation = round_.observation(round_.to_act)
+        action = passive_action(observation)
+        moves.append((observation, action))
+        round_.apply(action)
+    return moves
+
+
+def brute_force_ranges(lookup: LookupBot, moves, final, ranks: int) -> np.ndarray:
+    """(2, 1326, ranks) each seat's range at ``final`` as a product over its moves of the lookup bot's
+    probability of the move, per combination (and bounty rank), from `LookupBot.policy_rows`."""
+    holes = [tuple(cards) for cards in HAND_CARDS.tolist()]
+    out = []
+    for seat in (0, 1):
+        weights = np.repeat(
+            initial_range(final.board, () if seat == final.seat else final.hole_cards)[:, None], ranks, 1
+        )
+        for observation, action in moves:
+            if observation.seat != seat:
+                continue
+            rank_list = np.repeat(np.arange(ranks), len(holes)).tolist() if ranks > 1 else None
+            actions, rows = lookup.policy_rows(observation, holes * ranks, rank_list)
+            weights = weights * rows[:, actions.index(action)].reshape(ranks, len(holes)).T
+        out.append(weights / weights.sum())
+    return np.stack(out)
+
+
+def test_river_of_blood_ranges_follow_the_blueprint_through_run_streets(blood_strategy) -> None:
+    """On a River of Blood hand checked down to its second run street (through the blueprint's
+    run-card chance nodes and past its run cap), the bot's ranges equal the product of the lookup
+    bot's own probabilities of each earlier move per combination (`LookupBot.policy_rows`)."""
+    bot, lookup = ResolvingBot(blood_strategy, seed=0), LookupBot(blood_strategy, seed=0)
+    for seed in range(200):
+        round_ = RiverOfBloodRound(bot.config, RandomChance(seed))
+        moves = passive_history(round_, lambda r: r.is_terminal or r.street >= RIVER + 2)
+        if not round_.is_terminal:
+            break
+    final = round_.observation(round_.to_act)
+    ranges = bot.rank_ranges(final)
+    assert ranges.shape == (2, 1326, 1) and len(final.board) == 7
+    assert np.allclose(ranges, brute_force_ranges(lookup, moves, final, 1), rtol=1e-9, atol=1e-15)
+
+
+def test_bounty_ranges_follow_the_blueprint_per_rank(bounty_strategy) -> None:
+    """Bounty ranges over (combination, rank) equal the product of the lookup bot's probabilities of
+    each move per combination and rank (its buckets carry the hit bit); the rank is informative (the
+    ranges are not uniform over ranks for a combination)."""
+    bot, lookup = ResolvingBot(bounty_strategy, seed=0), LookupBot(bounty_strategy, seed=0)
+    round_ = BountyRound(bot.config, RandomChance(3), match_state=(3, 8))
+    moves = passive_history(round_, lambda r: r.street >= RIVER)
+    final = round_.observation(round_.to_act)
+    ranges = bot.rank_ranges(final)
+    assert ranges.shape == (2, 1326, 13)
+    assert np.allclose(ranges, brute_force_ranges(lookup, moves, final, 13), rtol=1e-9, atol=1e-15)
+    assert ranges[0].std(axis=1).max() > 0
+    bot.opponent_rank_prior = np.eye(13)[5]  # e.g. an opponent model's posterior: rank 5 for sure
+    opponent = 1 - final.seat
+    concentrated = bot.rank_ranges(final)
+    assert np.allclose(concentrated[opponent, :, 5], ranges[opponent, :, 5] / ranges[opponent, :, 5].sum())
+    assert concentrated[opponent].sum() == pytest.approx(1) and np.allclose(
+        concentrated[final.seat], ranges[final.seat]
+    )
+    bot.opponent_rank_prior = None
+    # the river's solve: one solve gives every hole's row, by its type (hit bit by the rank given)
+    policy = dict(bot.policy(final))
+    actions, rows = bot.policy_rows(final, [final.hole_cards], [final.bounty_rank])
+    assert np.allclose(rows[0], [policy[action] for action in actions])
+    combo = int(np.flatnonzero(initial_range(final.board, final.hole_cards) > 0)[0])
+    hole, hits = tuple(HAND_CARDS[combo].tolist()), rank_hits(final.board)[combo]
+    ranks = [int(np.flatnonzero(hits)[0]), int(np.flatnonzero(~hits)[0])]  # a hit and a miss
+    _, rows = bot.policy_rows(final, [hole, hole], ranks)
+    assert rows.shape == (2, len(actions)) and np.allclose(rows.sum(axis=1), 1)
 
 
 def test_swap_ranges_mix_in_the_chance_of_a_swap(swap_strategy, monkeypatch) -> None:
