@@ -61,7 +61,7 @@ from numba import njit
 from parallel_scaling import median, target_index
 from parallel_scaling_holdem import run
 
-from game.cards.kernels_rng import _splitmix64
+from game.cards.kernels_rng import splitmix64
 from solver.bench.abstract import DEFAULT_BETS, default_game, iterations_per_second, random_abstraction
 from solver.games.abstract_games import SUPPORTED_VARIANTS, AbstractGameConfig, build_abstract_game
 
@@ -95,7 +95,7 @@ def cpu_model() -> str:
 def _compute_bound(seed, n):
     value = np.uint64(seed)
     for _ in range(n):
-        value = _splitmix64(value)
+        value = splitmix64(value)
     return value
 
 

@@ -43,7 +43,6 @@ from abstraction.chance.kernels_chance import (
     RIVER_OF_BLOOD,
     SHOWDOWN_OUTCOMES,
     SWAP,
-    _board_size,
     _deal_board,
     _deal_hole_cards,
     _draw,
@@ -55,13 +54,16 @@ from abstraction.chance.kernels_chance import (
     _start,
     _swap_hole_cards,
 )
-from game.cards.kernels_rng import _uniform
+from abstraction.chance.kernels_chance import (
+    board_size as _board_size,
+)
+from game.cards.kernels_rng import next_uniform as _uniform
 
 N_CARDS = 52
 
 
 @njit(cache=True, nogil=True)
-def _card_arrays():
+def card_arrays():
     """Empty cards of one deal: ``hole`` int8 [4, 2, 3], ``board`` int8 [48], ``bounty`` int64 [2]."""
     return np.full((N_STREETS, 2, 3), -1, dtype=np.int8), np.full(48, -1, dtype=np.int8), np.full(2, -1, dtype=np.int64)
 
@@ -142,7 +144,7 @@ def _evaluate_cards(
 ):
     """The deal rows of cards ``hole``, ``board``, ``bounty`` as the variant's ``_deal_*`` computes them.
 
-    ``work`` is a `abstraction.chance.kernels_chance._workspace` (scratch); ``bucket`` int32 (2, n_slots),
+    ``work`` is a `abstraction.chance.kernels_chance.deal_workspace` (scratch); ``bucket`` int32 (2, n_slots),
     ``weight`` float64 (W) and ``chance`` int8 (K) are modified in place. ``skip_seat`` (0 or 1)
     leaves that seat's buckets 0 (LBR reads only the opponent's: half the cost); -1 computes both.
     Slots of streets after ``max_street`` are left 0 too (LBR never reads them; the river buckets
@@ -229,7 +231,7 @@ def _take(pool, left, state):
 def _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hole, board, bounty):
     """Cards agreeing with what ``seat`` has seen on ``street`` of the real deal, the rest redrawn.
 
-    ``arguments``: as in `_real_deal`; ``real`` = (hole, board, bounty): the real deal's cards (layout
+    ``arguments``: as in `real_deal`; ``real`` = (hole, board, bounty): the real deal's cards (layout
     in the module docstring); ``street``: the tree street (River of Blood run street ``3 + k`` keeps ``5 + k``
     board cards); ``keep_third``: the seat holds its Auction third card; ``state`` uint64[1]: the
     generator (advanced); ``pool`` int8[52]: scratch. Writes ``hole``, ``board``, ``bounty``.
@@ -288,7 +290,7 @@ def _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hol
 
 
 @njit(cache=True, nogil=True)
-def _real_deal(arguments, seed, deal, work, real, bucket, weight, chance, skip_seat, max_street):
+def real_deal(arguments, seed, deal, work, real, bucket, weight, chance, skip_seat, max_street):
     """Deal ``deal`` of ``seed`` into the cards ``real`` = (hole, board, bounty) and its deal rows
     (`_draw_cards` then `_evaluate_cards`). ``arguments``: `abstraction.chance.fresh_chance.FreshChance`'s
     kernel arguments (variant, flop and turn swap probabilities, max runs, bucket lookup)."""
@@ -299,10 +301,10 @@ def _real_deal(arguments, seed, deal, work, real, bucket, weight, chance, skip_s
 
 
 @njit(cache=True, nogil=True)
-def _redraw_candidate(arguments, real, seat, street, keep_third, state, pool, work, cards, rows, skip_seat, max_street):
+def redraw_candidate(arguments, real, seat, street, keep_third, state, pool, work, cards, rows, skip_seat, max_street):
     """One candidate deal around seat ``seat``'s view of the cards ``real`` = (hole, board, bounty) on
     ``street``, and its deal rows (`_resample_hidden` then `_evaluate_cards`, with its ``skip_seat`` and
-    ``max_street``). ``arguments`` as in `_real_deal`; written: ``cards`` = (hole, board, bounty),
+    ``max_street``). ``arguments`` as in `real_deal`; written: ``cards`` = (hole, board, bounty),
     ``rows`` = (bucket, weight, chance), ``state``, and the scratch ``pool``, ``work``."""
     variant, _, _, max_runs, lookup = arguments
     hole, board, bounty = cards

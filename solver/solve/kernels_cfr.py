@@ -13,7 +13,7 @@ same loop is CFR for N players (no equilibrium guarantee, as in OpenSpiel).
 Tables are flat arrays of ``FlatTree.table_size`` entries (see :mod:`abstraction.tree`), modified in
 place. Tree arrays are passed as returned by ``solver.solve.cfr.tree_arrays``; deal arrays as by
 ``solver.solve.cfr.deal_arrays``. The terminal helpers here are shared by every kernel that values a
-terminal: `_terminal_value` is the one place a deal's outcome weights meet the payoff rows.
+terminal: `terminal_value` is the one place a deal's outcome weights meet the payoff rows.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def _normalize_rows(sums, n_actions, row_offset, n_buckets, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _terminal_value(tree, weight, deal, node, player):
+def terminal_value(tree, weight, deal, node, player):
     """Net chips ``player`` wins at terminal ``node`` on ``deal``: the deal's outcome weights of the
     node's context times its payoff rows (one row when the context is -1)."""
     row = tree.value_row[node]
@@ -105,7 +105,7 @@ def _deal_rows(tree, bucket, nodes):
 
 @njit(cache=True, nogil=True)
 def _terminal_table(tree, weight, terminals, n_players, max_entries):
-    """``table[d, p, i]``: `_terminal_value` of terminal ``terminals[i]`` for player ``p`` in deal ``d``
+    """``table[d, p, i]``: `terminal_value` of terminal ``terminals[i]`` for player ``p`` in deal ``d``
     (float64), or an empty table (0 deals) when it would have more than ``max_entries`` entries."""
     n_deals = weight.shape[0]
     if n_deals * n_players * len(terminals) > max_entries:
@@ -114,7 +114,7 @@ def _terminal_table(tree, weight, terminals, n_players, max_entries):
     for deal in range(n_deals):
         for p in range(n_players):
             for i in range(len(terminals)):
-                table[deal, p, i] = _terminal_value(tree, weight, deal, terminals[i], p)
+                table[deal, p, i] = terminal_value(tree, weight, deal, terminals[i], p)
     return table
 
 
@@ -222,7 +222,7 @@ def _cfr_iterations(
                     if tabled:
                         value[node] = terminal_table[deal, traverser, i]
                     else:
-                        value[node] = _terminal_value(tree, weight, deal, node, traverser)
+                        value[node] = terminal_value(tree, weight, deal, node, traverser)
                 for j in range(len(inner) - 1, -1, -1):
                     node = inner[j]
                     others = others_reach[node]

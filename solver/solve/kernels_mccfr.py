@@ -30,8 +30,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from abstraction.tree import CHANCE, DECISION
-from game.cards.kernels_rng import _splitmix64, _uniform, _unit
-from solver.solve.kernels_cfr import _regret_matching_row, _terminal_value
+from game.cards.kernels_rng import next_uniform, splitmix64, unit_float
+from solver.solve.kernels_cfr import _regret_matching_row, terminal_value
 
 ITERATION_STREAM = 0
 """Stream of the draws of one iteration (deal offset, opponent actions, pruning coin)."""
@@ -95,13 +95,13 @@ else:
 @njit(cache=True, nogil=True)
 def _seed_state(seed, stream, index, state):
     """Seed the one-word generator ``state[0]`` for item ``index`` of ``stream`` in a solve seeded with ``seed``."""
-    state[0] = _splitmix64(_splitmix64(_splitmix64(np.uint64(seed)) ^ np.uint64(stream)) ^ np.uint64(index))
+    state[0] = splitmix64(splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(stream)) ^ np.uint64(index))
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _keyed_uniform(key, index):
     """A float in [0, 1) that depends only on ``key`` and ``index`` (counter-based)."""
-    return _unit(_splitmix64(key ^ np.uint64(index)))
+    return unit_float(splitmix64(key ^ np.uint64(index)))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -125,7 +125,7 @@ def _merge_private_rows(table, private):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _sample_index(probabilities, start, count, target):
+def sample_index(probabilities, start, count, target):
     """Index ``k`` in ``0..count-1`` with ``target`` (uniform in [0, 1)) falling in ``probabilities[start + k]``."""
     running = 0.0
     for k in range(count - 1):
@@ -151,7 +151,7 @@ def _block_order(seed, block, order, state):
     for i in range(len(order)):
         order[i] = i
     for i in range(len(order) - 1, 0, -1):
-        j = min(int(_uniform(state) * (i + 1)), i)
+        j = min(int(next_uniform(state) * (i + 1)), i)
         swap = order[i]
         order[i] = order[j]
         order[j] = swap
@@ -188,7 +188,7 @@ def _table_deals(cumulative_probability, seed, first_iteration, n_iterations, de
             current_block = iteration // len(order)
             _block_order(seed, current_block, order, state)
         _seed_state(seed, ITERATION_STREAM, iteration, state)
-        deals[i] = _stratified_deal(cumulative_probability, order, iteration, _uniform(state))
+        deals[i] = _stratified_deal(cumulative_probability, order, iteration, next_uniform(state))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -314,14 +314,14 @@ def _es_mccfr_iterations(
         iteration = first_iteration + i
         _seed_state(seed, ITERATION_STREAM, iteration, state)
         iteration_key = state[0]
-        _uniform(state)  # the deal draw (see _table_deals)
+        next_uniform(state)  # the deal draw (see _table_deals)
         deal = deal_of_iteration[i]
         weight_t = float(iteration + 1) if linear_averaging else 1.0
         first_traverser, n_traversers = _traversers(iteration, n_players)
         for traverser in range(first_traverser, first_traverser + n_traversers):
             pruning_on = prune_after >= 0 and iteration >= prune_after
-            prune = pruning_on and _uniform(state) < prune_probability
-            traversal_key = _splitmix64(iteration_key ^ np.uint64(traverser + 1))
+            prune = pruning_on and next_uniform(state) < prune_probability
+            traversal_key = splitmix64(iteration_key ^ np.uint64(traverser + 1))
             count = 0
             position = -1  # the root is listed as the children are below, by a parent at position -1
             while position < count:
@@ -376,7 +376,7 @@ def _es_mccfr_iterations(
                                     _accumulate(private_sums, row + k, node_weight * visit_strategy[slot + k])
                                 else:
                                     _accumulate(strategy_sums, row + k, node_weight * visit_strategy[slot + k])
-                            first_child = _sample_index(
+                            first_child = sample_index(
                                 visit_strategy, slot, actions, _keyed_uniform(traversal_key, node)
                             )
                             last_child = first_child + 1
@@ -437,7 +437,7 @@ def _es_mccfr_iterations(
                         visit_value[position] = visit_value[visit_child[slot]]
                         continue
                     # A terminal: its outcome context's weights on this deal times its payoff rows
-                    # (`solver.solve.kernels_cfr._terminal_value`).
+                    # (`solver.solve.kernels_cfr.terminal_value`).
                     record = visit_row[position]
                     payoff_row = record & _LOW_56
                     c = (record >> 56) - 1
@@ -518,7 +518,7 @@ def _os_mccfr_iterations(
     for i in range(n_iterations):
         iteration = first_iteration + i
         _seed_state(seed, ITERATION_STREAM, iteration, state)
-        _uniform(state)  # the deal draw (see _table_deals)
+        next_uniform(state)  # the deal draw (see _table_deals)
         deal = deal_of_iteration[i]
         weight_t = float(iteration + 1) if linear_averaging else 1.0
         for traverser in range(n_players):
@@ -540,7 +540,7 @@ def _os_mccfr_iterations(
                 for k in range(actions):
                     mixed = epsilon / actions + (1.0 - epsilon) * path_strategy[slot + k]
                     path_explore[slot + k] = mixed if actor == traverser else path_strategy[slot + k]
-                choice = _sample_index(path_explore, slot, actions, _uniform(state))
+                choice = sample_index(path_explore, slot, actions, next_uniform(state))
                 path[depth] = node
                 path_row[depth] = row
                 path_choice[depth] = choice
@@ -554,7 +554,7 @@ def _os_mccfr_iterations(
                 sample_reach *= path_explore[slot + choice]
                 node = tree.child_start[node] + choice
                 depth += 1
-            child_value = _terminal_value(tree, weight, deal, node, traverser)
+            child_value = terminal_value(tree, weight, deal, node, traverser)
             for level in range(depth - 1, -1, -1):
                 node = path[level]
                 row = path_row[level]
