@@ -31,7 +31,7 @@ from numba.extending import intrinsic
 
 from abstraction.tree import CHANCE, DECISION
 from game.cards.kernels_rng import next_uniform, splitmix64, unit_float
-from solver.solve.kernels_cfr import _regret_matching_row, terminal_value
+from solver.solve.kernels_cfr import outcome_value, regret_matching_in_place, regret_matching_row, terminal_value
 
 ITERATION_STREAM = 0
 """Stream of the draws of one iteration (deal offset, opponent actions, pruning coin)."""
@@ -199,7 +199,58 @@ def _traversers(iteration, n_players):
     return iteration % n_players, 1
 
 
-_LOW_56 = (1 << 56) - 1
+# Packed node records (`_node_records`): two int64 words per node, read through the accessors
+# below (inlined: each compiles to the shift and mask it names).
+_CHILD_START_MASK = 0xFFFFFFFF  # word 0, bits 0..31
+_CHILDREN_SHIFT = 32  # word 0, bits 32..47
+_KIND_SHIFT = 48  # word 0, bits 48..51
+_PLAYER_SHIFT = 52  # word 0, bits 52..55: player + 1
+_STREET_SHIFT = 56  # word 0, bits 56..62
+_ROW_MASK = (1 << 56) - 1  # word 1, bits 0..55
+_SLOT_SHIFT = 56  # word 1, bits 56..62
+
+
+@njit(cache=True, nogil=True, inline="always")
+def child_start(info):
+    """The first child of the node whose record word 0 is ``info`` (children are contiguous)."""
+    return info & _CHILD_START_MASK
+
+
+@njit(cache=True, nogil=True, inline="always")
+def child_count(info):
+    """How many children the node of record word 0 ``info`` has (a decision's actions)."""
+    return (info >> _CHILDREN_SHIFT) & 0xFFFF
+
+
+@njit(cache=True, nogil=True, inline="always")
+def node_kind(info):
+    """The node kind (`abstraction.tree` DECISION, CHANCE or a terminal kind) of record word 0 ``info``."""
+    return (info >> _KIND_SHIFT) & 15
+
+
+@njit(cache=True, nogil=True, inline="always")
+def node_player(info):
+    """The player acting at the node of record word 0 ``info`` (-1 where nobody acts)."""
+    return ((info >> _PLAYER_SHIFT) & 15) - 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def node_street(info):
+    """The street of the node of record word 0 ``info``."""
+    return (info >> _STREET_SHIFT) & 127
+
+
+@njit(cache=True, nogil=True, inline="always")
+def record_row(word):
+    """Record word 1's row: a decision's group row offset, a terminal's payoff row (0 at a chance node)."""
+    return word & _ROW_MASK
+
+
+@njit(cache=True, nogil=True, inline="always")
+def record_slot(word):
+    """Record word 1's slot: a decision's bucket slot, a chance node's chance slot, a terminal's
+    outcome context + 1 (0: a single payoff row)."""
+    return word >> _SLOT_SHIFT
 
 
 @njit(cache=True, nogil=True)
@@ -220,10 +271,10 @@ def _node_records(
             raise ValueError("tree too large for the packed node records")
         records[node, 0] = (
             np.int64(tree.child_start[node])
-            | (np.int64(tree.n_children[node]) << 32)
-            | (np.int64(tree.kind[node]) << 48)
-            | (np.int64(tree.player[node] + 1) << 52)
-            | (np.int64(tree.street[node]) << 56)
+            | (np.int64(tree.n_children[node]) << _CHILDREN_SHIFT)
+            | (np.int64(tree.kind[node]) << _KIND_SHIFT)
+            | (np.int64(tree.player[node] + 1) << _PLAYER_SHIFT)
+            | (np.int64(tree.street[node]) << _STREET_SHIFT)
         )
         if tree.kind[node] == DECISION:
             group = tree.infoset_group[node]
@@ -232,9 +283,9 @@ def _node_records(
             low, high = np.int64(0), np.int64(tree.context[node])
         else:
             low, high = tree.value_row[node], np.int64(tree.context[node] + 1)
-        if low < 0 or low > _LOW_56 or high < 0 or high >= 1 << 7:
+        if low < 0 or low > _ROW_MASK or high < 0 or high >= 1 << 7:
             raise ValueError("tree too large for the packed node records")
-        records[node, 1] = low | (high << 56)
+        records[node, 1] = low | (high << _SLOT_SHIFT)
     return records
 
 
@@ -283,15 +334,19 @@ def _es_mccfr_iterations(
     the subtrees a pruning one would have skipped add the other players' strategies with weight
     ``1 / (1 - prune_probability)`` (once, however many prunable actions lie above them: one coin
     per traversal decides for all), so that the average strategy stays unbiased; a traverser node's
-    value is normalised over the explored actions. The traversal is written inline (no call per
-    traversal or per node: passing arrays to a numba function, even an inlined one, costs
-    reference counting on each).
+    value is normalised over the explored actions.
 
-    Speed: the tree is read from packed node records (`_node_records`, built once per call); a
-    traversal's scratch is indexed by the node's *position* in the visit list (a few hundred
-    entries, in L1) rather than by node id (spread over megabytes); a node's table row (or payoff
-    row) is computed and prefetched when the node is listed, so that the cache misses on the
-    tables of a breadth-first level overlap instead of following one another.
+    One long kernel on purpose: the traversal is written inline, with only ``inline="always"``
+    helpers (record accessors, `regret_matching_in_place`, `outcome_value`), because a call per
+    traversal or per node to a compiled function costs reference counting on each array it is
+    passed, more than the work at a node. Splitting it into functions would cost speed.
+
+    Speed: the tree is read from packed node records (`_node_records`, built once per call, read
+    through `node_kind`, `node_player`, `child_start`, `child_count`, `node_street`, `record_row`,
+    `record_slot`); a traversal's scratch is indexed by the node's *position* in the visit list (a
+    few hundred entries, in L1) rather than by node id (spread over megabytes); a node's table row
+    (or payoff row) is computed and prefetched when the node is listed, so that the cache misses
+    on the tables of a breadth-first level overlap instead of following one another.
     """
     n_players = bucket.shape[1]
     max_actions = _max_actions(tree.n_actions)
@@ -338,36 +393,25 @@ def _es_mccfr_iterations(
                     slot = position * max_actions
                     node_weight = visit_weight[position]
                     row = visit_row[position]
-                    start = info & 0xFFFFFFFF
-                    node_kind = (info >> 48) & 15
-                    if node_kind == CHANCE:
-                        first_child = chance[deal, row >> 56]
+                    start = child_start(info)
+                    kind = node_kind(info)
+                    if kind == CHANCE:
+                        first_child = chance[deal, record_slot(row)]
                         last_child = first_child + 1
-                    elif node_kind != DECISION:
+                    elif kind != DECISION:
                         position += 1
                         continue
                     else:
-                        actions = (info >> 32) & 0xFFFF
+                        actions = child_count(info)
                         private = row < private_end
-                        # `solver.solve.kernels_cfr._regret_matching_row` written inline (the same arithmetic):
-                        # a call per node costs more than the work, its arrays passed flattened.
-                        # visit_strategy holds the regrets first (a private row's: shared + pending).
-                        positive_sum = 0.0
+                        # visit_strategy holds the regrets first (a private row's: shared + pending)
                         for k in range(actions):
                             regret = float(regrets[row + k])
                             if private:
                                 regret += float(private_regrets[row + k])
                             visit_strategy[slot + k] = regret
-                            if regret > 0.0:
-                                positive_sum += regret
-                        if positive_sum > 0.0:
-                            for k in range(actions):
-                                regret = visit_strategy[slot + k]
-                                visit_strategy[slot + k] = regret / positive_sum if regret > 0.0 else 0.0
-                        else:
-                            for k in range(actions):
-                                visit_strategy[slot + k] = 1.0 / actions
-                        if ((info >> 52) & 15) - 1 == traverser:
+                        regret_matching_in_place(visit_strategy, slot, actions)
+                        if node_player(info) == traverser:
                             exploring = True
                             last_child = actions
                         else:
@@ -385,12 +429,12 @@ def _es_mccfr_iterations(
                     child = start + k
                     child_info = records[child, 0]
                     child_row = records[child, 1]
-                    child_kind = (child_info >> 48) & 15
+                    child_kind = node_kind(child_info)
                     child_weight = node_weight
                     if exploring:
                         prunable = (
                             pruning_on
-                            and ((info >> 56) & 127) < last_street
+                            and node_street(info) < last_street
                             and child_kind == DECISION
                             and float(regrets[row + k])
                             + (float(private_regrets[row + k]) if row < private_end else 0.0)
@@ -413,10 +457,10 @@ def _es_mccfr_iterations(
                     visit_info[count] = child_info
                     visit_weight[count] = child_weight
                     if child_kind == DECISION:
-                        _prefetch(records, (child_info & 0xFFFFFFFF) * 2)  # its children's records, listed next
-                        actor = ((child_info >> 52) & 15) - 1
-                        child_actions = (child_info >> 32) & 0xFFFF
-                        table_row = (child_row & _LOW_56) + bucket[deal, actor, child_row >> 56] * child_actions
+                        _prefetch(records, child_start(child_info) * 2)  # its children's records, listed next
+                        actor = node_player(child_info)
+                        child_actions = child_count(child_info)
+                        table_row = record_row(child_row) + bucket[deal, actor, record_slot(child_row)] * child_actions
                         visit_row[count] = table_row
                         _prefetch(regrets, table_row)
                         _prefetch(regrets, table_row + child_actions - 1)
@@ -426,37 +470,32 @@ def _es_mccfr_iterations(
                     else:
                         visit_row[count] = child_row
                         if child_kind != CHANCE:
-                            _prefetch(tree.terminal_values, (child_row & _LOW_56) * n_players)
+                            _prefetch(tree.terminal_values, record_row(child_row) * n_players)
                     count += 1
             for position in range(count - 1, -1, -1):
                 info = visit_info[position]
-                node_kind = (info >> 48) & 15
+                kind = node_kind(info)
                 slot = position * max_actions
-                if node_kind != DECISION:
-                    if node_kind == CHANCE:
+                if kind != DECISION:
+                    if kind == CHANCE:
                         visit_value[position] = visit_value[visit_child[slot]]
                         continue
-                    # A terminal: its outcome context's weights on this deal times its payoff rows
-                    # (`solver.solve.kernels_cfr.terminal_value`).
                     record = visit_row[position]
-                    payoff_row = record & _LOW_56
-                    c = (record >> 56) - 1
-                    if c < 0:
-                        visit_value[position] = tree.terminal_values[payoff_row, traverser]
-                        continue
-                    first = tree.context_bounds[c]
-                    total = 0.0
-                    for outcome in range(tree.context_bounds[c + 1] - first):
-                        w = weight[deal, first + outcome]
-                        if w != 0.0:
-                            total += w * tree.terminal_values[payoff_row + outcome, traverser]
-                    visit_value[position] = total
+                    visit_value[position] = outcome_value(
+                        tree.terminal_values,
+                        tree.context_bounds,
+                        weight,
+                        deal,
+                        record_row(record),
+                        record_slot(record) - 1,
+                        traverser,
+                    )
                     continue
-                if ((info >> 52) & 15) - 1 != traverser:
+                if node_player(info) != traverser:
                     visit_value[position] = visit_value[visit_child[slot]]
                     continue
                 row = visit_row[position]
-                actions = (info >> 32) & 0xFFFF
+                actions = child_count(info)
                 node_value = 0.0
                 explored_mass = 0.0
                 for k in range(actions):
@@ -536,7 +575,7 @@ def _os_mccfr_iterations(
                 actions = tree.n_actions[group]
                 row = tree.row_offset[group] + bucket[deal, actor, tree.group_slot[group]] * actions
                 slot = depth * max_actions
-                _regret_matching_row(regrets, row, actions, path_strategy, slot)
+                regret_matching_row(regrets, row, actions, path_strategy, slot)
                 for k in range(actions):
                     mixed = epsilon / actions + (1.0 - epsilon) * path_strategy[slot + k]
                     path_explore[slot + k] = mixed if actor == traverser else path_strategy[slot + k]
