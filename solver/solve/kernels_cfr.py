@@ -13,7 +13,8 @@ same loop is CFR for N players (no equilibrium guarantee, as in OpenSpiel).
 Tables are flat arrays of ``FlatTree.table_size`` entries (see :mod:`abstraction.tree`), modified in
 place. Tree arrays are passed as returned by ``solver.solve.cfr.tree_arrays``; deal arrays as by
 ``solver.solve.cfr.deal_arrays``. The terminal helpers here are shared by every kernel that values a
-terminal: `outcome_value` is the one place a deal's outcome weights meet the payoff rows.
+terminal: `terminal_value` is the one place a deal's outcome weights meet the payoff rows (the
+ES-MCCFR kernel writes it inline on its packed records, see its docstring).
 """
 
 from __future__ import annotations
@@ -30,16 +31,11 @@ sweep instead."""
 
 
 @njit(cache=True, nogil=True, inline="always")
-def regret_matching_in_place(values, start, count):
-    """Regret matching: the regrets ``values[start:start+count]`` become the information set's
-    current strategy, in place (each positive regret's share of their sum; uniform if none is
-    positive). Sums in float64 whatever the array's dtype (``float()``: the same arithmetic compiled
-    and under NUMBA_DISABLE_JIT)."""
-    positive_sum = 0.0
-    for k in range(count):
-        regret = float(values[start + k])
-        if regret > 0.0:
-            positive_sum += regret
+def regret_matching_in_place(values, start, count, positive_sum):
+    """Regret matching, the one copy every kernel uses: the regrets ``values[start:start+count]``
+    (float64, or the regret table's dtype) become the information set's current strategy in place,
+    each positive regret's share of ``positive_sum`` (the sum of the positive regrets, float64, which
+    the caller adds up while it loads them) or uniform when no regret is positive."""
     if positive_sum > 0.0:
         for k in range(count):
             regret = float(values[start + k])
@@ -54,9 +50,13 @@ def regret_matching_row(regrets, start, count, out, out_start):
     """Current strategy of the information set at ``regrets[start:start+count]`` into
     ``out[out_start:]`` (`regret_matching_in_place`). ``out`` holds every regret exactly: float64, or
     the dtype of ``regrets``."""
+    positive_sum = 0.0
     for k in range(count):
-        out[out_start + k] = regrets[start + k]
-    regret_matching_in_place(out, out_start, count)
+        regret = float(regrets[start + k])
+        out[out_start + k] = regret
+        if regret > 0.0:
+            positive_sum += regret
+    regret_matching_in_place(out, out_start, count, positive_sum)
 
 
 @njit(cache=True, nogil=True)
@@ -84,28 +84,20 @@ def _normalize_rows(sums, n_actions, row_offset, n_buckets, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def outcome_value(terminal_values, context_bounds, weight, deal, row, context, player):
-    """Net chips ``player`` wins at a terminal with payoff row ``row`` and outcome context
-    ``context`` on ``deal``: the deal's weights of the context's outcomes times their payoff rows
-    (the one row ``row`` when ``context`` is -1)."""
-    if context < 0:
-        return terminal_values[row, player]
-    first = context_bounds[context]
+def terminal_value(tree, weight, deal, node, player):
+    """Net chips ``player`` wins at terminal ``node`` on ``deal``: the deal's outcome weights of the
+    node's context times its payoff rows (one row when the context is -1)."""
+    row = tree.value_row[node]
+    c = tree.context[node]
+    if c < 0:
+        return tree.terminal_values[row, player]
+    first = tree.context_bounds[c]
     total = 0.0
-    for outcome in range(context_bounds[context + 1] - first):
+    for outcome in range(tree.context_bounds[c + 1] - first):
         w = weight[deal, first + outcome]
         if w != 0.0:
-            total += w * terminal_values[row + outcome, player]
+            total += w * tree.terminal_values[row + outcome, player]
     return total
-
-
-@njit(cache=True, nogil=True, inline="always")
-def terminal_value(tree, weight, deal, node, player):
-    """Net chips ``player`` wins at terminal ``node`` on ``deal`` (`outcome_value` of its payoff row
-    and context)."""
-    return outcome_value(
-        tree.terminal_values, tree.context_bounds, weight, deal, tree.value_row[node], tree.context[node], player
-    )
 
 
 @njit(cache=True, nogil=True)
