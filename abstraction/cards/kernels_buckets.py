@@ -508,6 +508,18 @@ def card_bucket(
 
 
 @njit(cache=True, nogil=True)
+def _unset_class_bucket(cards: np.ndarray, n_hole: int, centroid_keys: np.ndarray, card_scratch: np.ndarray) -> int:
+    """Bucket of ``cards`` (``n_hole`` hole cards, then a flop or turn board) whose class the build
+    left `UNSET`: the nearest of the street's increasing ``centroid_keys`` to the hand's exact
+    strength against every two-card opponent holding. ``card_scratch`` is modified."""
+    dead = np.int64(0)
+    for i in range(cards.shape[0]):
+        dead |= np.int64(1) << cards[i]
+    strength = _strength_vs_range(cards[:n_hole], cards[n_hole:], dead, 2, 0, card_scratch)
+    return _nearest_sorted(strength, centroid_keys)
+
+
+@njit(cache=True, nogil=True)
 def table_bucket(
     cards: np.ndarray,
     n_rounds: int,
@@ -527,11 +539,7 @@ def table_bucket(
     dozen words each) cost more than the lookup."""
     value = np.int64(table[_hand_index(cards, cards_per_round, n_rounds, keys, offsets, scratch)])
     if value == UNSET:
-        dead = np.int64(0)
-        for i in range(cards.shape[0]):
-            dead |= np.int64(1) << cards[i]
-        strength = _strength_vs_range(cards[:2], cards[2:], dead, 2, 0, card_scratch)
-        value = _nearest_sorted(strength, fallback_keys)
+        return _unset_class_bucket(cards, 2, fallback_keys, card_scratch)
     return value
 
 
@@ -580,11 +588,8 @@ def hand_bucket(
     """
     value = card_bucket(cards, n_hole, *tables, scratch, card_scratch)
     if value == UNSET:
-        dead = np.int64(0)
-        for i in range(cards.shape[0]):
-            dead |= np.int64(1) << cards[i]
-        strength = _strength_vs_range(cards[:n_hole], cards[n_hole:], dead, 2, 0, card_scratch)
-        value = _nearest_sorted(strength, flop_centroid_keys if cards.shape[0] - n_hole == 3 else turn_centroid_keys)
+        centroid_keys = flop_centroid_keys if cards.shape[0] - n_hole == 3 else turn_centroid_keys
+        value = _unset_class_bucket(cards, n_hole, centroid_keys, card_scratch)
     if bounty_rank >= 0:
         return bounty_bucket(value, cards, bounty_rank)
     return value

@@ -120,6 +120,17 @@ def _radix_sort(keys: np.ndarray, buffer: np.ndarray, n: int, digit_counts: np.n
             digit_counts[digit] += 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _flush_suit(board_key: np.int64) -> tuple[int, int]:
+    """``(suit, count)``: the suit of which a board of <= 5 cards (its ``CARD_KEY`` values summed in
+    ``board_key``) holds 3 or more cards, and how many; ``(-1, 0)`` when no suit can make a flush."""
+    for suit in range(4):
+        count = (board_key >> (32 + 4 * suit)) & 15
+        if count >= 3:
+            return suit, count
+    return -1, 0
+
+
 @njit(cache=True, nogil=True)
 def _sort_by_rank_pairs(
     board: np.ndarray,
@@ -137,13 +148,8 @@ def _sort_by_rank_pairs(
     on its own; the sorted units are then expanded into their live hands. Returns the number of
     live hands. Modified in place: ``keys``, ``buffer``, ``digit_counts``.
     """
-    flush_suit = -1
-    flush_need = 3
-    for suit in range(4):
-        on_board = (board_key >> (32 + 4 * suit)) & 15
-        if on_board >= 3:
-            flush_suit = suit
-            flush_need = 5 - on_board
+    flush_suit, on_board = _flush_suit(board_key)
+    flush_need = 5 - on_board if flush_suit >= 0 else 3
     for rank in range(13):
         digit_counts[rank] = 4
     for i in range(board.shape[0]):
@@ -539,13 +545,7 @@ def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) 
     own_1 = class_from_state(key_1, board_mask | CARD_MASK[hole_1[0]] | CARD_MASK[hole_1[1]])
     live_0 = full & ~(board_bits | bits_0)
     live_1 = full & ~(board_bits | bits_1)
-    flush_suit = -1
-    on_board = 0
-    for suit in range(4):
-        count = (board_key >> (32 + 4 * suit)) & 15
-        if count >= 3:
-            flush_suit = suit
-            on_board = count
+    flush_suit, on_board = _flush_suit(board_key)
     suit_bits = SUIT_BITS << flush_suit if flush_suit >= 0 else np.int64(0)
     suit_mask = (board_mask >> (16 * flush_suit)) & 0x1FFF if flush_suit >= 0 else np.int64(0)
     points_0 = np.int64(0)  # 2 per holding beaten, 1 per tie (`_half_points`)

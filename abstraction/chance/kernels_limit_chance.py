@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit, prange
 
 from abstraction.cards.kernels_buckets import hand_bucket
-from abstraction.chance.kernels_chance import _draw, _start, deal_workspace
+from abstraction.chance.kernels_chance import _draw, _start, board_size, deal_workspace
 from game.cards.kernels_evaluator import evaluate_hand
 
 N_STREETS = 4
@@ -39,12 +39,6 @@ def _limit_workspace(n_players):
         np.empty(5, dtype=np.int8),
         np.empty(n_players, dtype=np.int64),
     )
-
-
-@njit(cache=True, nogil=True)
-def _board_size(street):
-    """Board cards on street ordinal 0..3: 0, 3, 4, 5."""
-    return 0 if street == 0 else street + 2
 
 
 @njit(cache=True, nogil=True)
@@ -100,7 +94,7 @@ def _sample_limit_deal(seed, deal, arguments, space, bucket, weight):
     for index in range(N_BOARD):
         board[index] = _draw(work)
     for street in range(N_STREETS):
-        n_board = _board_size(street)
+        n_board = board_size(street)
         for seat in range(n_players):
             cards = _gather(hole, board, seat, n_board, hand)
             bucket[seat, street] = hand_bucket(cards, 2, -1, lookup[0], lookup[1], lookup[2], work[5], work[6])

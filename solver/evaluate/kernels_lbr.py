@@ -137,6 +137,17 @@ def _best_action(tree, node, count, values, total):
     return best
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _decision_group(tree, node, values):
+    """``(first, last, count)``: the nodes of decision ``node``'s information-set group are
+    ``tree.group_nodes[first:last]`` and it has ``count`` actions; ``values[:count]`` is set to 0."""
+    group = tree.flat.infoset_group[node]
+    count = tree.flat.n_actions[group]
+    for k in range(count):
+        values[k] = 0.0
+    return tree.group_start[group], tree.group_start[group + 1], count
+
+
 @njit(cache=True, nogil=True)
 def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, values):
     """LBR's action at its decision ``node`` and whether no candidate could reach the group (then the
@@ -146,15 +157,10 @@ def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, va
     candidate ``c``, weighted ``prior[c] * reach(c, m)``; ``values[k]`` receives the expected chips
     of action ``k`` (normalised). Ties go to the more passive action (``preference`` order).
     """
-    flat = tree.flat
-    child_start, infoset_group, n_actions = flat.child_start, flat.infoset_group, flat.n_actions
-    group_start, group_nodes = tree.group_start, tree.group_nodes
-    group = infoset_group[node]
-    count = n_actions[group]
-    for k in range(count):
-        values[k] = 0.0
+    child_start, group_nodes = tree.flat.child_start, tree.group_nodes
+    first, last, count = _decision_group(tree, node, values)
     total = 0.0
-    for index in range(group_start[group], group_start[group + 1]):
+    for index in range(first, last):
         member = group_nodes[index]
         for candidate in range(len(prior)):
             if prior[candidate] <= 0.0:

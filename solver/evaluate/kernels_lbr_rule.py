@@ -40,7 +40,14 @@ from abstraction.chance.kernels_resample import card_arrays, real_deal, redraw_c
 from abstraction.tree import CHANCE, DECISION
 from game.cards.kernels_rng import next_uniform, splitmix64
 from game.play.kernels_equity import showdown_shares
-from solver.evaluate.kernels_lbr import _best_action, _next_stop, _passive_value, _seed_hand, _view_changed
+from solver.evaluate.kernels_lbr import (
+    _best_action,
+    _decision_group,
+    _next_stop,
+    _passive_value,
+    _seed_hand,
+    _view_changed,
+)
 from solver.solve.kernels_cfr import terminal_value
 
 EQUITY_SALT = 0x45515549545952  # "EQUITY": keys the equity generators apart from the deal streams
@@ -308,15 +315,10 @@ def _rule_choose_action(tree, rule, params, node, seat, cards, weight, n_candida
     """`solver.evaluate.kernels_lbr._choose_action` against the rule: belief = every node of the group times
     every candidate the rule reaches it with (weight 1 each); ``values[k]`` the mean chips of action k.
     Returns the action and whether no candidate reached the group (then every candidate counts at ``node``)."""
-    flat = tree.flat
-    child_start, infoset_group, n_actions = flat.child_start, flat.infoset_group, flat.n_actions
-    group_start, group_nodes = tree.group_start, tree.group_nodes
-    group = infoset_group[node]
-    count = n_actions[group]
-    for k in range(count):
-        values[k] = 0.0
+    child_start, group_nodes = tree.flat.child_start, tree.group_nodes
+    first, last, count = _decision_group(tree, node, values)
     total = 0.0
-    for index in range(group_start[group], group_start[group + 1]):
+    for index in range(first, last):
         member = group_nodes[index]
         for candidate in range(n_candidates):
             if _rule_reach(tree, rule, params, member, cards, candidate, seat, seed, scratch) <= 0.0:
