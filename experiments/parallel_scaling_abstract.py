@@ -60,7 +60,7 @@ from parallel_scaling import median, target_index
 from parallel_scaling_holdem import run
 
 from abstraction.hooks import hooked_variants
-from game.cards.kernels_rng import _splitmix64
+from game.cards.kernels_rng import splitmix64
 from solver.bench.abstract import DEFAULT_BETS, default_game, iterations_per_second, random_abstraction
 from solver.games.abstract_games import AbstractGameConfig, build_abstract_game
 
@@ -83,7 +83,7 @@ IT_PER_S_BAR, TIME_BAR = 1.8, 1.7
 def _compute_bound(seed, n):
     value = np.uint64(seed)
     for _ in range(n):
-        value = _splitmix64(value)
+        value = splitmix64(value)
     return value
 
 

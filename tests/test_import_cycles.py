@@ -140,3 +140,39 @@ def test_layering_game_abstraction_solver():
     for source, target in wrong:
         print(f"{source} imports {target}, a higher layer")
     assert wrong == []
+
+
+def private_imports_across_packages(source: str, package: str) -> list[str]:
+    """``module.name`` of each ``_private`` name that ``source``, a module of the dotted ``package``,
+    imports from a project module of another (sub)package: a helper shared that way is API and
+    takes a public name in its module."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.split(".")[0] in PACKAGES
+            and node.module.rpartition(".")[0] != package
+        ):
+            found += [f"{node.module}.{alias.name}" for alias in node.names if alias.name.startswith("_")]
+    return found
+
+
+def _package_of(path: Path) -> str:
+    name = _module_name(path)
+    return name if path.name == "__init__.py" else name.rpartition(".")[0]
+
+
+def test_private_import_scan_finds_a_planted_one():
+    source = "from game.cards.kernels_rng import _secret, public\nfrom solver.solve.cfr import _own\n"
+    assert private_imports_across_packages(source, "solver.solve") == ["game.cards.kernels_rng._secret"]
+
+
+def test_no_private_names_imported_across_packages():
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for package in PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for name in private_imports_across_packages(path.read_text(), _package_of(path))
+    ]
+    assert not offenders, "give these shared helpers public names: " + ", ".join(offenders)

@@ -26,7 +26,7 @@ from numba import get_num_threads, njit, set_num_threads
 
 from abstraction.cards.buckets import CardAbstraction, canonical_flops
 from abstraction.cards.features import all_hands_features, boards_features, hand_index
-from abstraction.cards.kernels_buckets import _bucket
+from abstraction.cards.kernels_buckets import card_bucket
 from game.bench.timing import best_seconds
 from game.cards.deck import format_cards, parse_cards
 
@@ -46,7 +46,7 @@ def _lookup_loop(deals: np.ndarray, n_hole: int, arguments: tuple, repeats: int)
     total = 0
     for _ in range(repeats):
         for row in range(deals.shape[0]):
-            total += _bucket(deals[row], n_hole, *arguments, scratch, card_scratch)
+            total += card_bucket(deals[row], n_hole, *arguments, scratch, card_scratch)
     return total
 
 

@@ -70,8 +70,8 @@ from abstraction.cards.kernels_buckets import (
     N_RIVERS,
     N_TURNS,
     UNSET,
-    _hand_bucket,
     _hand_buckets,
+    hand_bucket,
 )
 from game.cards.deck import N_RANKS, format_cards, parse_cards
 from game.rules.variants import VARIANTS as RULES_VARIANTS
@@ -234,7 +234,7 @@ class CardAbstraction:
         return RULES_VARIANTS[self.config.variant].config_class.has_bounty
 
     def kernel_arguments(self) -> tuple:
-        """The arrays `abstraction.cards.kernels_buckets._bucket` takes after ``cards, n_hole`` (minus scratch)."""
+        """The arrays `abstraction.cards.kernels_buckets.card_bucket` takes after ``cards, n_hole`` (minus scratch)."""
         indexer = holdem_indexer()
         rounds, preflop_keys, preflop_offsets = indexer.kernel_tables(1)
         _, flop_keys, flop_offsets = indexer.kernel_tables(2)
@@ -376,7 +376,7 @@ class BucketLookup:
     3, 4 or 5 cards, or longer (River of Blood run boards, bucketed like the river); Bounty
     abstractions take the player's bounty rank and add the hit bit (``2 * bucket + hit``).
     Preflop, flop and turn read the abstraction's tables, the river and run boards score the hand
-    on the spot against the nearest river centroid (`abstraction.cards.kernels_buckets._bucket`).
+    on the spot against the nearest river centroid (`abstraction.cards.kernels_buckets.card_bucket`).
 
     **Fallback** (the only one): a build restricted to a subset of flops
     (``build_card_abstraction(..., flops=...)``) leaves the other boards' flop and turn classes
@@ -384,7 +384,7 @@ class BucketLookup:
     two-card opponent holding and maps it to the nearest centroid key of the street (buckets are
     numbered by increasing equity, so the fallback keeps the order, but it ignores potential). A
     full build never falls back. Solver and bot must bucket alike, so both go through this class
-    (numba code calls `abstraction.cards.kernels_buckets._hand_bucket` with `kernel_arguments`).
+    (numba code calls `abstraction.cards.kernels_buckets.hand_bucket` with `kernel_arguments`).
 
     >>> from abstraction.cards.build import build_card_abstraction
     >>> small = dict(training_flops=2, turn_training_points=500, river_training_points=500,
@@ -446,7 +446,7 @@ class BucketLookup:
         return tuple(self.abstraction.n_buckets(street) for street in (0, 3, 4, 5))  # type: ignore[return-value]
 
     def kernel_arguments(self) -> tuple:
-        """What `abstraction.cards.kernels_buckets._hand_bucket` takes after ``cards, n_hole, bounty_rank``
+        """What `abstraction.cards.kernels_buckets.hand_bucket` takes after ``cards, n_hole, bounty_rank``
         (minus scratch): the card abstraction's kernel tables (one tuple of arrays), then the flop and
         turn centroid keys of the fallback."""
         return self._arguments
@@ -490,7 +490,7 @@ class BucketLookup:
     def bucket_unchecked(self, cards: np.ndarray, n_hole: int = 2, bounty_rank: int = -1) -> int:
         """Bucket of int8 ``cards`` = ``n_hole`` hole cards then the board, as `bucket` would check them
         (not checked: hot path); ``bounty_rank`` -1 for a plain abstraction."""
-        return int(_hand_bucket(cards, n_hole, bounty_rank, *self._arguments, self._scratch, self._card_scratch))
+        return int(hand_bucket(cards, n_hole, bounty_rank, *self._arguments, self._scratch, self._card_scratch))
 
     def buckets_unchecked(self, cards: np.ndarray, n_hole: int, bounty_ranks: np.ndarray) -> np.ndarray:
         """`bucket_unchecked` of each row of int8 ``cards`` ``[K, n]`` (hole cards then board) with its

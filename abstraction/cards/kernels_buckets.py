@@ -5,9 +5,9 @@ turn/river runouts (`_flop_strength_table`); then for every hand and turn card g
 river strengths into the turn feature, give the turn class (suit-isomorphic index) its bucket if
 it has none yet, and collect the hand's 47 turn buckets into its flop feature (potential-aware:
 the flop feature is the distribution over next-street clusters, each placed at its cluster's
-equity). Lookup (`_bucket`): isomorphic index then table, or on the river and longer boards the
-hand strength then the nearest 1-D centroid. `_hand_bucket` is the one lookup the deal samplers
-and the bot use: `_bucket`, a fallback for classes a partial build never reached, and Bounty's
+equity). Lookup (`card_bucket`): isomorphic index then table, or on the river and longer boards the
+hand strength then the nearest 1-D centroid. `hand_bucket` is the one lookup the deal samplers
+and the bot use: `card_bucket`, a fallback for classes a partial build never reached, and Bounty's
 hit bit.
 
 **Swap futures** (``swap_turn > 0``): a flop hand (the cards held once the flop swap is done)
@@ -453,7 +453,7 @@ def _nearest_sorted(value: float, sorted_centroids: np.ndarray) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _bucket(
+def card_bucket(
     cards: np.ndarray,
     n_hole: int,
     cards_per_round: np.ndarray,
@@ -508,7 +508,19 @@ def _bucket(
 
 
 @njit(cache=True, nogil=True)
-def _table_bucket(
+def _unset_class_bucket(cards: np.ndarray, n_hole: int, centroid_keys: np.ndarray, card_scratch: np.ndarray) -> int:
+    """Bucket of ``cards`` (``n_hole`` hole cards, then a flop or turn board) whose class the build
+    left `UNSET`: the nearest of the street's increasing ``centroid_keys`` to the hand's exact
+    strength against every two-card opponent holding. ``card_scratch`` is modified."""
+    dead = np.int64(0)
+    for i in range(cards.shape[0]):
+        dead |= np.int64(1) << cards[i]
+    strength = _strength_vs_range(cards[:n_hole], cards[n_hole:], dead, 2, 0, card_scratch)
+    return _nearest_sorted(strength, centroid_keys)
+
+
+@njit(cache=True, nogil=True)
+def table_bucket(
     cards: np.ndarray,
     n_rounds: int,
     cards_per_round: np.ndarray,
@@ -519,34 +531,30 @@ def _table_bucket(
     scratch: np.ndarray,
     card_scratch: np.ndarray,
 ) -> int:
-    """`_hand_bucket` of two hole cards on a board of 0, 3 or 4 cards (``n_rounds`` 1, 2, 3), no
+    """`hand_bucket` of two hole cards on a board of 0, 3 or 4 cards (``n_rounds`` 1, 2, 3), no
     bounty, given only that street's arrays (``tables[0]`` and the street's keys, offsets and table
-    of `_hand_bucket`'s ``tables``; ``fallback_keys`` the centroid keys `_hand_bucket` falls back
+    of `hand_bucket`'s ``tables``; ``fallback_keys`` the centroid keys `hand_bucket` falls back
     on: flop keys on the flop, turn keys otherwise). The same bucket; a cheap call in a deal
     sampler's inner loop, where passing the whole ``tables`` tuple (its arrays go flattened, a
     dozen words each) cost more than the lookup."""
     value = np.int64(table[_hand_index(cards, cards_per_round, n_rounds, keys, offsets, scratch)])
     if value == UNSET:
-        dead = np.int64(0)
-        for i in range(cards.shape[0]):
-            dead |= np.int64(1) << cards[i]
-        strength = _strength_vs_range(cards[:2], cards[2:], dead, 2, 0, card_scratch)
-        value = _nearest_sorted(strength, fallback_keys)
+        return _unset_class_bucket(cards, 2, fallback_keys, card_scratch)
     return value
 
 
 @njit(cache=True, nogil=True)
-def _river_buckets(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray, tables: tuple) -> tuple[int, int]:
-    """`_bucket` of two two-card hands on one five-card board (a deal's two river hands), both at
+def river_buckets(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray, tables: tuple) -> tuple[int, int]:
+    """`card_bucket` of two two-card hands on one five-card board (a deal's two river hands), both at
     once: the same buckets (`_river_strengths` gives `_strength_vs_range`'s strengths, bit for
-    bit, for about a seventh of the work of the two). ``tables`` as in `_hand_bucket`."""
+    bit, for about a seventh of the work of the two). ``tables`` as in `hand_bucket`."""
     strength_0, strength_1 = _river_strengths(board, hole_0, hole_1)
     river_centroids = tables[10]
     return _nearest_sorted(strength_0, river_centroids), _nearest_sorted(strength_1, river_centroids)
 
 
 @njit(cache=True, nogil=True)
-def _bounty_bucket(base_bucket: int, cards: np.ndarray, bounty_rank: int) -> int:
+def bounty_bucket(base_bucket: int, cards: np.ndarray, bounty_rank: int) -> int:
     """Bounty bucket ``2 * base_bucket + hit``: ``hit`` is 1 when a card of ``cards`` (own hole
     cards and board) has rank ``bounty_rank`` (0..12)."""
     for i in range(cards.shape[0]):
@@ -556,7 +564,7 @@ def _bounty_bucket(base_bucket: int, cards: np.ndarray, bounty_rank: int) -> int
 
 
 @njit(cache=True, nogil=True)
-def _hand_bucket(
+def hand_bucket(
     cards: np.ndarray,
     n_hole: int,
     bounty_rank: int,
@@ -569,24 +577,21 @@ def _hand_bucket(
     """Bucket of ``cards`` = ``n_hole`` (2, or 3 in the Auction from the flop on) hole cards then a
     board of 0, 3, 4 or >= 5 cards, for any variant's card abstraction.
 
-    ``tables`` is the tuple of arrays `_bucket` takes after ``cards, n_hole``
-    (`abstraction.cards.buckets.CardAbstraction.kernel_arguments`). The bucket is `_bucket`'s when the
+    ``tables`` is the tuple of arrays `card_bucket` takes after ``cards, n_hole``
+    (`abstraction.cards.buckets.CardAbstraction.kernel_arguments`). The bucket is `card_bucket`'s when the
     build reached the hand's class. **Fallback**: a flop or turn class left `UNSET` (a build on a
     subset of flops reaches all classes of a board or none) gets the nearest of the street's
     increasing centroid keys (``flop_centroid_keys`` or ``turn_centroid_keys``, float64) to the
     hand's exact strength against every two-card opponent holding. ``bounty_rank`` 0..12 gives the
-    Bounty bucket ``2 * bucket + hit`` (`_bounty_bucket`), -1 the plain bucket. ``scratch`` int64
+    Bounty bucket ``2 * bucket + hit`` (`bounty_bucket`), -1 the plain bucket. ``scratch`` int64
     (5, 4) and ``card_scratch`` int8 (len(cards) + 1) are modified.
     """
-    value = _bucket(cards, n_hole, *tables, scratch, card_scratch)
+    value = card_bucket(cards, n_hole, *tables, scratch, card_scratch)
     if value == UNSET:
-        dead = np.int64(0)
-        for i in range(cards.shape[0]):
-            dead |= np.int64(1) << cards[i]
-        strength = _strength_vs_range(cards[:n_hole], cards[n_hole:], dead, 2, 0, card_scratch)
-        value = _nearest_sorted(strength, flop_centroid_keys if cards.shape[0] - n_hole == 3 else turn_centroid_keys)
+        centroid_keys = flop_centroid_keys if cards.shape[0] - n_hole == 3 else turn_centroid_keys
+        value = _unset_class_bucket(cards, n_hole, centroid_keys, card_scratch)
     if bounty_rank >= 0:
-        return _bounty_bucket(value, cards, bounty_rank)
+        return bounty_bucket(value, cards, bounty_rank)
     return value
 
 
@@ -602,9 +607,9 @@ def _hand_buckets(
     card_scratch: np.ndarray,
     out: np.ndarray,
 ) -> None:
-    """`_hand_bucket` of each row of ``cards`` (int8 [K, n]) with its ``bounty_ranks[k]`` into ``out``
-    (int64 [K]); the other arguments as `_hand_bucket`'s."""
+    """`hand_bucket` of each row of ``cards`` (int8 [K, n]) with its ``bounty_ranks[k]`` into ``out``
+    (int64 [K]); the other arguments as `hand_bucket`'s."""
     for k in range(cards.shape[0]):
-        out[k] = _hand_bucket(
+        out[k] = hand_bucket(
             cards[k], n_hole, bounty_ranks[k], tables, flop_centroid_keys, turn_centroid_keys, scratch, card_scratch
         )

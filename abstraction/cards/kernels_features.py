@@ -26,15 +26,15 @@ import numpy as np
 from numba import njit, prange
 
 from game.cards.kernels_evaluator import (
-    _FLUSH_CLASS,
-    _STRENGTH_KEYS,
     CARD_KEY,
     CARD_MASK,
-    _class_of_key,
-    _evaluate,
-    _nonflush_class,
-    _strength_key,
-    _value_from_state,
+    FLUSH_CLASS,
+    STRENGTH_KEYS,
+    class_from_state,
+    class_of_key,
+    evaluate_hand,
+    nonflush_class,
+    strength_key,
 )
 
 N_CARDS = 52
@@ -120,6 +120,17 @@ def _radix_sort(keys: np.ndarray, buffer: np.ndarray, n: int, digit_counts: np.n
             digit_counts[digit] += 1
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _flush_suit(board_key: np.int64) -> tuple[int, int]:
+    """``(suit, count)``: the suit of which a board of <= 5 cards (its ``CARD_KEY`` values summed in
+    ``board_key``) holds 3 or more cards, and how many; ``(-1, 0)`` when no suit can make a flush."""
+    for suit in range(4):
+        count = (board_key >> (32 + 4 * suit)) & 15
+        if count >= 3:
+            return suit, count
+    return -1, 0
+
+
 @njit(cache=True, nogil=True)
 def _sort_by_rank_pairs(
     board: np.ndarray,
@@ -137,13 +148,8 @@ def _sort_by_rank_pairs(
     on its own; the sorted units are then expanded into their live hands. Returns the number of
     live hands. Modified in place: ``keys``, ``buffer``, ``digit_counts``.
     """
-    flush_suit = -1
-    flush_need = 3
-    for suit in range(4):
-        on_board = (board_key >> (32 + 4 * suit)) & 15
-        if on_board >= 3:
-            flush_suit = suit
-            flush_need = 5 - on_board
+    flush_suit, on_board = _flush_suit(board_key)
+    flush_need = 5 - on_board if flush_suit >= 0 else 3
     for rank in range(13):
         digit_counts[rank] = 4
     for i in range(board.shape[0]):
@@ -155,7 +161,7 @@ def _sort_by_rank_pairs(
         second = RANK_PAIR_SECOND[pair]
         if digit_counts[first] < 1 or digit_counts[second] < (2 if first == second else 1):
             continue  # no live hand of these ranks
-        value = _value_from_state(board_ranks + RANK_KEY[4 * first] + RANK_KEY[4 * second], 0)
+        value = class_from_state(board_ranks + RANK_KEY[4 * first] + RANK_KEY[4 * second], 0)
         keys[n_units] = (np.int64(value) << HAND_BITS) | pair
         n_units += 1
     if flush_suit >= 0:
@@ -165,7 +171,7 @@ def _sort_by_rank_pairs(
             if (board_bits >> a) & 1 or (board_bits >> b) & 1:
                 continue
             if ((a & 3) == flush_suit) + ((b & 3) == flush_suit) >= flush_need:
-                value = _value_from_state(
+                value = class_from_state(
                     board_key + CARD_KEY[a] + CARD_KEY[b], board_mask | CARD_MASK[a] | CARD_MASK[b]
                 )
                 keys[n_units] = (np.int64(value) << HAND_BITS) | (FLUSH_UNIT + hand)
@@ -233,7 +239,7 @@ def _board_strengths(
                 continue
             cards[n_board] = a
             cards[n_board + 1] = b
-            keys[n_live] = (np.int64(_evaluate(cards)) << HAND_BITS) | hand
+            keys[n_live] = (np.int64(evaluate_hand(cards)) << HAND_BITS) | hand
             n_live += 1
         _radix_sort(keys, buffer, n_live, digit_counts)
     for card in range(N_CARDS):
@@ -380,16 +386,16 @@ def _long_board_strength(hole: np.ndarray, board: np.ndarray, dead: np.int64) ->
     (straight flushes beat quads, quads and full houses beat flushes, flushes beat the rest), and
     class order follows key order. So an opponent holding's class is the larger of the class of the
     board plus its two ranks under the board's suit masks, a function of the rank pair evaluated
-    once (at most 91 `_strength_key` calls), and ``_FLUSH_CLASS`` (0 below five cards) of each
+    once (at most 91 `strength_key` calls), and ``FLUSH_CLASS`` (0 below five cards) of each
     suit it holds: the board's mask of that suit plus its card(s) there. Equal to evaluating every
-    holding with `game.cards.kernels_evaluator._evaluate` (about 15 µs a call against 110 on any run board). Rank
+    holding with `game.cards.kernels_evaluator.evaluate_hand` (about 15 µs a call against 110 on any run board). Rank
     counts and suit masks are updated in place; arrays are allocated once per call, none per holding.
     """
     counts = np.zeros(13, dtype=np.int64)
     suit_masks = np.zeros(4, dtype=np.int64)
     _toggle_cards(board, 1, counts, suit_masks)
     _toggle_cards(hole, 1, counts, suit_masks)
-    own = _class_of_key(_STRENGTH_KEYS, _strength_key(counts, suit_masks))
+    own = class_of_key(STRENGTH_KEYS, strength_key(counts, suit_masks))
     _toggle_cards(hole, -1, counts, suit_masks)
     rank_pair_class = np.zeros(13 * 13, dtype=np.int64)  # [lower rank * 13 + higher rank], 0 = not yet evaluated
     deck = np.empty(N_CARDS, dtype=np.int8)
@@ -401,21 +407,21 @@ def _long_board_strength(hole: np.ndarray, board: np.ndarray, dead: np.int64) ->
         first_rank = first >> 2
         first_suit = first & 3
         first_bit = np.int64(1) << first_rank
-        first_flush = np.int64(_FLUSH_CLASS[suit_masks[first_suit] | first_bit])
+        first_flush = np.int64(FLUSH_CLASS[suit_masks[first_suit] | first_bit])
         for j in range(i + 1, n_deck):
             second = np.int64(deck[j])  # the deck is increasing: second_rank >= first_rank
             second_rank = second >> 2
             second_suit = second & 3
             second_bit = np.int64(1) << second_rank
             if second_suit == first_suit:
-                flush = np.int64(_FLUSH_CLASS[suit_masks[first_suit] | first_bit | second_bit])
+                flush = np.int64(FLUSH_CLASS[suit_masks[first_suit] | first_bit | second_bit])
             else:
-                flush = max(first_flush, np.int64(_FLUSH_CLASS[suit_masks[second_suit] | second_bit]))
+                flush = max(first_flush, np.int64(FLUSH_CLASS[suit_masks[second_suit] | second_bit]))
             slot = first_rank * 13 + second_rank
             if rank_pair_class[slot] == 0:
                 counts[first_rank] += 1
                 counts[second_rank] += 1
-                rank_pair_class[slot] = _class_of_key(_STRENGTH_KEYS, _strength_key(counts, suit_masks))
+                rank_pair_class[slot] = class_of_key(STRENGTH_KEYS, strength_key(counts, suit_masks))
                 counts[first_rank] -= 1
                 counts[second_rank] -= 1
             other = max(rank_pair_class[slot], flush)
@@ -446,7 +452,7 @@ def _strength_vs_range(
         cards[i] = board[i]
     for i in range(hole.shape[0]):
         cards[n_board + i] = hole[i]
-    own = _evaluate(cards[: n_board + hole.shape[0]])
+    own = evaluate_hand(cards[: n_board + hole.shape[0]])
     deck = np.empty(N_CARDS, dtype=np.int8)
     n_deck = _live_cards(dead, deck)
     score = 0.0
@@ -462,7 +468,7 @@ def _strength_vs_range(
             first_key = board_key + CARD_KEY[deck[i]]
             first_mask = board_mask | CARD_MASK[deck[i]]
             for j in range(i + 1, n_deck):
-                other = _value_from_state(first_key + CARD_KEY[deck[j]], first_mask | CARD_MASK[deck[j]])
+                other = class_from_state(first_key + CARD_KEY[deck[j]], first_mask | CARD_MASK[deck[j]])
                 score += 1.0 if own > other else (0.5 if own == other else 0.0)
                 count += 1
         return score / count
@@ -474,7 +480,7 @@ def _strength_vs_range(
             deck[i] = deck[j]
             deck[j] = swap
             cards[n_board + i] = deck[i]
-        other = _evaluate(cards[: n_board + opponent_cards])
+        other = evaluate_hand(cards[: n_board + opponent_cards])
         score += 1.0 if own > other else (0.5 if own == other else 0.0)
         count += 1
     return score / count
@@ -521,7 +527,7 @@ def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) 
     holdings of each rank pair from its live cards' rank counts (bit sets, no arrays). Holdings
     that make a flush (in the one suit with >= 3 board cards) are taken out of their rank pair and
     valued from the suit mask alone: with seven cards a flush beats every other hand they can
-    make, so a flush-making holding is worth ``_FLUSH_CLASS`` of the suit's ranks it completes.
+    make, so a flush-making holding is worth ``FLUSH_CLASS`` of the suit's ranks it completes.
     """
     board_bits = np.int64(0)
     board_key = np.int64(0)
@@ -535,17 +541,11 @@ def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) 
     bits_1 = (np.int64(1) << hole_1[0]) | (np.int64(1) << hole_1[1])
     key_0 = board_key + CARD_KEY[hole_0[0]] + CARD_KEY[hole_0[1]]
     key_1 = board_key + CARD_KEY[hole_1[0]] + CARD_KEY[hole_1[1]]
-    own_0 = _value_from_state(key_0, board_mask | CARD_MASK[hole_0[0]] | CARD_MASK[hole_0[1]])
-    own_1 = _value_from_state(key_1, board_mask | CARD_MASK[hole_1[0]] | CARD_MASK[hole_1[1]])
+    own_0 = class_from_state(key_0, board_mask | CARD_MASK[hole_0[0]] | CARD_MASK[hole_0[1]])
+    own_1 = class_from_state(key_1, board_mask | CARD_MASK[hole_1[0]] | CARD_MASK[hole_1[1]])
     live_0 = full & ~(board_bits | bits_0)
     live_1 = full & ~(board_bits | bits_1)
-    flush_suit = -1
-    on_board = 0
-    for suit in range(4):
-        count = (board_key >> (32 + 4 * suit)) & 15
-        if count >= 3:
-            flush_suit = suit
-            on_board = count
+    flush_suit, on_board = _flush_suit(board_key)
     suit_bits = SUIT_BITS << flush_suit if flush_suit >= 0 else np.int64(0)
     suit_mask = (board_mask >> (16 * flush_suit)) & 0x1FFF if flush_suit >= 0 else np.int64(0)
     points_0 = np.int64(0)  # 2 per holding beaten, 1 per tie (`_half_points`)
@@ -568,7 +568,7 @@ def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) 
                         count_1 -= 1
                 if count_0 == 0 and count_1 == 0:
                     continue
-                value = _nonflush_class(board_ranks + RANK_KEY[4 * first] + RANK_KEY[4 * second])
+                value = nonflush_class(board_ranks + RANK_KEY[4 * first] + RANK_KEY[4 * second])
                 points_0 += count_0 * _half_points(value, own_0)
                 points_1 += count_1 * _half_points(value, own_1)
     if flush_suit >= 0:
@@ -577,7 +577,7 @@ def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) 
         others_0 = _popcount(live_0 & ~suit_bits)
         others_1 = _popcount(live_1 & ~suit_bits)
         if on_board == 5:
-            value = np.int64(_FLUSH_CLASS[suit_mask])
+            value = np.int64(FLUSH_CLASS[suit_mask])
             count_0 = others_0 * (others_0 - 1) // 2
             count_1 = others_1 * (others_1 - 1) // 2
             points_0 += count_0 * _half_points(value, own_0)
@@ -589,7 +589,7 @@ def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) 
             if not first_0 and not first_1:
                 continue
             if on_board >= 4:
-                value = np.int64(_FLUSH_CLASS[suit_mask | (1 << first)])
+                value = np.int64(FLUSH_CLASS[suit_mask | (1 << first)])
                 count_0 = others_0 if first_0 else 0
                 count_1 = others_1 if first_1 else 0
                 points_0 += count_0 * _half_points(value, own_0)
@@ -600,7 +600,7 @@ def _river_strengths(board: np.ndarray, hole_0: np.ndarray, hole_1: np.ndarray) 
                 in_1 = first_1 and (live_1 & second_bit) != 0
                 if not in_0 and not in_1:
                     continue
-                value = np.int64(_FLUSH_CLASS[suit_mask | (1 << first) | (1 << second)])
+                value = np.int64(FLUSH_CLASS[suit_mask | (1 << first) | (1 << second)])
                 if in_0:
                     points_0 += _half_points(value, own_0)
                 if in_1:

@@ -166,7 +166,7 @@ class FreshChance(OutcomeColumns):
 
     def kernel_arguments(self) -> tuple:
         """``arguments`` of `abstraction.chance.kernels_chance._sample_deal(seed, deal, arguments, work,
-        bucket_row, weight_row, chance_row)` (``work = _workspace()``, once per thread): ``(variant
+        bucket_row, weight_row, chance_row)` (``work = deal_workspace()``, once per thread): ``(variant
         code, flop swap probability, turn swap probability, R, BucketLookup.kernel_arguments())``."""
         return self._arguments
 

@@ -6,7 +6,7 @@ deal flags a variant's hooks give (`abstraction.hooks.holdem.HoldemHooks.deal_fl
 set) to one function per flag: `_deal_holdem` (none: Hold'em, and Swap by its swap
 probabilities), `_deal_bounty`, `_deal_auction`, `_deal_river_of_blood`. They share the steps: `_start` (the deal's own
 generator, splitmix64 keyed by ``(seed, deal)``, and a full deck), `_draw` (next card of a
-partial Fisher-Yates shuffle), `_seat_bucket` (`abstraction.cards.kernels_buckets._hand_bucket`),
+partial Fisher-Yates shuffle), `_seat_bucket` (`abstraction.cards.kernels_buckets.hand_bucket`),
 `_seat_value` and `_outcome` (showdown). A deal depends on ``(seed, deal)`` only, so batches
 split any way give identical rows. `_sample_batch` fills a batch on the calling thread (solver
 threads), `_sample_batch_parallel` splits it into chunks over numba's threads.
@@ -17,10 +17,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from abstraction.cards.kernels_buckets import _bounty_bucket, _hand_bucket, _river_buckets, _table_bucket
+from abstraction.cards.kernels_buckets import bounty_bucket, hand_bucket, river_buckets, table_bucket
 from abstraction.cards.kernels_features import N_CARDS, RED_SUITS_MASK
-from game.cards.kernels_evaluator import _evaluate
-from game.cards.kernels_rng import _splitmix64, _uniform
+from game.cards.kernels_evaluator import evaluate_hand
+from game.cards.kernels_rng import next_uniform, splitmix64
 
 PLAIN_DEAL = 0
 """Deal flags of a Hold'em deal: hole cards and five board cards (with swaps where their
@@ -51,7 +51,7 @@ N_BOUNTY_RANKS = 13
 
 
 @njit(cache=True, nogil=True)
-def _workspace():
+def deal_workspace():
     """Scratch for `_sample_deal` (allocate once per thread): ``state`` uint64[1] (generator),
     ``deck`` int8[52] (``deck[:counters[0]]`` = the cards drawn, in order), ``hole`` int8 (2, 3),
     ``board`` int8[48], ``hand`` int8[52], ``scratch`` int64 (5, 4), ``card_scratch`` int8[53],
@@ -72,7 +72,7 @@ def _workspace():
 def _start(seed, deal, work):
     """Seed the generator of deal ``deal`` (splitmix64 of splitmix64(seed) xor deal) and reset the deck."""
     state, deck, counters = work[0], work[1], work[7]
-    state[0] = _splitmix64(_splitmix64(np.uint64(seed)) ^ np.uint64(deal))
+    state[0] = splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(deal))
     for card in range(N_CARDS):
         deck[card] = card
     counters[0] = 0
@@ -85,7 +85,7 @@ def _draw(work):
     """The next card of the deal's partial Fisher-Yates shuffle (uniform over the cards left)."""
     state, deck, counters = work[0], work[1], work[7]
     drawn = counters[0]
-    pick = drawn + int(_uniform(state) * (N_CARDS - drawn))
+    pick = drawn + int(next_uniform(state) * (N_CARDS - drawn))
     card = deck[pick]
     deck[pick] = deck[drawn]
     deck[drawn] = card
@@ -119,12 +119,12 @@ def _swap_hole_cards(work, probability):
         return
     for seat in range(2):
         for index in range(2):
-            if _uniform(work[0]) < probability:
+            if next_uniform(work[0]) < probability:
                 hole[seat, index] = _draw(work)
 
 
 @njit(cache=True, nogil=True)
-def _board_size(street):
+def board_size(street):
     """Board cards on street 0..3 (0, 3, 4, 5); run street k = street 3 + k has 5 + k."""
     return 0 if street == 0 else street + 2
 
@@ -142,23 +142,23 @@ def _gather(work, seat, n_hole, n_board):
 
 @njit(cache=True, nogil=True)
 def _seat_bucket(work, seat, n_hole, n_board, bounty_rank, lookup):
-    """Bucket of the seat's hand (`_hand_bucket`; ``lookup`` = `BucketLookup.kernel_arguments`)."""
+    """Bucket of the seat's hand (`hand_bucket`; ``lookup`` = `BucketLookup.kernel_arguments`)."""
     cards = _gather(work, seat, n_hole, n_board)
-    return _hand_bucket(cards, n_hole, bounty_rank, lookup[0], lookup[1], lookup[2], work[5], work[6])
+    return hand_bucket(cards, n_hole, bounty_rank, lookup[0], lookup[1], lookup[2], work[5], work[6])
 
 
 @njit(cache=True, nogil=True)
 def _river_seat_buckets(work, lookup):
     """`_seat_bucket` of both seats' two hole cards on the five-card board (the river), both at once
-    (`abstraction.cards.kernels_buckets._river_buckets`: same buckets, a fraction of the work)."""
+    (`abstraction.cards.kernels_buckets.river_buckets`: same buckets, a fraction of the work)."""
     hole, board = work[2], work[3]
-    return _river_buckets(board[:5], hole[0, :2], hole[1, :2], lookup[0])
+    return river_buckets(board[:5], hole[0, :2], hole[1, :2], lookup[0])
 
 
 @njit(cache=True, nogil=True)
 def _seat_value(work, seat, n_hole, n_board):
-    """Hand value (`game.cards.kernels_evaluator._evaluate`) of the seat's hole cards and ``board[:n_board]``."""
-    return _evaluate(_gather(work, seat, n_hole, n_board))
+    """Hand value (`game.cards.kernels_evaluator.evaluate_hand`) of the seat's hole cards and ``board[:n_board]``."""
+    return evaluate_hand(_gather(work, seat, n_hole, n_board))
 
 
 @njit(cache=True, nogil=True)
@@ -204,19 +204,19 @@ def _deal_holdem(flop_swap_probability, turn_swap_probability, lookup, work, buc
             bucket[0, street], bucket[1, street] = _river_seat_buckets(work, lookup)
             continue
         for seat in range(2):
-            # `_seat_bucket` through `_table_bucket` (same bucket): passing only the street's arrays
+            # `_seat_bucket` through `table_bucket` (same bucket): passing only the street's arrays
             # instead of the whole lookup tuple halves the cost of a lookup.
-            cards = _gather(work, seat, 2, _board_size(street))
+            cards = _gather(work, seat, 2, board_size(street))
             if street == 0:
-                value = _table_bucket(
+                value = table_bucket(
                     cards, 1, tables[0], tables[1], tables[2], tables[7], fallback_turn, scratch, card_scratch
                 )
             elif street == 1:
-                value = _table_bucket(
+                value = table_bucket(
                     cards, 2, tables[0], tables[3], tables[4], tables[8], fallback_flop, scratch, card_scratch
                 )
             else:
-                value = _table_bucket(
+                value = table_bucket(
                     cards, 3, tables[0], tables[5], tables[6], tables[9], fallback_turn, scratch, card_scratch
                 )
             bucket[seat, street] = value
@@ -234,15 +234,15 @@ def _deal_bounty(lookup, work, bucket, weight):
     _deal_board(work, 0, 5)
     counters = work[7]
     for seat in range(2):
-        counters[1 + seat] = int(_uniform(work[0]) * N_BOUNTY_RANKS)
+        counters[1 + seat] = int(next_uniform(work[0]) * N_BOUNTY_RANKS)
     weight[:] = 0.0
     hits = 0
     for street in range(N_STREETS):
-        n_board = _board_size(street)
+        n_board = board_size(street)
         if street == N_STREETS - 1:
             river = _river_seat_buckets(work, lookup)
             for seat in range(2):
-                bucket[seat, street] = _bounty_bucket(river[seat], _gather(work, seat, 2, n_board), counters[1 + seat])
+                bucket[seat, street] = bounty_bucket(river[seat], _gather(work, seat, 2, n_board), counters[1 + seat])
         else:
             for seat in range(2):
                 bucket[seat, street] = _seat_bucket(work, seat, 2, n_board, counters[1 + seat], lookup)
@@ -268,9 +268,9 @@ def _deal_auction(lookup, work, bucket, weight):
     for street in range(N_STREETS):
         for seat in range(2):
             if street < N_STREETS - 1:
-                bucket[seat, street] = _seat_bucket(work, seat, 2, _board_size(street), -1, lookup)
+                bucket[seat, street] = _seat_bucket(work, seat, 2, board_size(street), -1, lookup)
             if street > 0:
-                bucket[seat, N_STREETS - 1 + street] = _seat_bucket(work, seat, 3, _board_size(street), -1, lookup)
+                bucket[seat, N_STREETS - 1 + street] = _seat_bucket(work, seat, 3, board_size(street), -1, lookup)
     two_0, three_0 = _seat_value(work, 0, 2, 5), _seat_value(work, 0, 3, 5)
     two_1, three_1 = _seat_value(work, 1, 2, 5), _seat_value(work, 1, 3, 5)
     weight[:] = 0.0
@@ -306,7 +306,7 @@ def _deal_river_of_blood(max_runs, lookup, work, bucket, weight, chance):
             continue
         for seat in range(2):
             if street < N_STREETS or street - (N_STREETS - 1) <= reached:
-                bucket[seat, street] = _seat_bucket(work, seat, 2, _board_size(street), -1, lookup)
+                bucket[seat, street] = _seat_bucket(work, seat, 2, board_size(street), -1, lookup)
             else:
                 bucket[seat, street] = 0
     weight[:] = 0.0
@@ -322,7 +322,7 @@ def _sample_deal(seed, deal, arguments, work, bucket, weight, chance):
     ``seed`` and ``deal`` (integers) key the deal's generator; ``arguments`` is
     `abstraction.chance.fresh_chance.FreshChance.kernel_arguments` = ``(deal flags, flop swap
     probability, turn swap probability, max_runs, BucketLookup.kernel_arguments())``; ``work`` is a
-    `_workspace` (afterwards it holds the deal's cards). Modified in place: ``work``, ``bucket``,
+    `deal_workspace` (afterwards it holds the deal's cards). Modified in place: ``work``, ``bucket``,
     ``weight``, ``chance``.
     """
     deal_flags, flop_swap_probability, turn_swap_probability, max_runs, lookup = arguments
@@ -341,7 +341,7 @@ def _sample_deal(seed, deal, arguments, work, bucket, weight, chance):
 def _sample_batch(seed, first, arguments, bucket, weight, chance):
     """Deals ``first .. first + len(bucket) - 1`` into the rows of ``bucket`` (B, 2, n_slots),
     ``weight`` (B, W) and ``chance`` (B, K), on the calling thread. Modified in place."""
-    work = _workspace()
+    work = deal_workspace()
     for row in range(bucket.shape[0]):
         _sample_deal(seed, first + row, arguments, work, bucket[row], weight[row], chance[row])
 
@@ -366,7 +366,7 @@ def _sample_batch_cards(seed, first, arguments, bucket, weight, chance, cards, b
     """`_sample_batch` that also records each deal's cards in the order drawn (``cards`` int8
     (B, 52), -1 after the last card drawn) and the bounty ranks (``bounty_rank`` int64 (B, 2), -1
     outside Bounty). Modified in place: all six arrays."""
-    work = _workspace()
+    work = deal_workspace()
     deck, counters = work[1], work[7]
     for row in range(bucket.shape[0]):
         _sample_deal(seed, first + row, arguments, work, bucket[row], weight[row], chance[row])
@@ -382,6 +382,6 @@ def _table_rows(seed, first, cumulative_probability, rows):
     seeded ``seed`` (one uniform of the deal's generator; i.i.d. across deals)."""
     state = np.zeros(1, dtype=np.uint64)
     for i in range(rows.shape[0]):
-        state[0] = _splitmix64(_splitmix64(np.uint64(seed)) ^ np.uint64(first + i))
-        row = np.searchsorted(cumulative_probability, _uniform(state), side="right")
+        state[0] = splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(first + i))
+        row = np.searchsorted(cumulative_probability, next_uniform(state), side="right")
         rows[i] = min(row, len(cumulative_probability) - 1)

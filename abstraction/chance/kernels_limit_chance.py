@@ -8,7 +8,7 @@ Fisher-Yates shuffle (`abstraction.chance.kernels_chance._draw`) in the rules en
 two hole cards, seat 1's, ..., then the flop (3), the turn, the river. A deal depends on
 ``(seed, deal)`` only, so batches split any way give identical rows.
 
-Hand values are `game.cards.kernels_evaluator._evaluate` classes (higher wins); with ``must_use_hole_card`` a
+Hand values are `game.cards.kernels_evaluator.evaluate_hand` classes (higher wins); with ``must_use_hole_card`` a
 hand is the best five of hole + board using at least one hole card (`game.rules.limit.best_hand`).
 """
 
@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from abstraction.cards.kernels_buckets import _hand_bucket
-from abstraction.chance.kernels_chance import _draw, _start, _workspace
-from game.cards.kernels_evaluator import _evaluate
+from abstraction.cards.kernels_buckets import hand_bucket
+from abstraction.chance.kernels_chance import _draw, _start, board_size, deal_workspace
+from game.cards.kernels_evaluator import evaluate_hand
 
 N_STREETS = 4
 """Bucket slots: preflop, flop, turn, river."""
@@ -29,22 +29,16 @@ N_BOARD = 5
 @njit(cache=True, nogil=True)
 def _limit_workspace(n_players):
     """Scratch for `_sample_limit_deal` (once per thread): ``(work, hole, board, hand, five, values)``:
-    the generator and deck of `abstraction.chance.kernels_chance._workspace`, hole int8 [n_players, 2],
+    the generator and deck of `abstraction.chance.kernels_chance.deal_workspace`, hole int8 [n_players, 2],
     board int8 [5], hand int8 [7], five int8 [5], values int64 [n_players]."""
     return (
-        _workspace(),
+        deal_workspace(),
         np.empty((n_players, 2), dtype=np.int8),
         np.empty(N_BOARD, dtype=np.int8),
         np.empty(2 + N_BOARD, dtype=np.int8),
         np.empty(5, dtype=np.int8),
         np.empty(n_players, dtype=np.int64),
     )
-
-
-@njit(cache=True, nogil=True)
-def _board_size(street):
-    """Board cards on street ordinal 0..3: 0, 3, 4, 5."""
-    return 0 if street == 0 else street + 2
 
 
 @njit(cache=True, nogil=True)
@@ -61,10 +55,10 @@ def _gather(hole, board, seat, n_board, hand):
 def _hand_value(hole, board, seat, must_use_hole_card, hand, five):
     """Value of the seat's best hand of hole + five board cards (``must_use_hole_card``: at least
     one hole card; the board alone is never the hand)."""
-    best = _evaluate(_gather(hole, board, seat, N_BOARD, hand))
+    best = evaluate_hand(_gather(hole, board, seat, N_BOARD, hand))
     if not must_use_hole_card:
         return best
-    if best != _evaluate(board):
+    if best != evaluate_hand(board):
         return best  # better than the board alone, so it uses a hole card
     best = 0  # the board ties the best hand: the best five using a hole card (20 of the 21 fives)
     for a in range(7):
@@ -76,7 +70,7 @@ def _hand_value(hole, board, seat, must_use_hole_card, hand, five):
                 if index != a and index != b:
                     five[count] = hand[index]
                     count += 1
-            value = _evaluate(five)
+            value = evaluate_hand(five)
             if value > best:
                 best = value
     return best
@@ -100,10 +94,10 @@ def _sample_limit_deal(seed, deal, arguments, space, bucket, weight):
     for index in range(N_BOARD):
         board[index] = _draw(work)
     for street in range(N_STREETS):
-        n_board = _board_size(street)
+        n_board = board_size(street)
         for seat in range(n_players):
             cards = _gather(hole, board, seat, n_board, hand)
-            bucket[seat, street] = _hand_bucket(cards, 2, -1, lookup[0], lookup[1], lookup[2], work[5], work[6])
+            bucket[seat, street] = hand_bucket(cards, 2, -1, lookup[0], lookup[1], lookup[2], work[5], work[6])
     for seat in range(n_players):
         values[seat] = _hand_value(hole, board, seat, must_use_hole_card, hand, five)
     weight[:] = 0.0

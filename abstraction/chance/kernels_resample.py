@@ -43,7 +43,6 @@ from abstraction.chance.kernels_chance import (
     N_STREETS,
     PLAIN_DEAL,
     SHOWDOWN_OUTCOMES,
-    _board_size,
     _deal_board,
     _deal_hole_cards,
     _draw,
@@ -54,14 +53,15 @@ from abstraction.chance.kernels_chance import (
     _seat_value,
     _start,
     _swap_hole_cards,
+    board_size,
 )
-from game.cards.kernels_rng import _uniform
+from game.cards.kernels_rng import next_uniform
 
 N_CARDS = 52
 
 
 @njit(cache=True, nogil=True)
-def _card_arrays():
+def card_arrays():
     """Empty cards of one deal: ``hole`` int8 [4, 2, 3], ``board`` int8 [48], ``bounty`` int64 [2]."""
     return np.full((N_STREETS, 2, 3), -1, dtype=np.int8), np.full(48, -1, dtype=np.int8), np.full(2, -1, dtype=np.int64)
 
@@ -96,7 +96,7 @@ def _draw_cards(
         _deal_hole_cards(work)
         _deal_board(work, 0, 5)
         for seat in range(2):
-            counters[1 + seat] = int(_uniform(work[0]) * N_BOUNTY_RANKS)
+            counters[1 + seat] = int(next_uniform(work[0]) * N_BOUNTY_RANKS)
             bounty[seat] = counters[1 + seat]
     elif deal_flags & DEAL_THIRD_CARD:
         _deal_hole_cards(work)
@@ -144,7 +144,7 @@ def _evaluate_cards(
 ):
     """The deal rows of cards ``hole``, ``board``, ``bounty`` as the variant's ``_deal_*`` computes them.
 
-    ``work`` is a `abstraction.chance.kernels_chance._workspace` (scratch); ``bucket`` int32 (2, n_slots),
+    ``work`` is a `abstraction.chance.kernels_chance.deal_workspace` (scratch); ``bucket`` int32 (2, n_slots),
     ``weight`` float64 (W) and ``chance`` int8 (K) are modified in place. ``skip_seat`` (0 or 1)
     leaves that seat's buckets 0 (LBR reads only the opponent's: half the cost); -1 computes both.
     Slots of streets after ``max_street`` are left 0 too (LBR never reads them; the river buckets
@@ -156,7 +156,7 @@ def _evaluate_cards(
         _load(work, hole, board, 0, total)
         hits = 0
         for street in range(N_STREETS):
-            n_board = _board_size(street)
+            n_board = board_size(street)
             for seat in range(2):
                 bucket[seat, street] = (
                     0
@@ -176,9 +176,9 @@ def _evaluate_cards(
                     if street > 0:
                         bucket[seat, N_STREETS - 1 + street] = 0
                     continue
-                bucket[seat, street] = _seat_bucket(work, seat, 2, _board_size(street), -1, lookup)
+                bucket[seat, street] = _seat_bucket(work, seat, 2, board_size(street), -1, lookup)
                 if street > 0:
-                    bucket[seat, N_STREETS - 1 + street] = _seat_bucket(work, seat, 3, _board_size(street), -1, lookup)
+                    bucket[seat, N_STREETS - 1 + street] = _seat_bucket(work, seat, 3, board_size(street), -1, lookup)
         two_0, three_0 = _seat_value(work, 0, 2, 5), _seat_value(work, 0, 3, 5)
         two_1, three_1 = _seat_value(work, 1, 2, 5), _seat_value(work, 1, 3, 5)
         weight[SHOWDOWN_OUTCOMES * AUCTION_PLAYER_0 + _outcome(three_0, two_1)] = 1.0
@@ -199,7 +199,7 @@ def _evaluate_cards(
                     and street <= max_street
                     and (street < N_STREETS or street - (N_STREETS - 1) <= reached)
                 ):
-                    bucket[seat, street] = _seat_bucket(work, seat, 2, _board_size(street), -1, lookup)
+                    bucket[seat, street] = _seat_bucket(work, seat, 2, board_size(street), -1, lookup)
                 else:
                     bucket[seat, street] = 0
         for runs in range(max_runs + 1):
@@ -212,7 +212,7 @@ def _evaluate_cards(
                 if seat == skip_seat or street > max_street:
                     bucket[seat, street] = 0
                 else:
-                    bucket[seat, street] = _seat_bucket(work, seat, 2, _board_size(street), -1, lookup)
+                    bucket[seat, street] = _seat_bucket(work, seat, 2, board_size(street), -1, lookup)
         weight[_outcome(_seat_value(work, 0, 2, 5), _seat_value(work, 1, 2, 5))] = 1.0
 
 
@@ -220,7 +220,7 @@ def _evaluate_cards(
 def _take(pool, left, state):
     """A card drawn uniformly from ``pool[:left[0]]`` (removed from it; swap with the last)."""
     count = left[0]
-    pick = min(int(_uniform(state) * count), count - 1)
+    pick = min(int(next_uniform(state) * count), count - 1)
     card = pool[pick]
     pool[pick] = pool[count - 1]
     left[0] = count - 1
@@ -231,7 +231,7 @@ def _take(pool, left, state):
 def _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hole, board, bounty):
     """Cards agreeing with what ``seat`` has seen on ``street`` of the real deal, the rest redrawn.
 
-    ``arguments``: as in `_real_deal`; ``real`` = (hole, board, bounty): the real deal's cards (layout
+    ``arguments``: as in `real_deal`; ``real`` = (hole, board, bounty): the real deal's cards (layout
     in the module docstring); ``street``: the tree street (River of Blood run street ``3 + k`` keeps ``5 + k``
     board cards); ``keep_third``: the seat holds its Auction third card; ``state`` uint64[1]: the
     generator (advanced); ``pool`` int8[52]: scratch. Writes ``hole``, ``board``, ``bounty``.
@@ -240,7 +240,7 @@ def _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hol
     real_hole, real_board, real_bounty = real
     seen = np.zeros(N_CARDS, dtype=np.bool_)
     last = min(street, N_STREETS - 1)
-    n_board = _board_size(street)
+    n_board = board_size(street)
     total = _board_cards(deal_flags, max_runs)
     other = 1 - seat
     for st in range(last + 1):
@@ -279,7 +279,7 @@ def _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hol
                 for index in range(2):
                     if s == seat and st <= last:
                         hole[st, s, index] = real_hole[st, s, index]
-                    elif probability > 0.0 and _uniform(state) < probability:
+                    elif probability > 0.0 and next_uniform(state) < probability:
                         hole[st, s, index] = _take(pool, left, state)
     for index in range(n_board, total):
         board[index] = _take(pool, left, state)
@@ -287,11 +287,11 @@ def _resample_hidden(arguments, real, seat, street, keep_third, state, pool, hol
     bounty[1] = -1
     if deal_flags & DEAL_BOUNTY_RANKS:
         bounty[seat] = real_bounty[seat]
-        bounty[other] = int(_uniform(state) * N_BOUNTY_RANKS)
+        bounty[other] = int(next_uniform(state) * N_BOUNTY_RANKS)
 
 
 @njit(cache=True, nogil=True)
-def _real_deal(arguments, seed, deal, work, real, bucket, weight, chance, skip_seat, max_street):
+def real_deal(arguments, seed, deal, work, real, bucket, weight, chance, skip_seat, max_street):
     """Deal ``deal`` of ``seed`` into the cards ``real`` = (hole, board, bounty) and its deal rows
     (`_draw_cards` then `_evaluate_cards`). ``arguments``: `abstraction.chance.fresh_chance.FreshChance`'s
     kernel arguments (deal flags, flop and turn swap probabilities, max runs, bucket lookup)."""
@@ -306,10 +306,10 @@ def _real_deal(arguments, seed, deal, work, real, bucket, weight, chance, skip_s
 
 
 @njit(cache=True, nogil=True)
-def _redraw_candidate(arguments, real, seat, street, keep_third, state, pool, work, cards, rows, skip_seat, max_street):
+def redraw_candidate(arguments, real, seat, street, keep_third, state, pool, work, cards, rows, skip_seat, max_street):
     """One candidate deal around seat ``seat``'s view of the cards ``real`` = (hole, board, bounty) on
     ``street``, and its deal rows (`_resample_hidden` then `_evaluate_cards`, with its ``skip_seat`` and
-    ``max_street``). ``arguments`` as in `_real_deal`; written: ``cards`` = (hole, board, bounty),
+    ``max_street``). ``arguments`` as in `real_deal`; written: ``cards`` = (hole, board, bounty),
     ``rows`` = (bucket, weight, chance), ``state``, and the scratch ``pool``, ``work``."""
     deal_flags, _, _, max_runs, lookup = arguments
     hole, board, bounty = cards

@@ -52,7 +52,7 @@ def evaluate(cards: str | Iterable[int | str] | np.ndarray) -> int:
     array = _as_cards(cards)
     if array.shape[0] < 5:
         raise ValueError(f"need at least 5 cards to make a hand, got {array.shape[0]}: {format_cards(array)!r}")
-    return int(kernels_evaluator._evaluate(array))
+    return int(kernels_evaluator.evaluate_hand(array))
 
 
 def evaluate_few(cards: str | Iterable[int | str] | np.ndarray) -> int:
@@ -113,7 +113,7 @@ def _check_value(value: int) -> int:
 
 def category_index(value: int) -> int:
     """Category 0..8 of a hand value (0 = high card … 8 = straight flush)."""
-    return int(kernels_evaluator._category_of_class(kernels_evaluator._STRENGTH_KEYS, _check_value(value)))
+    return int(kernels_evaluator._category_of_class(kernels_evaluator.STRENGTH_KEYS, _check_value(value)))
 
 
 def hand_category(value: int) -> str:

@@ -6,16 +6,16 @@ higher is better, equal for hands that tie.
 Two paths compute it:
 - **Any number of cards** (``_evaluate_direct``): rank counts and per-suit rank masks give the best
   five-card hand directly as a *strength key* ``category << 20 | r1 << 16 | ... | r5`` (ranks of
-  the deciding cards, most significant first), which ``_STRENGTH_KEYS`` maps to its class by
+  the deciding cards, most significant first), which ``STRENGTH_KEYS`` maps to its class by
   binary search. Needed past seven cards (Auction's third hole card, River of Blood's run cards),
   where two suits can hold a flush and a flush can meet a full house.
-- **Up to seven cards** (``_evaluate``'s fast path): each card adds ``CARD_KEY[card]``:
+- **Up to seven cards** (``evaluate_hand``'s fast path): each card adds ``CARD_KEY[card]``:
   ``5**rank`` (the rank multiset in base 5, counts <= 4) plus a 4-bit per-suit counter above bit
   32. A suit counter >= 5 means a flush, and with <= 7 cards a flush beats every other hand the
-  cards can make, so its class is ``_FLUSH_CLASS[13-bit suit mask]``. Otherwise the base-5 key is
+  cards can make, so its class is ``FLUSH_CLASS[13-bit suit mask]``. Otherwise the base-5 key is
   looked up through a perfect hash (``_HASH_*``) built once at import. All tables fit in L2.
 
-Tables are built at import by ``_build_*`` kernels from ``_strength_key`` alone, so both paths
+Tables are built at import by ``_build_*`` kernels from ``strength_key`` alone, so both paths
 share one definition of poker hand order, and tests check them against brute force and PyPI
 evaluators.
 """
@@ -84,7 +84,7 @@ def _top_ranks_key(mask: int, n: int, exclude_mask: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _strength_key(counts: np.ndarray, suit_masks: np.ndarray) -> int:
+def strength_key(counts: np.ndarray, suit_masks: np.ndarray) -> int:
     """Strength key of the best five-card hand; ``counts[13]`` per rank, ``suit_masks[4]`` 13-bit.
 
     The key is ``category << 20`` plus the deciding ranks packed 4 bits each, most significant
@@ -183,7 +183,7 @@ def _build_strength_keys() -> np.ndarray:
     ranks = np.zeros(5, dtype=np.int64)
     while True:
         if _multiset_counts(ranks, counts):
-            keys[n] = _strength_key(counts, no_flush)
+            keys[n] = strength_key(counts, no_flush)
             n += 1
         if not _next_multiset(ranks):
             break
@@ -191,13 +191,13 @@ def _build_strength_keys() -> np.ndarray:
     for mask in range(1 << 13):
         if _popcount13(mask) == 5:
             suited[0] = mask
-            keys[n] = _strength_key(counts * 0, suited)
+            keys[n] = strength_key(counts * 0, suited)
             n += 1
     return np.unique(keys[:n])
 
 
 @njit(cache=True, nogil=True)
-def _class_of_key(strength_keys: np.ndarray, key: int) -> int:
+def class_of_key(strength_keys: np.ndarray, key: int) -> int:
     return np.searchsorted(strength_keys, key) + 1
 
 
@@ -210,7 +210,7 @@ def _build_flush_table(strength_keys: np.ndarray) -> np.ndarray:
     for mask in range(1 << 13):
         if _popcount13(mask) >= 5:
             suited[0] = mask
-            table[mask] = _class_of_key(strength_keys, _strength_key(counts, suited))
+            table[mask] = class_of_key(strength_keys, strength_key(counts, suited))
     return table
 
 
@@ -248,7 +248,7 @@ def _nonflush_entries(strength_keys: np.ndarray):
                 for rank in ranks:
                     key += 5**rank
                 rank_keys[n] = key
-                classes[n] = _class_of_key(strength_keys, _strength_key(counts, no_flush))
+                classes[n] = class_of_key(strength_keys, strength_key(counts, no_flush))
                 n += 1
             if not _next_multiset(ranks):
                 break
@@ -323,7 +323,7 @@ def _build_tables():
     raise RuntimeError("could not build the evaluator's perfect hash")  # pragma: no cover
 
 
-_STRENGTH_KEYS, _FLUSH_CLASS, _HASH_MULTIPLIER, _HASH_DISPLACEMENT, _HASH_TABLE = _build_tables()
+STRENGTH_KEYS, FLUSH_CLASS, _HASH_MULTIPLIER, _HASH_DISPLACEMENT, _HASH_TABLE = _build_tables()
 
 CARD_KEY = np.array([5 ** (c >> 2) + (1 << (_SUIT_SHIFT + 4 * (c & 3))) for c in range(52)], dtype=np.int64)
 """Per-card additive key for the <= 7-card fast path: ``5**rank`` plus a suit counter."""
@@ -333,22 +333,22 @@ CARD_MASK = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=
 
 
 @njit(cache=True, nogil=True)
-def _nonflush_class(key: int) -> int:
+def nonflush_class(key: int) -> int:
     """Class of a <= 7-card hand without a flush, from its summed ``CARD_KEY``."""
     mixed = np.uint64(key & 0xFFFFFFFF) * _HASH_MULTIPLIER
     return _HASH_TABLE[_hash_slot(mixed, np.uint64(_HASH_DISPLACEMENT[_hash_bucket(mixed)]))]
 
 
 @njit(cache=True, nogil=True)
-def _value_from_state(key: int, mask: int) -> int:
+def class_from_state(key: int, mask: int) -> int:
     """Class of a hand of <= 7 cards from its summed ``CARD_KEY`` and OR-ed ``CARD_MASK``."""
     flush = ((key >> _SUIT_SHIFT) + _FLUSH_PROBE) & _FLUSH_BITS
     if flush:
         suit = 0
         while not flush & (8 << (4 * suit)):
             suit += 1
-        return _FLUSH_CLASS[(mask >> (16 * suit)) & 0x1FFF]
-    return _nonflush_class(key)
+        return FLUSH_CLASS[(mask >> (16 * suit)) & 0x1FFF]
+    return nonflush_class(key)
 
 
 @njit(cache=True, nogil=True)
@@ -360,11 +360,11 @@ def _evaluate_direct(cards: np.ndarray) -> int:
         card = np.int64(cards[i])  # widen int8 cards so shifts cannot overflow (also without JIT)
         counts[card >> 2] += 1
         suit_masks[card & 3] |= np.int64(1) << (card >> 2)
-    return _class_of_key(_STRENGTH_KEYS, _strength_key(counts, suit_masks))
+    return class_of_key(STRENGTH_KEYS, strength_key(counts, suit_masks))
 
 
 @njit(cache=True, nogil=True)
-def _evaluate(cards: np.ndarray) -> int:
+def evaluate_hand(cards: np.ndarray) -> int:
     """Class 1..7462 of the best five-card hand among ``cards`` (1-D, 5..52 distinct cards)."""
     n = cards.shape[0]
     if n > 7:
@@ -374,12 +374,12 @@ def _evaluate(cards: np.ndarray) -> int:
     for i in range(n):
         key += CARD_KEY[cards[i]]
         mask |= CARD_MASK[cards[i]]
-    return _value_from_state(key, mask)
+    return class_from_state(key, mask)
 
 
 @njit(cache=True, nogil=True)
 def _evaluate_seven_rows(hands: np.ndarray, out: np.ndarray) -> None:
-    """``_evaluate`` specialised to (n, 7) rows: the suit mask is built only for the ~3% flushes."""
+    """``evaluate_hand`` specialised to (n, 7) rows: the suit mask is built only for the ~3% flushes."""
     for i in range(hands.shape[0]):
         key = np.uint64(0)
         for j in range(7):
@@ -388,9 +388,9 @@ def _evaluate_seven_rows(hands: np.ndarray, out: np.ndarray) -> None:
             mask = 0
             for j in range(7):
                 mask |= CARD_MASK[np.uint8(hands[i, j])]
-            out[i] = _value_from_state(np.int64(key), mask)
+            out[i] = class_from_state(np.int64(key), mask)
         else:
-            out[i] = _nonflush_class(np.int64(key))
+            out[i] = nonflush_class(np.int64(key))
 
 
 @njit(cache=True, nogil=True)
@@ -400,7 +400,7 @@ def _evaluate_rows(hands: np.ndarray, out: np.ndarray) -> None:
         _evaluate_seven_rows(hands, out)
         return
     for i in range(hands.shape[0]):
-        out[i] = _evaluate(hands[i])
+        out[i] = evaluate_hand(hands[i])
 
 
 @njit(cache=True, nogil=True)
@@ -437,8 +437,8 @@ def _census(n_cards: int, category_counts: np.ndarray, value_seen: np.ndarray) -
         for i in range(n_cards):
             key += CARD_KEY[index[i]]
             mask |= CARD_MASK[index[i]]
-        value = _value_from_state(key, mask)
-        category_counts[_STRENGTH_KEYS[value - 1] >> 20] += 1
+        value = class_from_state(key, mask)
+        category_counts[STRENGTH_KEYS[value - 1] >> 20] += 1
         value_seen[value] = True
         # Next combination in lexicographic order.
         i = n_cards - 1

@@ -2,7 +2,7 @@
 
 A generator is one uint64 word, ``state`` (a ``uint64[1]`` array advanced in place): each draw
 adds the golden-ratio increment and returns the splitmix64 finaliser of the new word. Seeding a
-word from ``(seed, index)`` with ``_splitmix64`` gives independent streams per deal or iteration,
+word from ``(seed, index)`` with ``splitmix64`` gives independent streams per deal or iteration,
 so results do not depend on how work is split over threads. Used by
 `abstraction.chance.kernels_chance` (fresh deals) and `solver.solve.kernels_mccfr` (Monte Carlo CFR).
 """
@@ -23,7 +23,7 @@ _UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _splitmix64(value):
+def splitmix64(value):
     """The splitmix64 finaliser of ``value + golden ratio`` (uint64 in, uint64 out)."""
     mixed = value + _GOLDEN
     mixed = (mixed ^ (mixed >> _SHIFT_30)) * _MIX_1
@@ -32,13 +32,13 @@ def _splitmix64(value):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _unit(bits):
+def unit_float(bits):
     """The top 53 bits of a uint64 as a float in [0, 1)."""
     return float(bits >> _SHIFT_11) * _UNIT
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _uniform(state):
+def next_uniform(state):
     """A float in [0, 1) from the one-word generator ``state`` (uint64[1], advanced in place)."""
     state[0] += _GOLDEN
-    return _unit(_splitmix64(state[0]))
+    return unit_float(splitmix64(state[0]))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from game.cards.kernels_evaluator import _evaluate
+from game.cards.kernels_evaluator import evaluate_hand as _evaluate
 from game.play.kernels_equity import _draw
 
 _N_OUTCOMES = 12

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from game.cards.kernels_evaluator import _evaluate
+from game.cards.kernels_evaluator import evaluate_hand
 
 _RED_DIAMONDS = 1
 _RED_HEARTS = 2
@@ -103,7 +103,7 @@ def _equity(
                 final_board[board_count] = _draw(pool, taken)
                 taken += 1
                 board_count += 1
-        share, weighted = _showdown_shares(
+        share, weighted = showdown_shares(
             mine, my_count, theirs, opponent_hole_cards, final_board, board_count, bounty_rank, bounty_multiplier
         )
         share_sum += share
@@ -113,7 +113,7 @@ def _equity(
 
 
 @njit(cache=True, nogil=True)
-def _showdown_shares(
+def showdown_shares(
     mine, my_count, theirs, opponent_hole_cards, final_board, board_count, bounty_rank, bounty_multiplier
 ):
     """One completed deal's showdown: ``(share, bounty-weighted share)`` of the pot for ``mine``
@@ -123,8 +123,8 @@ def _showdown_shares(
     for i in range(board_count):
         mine[my_count + i] = final_board[i]
         theirs[opponent_hole_cards + i] = final_board[i]
-    my_value = _evaluate(mine[: my_count + board_count])
-    their_value = _evaluate(theirs[: opponent_hole_cards + board_count])
+    my_value = evaluate_hand(mine[: my_count + board_count])
+    their_value = evaluate_hand(theirs[: opponent_hole_cards + board_count])
     share = 1.0 if my_value > their_value else (0.5 if my_value == their_value else 0.0)
     hit = False
     if bounty_rank >= 0:

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from abstraction.tree import CHANCE, DECISION, FOLD, SHOWDOWN
-from solver.solve.kernels_cfr import _terminal_value
+from solver.solve.kernels_cfr import terminal_value
 
 
 @njit(cache=True, nogil=True)
@@ -69,7 +69,7 @@ def _best_response_value(
         start = tree.child_start[node]
         if tree.kind[node] == FOLD or tree.kind[node] == SHOWDOWN:
             for deal in range(n_deals):
-                value[node, deal] = _terminal_value(tree, weight, deal, node, responder)
+                value[node, deal] = terminal_value(tree, weight, deal, node, responder)
             continue
         if tree.kind[node] == CHANCE:
             for deal in range(n_deals):
@@ -136,7 +136,7 @@ def _profile_values(
             if tree.kind[node] != DECISION:
                 if reach[node] > 0.0:
                     for p in range(n_players):
-                        totals[p] += reach[node] * _terminal_value(tree, weight, deal, node, p)
+                        totals[p] += reach[node] * terminal_value(tree, weight, deal, node, p)
                 continue
             group = tree.infoset_group[node]
             row = (

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from game.cards.kernels_evaluator import _evaluate
+from game.cards.kernels_evaluator import evaluate_hand
 
 N_OUTCOMES = 6
 WIN_HIT, WIN, LOSE_HIT, LOSE, TIE_HIT, TIE_THEY_HIT = range(N_OUTCOMES)
@@ -135,8 +135,8 @@ def _showdown_outcomes(
             for i in range(n_board):
                 mine[n_mine + i] = final_board[i]
                 theirs[n_theirs + i] = final_board[i]
-            my_value = _evaluate(mine[: n_mine + n_board])
-            their_value = _evaluate(theirs[: n_theirs + n_board])
+            my_value = evaluate_hand(mine[: n_mine + n_board])
+            their_value = evaluate_hand(theirs[: n_theirs + n_board])
             i_hit = _hits(mine, n_mine + n_board, rank)
             they_hit = _hits(theirs, n_theirs + n_board, candidate_ranks[k])
             if my_value > their_value:

@@ -19,12 +19,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from abstraction.chance.kernels_chance import DEAL_THIRD_CARD, N_STREETS, _workspace
-from abstraction.chance.kernels_resample import _card_arrays, _real_deal, _redraw_candidate
+from abstraction.chance.kernels_chance import DEAL_THIRD_CARD, N_STREETS, deal_workspace
+from abstraction.chance.kernels_resample import card_arrays, real_deal, redraw_candidate
 from abstraction.tree import CHANCE, DECISION
-from game.cards.kernels_rng import _splitmix64, _uniform
-from solver.solve.kernels_cfr import _terminal_value
-from solver.solve.kernels_mccfr import _sample_index
+from game.cards.kernels_rng import next_uniform, splitmix64
+from solver.solve.kernels_cfr import terminal_value
+from solver.solve.kernels_mccfr import sample_index
 
 DEAL_STREAM = 0
 """Stream of the deal of a hand (shared by both seats)."""
@@ -35,7 +35,7 @@ TIE_TOLERANCE = 1e-9
 @njit(cache=True, nogil=True, inline="always")
 def _seed_hand(seed, stream, hand, state):
     """``state[0]``: the generator of ``hand`` in ``stream`` (0 deals, 1 + seat the LBR seat's draws)."""
-    state[0] = _splitmix64(_splitmix64(_splitmix64(np.uint64(seed)) ^ np.uint64(stream)) ^ np.uint64(hand))
+    state[0] = splitmix64(splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(stream)) ^ np.uint64(hand))
 
 
 @njit(cache=True, nogil=True)
@@ -51,7 +51,7 @@ def _passive_value(tree, node, weight, chance, candidate, seat):
         elif kind[current] == DECISION:
             current = passive_child[current]
         else:
-            return _terminal_value(flat, weight, candidate, current, seat)
+            return terminal_value(flat, weight, candidate, current, seat)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -137,6 +137,17 @@ def _best_action(tree, node, count, values, total):
     return best
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _decision_group(tree, node, values):
+    """``(first, last, count)``: the nodes of decision ``node``'s information-set group are
+    ``tree.group_nodes[first:last]`` and it has ``count`` actions; ``values[:count]`` is set to 0."""
+    group = tree.flat.infoset_group[node]
+    count = tree.flat.n_actions[group]
+    for k in range(count):
+        values[k] = 0.0
+    return tree.group_start[group], tree.group_start[group + 1], count
+
+
 @njit(cache=True, nogil=True)
 def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, values):
     """LBR's action at its decision ``node`` and whether no candidate could reach the group (then the
@@ -146,15 +157,10 @@ def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, va
     candidate ``c``, weighted ``prior[c] * reach(c, m)``; ``values[k]`` receives the expected chips
     of action ``k`` (normalised). Ties go to the more passive action (``preference`` order).
     """
-    flat = tree.flat
-    child_start, infoset_group, n_actions = flat.child_start, flat.infoset_group, flat.n_actions
-    group_start, group_nodes = tree.group_start, tree.group_nodes
-    group = infoset_group[node]
-    count = n_actions[group]
-    for k in range(count):
-        values[k] = 0.0
+    child_start, group_nodes = tree.flat.child_start, tree.group_nodes
+    first, last, count = _decision_group(tree, node, values)
     total = 0.0
-    for index in range(group_start[group], group_start[group + 1]):
+    for index in range(first, last):
         member = group_nodes[index]
         for candidate in range(len(prior)):
             if prior[candidate] <= 0.0:
@@ -194,7 +200,7 @@ def _opponent_action(tree, node, bucket, deal, strategy, state):
     )
     group = infoset_group[node]
     row = row_offset[group] + bucket[deal, player[node], group_slot[group]] * n_actions[group]
-    return _sample_index(strategy, row, n_actions[group], _uniform(state))
+    return sample_index(strategy, row, n_actions[group], next_uniform(state))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -246,13 +252,13 @@ def _lbr_table_hands(
     for h in range(count):
         hand = first + h
         _seed_hand(seed, DEAL_STREAM, hand, state)
-        real = min(np.searchsorted(cumulative, _uniform(state), side="right"), n_deals - 1)
+        real = min(np.searchsorted(cumulative, next_uniform(state), side="right"), n_deals - 1)
         _seed_hand(seed, 1 + seat, hand, state)
         node = 0
         while True:
             node = _next_stop(flat, node, chance, real)
             if kind[node] != DECISION:
-                payoff[h] = _terminal_value(flat, weight, real, node, seat)
+                payoff[h] = terminal_value(flat, weight, real, node, seat)
                 break
             if player[node] != seat:
                 node = child_start[node] + _opponent_action(tree, node, bucket, real, strategy, state)
@@ -277,10 +283,10 @@ def _lbr_fresh_hands(
     """LBR hands on a heads-up variant with fresh chance (``arguments`` =
     `abstraction.chance.fresh_chance.FreshChance.kernel_arguments`).
 
-    The real deal of hand ``h`` is deal ``h`` of the sampler seeded ``seed`` (`abstraction.chance.kernels_resample._real_deal`, the
+    The real deal of hand ``h`` is deal ``h`` of the sampler seeded ``seed`` (`abstraction.chance.kernels_resample.real_deal`, the
     sampler's own draws). At an LBR decision on a new street (or, in the Auction, once the seat
     holds its third card) ``n_candidates`` deals are redrawn around the seat's view
-    (`abstraction.chance.kernels_resample._redraw_candidate`), each with prior 1; decisions on the same
+    (`abstraction.chance.kernels_resample.redraw_candidate`), each with prior 1; decisions on the same
     street reuse them (same view).
     Their opponent buckets are computed up to the next street only: the reach reads past streets,
     the response the next decision, at most one street on.
@@ -289,10 +295,10 @@ def _lbr_fresh_hands(
     flat = tree.flat
     kind, player, child_start = flat.kind, flat.player, flat.child_start
     deal_flags = arguments[0]
-    work = _workspace()
+    work = deal_workspace()
     pool = np.empty(52, dtype=np.int8)
-    real = _card_arrays()
-    cards = _card_arrays()
+    real = card_arrays()
+    cards = card_arrays()
     view = np.array([-1, 0], dtype=np.int64)
     real_bucket = np.zeros((1, 2, n_slots), dtype=np.int32)
     real_weight = np.zeros((1, n_columns))
@@ -305,14 +311,14 @@ def _lbr_fresh_hands(
     state = np.zeros(1, dtype=np.uint64)
     for h in range(count):
         hand = first + h
-        _real_deal(arguments, seed, hand, work, real, real_bucket[0], real_weight[0], real_chance[0], seat, 1 << 30)
+        real_deal(arguments, seed, hand, work, real, real_bucket[0], real_weight[0], real_chance[0], seat, 1 << 30)
         _seed_hand(seed, 1 + seat, hand, state)
         view[0], view[1] = -1, 0
         node = 0
         while True:
             node = _next_stop(flat, node, real_chance, 0)
             if kind[node] != DECISION:
-                payoff[h] = _terminal_value(flat, real_weight, 0, node, seat)
+                payoff[h] = terminal_value(flat, real_weight, 0, node, seat)
                 break
             if player[node] != seat:
                 node = child_start[node] + _opponent_action(tree, node, real_bucket, 0, strategy, state)
@@ -320,7 +326,7 @@ def _lbr_fresh_hands(
             if _view_changed(flat, node, deal_flags, view):
                 for c in range(n_candidates):
                     rows = (bucket[c], weight[c], chance[c])
-                    _redraw_candidate(
+                    redraw_candidate(
                         arguments, real, seat, view[0], view[1] == 1, state, pool, work, cards, rows, seat, view[0] + 1
                     )
             action, missed = _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, values)

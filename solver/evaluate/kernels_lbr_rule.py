@@ -35,13 +35,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from abstraction.chance.kernels_chance import N_STREETS, _board_size, _workspace
-from abstraction.chance.kernels_resample import _card_arrays, _real_deal, _redraw_candidate
+from abstraction.chance.kernels_chance import N_STREETS, board_size, deal_workspace
+from abstraction.chance.kernels_resample import card_arrays, real_deal, redraw_candidate
 from abstraction.tree import CHANCE, DECISION
-from game.cards.kernels_rng import _splitmix64, _uniform
-from game.play.kernels_equity import _showdown_shares
-from solver.evaluate.kernels_lbr import _best_action, _next_stop, _passive_value, _seed_hand, _view_changed
-from solver.solve.kernels_cfr import _terminal_value
+from game.cards.kernels_rng import next_uniform, splitmix64
+from game.play.kernels_equity import showdown_shares
+from solver.evaluate.kernels_lbr import (
+    _best_action,
+    _decision_group,
+    _next_stop,
+    _passive_value,
+    _seed_hand,
+    _view_changed,
+)
+from solver.solve.kernels_cfr import terminal_value
 
 EQUITY_SALT = 0x45515549545952  # "EQUITY": keys the equity generators apart from the deal streams
 EQUITY_SLOTS = 5
@@ -69,7 +76,7 @@ def _scratch():
 @njit(cache=True, nogil=True)
 def _take(pool, size, taken, state):
     """Swap a uniform card of ``pool[taken:size]`` to ``pool[taken]`` and return it (partial Fisher-Yates)."""
-    pick = taken + min(int(_uniform(state) * (size - taken)), size - taken - 1)
+    pick = taken + min(int(next_uniform(state) * (size - taken)), size - taken - 1)
     card = pool[pick]
     pool[pick] = pool[taken]
     pool[taken] = card
@@ -90,15 +97,15 @@ def _rule_equity(hole, n_hole, extra, opponent_cards, board, n_board, street, bo
     state, pool, mine, theirs, final_board = scratch
     hole_0, hole_1 = hole[0], hole[1]
     low, high = int(min(hole_0, hole_1)), int(max(hole_0, hole_1))  # int: no int8 overflow without JIT
-    key = _splitmix64(_splitmix64(np.uint64(seed)) ^ np.uint64(EQUITY_SALT))
-    key = _splitmix64(key ^ np.uint64(street))
-    key = _splitmix64(key ^ np.uint64(64 * (low + 1) + high + 1))
-    key = _splitmix64(key ^ np.uint64(bounty_rank + 1))
+    key = splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(EQUITY_SALT))
+    key = splitmix64(key ^ np.uint64(street))
+    key = splitmix64(key ^ np.uint64(64 * (low + 1) + high + 1))
+    key = splitmix64(key ^ np.uint64(bounty_rank + 1))
     for index in range(n_board):
-        key = _splitmix64(key ^ np.uint64(int(board[index]) + 1))
+        key = splitmix64(key ^ np.uint64(int(board[index]) + 1))
     if n_hole != 2 or extra != 0 or opponent_cards != 2:  # Auction counts: a stream of their own
         third = int(hole[2]) + 1 if n_hole > 2 else 0
-        key = _splitmix64(key ^ np.uint64(4096 * (16 * extra + opponent_cards) + third))
+        key = splitmix64(key ^ np.uint64(4096 * (16 * extra + opponent_cards) + third))
     state[0] = key
     swaps = np.zeros(2)
     n_swaps = 0
@@ -134,11 +141,11 @@ def _rule_equity(hole, n_hole, extra, opponent_cards, board, n_board, street, bo
             taken += 1
         for s in range(n_swaps):
             for i in range(my_count):
-                if _uniform(state) < swaps[s]:
+                if next_uniform(state) < swaps[s]:
                     mine[i] = _take(pool, size, taken, state)
                     taken += 1
             for i in range(opponent_cards):
-                if _uniform(state) < swaps[s]:
+                if next_uniform(state) < swaps[s]:
                     theirs[i] = _take(pool, size, taken, state)
                     taken += 1
         board_count = n_board
@@ -155,7 +162,7 @@ def _rule_equity(hole, n_hole, extra, opponent_cards, board, n_board, street, bo
                 final_board[board_count] = _take(pool, size, taken, state)
                 taken += 1
                 board_count += 1
-        weighted_sum += _showdown_shares(
+        weighted_sum += showdown_shares(
             mine, my_count, theirs, opponent_cards, final_board, board_count, bounty_rank, bounty_multiplier
         )[1]
     return weighted_sum / samples
@@ -188,7 +195,7 @@ def _cards_equity(hole, board, bounty, actor, street, slot, cache, params, seed,
             extra,
             opponent_cards,
             board,
-            _board_size(street),
+            board_size(street),
             street,
             bounty[actor],
             params,
@@ -308,15 +315,10 @@ def _rule_choose_action(tree, rule, params, node, seat, cards, weight, n_candida
     """`solver.evaluate.kernels_lbr._choose_action` against the rule: belief = every node of the group times
     every candidate the rule reaches it with (weight 1 each); ``values[k]`` the mean chips of action k.
     Returns the action and whether no candidate reached the group (then every candidate counts at ``node``)."""
-    flat = tree.flat
-    child_start, infoset_group, n_actions = flat.child_start, flat.infoset_group, flat.n_actions
-    group_start, group_nodes = tree.group_start, tree.group_nodes
-    group = infoset_group[node]
-    count = n_actions[group]
-    for k in range(count):
-        values[k] = 0.0
+    child_start, group_nodes = tree.flat.child_start, tree.group_nodes
+    first, last, count = _decision_group(tree, node, values)
     total = 0.0
-    for index in range(group_start[group], group_start[group + 1]):
+    for index in range(first, last):
         member = group_nodes[index]
         for candidate in range(n_candidates):
             if _rule_reach(tree, rule, params, member, cards, candidate, seat, seed, scratch) <= 0.0:
@@ -368,10 +370,10 @@ def _lbr_rule_hands(
     flat = tree.flat
     kind, player, child_start = flat.kind, flat.player, flat.child_start
     deal_flags = arguments[0]
-    work = _workspace()
+    work = deal_workspace()
     scratch = _scratch()
     pool = np.empty(52, dtype=np.int8)
-    real = _card_arrays()
+    real = card_arrays()
     real_hole, real_board, real_bounty = real
     real_weight = np.zeros((1, n_columns))
     real_chance = np.zeros((1, n_chance), dtype=np.int8)
@@ -389,7 +391,7 @@ def _lbr_rule_hands(
     state = np.zeros(1, dtype=np.uint64)
     for h in range(count):
         hand = first + h
-        _real_deal(arguments, seed, hand, work, real, bucket, real_weight[0], real_chance[0], seat, -1)
+        real_deal(arguments, seed, hand, work, real, bucket, real_weight[0], real_chance[0], seat, -1)
         real_cache[:] = -1.0
         _seed_hand(seed, 1 + seat, hand, state)
         view[0], view[1] = -1, 0
@@ -397,7 +399,7 @@ def _lbr_rule_hands(
         while True:
             node = _next_stop(flat, node, real_chance, 0)
             if kind[node] != DECISION:
-                payoff[h] = _terminal_value(flat, real_weight, 0, node, seat)
+                payoff[h] = terminal_value(flat, real_weight, 0, node, seat)
                 break
             if player[node] != seat:
                 node = child_start[node] + _opponent_index(
@@ -407,7 +409,7 @@ def _lbr_rule_hands(
             if _view_changed(flat, node, deal_flags, view):
                 for c in range(n_candidates):
                     candidate_cards, rows = (hole[c], board[c], bounty[c]), (bucket, weight[c], chance[c])
-                    _redraw_candidate(
+                    redraw_candidate(
                         arguments, real, seat, view[0], view[1] == 1, state, pool, work, candidate_cards, rows, seat, -1
                     )
                     cache[c] = -1.0

@@ -13,7 +13,8 @@ same loop is CFR for N players (no equilibrium guarantee, as in OpenSpiel).
 Tables are flat arrays of ``FlatTree.table_size`` entries (see :mod:`abstraction.tree`), modified in
 place. Tree arrays are passed as returned by ``solver.solve.cfr.tree_arrays``; deal arrays as by
 ``solver.solve.cfr.deal_arrays``. The terminal helpers here are shared by every kernel that values a
-terminal: `_terminal_value` is the one place a deal's outcome weights meet the payoff rows.
+terminal: `terminal_value` is the one place a deal's outcome weights meet the payoff rows (the
+ES-MCCFR kernel writes it inline on its packed records, see its docstring).
 """
 
 from __future__ import annotations
@@ -30,22 +31,32 @@ sweep instead."""
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _regret_matching_row(regrets, start, count, out, out_start):
-    """Current strategy of the information set at ``regrets[start:start+count]`` into ``out[out_start:]``.
-
-    Uniform if no regret is positive. Sums in float64 whatever the table's dtype (``float()``: the
-    same arithmetic compiled and under NUMBA_DISABLE_JIT).
-    """
-    positive_sum = 0.0
-    for k in range(count):
-        if regrets[start + k] > 0.0:
-            positive_sum += float(regrets[start + k])
+def regret_matching_in_place(values, start, count, positive_sum):
+    """Regret matching, the one copy every kernel uses: the regrets ``values[start:start+count]``
+    (float64, or the regret table's dtype) become the information set's current strategy in place,
+    each positive regret's share of ``positive_sum`` (the sum of the positive regrets, float64, which
+    the caller adds up while it loads them) or uniform when no regret is positive."""
     if positive_sum > 0.0:
         for k in range(count):
-            out[out_start + k] = float(regrets[start + k]) / positive_sum if regrets[start + k] > 0.0 else 0.0
+            regret = float(values[start + k])
+            values[start + k] = regret / positive_sum if regret > 0.0 else 0.0
     else:
         for k in range(count):
-            out[out_start + k] = 1.0 / count
+            values[start + k] = 1.0 / count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def regret_matching_row(regrets, start, count, out, out_start):
+    """Current strategy of the information set at ``regrets[start:start+count]`` into
+    ``out[out_start:]`` (`regret_matching_in_place`). ``out`` holds every regret exactly: float64, or
+    the dtype of ``regrets``."""
+    positive_sum = 0.0
+    for k in range(count):
+        regret = float(regrets[start + k])
+        out[out_start + k] = regret
+        if regret > 0.0:
+            positive_sum += regret
+    regret_matching_in_place(out, out_start, count, positive_sum)
 
 
 @njit(cache=True, nogil=True)
@@ -55,7 +66,7 @@ def _regret_matching(regrets, n_actions, row_offset, n_buckets, out):
         count = n_actions[group]
         for bucket in range(n_buckets[group]):
             start = row_offset[group] + bucket * count
-            _regret_matching_row(regrets, start, count, out, start)
+            regret_matching_row(regrets, start, count, out, start)
 
 
 @njit(cache=True, nogil=True)
@@ -73,7 +84,7 @@ def _normalize_rows(sums, n_actions, row_offset, n_buckets, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _terminal_value(tree, weight, deal, node, player):
+def terminal_value(tree, weight, deal, node, player):
     """Net chips ``player`` wins at terminal ``node`` on ``deal``: the deal's outcome weights of the
     node's context times its payoff rows (one row when the context is -1)."""
     row = tree.value_row[node]
@@ -105,7 +116,7 @@ def _deal_rows(tree, bucket, nodes):
 
 @njit(cache=True, nogil=True)
 def _terminal_table(tree, weight, terminals, n_players, max_entries):
-    """``table[d, p, i]``: `_terminal_value` of terminal ``terminals[i]`` for player ``p`` in deal ``d``
+    """``table[d, p, i]``: `terminal_value` of terminal ``terminals[i]`` for player ``p`` in deal ``d``
     (float64), or an empty table (0 deals) when it would have more than ``max_entries`` entries."""
     n_deals = weight.shape[0]
     if n_deals * n_players * len(terminals) > max_entries:
@@ -114,7 +125,7 @@ def _terminal_table(tree, weight, terminals, n_players, max_entries):
     for deal in range(n_deals):
         for p in range(n_players):
             for i in range(len(terminals)):
-                table[deal, p, i] = _terminal_value(tree, weight, deal, terminals[i], p)
+                table[deal, p, i] = terminal_value(tree, weight, deal, terminals[i], p)
     return table
 
 
@@ -222,7 +233,7 @@ def _cfr_iterations(
                     if tabled:
                         value[node] = terminal_table[deal, traverser, i]
                     else:
-                        value[node] = _terminal_value(tree, weight, deal, node, traverser)
+                        value[node] = terminal_value(tree, weight, deal, node, traverser)
                 for j in range(len(inner) - 1, -1, -1):
                     node = inner[j]
                     others = others_reach[node]

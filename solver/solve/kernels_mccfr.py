@@ -30,8 +30,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from abstraction.tree import CHANCE, DECISION
-from game.cards.kernels_rng import _splitmix64, _uniform, _unit
-from solver.solve.kernels_cfr import _regret_matching_row, _terminal_value
+from game.cards.kernels_rng import next_uniform, splitmix64, unit_float
+from solver.solve.kernels_cfr import regret_matching_in_place, regret_matching_row, terminal_value
 
 ITERATION_STREAM = 0
 """Stream of the draws of one iteration (deal offset, opponent actions, pruning coin)."""
@@ -95,13 +95,13 @@ else:
 @njit(cache=True, nogil=True)
 def _seed_state(seed, stream, index, state):
     """Seed the one-word generator ``state[0]`` for item ``index`` of ``stream`` in a solve seeded with ``seed``."""
-    state[0] = _splitmix64(_splitmix64(_splitmix64(np.uint64(seed)) ^ np.uint64(stream)) ^ np.uint64(index))
+    state[0] = splitmix64(splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(stream)) ^ np.uint64(index))
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _keyed_uniform(key, index):
     """A float in [0, 1) that depends only on ``key`` and ``index`` (counter-based)."""
-    return _unit(_splitmix64(key ^ np.uint64(index)))
+    return unit_float(splitmix64(key ^ np.uint64(index)))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -125,7 +125,7 @@ def _merge_private_rows(table, private):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _sample_index(probabilities, start, count, target):
+def sample_index(probabilities, start, count, target):
     """Index ``k`` in ``0..count-1`` with ``target`` (uniform in [0, 1)) falling in ``probabilities[start + k]``."""
     running = 0.0
     for k in range(count - 1):
@@ -151,7 +151,7 @@ def _block_order(seed, block, order, state):
     for i in range(len(order)):
         order[i] = i
     for i in range(len(order) - 1, 0, -1):
-        j = min(int(_uniform(state) * (i + 1)), i)
+        j = min(int(next_uniform(state) * (i + 1)), i)
         swap = order[i]
         order[i] = order[j]
         order[j] = swap
@@ -188,7 +188,7 @@ def _table_deals(cumulative_probability, seed, first_iteration, n_iterations, de
             current_block = iteration // len(order)
             _block_order(seed, current_block, order, state)
         _seed_state(seed, ITERATION_STREAM, iteration, state)
-        deals[i] = _stratified_deal(cumulative_probability, order, iteration, _uniform(state))
+        deals[i] = _stratified_deal(cumulative_probability, order, iteration, next_uniform(state))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -199,7 +199,58 @@ def _traversers(iteration, n_players):
     return iteration % n_players, 1
 
 
-_LOW_56 = (1 << 56) - 1
+# Packed node records (`_node_records`): two int64 words per node, read through the accessors
+# below (inlined: each compiles to the shift and mask it names).
+_CHILD_START_MASK = 0xFFFFFFFF  # word 0, bits 0..31
+_CHILDREN_SHIFT = 32  # word 0, bits 32..47
+_KIND_SHIFT = 48  # word 0, bits 48..51
+_PLAYER_SHIFT = 52  # word 0, bits 52..55: player + 1
+_STREET_SHIFT = 56  # word 0, bits 56..62
+_ROW_MASK = (1 << 56) - 1  # word 1, bits 0..55
+_SLOT_SHIFT = 56  # word 1, bits 56..62
+
+
+@njit(cache=True, nogil=True, inline="always")
+def child_start(info):
+    """The first child of the node whose record word 0 is ``info`` (children are contiguous)."""
+    return info & _CHILD_START_MASK
+
+
+@njit(cache=True, nogil=True, inline="always")
+def child_count(info):
+    """How many children the node of record word 0 ``info`` has (a decision's actions)."""
+    return (info >> _CHILDREN_SHIFT) & 0xFFFF
+
+
+@njit(cache=True, nogil=True, inline="always")
+def node_kind(info):
+    """The node kind (`abstraction.tree` DECISION, CHANCE or a terminal kind) of record word 0 ``info``."""
+    return (info >> _KIND_SHIFT) & 15
+
+
+@njit(cache=True, nogil=True, inline="always")
+def node_player(info):
+    """The player acting at the node of record word 0 ``info`` (-1 where nobody acts)."""
+    return ((info >> _PLAYER_SHIFT) & 15) - 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def node_street(info):
+    """The street of the node of record word 0 ``info``."""
+    return (info >> _STREET_SHIFT) & 127
+
+
+@njit(cache=True, nogil=True, inline="always")
+def record_row(word):
+    """Record word 1's row: a decision's group row offset, a terminal's payoff row (0 at a chance node)."""
+    return word & _ROW_MASK
+
+
+@njit(cache=True, nogil=True, inline="always")
+def record_slot(word):
+    """Record word 1's slot: a decision's bucket slot, a chance node's chance slot, a terminal's
+    outcome context + 1 (0: a single payoff row)."""
+    return word >> _SLOT_SHIFT
 
 
 @njit(cache=True, nogil=True)
@@ -220,10 +271,10 @@ def _node_records(
             raise ValueError("tree too large for the packed node records")
         records[node, 0] = (
             np.int64(tree.child_start[node])
-            | (np.int64(tree.n_children[node]) << 32)
-            | (np.int64(tree.kind[node]) << 48)
-            | (np.int64(tree.player[node] + 1) << 52)
-            | (np.int64(tree.street[node]) << 56)
+            | (np.int64(tree.n_children[node]) << _CHILDREN_SHIFT)
+            | (np.int64(tree.kind[node]) << _KIND_SHIFT)
+            | (np.int64(tree.player[node] + 1) << _PLAYER_SHIFT)
+            | (np.int64(tree.street[node]) << _STREET_SHIFT)
         )
         if tree.kind[node] == DECISION:
             group = tree.infoset_group[node]
@@ -232,9 +283,9 @@ def _node_records(
             low, high = np.int64(0), np.int64(tree.context[node])
         else:
             low, high = tree.value_row[node], np.int64(tree.context[node] + 1)
-        if low < 0 or low > _LOW_56 or high < 0 or high >= 1 << 7:
+        if low < 0 or low > _ROW_MASK or high < 0 or high >= 1 << 7:
             raise ValueError("tree too large for the packed node records")
-        records[node, 1] = low | (high << 56)
+        records[node, 1] = low | (high << _SLOT_SHIFT)
     return records
 
 
@@ -283,15 +334,21 @@ def _es_mccfr_iterations(
     the subtrees a pruning one would have skipped add the other players' strategies with weight
     ``1 / (1 - prune_probability)`` (once, however many prunable actions lie above them: one coin
     per traversal decides for all), so that the average strategy stays unbiased; a traverser node's
-    value is normalised over the explored actions. The traversal is written inline (no call per
-    traversal or per node: passing arrays to a numba function, even an inlined one, costs
-    reference counting on each).
+    value is normalised over the explored actions.
 
-    Speed: the tree is read from packed node records (`_node_records`, built once per call); a
-    traversal's scratch is indexed by the node's *position* in the visit list (a few hundred
-    entries, in L1) rather than by node id (spread over megabytes); a node's table row (or payoff
-    row) is computed and prefetched when the node is listed, so that the cache misses on the
-    tables of a breadth-first level overlap instead of following one another.
+    One long kernel on purpose: the traversal is written inline, with only ``inline="always"``
+    helpers (the record accessors, `regret_matching_in_place`), because a call per traversal or per
+    node to a compiled function costs reference counting on each array it is passed, more than the
+    work at a node. A terminal's value is `solver.solve.kernels_cfr.terminal_value` written inline on
+    the packed record: as an inlined helper it measured about 5% fewer iterations per second.
+    Splitting this kernel into functions would cost speed.
+
+    Speed: the tree is read from packed node records (`_node_records`, built once per call, read
+    through `node_kind`, `node_player`, `child_start`, `child_count`, `node_street`, `record_row`,
+    `record_slot`); a traversal's scratch is indexed by the node's *position* in the visit list (a
+    few hundred entries, in L1) rather than by node id (spread over megabytes); a node's table row
+    (or payoff row) is computed and prefetched when the node is listed, so that the cache misses
+    on the tables of a breadth-first level overlap instead of following one another.
     """
     n_players = bucket.shape[1]
     max_actions = _max_actions(tree.n_actions)
@@ -314,14 +371,14 @@ def _es_mccfr_iterations(
         iteration = first_iteration + i
         _seed_state(seed, ITERATION_STREAM, iteration, state)
         iteration_key = state[0]
-        _uniform(state)  # the deal draw (see _table_deals)
+        next_uniform(state)  # the deal draw (see _table_deals)
         deal = deal_of_iteration[i]
         weight_t = float(iteration + 1) if linear_averaging else 1.0
         first_traverser, n_traversers = _traversers(iteration, n_players)
         for traverser in range(first_traverser, first_traverser + n_traversers):
             pruning_on = prune_after >= 0 and iteration >= prune_after
-            prune = pruning_on and _uniform(state) < prune_probability
-            traversal_key = _splitmix64(iteration_key ^ np.uint64(traverser + 1))
+            prune = pruning_on and next_uniform(state) < prune_probability
+            traversal_key = splitmix64(iteration_key ^ np.uint64(traverser + 1))
             count = 0
             position = -1  # the root is listed as the children are below, by a parent at position -1
             while position < count:
@@ -338,20 +395,19 @@ def _es_mccfr_iterations(
                     slot = position * max_actions
                     node_weight = visit_weight[position]
                     row = visit_row[position]
-                    start = info & 0xFFFFFFFF
-                    node_kind = (info >> 48) & 15
-                    if node_kind == CHANCE:
-                        first_child = chance[deal, row >> 56]
+                    start = child_start(info)
+                    kind = node_kind(info)
+                    if kind == CHANCE:
+                        first_child = chance[deal, record_slot(row)]
                         last_child = first_child + 1
-                    elif node_kind != DECISION:
+                    elif kind != DECISION:
                         position += 1
                         continue
                     else:
-                        actions = (info >> 32) & 0xFFFF
+                        actions = child_count(info)
                         private = row < private_end
-                        # `solver.solve.kernels_cfr._regret_matching_row` written inline (the same arithmetic):
-                        # a call per node costs more than the work, its arrays passed flattened.
-                        # visit_strategy holds the regrets first (a private row's: shared + pending).
+                        # visit_strategy holds the regrets first (a private row's: shared + pending),
+                        # their positive sum added up on the way
                         positive_sum = 0.0
                         for k in range(actions):
                             regret = float(regrets[row + k])
@@ -360,14 +416,8 @@ def _es_mccfr_iterations(
                             visit_strategy[slot + k] = regret
                             if regret > 0.0:
                                 positive_sum += regret
-                        if positive_sum > 0.0:
-                            for k in range(actions):
-                                regret = visit_strategy[slot + k]
-                                visit_strategy[slot + k] = regret / positive_sum if regret > 0.0 else 0.0
-                        else:
-                            for k in range(actions):
-                                visit_strategy[slot + k] = 1.0 / actions
-                        if ((info >> 52) & 15) - 1 == traverser:
+                        regret_matching_in_place(visit_strategy, slot, actions, positive_sum)
+                        if node_player(info) == traverser:
                             exploring = True
                             last_child = actions
                         else:
@@ -376,7 +426,7 @@ def _es_mccfr_iterations(
                                     _accumulate(private_sums, row + k, node_weight * visit_strategy[slot + k])
                                 else:
                                     _accumulate(strategy_sums, row + k, node_weight * visit_strategy[slot + k])
-                            first_child = _sample_index(
+                            first_child = sample_index(
                                 visit_strategy, slot, actions, _keyed_uniform(traversal_key, node)
                             )
                             last_child = first_child + 1
@@ -385,12 +435,12 @@ def _es_mccfr_iterations(
                     child = start + k
                     child_info = records[child, 0]
                     child_row = records[child, 1]
-                    child_kind = (child_info >> 48) & 15
+                    child_kind = node_kind(child_info)
                     child_weight = node_weight
                     if exploring:
                         prunable = (
                             pruning_on
-                            and ((info >> 56) & 127) < last_street
+                            and node_street(info) < last_street
                             and child_kind == DECISION
                             and float(regrets[row + k])
                             + (float(private_regrets[row + k]) if row < private_end else 0.0)
@@ -413,10 +463,10 @@ def _es_mccfr_iterations(
                     visit_info[count] = child_info
                     visit_weight[count] = child_weight
                     if child_kind == DECISION:
-                        _prefetch(records, (child_info & 0xFFFFFFFF) * 2)  # its children's records, listed next
-                        actor = ((child_info >> 52) & 15) - 1
-                        child_actions = (child_info >> 32) & 0xFFFF
-                        table_row = (child_row & _LOW_56) + bucket[deal, actor, child_row >> 56] * child_actions
+                        _prefetch(records, child_start(child_info) * 2)  # its children's records, listed next
+                        actor = node_player(child_info)
+                        child_actions = child_count(child_info)
+                        table_row = record_row(child_row) + bucket[deal, actor, record_slot(child_row)] * child_actions
                         visit_row[count] = table_row
                         _prefetch(regrets, table_row)
                         _prefetch(regrets, table_row + child_actions - 1)
@@ -426,21 +476,19 @@ def _es_mccfr_iterations(
                     else:
                         visit_row[count] = child_row
                         if child_kind != CHANCE:
-                            _prefetch(tree.terminal_values, (child_row & _LOW_56) * n_players)
+                            _prefetch(tree.terminal_values, record_row(child_row) * n_players)
                     count += 1
             for position in range(count - 1, -1, -1):
                 info = visit_info[position]
-                node_kind = (info >> 48) & 15
+                kind = node_kind(info)
                 slot = position * max_actions
-                if node_kind != DECISION:
-                    if node_kind == CHANCE:
+                if kind != DECISION:
+                    if kind == CHANCE:
                         visit_value[position] = visit_value[visit_child[slot]]
                         continue
-                    # A terminal: its outcome context's weights on this deal times its payoff rows
-                    # (`solver.solve.kernels_cfr._terminal_value`).
                     record = visit_row[position]
-                    payoff_row = record & _LOW_56
-                    c = (record >> 56) - 1
+                    payoff_row = record_row(record)
+                    c = record_slot(record) - 1
                     if c < 0:
                         visit_value[position] = tree.terminal_values[payoff_row, traverser]
                         continue
@@ -452,11 +500,11 @@ def _es_mccfr_iterations(
                             total += w * tree.terminal_values[payoff_row + outcome, traverser]
                     visit_value[position] = total
                     continue
-                if ((info >> 52) & 15) - 1 != traverser:
+                if node_player(info) != traverser:
                     visit_value[position] = visit_value[visit_child[slot]]
                     continue
                 row = visit_row[position]
-                actions = (info >> 32) & 0xFFFF
+                actions = child_count(info)
                 node_value = 0.0
                 explored_mass = 0.0
                 for k in range(actions):
@@ -518,7 +566,7 @@ def _os_mccfr_iterations(
     for i in range(n_iterations):
         iteration = first_iteration + i
         _seed_state(seed, ITERATION_STREAM, iteration, state)
-        _uniform(state)  # the deal draw (see _table_deals)
+        next_uniform(state)  # the deal draw (see _table_deals)
         deal = deal_of_iteration[i]
         weight_t = float(iteration + 1) if linear_averaging else 1.0
         for traverser in range(n_players):
@@ -536,11 +584,11 @@ def _os_mccfr_iterations(
                 actions = tree.n_actions[group]
                 row = tree.row_offset[group] + bucket[deal, actor, tree.group_slot[group]] * actions
                 slot = depth * max_actions
-                _regret_matching_row(regrets, row, actions, path_strategy, slot)
+                regret_matching_row(regrets, row, actions, path_strategy, slot)
                 for k in range(actions):
                     mixed = epsilon / actions + (1.0 - epsilon) * path_strategy[slot + k]
                     path_explore[slot + k] = mixed if actor == traverser else path_strategy[slot + k]
-                choice = _sample_index(path_explore, slot, actions, _uniform(state))
+                choice = sample_index(path_explore, slot, actions, next_uniform(state))
                 path[depth] = node
                 path_row[depth] = row
                 path_choice[depth] = choice
@@ -554,7 +602,7 @@ def _os_mccfr_iterations(
                 sample_reach *= path_explore[slot + choice]
                 node = tree.child_start[node] + choice
                 depth += 1
-            child_value = _terminal_value(tree, weight, deal, node, traverser)
+            child_value = terminal_value(tree, weight, deal, node, traverser)
             for level in range(depth - 1, -1, -1):
                 node = path[level]
                 row = path_row[level]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from abstraction.cards.buckets import CardAbstraction
-from abstraction.cards.kernels_buckets import _bucket
+from abstraction.cards.kernels_buckets import card_bucket
 from game.cards.deck import parse_cards
 
 
@@ -16,4 +16,4 @@ def table_bucket(abstraction: CardAbstraction, hole: str | list[int], board: str
     board_cards = parse_cards(board if isinstance(board, str) else np.asarray(board).tolist())
     cards = np.concatenate([hole_cards, board_cards]).astype(np.int64)
     scratch, card_scratch = np.zeros((5, 4), np.int64), np.empty(cards.shape[0] + 1, np.int8)
-    return int(_bucket(cards, hole_cards.shape[0], *abstraction.kernel_arguments(), scratch, card_scratch))
+    return int(card_bucket(cards, hole_cards.shape[0], *abstraction.kernel_arguments(), scratch, card_scratch))

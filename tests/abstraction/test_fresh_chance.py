@@ -22,12 +22,12 @@ from abstraction.cards.buckets import BucketLookup, CardAbstractionConfig, canon
 from abstraction.cards.build import build_card_abstraction
 from abstraction.cards.kernels_buckets import UNSET
 from abstraction.chance.fresh_chance import FreshChance
-from abstraction.chance.kernels_chance import _sample_deal, _workspace
+from abstraction.chance.kernels_chance import _sample_deal, deal_workspace
 from abstraction.hooks.river_of_blood import DEFAULT_MAX_RUNS
 from abstraction.tree import DealTable
 from game.cards.deck import format_cards
 from game.cards.evaluator import evaluate
-from game.cards.kernels_rng import _splitmix64, _uniform
+from game.cards.kernels_rng import next_uniform, splitmix64
 from game.rules.actions import Action, ActionKind
 from game.rules.auction import AuctionConfig
 from game.rules.bounty import BountyConfig
@@ -77,13 +77,13 @@ class Replay:
 
     def __init__(self, seed: int, deal: int) -> None:
         with np.errstate(over="ignore"):
-            self.state = np.array([_splitmix64(_splitmix64(np.uint64(seed)) ^ np.uint64(deal))], dtype=np.uint64)
+            self.state = np.array([splitmix64(splitmix64(np.uint64(seed)) ^ np.uint64(deal))], dtype=np.uint64)
         self.deck = list(range(52))
         self.cards: list[int] = []
 
     def uniform(self) -> float:
         with np.errstate(over="ignore"):
-            return float(_uniform(self.state))
+            return float(next_uniform(self.state))
 
     def draw(self, count: int = 1) -> list[int]:
         for _ in range(count):
@@ -243,7 +243,7 @@ def test_any_batch_split_gives_the_same_rows(lookups, name):
 @njit
 def _deals_from_a_kernel(seed, first, arguments, bucket, weight, chance):
     """How a solver thread draws: one workspace, then one `_sample_deal` per iteration."""
-    work = _workspace()
+    work = deal_workspace()
     for row in range(bucket.shape[0] - 1, -1, -1):  # any order
         _sample_deal(seed, first + row, arguments, work, bucket[row], weight[row], chance[row])
 

@@ -15,7 +15,7 @@ from abstraction.cards.build import build_card_abstraction
 from abstraction.cards.kernels_buckets import UNSET
 from abstraction.chance.sampled_deals import sample_deal_table
 from game.cards.evaluator import evaluate
-from game.cards.kernels_rng import _splitmix64, _uniform
+from game.cards.kernels_rng import next_uniform, splitmix64
 from game.rules.holdem import HoldemConfig
 from game.rules.swap import SwapConfig
 from tests.abstraction.table_support import table_bucket
@@ -35,12 +35,12 @@ def reference_deal(root_seed: int, deal: int, flop_swap: float, turn_swap: float
     """Deal number ``deal`` replayed in plain Python: the same draws, buckets by `BucketLookup.bucket`
     (its checked path), the showdown by `game.cards.evaluator.evaluate`."""
     with np.errstate(over="ignore"):
-        state = np.array([_splitmix64(_splitmix64(np.uint64(root_seed)) ^ np.uint64(deal))], dtype=np.uint64)
+        state = np.array([splitmix64(splitmix64(np.uint64(root_seed)) ^ np.uint64(deal))], dtype=np.uint64)
         deck = list(range(52))
         drawn = [0]
 
         def draw() -> int:
-            pick = drawn[0] + int(_uniform(state) * (52 - drawn[0]))
+            pick = drawn[0] + int(next_uniform(state) * (52 - drawn[0]))
             deck[pick], deck[drawn[0]] = deck[drawn[0]], deck[pick]
             drawn[0] += 1
             return deck[drawn[0] - 1]
@@ -48,7 +48,7 @@ def reference_deal(root_seed: int, deal: int, flop_swap: float, turn_swap: float
         def swaps(probability: float) -> None:
             for seat in range(2):
                 for index in range(2):
-                    if probability > 0.0 and _uniform(state) < probability:
+                    if probability > 0.0 and next_uniform(state) < probability:
                         hole[seat][index] = draw()
 
         hole = [[draw(), draw()], [draw(), draw()]]

@@ -107,7 +107,7 @@ def test_flush_beside_a_full_house_past_seven_cards():
 @settings(max_examples=300, deadline=None)
 def test_fast_path_equals_direct_path(cards):
     array = np.array(cards, dtype=np.int8)
-    assert kernels_evaluator._evaluate(array) == kernels_evaluator._evaluate_direct(array)
+    assert kernels_evaluator.evaluate_hand(array) == kernels_evaluator._evaluate_direct(array)
 
 
 @pytest.mark.jit_only

@@ -17,8 +17,8 @@ import pytest
 
 from abstraction.cards.buckets import CardAbstraction, CardAbstractionConfig
 from abstraction.chance.fresh_chance import FreshChance, TableChance
-from abstraction.chance.kernels_chance import _workspace
-from abstraction.chance.kernels_resample import _card_arrays, _draw_cards, _evaluate_cards, _redraw_candidate
+from abstraction.chance.kernels_chance import deal_workspace
+from abstraction.chance.kernels_resample import _draw_cards, _evaluate_cards, card_arrays, redraw_candidate
 from abstraction.exact.exact_games import build_game
 from abstraction.tree import SolverGame
 from game.rules.auction import AuctionConfig
@@ -153,9 +153,9 @@ def test_card_stages_reproduce_the_sampler_bit_for_bit(name, blanks) -> None:
     seed = 2**63 + 17
     table = chance.sample(0, 60, seed=seed)
     variant, flop_swap, turn_swap, runs, lookup = chance.kernel_arguments()
-    work = _workspace()
+    work = deal_workspace()
     for deal in range(60):
-        hole, board, bounty = _card_arrays()
+        hole, board, bounty = card_arrays()
         _draw_cards(np.uint64(seed), np.int64(deal), variant, flop_swap, turn_swap, runs, work, hole, board, bounty)
         bucket = np.empty((2, chance.n_slots), np.int32)
         weight = np.empty(chance.weight_columns)
@@ -177,8 +177,8 @@ def test_card_stages_reproduce_the_sampler_bit_for_bit(name, blanks) -> None:
 def resample(chance: FreshChance, seed: int, deal: int, seat: int, street: int, keep_third: bool, count: int):
     arguments = chance.kernel_arguments()
     variant, flop_swap, turn_swap, runs, _ = arguments
-    work = _workspace()
-    real = _card_arrays()
+    work = deal_workspace()
+    real = card_arrays()
     _draw_cards(np.uint64(seed), np.int64(deal), variant, flop_swap, turn_swap, runs, work, *real)
     hole = np.zeros((count, 4, 2, 3), np.int8)
     board = np.zeros((count, 48), np.int8)
@@ -191,7 +191,7 @@ def resample(chance: FreshChance, seed: int, deal: int, seat: int, street: int, 
     with np.errstate(over="ignore"):
         for row in range(count):
             cards, rows = (hole[row], board[row], bounty[row]), (bucket[row], weight[row], outcome[row])
-            _redraw_candidate(arguments, real, seat, street, keep_third, state, pool, work, cards, rows, -1, 1 << 30)
+            redraw_candidate(arguments, real, seat, street, keep_third, state, pool, work, cards, rows, -1, 1 << 30)
     return real, hole, board, bounty, bucket, weight, outcome
 
 

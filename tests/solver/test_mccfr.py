@@ -210,7 +210,7 @@ def test_python_path_equals_compiled(kuhn, tmp_path) -> None:
 def test_generator_is_uniform() -> None:
     state = np.zeros(1, dtype=np.uint64)
     kernels_mccfr._seed_state(123, kernels_mccfr.ITERATION_STREAM, 4, state)
-    draws = np.array([kernels_mccfr._uniform(state) for _ in range(20_000)])
+    draws = np.array([kernels_mccfr.next_uniform(state) for _ in range(20_000)])
     assert draws.min() >= 0.0 and draws.max() < 1.0
     assert draws.mean() == pytest.approx(0.5, abs=0.01)
     assert np.histogram(draws, bins=10, range=(0, 1))[0].min() > 1800
@@ -236,7 +236,9 @@ def test_stratified_deals_cover_each_block(leduc) -> None:
         deals = []
         for iteration in range(block * 120, block * 120 + 120):
             kernels_mccfr._seed_state(9, kernels_mccfr.ITERATION_STREAM, iteration, state)
-            deals.append(kernels_mccfr._stratified_deal(cumulative, order, iteration, kernels_mccfr._uniform(state)))
+            deals.append(
+                kernels_mccfr._stratified_deal(cumulative, order, iteration, kernels_mccfr.next_uniform(state))
+            )
         assert sorted(deals) == list(range(120))  # uniform deals: every deal once per block
 
 
@@ -250,7 +252,7 @@ def test_stratified_deals_follow_unequal_probabilities() -> None:
         if iteration % 3 == 0:
             kernels_mccfr._block_order(4, iteration // 3, order, state)
         kernels_mccfr._seed_state(4, kernels_mccfr.ITERATION_STREAM, iteration, state)
-        counts[kernels_mccfr._stratified_deal(cumulative, order, iteration, kernels_mccfr._uniform(state))] += 1
+        counts[kernels_mccfr._stratified_deal(cumulative, order, iteration, kernels_mccfr.next_uniform(state))] += 1
     np.testing.assert_allclose(counts / counts.sum(), probability, atol=0.01)
 
 
