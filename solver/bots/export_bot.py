@@ -89,15 +89,16 @@ WARM_UP_ROUNDS: dict[str, tuple[str, ...]] = {
         "T29.984 C B8d,4s,Kc,9d,Qd K",
         "T29.984 K O7c,7d D200",
     ),
+    # River of Blood: the recorded round's run card made black (2c for 5d) and the round ended there,
+    # so that the bot decides on a final street: a re-solving bot compiles its river kernels here.
     "river_of_blood": (
         "T29.965 P1 H6d,6c C",
         "T29.964 K B9c,8d,6h",
         "T29.964 K K B9c,8d,6h,Jd",
         "T29.964 K K B9c,8d,6h,Jd,Qd",
         "T29.964 R2 R4",
-        "T29.963 C B9c,8d,6h,Jd,Qd,5d",
-        "T29.963 R394 C B9c,8d,6h,Jd,Qd,5d,Qh",
-        "T29.963 K K O5s,9d D400",
+        "T29.963 C B9c,8d,6h,Jd,Qd,2c",
+        "T29.963 K K O5s,9d D6",
     ),
     "auction": (
         "T29.965 P1 H5h,As C",
