@@ -37,7 +37,6 @@ REGISTRY = tuple(VARIANTS)
 FEATURE_TABLES: dict[tuple[str, str], str] = {
     ("abstraction/cards/buckets.py", "OWN_TABLES"): "variants whose card files are built for them",
     ("abstraction/exact/small_variants.py", "DEFAULT_DECKS"): "each variant's short deck",
-    ("game/play/aivat.py", "_POLICY_VALUE_VARIANTS"): "variants dealing nothing after the river",
     ("game/pokerbots/engines.py", "ENGINE_RULES"): "variants with an official engine",
     ("solver/bench/abstract.py", "DEFAULT_BETS"): "each variant's benchmark bet abstraction",
     ("solver/bots/export_bot.py", "WARM_UP_ROUNDS"): "one recorded round per official engine",
@@ -73,7 +72,7 @@ def test_per_variant_tables_cover_the_registry() -> None:
 def test_feature_tables_name_registered_variants() -> None:
     assert set(WARM_UP_ROUNDS) == set(ENGINE_RULES) <= set(REGISTRY)
     assert all(ENGINE_RULES[name].variant == name for name in ENGINE_RULES)
-    for subset in (buckets.OWN_TABLES, RESOLVED_VARIANTS, aivat._POLICY_VALUE_VARIANTS):
+    for subset in (buckets.OWN_TABLES, RESOLVED_VARIANTS):
         assert set(subset) < set(REGISTRY)
         assert len(set(subset)) == len(subset)
 

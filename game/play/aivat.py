@@ -115,7 +115,7 @@ class CheckDownValue:
         """Forget the cached card states; X sits at ``x_seat``; ``match_state`` by seat (Bounty ranks)."""
         self._cache.clear()
         self._x_seat = x_seat
-        if self.config.variant == "bounty":
+        if self.config.has_bounty:
             ranks: tuple[int, int] = match_state  # type: ignore[assignment]
             self._ranks = (ranks[x_seat], ranks[1 - x_seat])
         else:
@@ -133,7 +133,7 @@ class CheckDownValue:
         holes = round_.hole_cards
         x = self._x_seat
         extras = (0, 0)
-        if self.config.variant == "auction":
+        if self.config.has_auction:
             if bids is None:
                 bids = round_.bids  # type: ignore[attr-defined]
             if round_.street < FLOP or (len(holes[0]) == 2 and len(holes[1]) == 2):
@@ -149,7 +149,7 @@ class CheckDownValue:
         rank_x, rank_o = self._ranks
         if state is None:
             hole_x = hole_o = board = _NO_CARDS
-            street, extras = -1, ((1, 1) if self.config.variant == "auction" else (0, 0))
+            street, extras = -1, ((1, 1) if self.config.has_auction else (0, 0))
         else:
             hole_x, hole_o, board = (np.array(cards, dtype=np.int8) for cards in state[:3])
             street, extras = state[3], state[4]
@@ -158,8 +158,8 @@ class CheckDownValue:
         if exact and swaps.shape[0] == 0 and not self._runs_may_follow(board):
             _outcomes_exact(hole_x, hole_o, board, rank_x, rank_o, out)
         else:
-            runs = self.config.variant == "river_of_blood"
-            cap = getattr(self.config, "max_board_cards", 5)
+            runs = self.config.has_run_cards
+            cap = self.config.board_card_cap
             seed = int(self._rng.integers(2**31 - 1))
             _outcomes_sampled(hole_x, hole_o, *extras, board, swaps, runs, cap, rank_x, rank_o, self.samples, seed, out)
         self._cache[state] = out
@@ -167,22 +167,21 @@ class CheckDownValue:
 
     def _pending_swaps(self, street: int) -> np.ndarray:
         """Swap probabilities of the swap streets still to come after ``street`` (-1: before the deal)."""
-        if self.config.variant != "swap":
+        if not self.config.has_swaps:
             return np.empty(0, dtype=np.float64)
         flop, turn = self.config.flop_swap_probability, self.config.turn_swap_probability  # type: ignore[attr-defined]
         pending = [flop, turn] if street < FLOP else ([turn] if street == FLOP else [])
         return np.array(pending, dtype=np.float64)
 
     def _runs_may_follow(self, board: np.ndarray) -> bool:
-        if self.config.variant != "river_of_blood":
+        if not self.config.has_run_cards:
             return False
-        cap = self.config.max_board_cards  # type: ignore[attr-defined]
-        return board.shape[0] < RIVER or (board.shape[0] < cap and int(board[-1]) & 3 in (1, 2))
+        return board.shape[0] < RIVER or (board.shape[0] < self.config.board_card_cap and int(board[-1]) & 3 in (1, 2))
 
     def payoffs(self, x_contribution: int, o_contribution: int) -> np.ndarray:
         """X's chips in each of the 12 showdown outcomes, given each player's contribution (chips)."""
         config = self.config
-        bounty = config.variant == "bounty"
+        bounty = config.has_bounty
         multiplier = float(config.bounty_multiplier) if bounty else 1.0  # type: ignore[attr-defined]
         bonus = config.bounty_bonus if bounty else 0  # type: ignore[attr-defined]
         engine_split = 0  # a tie: the document returns contributions; the engine gives seat 0 (c1 - c0) // 2
@@ -258,10 +257,6 @@ def _value_after(value: CheckDownValue, round_: NoLimitRound, action: Action, x_
     return value.value(*_after_decision(value, round_, action))
 
 
-_POLICY_VALUE_VARIANTS = ("holdem", "bounty", "swap", "auction")
-"""Variants that deal nothing after the river card (River of Blood's runs may follow it)."""
-
-
 MIN_PROBABILITY = 0.02
 """``PolicyValue``'s default: actions a policy gives less probability are not followed in its tree."""
 
@@ -288,9 +283,9 @@ class PolicyValue:
     ) -> None:
         if not 0.0 <= min_probability < 1.0:
             raise ValueError(f"min_probability must be in [0, 1), got {min_probability!r}")
-        if check_down.config.variant not in _POLICY_VALUE_VARIANTS:
+        if check_down.config.has_run_cards:
             raise ValueError(
-                f"the policy value supports {', '.join(_POLICY_VALUE_VARIANTS)}; not {check_down.config.variant!r}"
+                f"the policy value needs nothing dealt after the river; {check_down.config.variant!r} deals run cards"
             )
         self.check_down = check_down
         self.min_probability = min_probability
@@ -546,7 +541,7 @@ def aivat_match(
     value = CheckDownValue(config, samples=samples, seed=value_seed)
     recorders = (_PolicyRecorder(bot_x), _PolicyRecorder(opponent) if correct_opponent else None)
     policy_value = None
-    if correct_opponent and config.variant in _POLICY_VALUE_VARIANTS:
+    if correct_opponent and not config.has_run_cards:
         policy_value = PolicyValue(value, (bot_x, opponent))
     corrections: list[RoundCorrections] = []
 
