@@ -50,7 +50,7 @@ estimate of the full mean (the check-down value's exact mean plus the sampled ca
 over it), so every correction keeps its zero mean (it is linear in the means), at the price of
 the sampling's noise. The turn card's correction keeps the check-down value (its mean over the
 turn cards would need a turn tree per card). After an action its policy gives less than
-``WALKED_PROBABILITY`` (a fixed function of the state, the policies being known), v is the
+``MIN_PROBABILITY`` (a fixed function of the state, the policies being known), v is the
 check-down value: a policy spread over every raise amount (the random bot's) then costs one tree
 per likely action, not one per amount.
 
@@ -278,10 +278,6 @@ def _closes_street(round_: NoLimitRound, action: Action) -> bool:
 MIN_PROBABILITY = 0.02
 """``PolicyValue``'s default: actions a policy gives less probability are not followed in its tree."""
 
-WALKED_PROBABILITY = 0.005
-"""A decision's actions its policy gives less probability get the check-down value in its
-correction, not the policy value (see the module docstring)."""
-
 
 @dataclass(frozen=True)
 class _Turn:
@@ -483,7 +479,7 @@ def round_corrections(
     path: tuple[Action, ...] = ()  # the actions since the turn began (the policy value's key)
 
     def value_after(action: Action, probability: float) -> float:
-        if policy_value is not None and round_.street in (TURN, RIVER) and probability >= WALKED_PROBABILITY:
+        if policy_value is not None and round_.street in (TURN, RIVER) and probability >= policy_value.min_probability:
             return policy_value.value_after(round_, action, path)
         return _value_after(value, round_, action, x_seat)
 
