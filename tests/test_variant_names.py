@@ -29,9 +29,6 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 PACKAGES = ("game", "abstraction", "solver")
 ALLOWED = ("game/rules/", "abstraction/hooks/", "game/pokerbots/")
 """Where variant names may be compared: the rules, the tree hooks and the official engines' entries."""
-PENDING = ("game/play/aivat.py",)
-"""Files other changes are still taking the names out of (the abstraction's variant dispatch, AIVAT,
-the LBR kernel's sampler code). Temporary: empty once those changes are merged."""
 NAMES = frozenset(game_names())
 CODES = frozenset(name.upper() for name in VARIANTS)
 """The variant codes' names: the chance kernels number the heads-up variants (``HOLDEM`` ... ``BOUNTY``)."""
@@ -87,21 +84,12 @@ def _library_files() -> list[str]:
 
 def test_no_variant_name_comparisons_in_the_library() -> None:
     offenders = [
-        f"{path}:{line}"
-        for path in _library_files()
-        if not path.startswith(PENDING)
-        for line in name_comparisons((REPOSITORY / path).read_text())
+        f"{path}:{line}" for path in _library_files() for line in name_comparisons((REPOSITORY / path).read_text())
     ]
     assert not offenders, (
         "variant names compared outside game/rules, abstraction/hooks and game/pokerbots (branch on the "
         "config's feature flags or the game family instead): " + ", ".join(offenders)
     )
-
-
-def test_pending_files_exist() -> None:
-    # A renamed or deleted pending file would silently widen the exemption.
-    for path in PENDING:
-        assert (REPOSITORY / path).exists(), path
 
 
 def test_the_scan_finds_each_kind_of_comparison() -> None:

@@ -17,7 +17,6 @@ from abstraction.cards.buckets import CardAbstractionConfig, card_file_variant
 from abstraction.cards.features import FutureModel
 from abstraction.exact.small_variants import default_deck
 from abstraction.hooks import hooked_variants, tree_hooks
-from game.play import aivat
 from game.pokerbots.engines import ENGINE_RULES
 from game.rules.exact import EXACT_GAMES
 from game.rules.variants import VARIANTS
@@ -34,7 +33,6 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 REGISTRY = tuple(VARIANTS)
 
 FEATURE_TABLES: dict[tuple[str, str], str] = {
-    ("game/play/aivat.py", "_POLICY_VALUE_VARIANTS"): "variants dealing nothing after the river",
     ("game/pokerbots/engines.py", "ENGINE_RULES"): "variants with an official engine",
     ("solver/bench/abstract.py", "DEFAULT_BETS"): "each variant's benchmark bet abstraction",
     ("solver/bots/export_bot.py", "WARM_UP_ROUNDS"): "one recorded round per official engine",
@@ -44,11 +42,7 @@ FEATURE_TABLES: dict[tuple[str, str], str] = {
 
 def test_variant_lists_are_the_registry() -> None:
     assert REGISTRY == ("holdem", "swap", "river_of_blood", "auction", "bounty")
-    for variants in (
-        hooked_variants(),
-        aivat._SUPPORTED,
-    ):
-        assert variants == REGISTRY
+    assert hooked_variants() == REGISTRY
     assert run_config.EXACT_VARIANTS == cli_solve.GAMES == EXACT_GAMES
     assert (*REGISTRY, run_config.LIMIT_VARIANT, *EXACT_GAMES) == run_config.run_variants()
     assert (*REGISTRY, bench_abstract.LIMIT) == bench_abstract.BENCHMARK_GAMES
@@ -69,7 +63,7 @@ def test_feature_tables_name_registered_variants() -> None:
     assert all(ENGINE_RULES[name].variant == name for name in ENGINE_RULES)
     own_card_files = tuple(name for name in REGISTRY[1:] if card_file_variant(name) == name)
     assert own_card_files == ("swap", "bounty")
-    for subset in (own_card_files, RESOLVED_VARIANTS, aivat._POLICY_VALUE_VARIANTS):
+    for subset in (own_card_files, RESOLVED_VARIANTS):
         assert set(subset) < set(REGISTRY)
         assert len(set(subset)) == len(subset)
 

@@ -34,16 +34,25 @@ correction's mean at zero, so the estimate stays unbiased; its noise is small be
 removed (all the contribution levels at one card state share the same samples, so X's action
 corrections stay consistent).
 
-On the river, when both players expose a policy (the opponent's decisions are corrected) and no
-chance follows the river (every variant but River of Blood, whose runs may follow), v is instead
-the policy value (``PolicyValue``): X's expected chips when the river's betting is played out
-from the state by both players' policies (actions below ``MIN_PROBABILITY`` not followed), a
-fold or showdown paid by the rules. With no chance left and both policies known this is the true
-value of the state (up to the pruned actions), so the river's betting adds almost no variance
-(each decision's correction removes its luck). Its chance correction at the river card is exact:
-v after the card dealt minus v's mean over every card the deck still holds (the cards dealt so
-far, Swap's discarded hole cards included, are out), each alternative round replayed through the
-rules.
+On the turn and the river, when both players expose a policy (the opponent's decisions are
+corrected) and no chance follows the river (every variant but River of Blood, whose runs may
+follow), v is instead the policy value (``PolicyValue``): X's expected chips when the betting to
+the round's end is played out from the state by both players' policies (actions below
+``MIN_PROBABILITY`` not followed), a fold or showdown paid by the rules, and where the turn's
+betting ends, the mean over the river cards of v after the card. With both policies known this
+is the true value of the state (up to the pruned actions), so the betting of the turn and the
+river adds almost no variance (each decision's correction removes its luck). The river card's
+correction is v after the card dealt minus that mean. The mean is over every card the deck still
+holds (the cards dealt so far, Swap's discarded hole cards included, are out), each alternative
+round replayed through the rules; or, with ``river_cards``, over that many of them drawn once per
+turn independently of the match (the same ones for both rounds of a duplicate pair): an unbiased
+estimate of the full mean (the check-down value's exact mean plus the sampled cards' mean gain
+over it), so every correction keeps its zero mean (it is linear in the means), at the price of
+the sampling's noise. The turn card's correction keeps the check-down value (its mean over the
+turn cards would need a turn tree per card). After an action its policy gives less than
+``MIN_PROBABILITY`` (a fixed function of the state, the policies being known), v is the
+check-down value: a policy spread over every raise amount (the random bot's) then costs one tree
+per likely action, not one per amount.
 
 Auction: an auction not yet resolved counts a missing bid as 0 (before it opens, both bids are
 0: a tie, both players get a third card and pay nothing; after one bid b > 0, its bidder gets the
@@ -73,14 +82,12 @@ from game.play.history import RoundRecord
 from game.play.kernels_aivat import _N_OUTCOMES, _outcomes_exact, _outcomes_sampled
 from game.play.match import MatchResult, mbb_per_hand, play_match
 from game.rules.actions import Action, ActionKind, Bot, IllegalActionError, PolicyBot
-from game.rules.nolimit import FLOP, RIVER, NoLimitConfig, NoLimitRound
+from game.rules.chance import ChanceLog
+from game.rules.nolimit import FLOP, RIVER, TURN, NoLimitConfig, NoLimitRound
 from game.rules.variants import VARIANTS
 
 DEFAULT_SAMPLES = 2_000
 """Monte Carlo deals per card state where v is not computed exactly (see the module docstring)."""
-
-_SUPPORTED = tuple(VARIANTS)
-"""Every `game.rules.variants` variant."""
 
 _VALUE_SEED_KEY = 0xA17A7
 """Mixed with the match seed into the value function's seed (independent of the deals and bots)."""
@@ -100,8 +107,8 @@ class CheckDownValue:
     """
 
     def __init__(self, config: NoLimitConfig, *, samples: int = DEFAULT_SAMPLES, seed: SeedLike = None) -> None:
-        if config.variant not in _SUPPORTED:
-            raise ValueError(f"AIVAT supports {', '.join(_SUPPORTED)}; not {config.variant!r}")
+        if config.variant not in VARIANTS:  # read now: a variant registered after import is scored too
+            raise ValueError(f"AIVAT supports {', '.join(VARIANTS)}; not {config.variant!r}")
         if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
             raise ValueError(f"samples must be >= 1 Monte Carlo deals, got {samples!r}")
         self.config = config
@@ -115,7 +122,7 @@ class CheckDownValue:
         """Forget the cached card states; X sits at ``x_seat``; ``match_state`` by seat (Bounty ranks)."""
         self._cache.clear()
         self._x_seat = x_seat
-        if self.config.variant == "bounty":
+        if self.config.has_bounty:
             ranks: tuple[int, int] = match_state  # type: ignore[assignment]
             self._ranks = (ranks[x_seat], ranks[1 - x_seat])
         else:
@@ -133,7 +140,7 @@ class CheckDownValue:
         holes = round_.hole_cards
         x = self._x_seat
         extras = (0, 0)
-        if self.config.variant == "auction":
+        if self.config.has_auction:
             if bids is None:
                 bids = round_.bids  # type: ignore[attr-defined]
             if round_.street < FLOP or (len(holes[0]) == 2 and len(holes[1]) == 2):
@@ -149,7 +156,7 @@ class CheckDownValue:
         rank_x, rank_o = self._ranks
         if state is None:
             hole_x = hole_o = board = _NO_CARDS
-            street, extras = -1, ((1, 1) if self.config.variant == "auction" else (0, 0))
+            street, extras = -1, ((1, 1) if self.config.has_auction else (0, 0))
         else:
             hole_x, hole_o, board = (np.array(cards, dtype=np.int8) for cards in state[:3])
             street, extras = state[3], state[4]
@@ -158,8 +165,8 @@ class CheckDownValue:
         if exact and swaps.shape[0] == 0 and not self._runs_may_follow(board):
             _outcomes_exact(hole_x, hole_o, board, rank_x, rank_o, out)
         else:
-            runs = self.config.variant == "river_of_blood"
-            cap = getattr(self.config, "max_board_cards", 5)
+            runs = self.config.has_run_cards
+            cap = self.config.board_card_cap
             seed = int(self._rng.integers(2**31 - 1))
             _outcomes_sampled(hole_x, hole_o, *extras, board, swaps, runs, cap, rank_x, rank_o, self.samples, seed, out)
         self._cache[state] = out
@@ -167,22 +174,21 @@ class CheckDownValue:
 
     def _pending_swaps(self, street: int) -> np.ndarray:
         """Swap probabilities of the swap streets still to come after ``street`` (-1: before the deal)."""
-        if self.config.variant != "swap":
+        if not self.config.has_swaps:
             return np.empty(0, dtype=np.float64)
         flop, turn = self.config.flop_swap_probability, self.config.turn_swap_probability  # type: ignore[attr-defined]
         pending = [flop, turn] if street < FLOP else ([turn] if street == FLOP else [])
         return np.array(pending, dtype=np.float64)
 
     def _runs_may_follow(self, board: np.ndarray) -> bool:
-        if self.config.variant != "river_of_blood":
+        if not self.config.has_run_cards:
             return False
-        cap = self.config.max_board_cards  # type: ignore[attr-defined]
-        return board.shape[0] < RIVER or (board.shape[0] < cap and int(board[-1]) & 3 in (1, 2))
+        return board.shape[0] < RIVER or (board.shape[0] < self.config.board_card_cap and int(board[-1]) & 3 in (1, 2))
 
     def payoffs(self, x_contribution: int, o_contribution: int) -> np.ndarray:
         """X's chips in each of the 12 showdown outcomes, given each player's contribution (chips)."""
         config = self.config
-        bounty = config.variant == "bounty"
+        bounty = config.has_bounty
         multiplier = float(config.bounty_multiplier) if bounty else 1.0  # type: ignore[attr-defined]
         bonus = config.bounty_bonus if bounty else 0  # type: ignore[attr-defined]
         engine_split = 0  # a tie: the document returns contributions; the engine gives seat 0 (c1 - c0) // 2
@@ -258,25 +264,44 @@ def _value_after(value: CheckDownValue, round_: NoLimitRound, action: Action, x_
     return value.value(*_after_decision(value, round_, action))
 
 
-_POLICY_VALUE_VARIANTS = ("holdem", "bounty", "swap", "auction")
-"""Variants that deal nothing after the river card (River of Blood's runs may follow it)."""
+def _closes_street(round_: NoLimitRound, action: Action) -> bool:
+    """Whether ``action`` by the seat to act after the flop ends the street's betting (a call, or a
+    check after the street's first action), so the next card is dealt."""
+    if action.kind is ActionKind.CALL:
+        return True
+    return action.kind is ActionKind.CHECK and any(move.street == round_.street for move in round_.history)
 
 
 MIN_PROBABILITY = 0.02
 """``PolicyValue``'s default: actions a policy gives less probability are not followed in its tree."""
 
 
-class PolicyValue:
-    """v on the river from both players' policies (see the module docstring), X at ``x_seat``.
+@dataclass(frozen=True)
+class _Turn:
+    """A turn being valued: its index (the caches' key), the chance dealt and the actions played
+    when its betting began, and the river cards its ends are averaged over."""
 
-    From a state on the river, the river's betting is played out by both policies, every action of
-    probability at least ``min_probability`` followed (the rest renormalised: v stays one fixed
-    function of the state, so the estimate stays unbiased, and a policy spread over every raise
-    amount, as the random bot's, does not blow the tree up); a fold or the showdown pays by the rules. ``bots`` by player:
-    X's and the opponent's, both exposing ``policy`` (a pure function of the observation, as
-    ``PolicyBot`` requires). A decision whose policy raises or is empty is valued by ``check_down``
-    (the pending bet called), an illegal action in a policy by ``check_down`` after it. Values are
-    cached per round by the cards and the river's actions.
+    index: int
+    chance: ChanceLog
+    actions: tuple[Action, ...]
+    rivers: tuple[int, ...]
+
+
+class PolicyValue:
+    """v on the turn and the river from both players' policies (see the module docstring), X at ``x_seat``.
+
+    From a state on the turn or the river, the betting to the round's end is played out by both
+    policies, every action of probability at least ``min_probability`` followed (the rest
+    renormalised: v stays one fixed function of the state, so the estimate stays unbiased, and a
+    policy spread over every raise amount, as the random bot's, does not blow the tree up); a fold
+    or the showdown pays by the rules. Where the turn's betting ends, v is the mean over river cards
+    of v after the card: every card the deck still holds, or ``river_cards`` of them drawn once per
+    turn with ``seed`` (`start_round`; independently of the match: the mean is then an unbiased estimate of the
+    full one, and the same cards at every end of the turn keep the turn's actions compared on the
+    same rivers). ``bots`` by player: X's and the opponent's, both exposing ``policy`` (a pure
+    function of the observation, as ``PolicyBot`` requires). A decision whose policy raises or is empty is valued by
+    ``check_down`` (the pending bet called), an illegal action in a policy by ``check_down`` after
+    it. Values are cached per round by the turn, its cards and the actions since it began.
     """
 
     def __init__(
@@ -285,27 +310,62 @@ class PolicyValue:
         bots: tuple[PolicyBot, PolicyBot],
         *,
         min_probability: float = MIN_PROBABILITY,
+        river_cards: int | None = None,
+        seed: SeedLike = None,
     ) -> None:
         if not 0.0 <= min_probability < 1.0:
             raise ValueError(f"min_probability must be in [0, 1), got {min_probability!r}")
-        if check_down.config.variant not in _POLICY_VALUE_VARIANTS:
+        if river_cards is not None and (
+            isinstance(river_cards, bool) or not isinstance(river_cards, int) or river_cards < 1
+        ):
+            raise ValueError(f"river_cards must be None (every card) or an int >= 1, got {river_cards!r}")
+        if check_down.config.has_run_cards:
             raise ValueError(
-                f"the policy value supports {', '.join(_POLICY_VALUE_VARIANTS)}; not {check_down.config.variant!r}"
+                f"the policy value needs nothing dealt after the river; {check_down.config.variant!r} deals run cards"
             )
         self.check_down = check_down
         self.min_probability = min_probability
+        self.river_cards = river_cards
+        self._root = int(as_generator(seed).integers(2**63))
+        self._rng = np.random.default_rng(self._root)
         self._bots = bots
         self._x_seat = 0
+        self._record: RoundRecord | None = None
+        self._turns = 0
+        self._turn: _Turn | None = None
         self._cache: dict[tuple[Any, ...], float] = {}
+        self._river_means: dict[tuple[Any, ...], float] = {}
 
-    def start_round(self, x_seat: int) -> None:
-        """Forget the cached values; X sits at ``x_seat``."""
+    def start_round(self, x_seat: int, record: RoundRecord) -> None:
+        """Forget the cached values; X sits at ``x_seat`` in the round ``record`` (being replayed). The
+        draws of river cards restart from a generator of the seed and the round's deal
+        pair (``round_index // 2``), so both rounds of a duplicate pair, which share their cards,
+        draw the same ones: their sampling noise then cancels as their luck does."""
+        self._rng = np.random.default_rng((self._root, record.round_index // 2))
         self._cache.clear()
+        self._river_means.clear()
+        self._turns = 0
+        self._turn = None
         self._x_seat = x_seat
+        self._record = record
+
+    def start_turn(self, round_: NoLimitRound) -> None:
+        """``round_``'s turn betting begins (its card and Swap's turn swaps dealt): value it from now
+        on, over ``river_cards`` river cards."""
+        river_cards = self.river_cards
+        log = round_.chance_log
+        rivers = sorted(set(range(52)) - set(log.deck))
+        if river_cards is not None and river_cards < len(rivers):
+            rivers = sorted(self._rng.choice(rivers, size=river_cards, replace=False).tolist())
+        actions = tuple(move.action for move in round_.history)
+        self._turn = _Turn(self._turns, log, actions, tuple(rivers))
+        self._turns += 1
 
     def value(self, round_: NoLimitRound, path: tuple[Action, ...] = ()) -> float:
-        """v (X's chips) of ``round_`` on the river (or over); ``path``: the river's actions so far."""
-        key = (tuple(round_.board), path)
+        """v (X's chips) of ``round_`` on the current turn (`start_turn`) or its river (or over);
+        ``path``: the actions since the turn began."""
+        assert self._turn is not None, "start_turn first"
+        key = (self._turn.index, tuple(round_.board), path)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -330,35 +390,49 @@ class PolicyValue:
         return result
 
     def value_after(self, round_: NoLimitRound, action: Action, path: tuple[Action, ...]) -> float:
-        """v after the seat to act in ``round_`` (on the river, ``path`` played) plays ``action``; an
+        """v after the seat to act in ``round_`` (``path`` played since the turn began) plays
+        ``action``: the mean over the river cards (`river_mean`) if it ends the turn's betting; an
         illegal action gets the check-down value (`_value_after`)."""
         child = round_.clone()
         try:
+            if round_.street == TURN and _closes_street(round_, action):  # the river card comes next
+                child.verify(action)
+                return self.river_mean((*path, action))
             child.apply(action)
         except IllegalActionError:
             return _value_after(self.check_down, round_, action, self._x_seat)
         return self.value(child, (*path, action))
 
-    def mean_over_river_cards(self, record: RoundRecord, moves: int, dealt: int) -> float:
-        """v's mean over every river card the deck still holds when the ``moves``-th move of ``record``
-        deals it, ``dealt`` cards having been dealt before (Swap's discarded hole cards among them),
-        each alternative round replayed through the rules."""
+    def river_mean(self, path: tuple[Action, ...]) -> float:
+        """v's mean over the current turn's river cards once the turn's actions ``path`` end its
+        betting, each alternative round replayed through the rules: the check-down value there (exact
+        over every river card) plus the mean gain of v over the check-down value after the card (so
+        a sample of river cards estimates only the betting's gain, not the card's luck)."""
         from game.rules.chance import ScriptedChance
         from game.rules.variants import get_variant
 
+        turn = self._turn
+        assert turn is not None and self._record is not None, "start_turn first"
+        cached = self._river_means.get((turn.index, path))
+        if cached is not None:
+            return cached
         config = self.check_down.config
         round_class = get_variant(config.variant).round_class
-        before = list(record.chance.deck[:dealt])
-        remaining = sorted(set(range(52)) - set(before))
+        check_down = self.check_down
+        x = self._x_seat
         total = 0.0
-        for card in remaining:
-            round_ = round_class(
-                config, ScriptedChance([*before, card], record.chance.events), match_state=record.match_state
-            )
-            for move in record.moves[:moves]:
-                round_.apply(move.action)
-            total += self.value(round_)
-        return total / len(remaining)
+        for card in turn.rivers:
+            chance = ScriptedChance([*turn.chance.deck, card], turn.chance.events)
+            round_ = round_class(config, chance, match_state=self._record.match_state)
+            for action in (*turn.actions, *path):
+                round_.apply(action)
+            paid = round_.contributions
+            total += self.value(round_, path) - check_down.value(check_down.card_state(round_), paid[x], paid[1 - x])
+        holes_x, holes_o, board, _, extras = check_down.card_state(round_)  # type: ignore[misc]
+        result = check_down.value((holes_x, holes_o, board[:4], TURN, extras), paid[x], paid[1 - x])
+        result += total / len(turn.rivers)
+        self._river_means[(turn.index, path)] = result
+        return result
 
 
 @dataclass(frozen=True)
@@ -398,15 +472,15 @@ def round_corrections(
     uncorrected = 0
     decisions = {seat: iter(recorded) for seat, recorded in policies.items()}
     if policy_value is not None:
-        policy_value.start_round(x_seat)
-    river_path: tuple[Action, ...] = ()  # the river's actions so far (the policy value's key)
+        policy_value.start_round(x_seat, record)
+    path: tuple[Action, ...] = ()  # the actions since the turn began (the policy value's key)
 
-    def value_after(action: Action) -> float:
-        if policy_value is not None and round_.street == RIVER:
-            return policy_value.value_after(round_, action, river_path)
+    def value_after(action: Action, probability: float) -> float:
+        if policy_value is not None and round_.street in (TURN, RIVER) and probability >= policy_value.min_probability:
+            return policy_value.value_after(round_, action, path)
         return _value_after(value, round_, action, x_seat)
 
-    for index, move in enumerate(record.moves):
+    for move in record.moves:
         if move.seat in decisions:
             observation, policy, played = next(decisions[move.seat], (None, None, None))
             if observation != round_.observation(move.seat):
@@ -414,19 +488,21 @@ def round_corrections(
             if policy is None or played != move.action or all(action != played for action, _ in policy):
                 uncorrected += 1  # a faulty policy or action: the move was not drawn from the policy
             else:
-                expected = sum(p * value_after(a) for a, p in policy)
-                action_total += value_after(move.action) - expected
+                expected = sum(p * value_after(a, p) for a, p in policy)
+                action_total += value_after(move.action, dict(policy)[move.action]) - expected
         decided = None if move.action.kind is ActionKind.FOLD else _after_decision(value, round_, move.action)[0]
-        board, dealt = len(round_.board), len(round_.chance_log.deck)
-        if round_.street == RIVER:
-            river_path = (*river_path, move.action)
+        board = len(round_.board)
+        if round_.street in (TURN, RIVER):
+            path = (*path, move.action)
         round_.apply(move.action)
         after = value.card_state(round_)
         if policy_value is not None and board == 4 and len(round_.board) == 5:  # the river card alone
-            chance += policy_value.value(round_) - policy_value.mean_over_river_cards(record, index + 1, dealt)
+            chance += policy_value.value(round_, path) - policy_value.river_mean(path)
         elif decided is not None and after[:3] != decided[:3]:  # type: ignore[index]
             x_paid, o_paid = round_.contributions[x_seat], round_.contributions[1 - x_seat]
             chance += value.value(after, x_paid, o_paid) - value.value(decided, x_paid, o_paid)
+        if policy_value is not None and board == 3 and len(round_.board) == 4:  # the turn's betting begins
+            policy_value.start_turn(round_)
     return RoundCorrections(chance, action_total, uncorrected)
 
 
@@ -528,12 +604,14 @@ def aivat_match(
     value_seed: SeedLike = None,
     history: str | Path | IO[str] | None = None,
     correct_opponent: bool | None = None,
+    river_cards: int | None = None,
 ) -> AivatResult:
     """Play ``bot_x`` (player A) against ``opponent`` with ``game.play.match.play_match`` and score X's
     rounds plainly and by AIVAT. ``samples`` and ``value_seed``: the Monte Carlo of the check-down
     value (see the module docstring); ``value_seed`` ``None`` derives it from ``seed``. ``history``:
     the match's hand history, as in ``play_match``. ``correct_opponent``: correct the opponent's
-    decisions with its policy too (``None``: if it exposes ``policy``)."""
+    decisions with its policy too (``None``: if it exposes ``policy``). ``river_cards``: the policy
+    value's river cards per turn (``PolicyValue``; ``None``: every card)."""
     if not callable(getattr(bot_x, "policy", None)):
         raise TypeError(f"AIVAT needs player X to expose policy(observation); {bot_x!r} does not")
     has_policy = callable(getattr(opponent, "policy", None))
@@ -543,11 +621,12 @@ def aivat_match(
         raise TypeError(f"correct_opponent needs the opponent to expose policy(observation); {opponent!r} does not")
     if value_seed is None and isinstance(seed, (int, np.integer)):
         value_seed = np.random.SeedSequence((int(seed), _VALUE_SEED_KEY))
-    value = CheckDownValue(config, samples=samples, seed=value_seed)
+    value_rng = as_generator(value_seed)
+    value = CheckDownValue(config, samples=samples, seed=value_rng)
     recorders = (_PolicyRecorder(bot_x), _PolicyRecorder(opponent) if correct_opponent else None)
     policy_value = None
-    if correct_opponent and config.variant in _POLICY_VALUE_VARIANTS:
-        policy_value = PolicyValue(value, (bot_x, opponent))
+    if correct_opponent and not config.has_run_cards:
+        policy_value = PolicyValue(value, (bot_x, opponent), river_cards=river_cards, seed=value_rng)
     corrections: list[RoundCorrections] = []
 
     def score(record: RoundRecord) -> None:

@@ -18,7 +18,7 @@ from game.rules.auction import AuctionConfig, AuctionRound
 from game.rules.bounty import BountyConfig, BountyRound
 from game.rules.chance import ScriptedChance
 from game.rules.holdem import HoldemConfig, HoldemRound
-from game.rules.nolimit import RIVER
+from game.rules.nolimit import RIVER, TURN
 from game.rules.river_of_blood import RiverOfBloodConfig
 from game.rules.swap import SwapConfig
 from game.rules.variants import get_variant
@@ -274,11 +274,15 @@ def test_a_faulty_decision_is_left_uncorrected() -> None:
     assert faults > 0 and result.uncorrected_decisions == faults
 
 
-class PassiveUntilRiver(StrengthPolicyBot):
-    """Checks or calls until the river, then plays by hand strength (a mixed policy)."""
+class PassiveUntil(StrengthPolicyBot):
+    """Checks or calls before ``street``, then plays by hand strength (a mixed policy)."""
+
+    def __init__(self, street: int, seed: int, name: str = "strength") -> None:
+        super().__init__(seed=seed, name=name)
+        self.street = street
 
     def policy(self, observation):
-        if observation.street < RIVER:
+        if observation.street < self.street:
             return ((passive_action(observation), 1.0),)
         return super().policy(observation)
 
@@ -298,37 +302,69 @@ def scripted_round(config, deck: list[int], bots) -> tuple[RoundRecord, dict]:
     return record, decisions
 
 
-@pytest.mark.parametrize("rules", ["document", "engine"])
-def test_with_both_policies_the_river_adds_no_variance(rules) -> None:
-    """Both players check or call to the river of one deck, then play mixed policies on it: with
-    both policies known and every action followed the river's value is exact, so every round's
-    AIVAT estimate is the same number whatever the river's actions and payoff (the deal's
-    corrections use the same Monte Carlo seed each round). Pruning the actions below 2% (the
-    default) leaves the estimates within a chip of each other."""
+DECK = HOLES + FLOP + parse_cards("9d 3s").tolist()  # X (seat 0) Ah Kd: kings; the opponent queens
+
+
+@pytest.mark.parametrize(("street", "rules"), [(RIVER, "document"), (RIVER, "engine"), (TURN, "document")])
+def test_with_both_policies_the_betting_from_the_turn_adds_no_variance(street, rules) -> None:
+    """Both players check or call until ``street`` of one deck, then play mixed policies: with both
+    policies known, every action followed and every river card averaged over, the value of the
+    betting from the turn on is exact, so every round's AIVAT estimate is the same number whatever
+    the actions, the river card's luck and the payoff (the deal's corrections use the same Monte
+    Carlo seed each round). Pruning the actions below 2% (the default) leaves the estimates within
+    a chip of each other (two chips when two streets are pruned)."""
     config = HoldemConfig(rules=rules)
-    deck = HOLES + FLOP + parse_cards("9d 3s").tolist()  # X (seat 0) Ah Kd: kings; the opponent queens
-    bots = (PassiveUntilRiver(seed=1), PassiveUntilRiver(seed=2, name="opponent"))
+    bots = (PassiveUntil(street, seed=1), PassiveUntil(street, seed=2, name="opponent"))
     estimates: dict[float, list[float]] = {0.0: [], MIN_PROBABILITY: []}
-    rivers = set()
+    played = set()
     for _ in range(40):
-        record, decisions = scripted_round(config, deck, bots)
-        rivers.add((tuple(record.moves[6:]), record.payoffs))
+        record, decisions = scripted_round(config, DECK, bots)
+        played.add((tuple(record.moves[4:]), record.payoffs))
         for min_probability, found in estimates.items():
             value = CheckDownValue(config, samples=200, seed=0)
             policy_value = PolicyValue(value, bots, min_probability=min_probability)
             corrections = round_corrections(value, record, 0, decisions, policy_value)
             found.append(record.payoffs[0] - corrections.chance - corrections.action)
-    assert len(rivers) >= 4  # folds, calls and raises on the river: different payoffs
+    assert len(played) >= 4  # folds, calls and raises: different payoffs
     assert np.ptp(estimates[0.0]) < 1e-9
-    assert 0 < np.ptp(estimates[MIN_PROBABILITY]) < 1.0
+    assert 0 < np.ptp(estimates[MIN_PROBABILITY]) < (1.0 if street == RIVER else 2.0)
+
+
+def test_sampled_river_cards_are_unbiased_for_the_exact_corrections() -> None:
+    """One round whose turn and river are played by mixed policies: averaged over 300 draws of 3
+    river cards per round (``river_cards=3``), the corrections equal the ones from every river card
+    (each turn-end mean is an unbiased estimate, and the corrections are linear in those means),
+    within 4 standard errors; the draws do differ."""
+    config = HoldemConfig()
+    bots = (PassiveUntil(TURN, seed=5), PassiveUntil(TURN, seed=6, name="opponent"))
+    record, decisions = next(
+        (record, decisions)
+        for record, decisions in (scripted_round(config, DECK, bots) for _ in range(50))
+        if len(record.chance.deck) == 9  # the river dealt, after a bet on the turn
+        and any(move.street == TURN and move.action.kind is ActionKind.RAISE for move in record.moves)
+    )
+
+    def corrections(river_cards, seed):
+        value = CheckDownValue(config, samples=200, seed=0)
+        policy_value = PolicyValue(value, bots, min_probability=0.0, river_cards=river_cards, seed=seed)
+        found = round_corrections(value, record, 0, decisions, policy_value)
+        return found.chance + found.action
+
+    exact = corrections(None, 0)
+    sampled = np.array([corrections(3, seed) for seed in range(300)])
+    error = sampled.std(ddof=1) / np.sqrt(sampled.size)
+    assert error > 0.01
+    assert abs(sampled.mean() - exact) < 4 * error
+    with pytest.raises(ValueError, match="river_cards"):
+        PolicyValue(CheckDownValue(config), bots, river_cards=0)
 
 
 @pytest.mark.jit_only
 @pytest.mark.parametrize("variant", ["holdem", "swap"])
 def test_aivat_is_unbiased_where_the_exact_value_is_zero(variant) -> None:
     """The same mixed strategy in both seats of a duplicate match: every deal pair's exact expected
-    value is 0. AIVAT with both policies (the policy value on the turn and the river; Swap: its turn
-    swaps sampled) is within its 95% interval of 0 and removes most of the variance; the match is
+    value is 0. AIVAT with both policies (the policy value on the turn, after Swap's turn swaps, and
+    on the river) is within its 95% interval of 0 and removes most of the variance; the match is
     the one played without AIVAT (asking for policies changes no play)."""
     config = get_variant(variant).config_class()
 
