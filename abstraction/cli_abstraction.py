@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-from game.cli_support import RUNTIME, USAGE, JsonFlag, Repeats, benchmark_result, check_output_file, fail
+from game.cli_support import USAGE, JsonFlag, Repeats, benchmark_result, fail, output_file
 
 
 def _parse_buckets(text: str) -> tuple[int, int, int, int]:
@@ -55,10 +55,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         import time
 
         counts = _parse_buckets(buckets)
-        try:  # before the imports below (numba: seconds), so a bad path is refused at once
-            check_output_file(out)
-        except ValueError as error:
-            raise fail(str(error), RUNTIME) from None
+        output_file(out)  # before the imports below (numba: seconds), so a bad path is refused at once
 
         from numba import get_num_threads
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn

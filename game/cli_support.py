@@ -12,7 +12,8 @@
 - :func:`check_output_file` and :func:`check_output_folder`: an output path is checked before any
   work: its folder is created, and a path of the wrong kind (a directory for a file, a file for a
   folder), an unwritable place or a folder that cannot be made is refused naming the path the user
-  gave.
+  gave. :func:`output_file` and :func:`output_folder` are the commands' form: a refused path exits
+  with its one-line runtime error.
 - :func:`benchmark_result`: a ``vcfr bench`` command's result, with ``--json`` printed as one JSON
   line; a ValueError from the benchmark is a usage error.
 - :data:`JsonFlag`, :data:`Repeats` and :data:`StrategyArgument`: the option and argument
@@ -221,6 +222,22 @@ def check_output_folder(path: str | Path, flag: str = "--out") -> Path:
         return target
     check_output_file(target, flag)
     return target
+
+
+def output_file(path: str | Path, flag: str = "--out") -> Path:
+    """:func:`check_output_file` for a command: a refused path exits with its one-line runtime error."""
+    try:
+        return check_output_file(path, flag)
+    except ValueError as error:
+        raise fail(str(error), RUNTIME) from None
+
+
+def output_folder(path: str | Path, flag: str = "--out") -> Path:
+    """:func:`check_output_folder` for a command: a refused path exits with its one-line runtime error."""
+    try:
+        return check_output_folder(path, flag)
+    except ValueError as error:
+        raise fail(str(error), RUNTIME) from None
 
 
 def available_cores() -> int:

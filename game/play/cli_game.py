@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from game.cli_support import RUNTIME, USAGE, JsonFlag, OneLineErrors, Repeats, check_output_file, fail
+from game.cli_support import RUNTIME, USAGE, JsonFlag, OneLineErrors, Repeats, fail, output_file
 
 if TYPE_CHECKING:
     from game.rules.limit import LimitConfig
@@ -231,10 +231,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         from game.rules.variants import get_variant
 
         if history is not None:
-            try:
-                check_output_file(history, "--history")
-            except ValueError as error:
-                raise fail(str(error), RUNTIME) from None
+            output_file(history, "--history")
         try:
             config = get_variant(variant).config_class(rules=rules)  # type: ignore[call-arg]
         except ValueError as error:
@@ -350,10 +347,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         from game.play.gauntlet import run_gauntlet, write_chart
 
         if png is not None:
-            try:
-                check_output_file(png, "--png")
-            except ValueError as error:
-                raise fail(str(error), RUNTIME) from None
+            output_file(png, "--png")
         try:
             loader = player_loader(bot)
             loader = None if loader is None else CheckedLoader(loader)  # a refused file: a runtime error
@@ -440,10 +434,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             rules = None if engine is None else engine_rules(engine)
         except ValueError as error:
             raise fail(f"--engine: {error}", USAGE) from None
-        try:
-            check_output_file(destination, "OUT")
-        except ValueError as error:
-            raise fail(str(error), RUNTIME) from None
+        output_file(destination, "OUT")
         try:
             if rules is not None:
                 header, records = read_game_log(source.read_text(), rules)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from game.cli_support import RUNTIME, USAGE, JsonFlag, Repeats, benchmark_result, check_output_folder, fail
+from game.cli_support import USAGE, JsonFlag, Repeats, benchmark_result, fail, output_folder
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
@@ -50,8 +50,5 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             config = DemoConfig(variant=variant, solve_seconds=seconds, out=out)
         except ValueError as error:
             raise fail(str(error), USAGE) from None
-        try:
-            check_output_folder(out)
-        except ValueError as error:
-            raise fail(str(error), RUNTIME) from None
+        output_folder(out)
         run_demo(config)

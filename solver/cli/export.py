@@ -22,7 +22,7 @@ from typing import Any
 
 import typer
 
-from game.cli_support import JsonFlag
+from game.cli_support import JsonFlag, output_folder
 
 RESOLVE_PREFIX = "resolve:"
 """A ``vcfr match`` player ``resolve:FILE.h5`` is the re-solving bot of the strategy file ``FILE.h5``."""
@@ -82,7 +82,7 @@ def folder_player(path: str, config: Any, seed: Any) -> Any:
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
-    from game.cli_support import RUNTIME, USAGE, benchmark_result, check_output_folder, fail
+    from game.cli_support import RUNTIME, USAGE, benchmark_result, fail
     from game.play.cli_game import register_player_file, register_player_folder
 
     register_player_file(".h5", strategy_player)
@@ -144,10 +144,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             bot = "resolve"
         elif bot is None:
             raise fail("give --bot (or --resolve with --strategy)", USAGE)
-        try:
-            check_output_folder(out)
-        except ValueError as error:
-            raise fail(str(error), RUNTIME) from None
+        output_folder(out)
         try:
             summary = export_bot(
                 variant,

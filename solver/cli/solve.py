@@ -22,7 +22,7 @@ from typing import Any
 
 import typer
 
-from game.cli_support import RUNTIME, JsonFlag, OneLineErrors, check_output_file, warn_if_over_cores
+from game.cli_support import RUNTIME, JsonFlag, OneLineErrors, output_file, warn_if_over_cores
 from game.cli_support import fail as _fail
 
 GAMES = ("kuhn", "leduc")
@@ -215,10 +215,7 @@ def _checked_target(run: Any, options: SolveOptions) -> Path:
     a resumed file is first checked against its own settings, by ``train``)."""
     if run.solver.out is None:
         raise _fail("no strategy file to write: pass --out or set [solver] out", 2)
-    try:
-        target = check_output_file(run.solver.out)
-    except ValueError as error:
-        raise _fail(str(error)) from None
+    target = output_file(run.solver.out)
     if target.exists() and not (options.resume or options.force):
         raise _fail(_existing_output(target))
     missing_cards = run.missing_cards_message()
