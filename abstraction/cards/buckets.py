@@ -121,8 +121,11 @@ class CardAbstractionConfig:
     training_flops: int = 48
     """Random flops whose hands train the turn and river centroids."""
     turn_training_points: int = 60_000
+    """(hand, turn card) pairs whose features fit the turn centroids (rounded up to a whole number per flop)."""
     river_training_points: int = 100_000
+    """(hand, runout) pairs whose strengths fit the river centroids (rounded up likewise)."""
     flop_training_points: int = 60_000
+    """Flop classes, drawn from those the build reached, whose features fit the flop centroids."""
     iterations: int = 20
     """Lloyd iterations per street."""
     flop_swap_probability: float | None = None

@@ -16,7 +16,7 @@ from typing import Any
 
 import typer
 
-from game.cli_support import JsonFlag, OneLineErrors, warn_if_over_cores
+from game.cli_support import JsonFlag, OneLineErrors, StrategyArgument, warn_if_over_cores
 from game.cli_support import fail as _fail
 
 DEFAULT_HANDS = 10_000
@@ -207,7 +207,7 @@ def run_lbr(
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command(cls=OneLineErrors)
     def lbr(
-        path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
+        path: StrategyArgument,
         hands: int = typer.Option(DEFAULT_HANDS, help="Hands per seat."),
         candidates: int | None = typer.Option(
             None,

@@ -22,7 +22,7 @@ from typing import Any
 
 import typer
 
-from game.cli_support import RUNTIME, JsonFlag, OneLineErrors, output_file, warn_if_over_cores
+from game.cli_support import RUNTIME, JsonFlag, OneLineErrors, StrategyArgument, output_file, warn_if_over_cores
 from game.cli_support import fail as _fail
 
 GAMES = ("kuhn", "leduc")
@@ -357,7 +357,7 @@ def solve(
 
 
 def exploit(
-    path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
+    path: StrategyArgument,
     deals: int | None = typer.Option(
         None,
         help="Fresh-chance abstract games: measure over this many deals "
