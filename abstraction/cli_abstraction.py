@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-from game.cli_support import RUNTIME, USAGE, benchmark_result, check_output_file, fail
+from game.cli_support import USAGE, JsonFlag, Repeats, benchmark_result, fail, output_file
 
 
 def _parse_buckets(text: str) -> tuple[int, int, int, int]:
@@ -55,10 +55,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         import time
 
         counts = _parse_buckets(buckets)
-        try:  # before the imports below (numba: seconds), so a bad path is refused at once
-            check_output_file(out)
-        except ValueError as error:
-            raise fail(str(error), RUNTIME) from None
+        output_file(out)  # before the imports below (numba: seconds), so a bad path is refused at once
 
         from numba import get_num_threads
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -124,9 +121,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     @bench.command("abstraction")
     def bench_abstraction(
         flops: int = typer.Option(1755, help="Flops in the all-flops pass (a prefix; time is scaled to 1,755)."),
-        repeats: int = typer.Option(3, help="Timed repetitions; the best is reported."),
+        repeats: Repeats = 3,
         peer_iterations: int = typer.Option(100_000, help="eval7 Monte Carlo samples per hand."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Time exact all-hands flop features, the all-flops pass and bucket lookups next to eval7."""
         from abstraction.bench.abstraction import run_abstraction_benchmark
@@ -156,9 +153,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     @bench.command("chance")
     def bench_chance(
         deals: int = typer.Option(20_000, help="Deals per timed sample."),
-        repeats: int = typer.Option(3, help="Timed repetitions; the best is reported."),
+        repeats: Repeats = 3,
         max_runs: str = typer.Option("1,3", help="River of Blood run caps to time, comma-separated."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Fresh deals per second of each variant's sampler, on one thread and on all."""
         from abstraction.bench.chance import run_chance_benchmark

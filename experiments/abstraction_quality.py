@@ -286,9 +286,8 @@ def solve_all(arguments: argparse.Namespace) -> tuple[dict[str, Any], list[dict[
 def write_outputs(out: Path, stem: str, summary: dict[str, Any], rows: list[dict[str, Any]], command: str) -> list[str]:
     """Write ``stem``.csv, .json and .md under ``out`` (verdicts and coverage from this code); returns the verdicts."""
     lines = verdicts(rows)
-    harness.write_csv(out / f"{stem}.csv", rows)
     report = {**summary, "coverage": COVERAGE, "verdicts": lines, "rows": rows}
-    harness.write_results(out / stem, report, markdown, command)
+    harness.write_rows_and_results(out / stem, rows, report, markdown, command)
     return lines
 
 

@@ -74,14 +74,13 @@ def main() -> None:
         print(json.dumps(final))
 
     stem = RESULTS / f"convergence_{arguments.game}"
-    harness.write_csv(stem.with_suffix(".csv"), rows)
+    plot(rows, arguments.game, stem)
     report = {
         "unit": "exploitability in chips, (BR_0 + BR_1) / 2; seconds of solving, measurement excluded",
         "machine": harness.machine(cores_used=1),
         "final": finals,
     }
-    harness.write_results(stem, report, None, harness.command_line(__file__, None))
-    plot(rows, arguments.game, stem)
+    harness.write_rows_and_results(stem, rows, report, None, harness.command_line(__file__, None))
     print(f"wrote {stem}.csv, {stem}.json and two PNG plots")
 
 

@@ -13,7 +13,8 @@ library, so ``experiments/official_engines.py`` can still run its engine side in
 - :class:`Stages` caches a stage's result on disk under a key: a rerun with the same key reads
   the result, a changed key redoes it, and an interrupted stage can tell that it may resume.
 - :func:`write_results` writes ``OUT.json`` and ``OUT.md`` atomically (a temporary file renamed into
-  place), each with the command line that produced it and the project's commit.
+  place), each with the command line that produced it and the project's commit;
+  :func:`write_rows_and_results` adds the measured rows as ``OUT.csv``.
 """
 
 from __future__ import annotations
@@ -307,6 +308,20 @@ def write_csv(path: Path, rows: list[dict[str, Any]]) -> Path:
     writer.writeheader()
     writer.writerows(rows)
     return atomic_write_text(path, text.getvalue())
+
+
+def write_rows_and_results(
+    stem: Path,
+    rows: list[dict[str, Any]],
+    report: dict[str, Any],
+    render: Callable[[dict[str, Any]], str] | None,
+    command: str,
+) -> dict[str, Any]:
+    """Write the measured ``rows`` as ``STEM.csv`` (:func:`write_csv`) and the ``report`` as
+    ``STEM.json`` and, with ``render``, ``STEM.md`` (:func:`write_results`); returns the report as written."""
+    stem = Path(stem)
+    write_csv(stem.parent / f"{stem.name}.csv", rows)
+    return write_results(stem, report, render, command)
 
 
 def pyplot() -> Any:

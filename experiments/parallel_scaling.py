@@ -165,7 +165,7 @@ def main() -> None:
         )
 
     stem = RESULTS / "parallel_scaling_leduc"
-    harness.write_csv(stem.with_suffix(".csv"), rows)
+    plot(rows, arguments.target, stem)
     report = {
         "game": "leduc",
         "algorithm": "es-mccfr",
@@ -174,8 +174,7 @@ def main() -> None:
         "median": summary,
         "runs": runs,
     }
-    harness.write_results(stem, report, None, harness.command_line(__file__, None))
-    plot(rows, arguments.target, stem)
+    harness.write_rows_and_results(stem, rows, report, None, harness.command_line(__file__, None))
     print(f"wrote {stem}.csv, {stem}.json, {stem}.png")
 
 

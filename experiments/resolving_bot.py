@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -64,12 +65,16 @@ def tiny_strategy(workdir: Path) -> Path:
     return write_abstract_strategy(strategy, game, Solver(game, "es-mccfr", seed=2).run(100_000))
 
 
-def checked_down(config: HoldemConfig, seed: int, street: int) -> HoldemRound:
-    """The round dealt by ``RandomChance(seed)``, both players checking or calling until ``street``."""
-    round_ = HoldemRound(config, RandomChance(seed))
-    while round_.street < street:
-        round_.apply(passive_action(round_.observation(round_.to_act)))
-    return round_
+def checked_down_rounds(path: Path, street: int) -> Iterator[tuple[ResolvingBot, int, HoldemRound]]:
+    """The default re-solving bot of ``path`` (stack ``STACK``) with, for seeds 1, 2 and 3, the round
+    dealt by ``RandomChance(seed)``, both players checking or calling until ``street``."""
+    config = HoldemConfig(stack=STACK)
+    bot = ResolvingBot(path, config=config, seed=0)
+    for seed in (1, 2, 3):
+        round_ = HoldemRound(config, RandomChance(seed))
+        while round_.street < street:
+            round_.apply(passive_action(round_.observation(round_.to_act)))
+        yield bot, seed, round_
 
 
 def timed_steps(solver: SubgameSolver, steps: tuple[int, ...]) -> list[dict]:
@@ -87,11 +92,8 @@ def timed_steps(solver: SubgameSolver, steps: tuple[int, ...]) -> list[dict]:
 
 def convergence(path: Path) -> list[dict]:
     """NashConv of the default re-solve on checked-down rivers (see the module docstring)."""
-    config = HoldemConfig(stack=STACK)
-    bot = ResolvingBot(path, config=config, seed=0)
     rows = []
-    for seed in (1, 2, 3):
-        round_ = checked_down(config, seed, RIVER)
+    for bot, seed, round_ in checked_down_rounds(path, RIVER):
         observations = [round_.observation(seat) for seat in (0, 1)]
         hands = river_hands(np.array(round_.board))
         ranges = np.stack([hands.range_from_1326(bot.blueprint_ranges(observations[p])[p]) for p in (0, 1)])

@@ -45,9 +45,8 @@ from pathlib import Path
 
 import harness
 import numpy as np
-from resolving_bot import STACK, checked_down, match_against_lookup, timed_steps, tiny_strategy
+from resolving_bot import checked_down_rounds, match_against_lookup, timed_steps, tiny_strategy
 
-from game.rules.holdem import HoldemConfig
 from solver.bots.lookup_bot import LookupBot
 from solver.bots.resolving_bot import TURN, ResolvingBot, ResolvingConfig
 from solver.resolve.hands import river_hands, turn_hands
@@ -124,11 +123,8 @@ def iteration_cost() -> dict:
 
 def convergence(path: Path) -> list[dict]:
     """NashConv of the bot's depth-limited turn re-solve on checked-down turns (see the module docstring)."""
-    config = HoldemConfig(stack=STACK)
-    bot = ResolvingBot(path, config=config, seed=0)
     rows = []
-    for seed in (1, 2, 3):
-        round_ = checked_down(config, seed, TURN)
+    for bot, seed, round_ in checked_down_rounds(path, TURN):
         observation = round_.observation(1)
         hands = turn_hands(np.array(round_.board))
         ranges = np.stack([hands.range_from_1326(bot.blueprint_ranges(observation)[p]) for p in (0, 1)])

@@ -12,9 +12,12 @@
 - :func:`check_output_file` and :func:`check_output_folder`: an output path is checked before any
   work: its folder is created, and a path of the wrong kind (a directory for a file, a file for a
   folder), an unwritable place or a folder that cannot be made is refused naming the path the user
-  gave.
+  gave. :func:`output_file` and :func:`output_folder` are the commands' form: a refused path exits
+  with its one-line runtime error.
 - :func:`benchmark_result`: a ``vcfr bench`` command's result, with ``--json`` printed as one JSON
   line; a ValueError from the benchmark is a usage error.
+- :data:`JsonFlag`, :data:`Repeats` and :data:`StrategyArgument`: the option and argument
+  declarations many commands share (``as_json: JsonFlag = False``).
 - :func:`warn_if_over_cores`: a worker or thread count above the cores this process may use gets a
   one-line ``warning: ...`` on stderr (the command still runs).
 
@@ -29,7 +32,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -49,6 +52,13 @@ RUNTIME = 1
 """Exit code of a runtime error (an unreadable or mismatched file, a failed write)."""
 DEBUG_VARIABLE = "VCFR_DEBUG"
 """With ``VCFR_DEBUG=1`` in the environment an unexpected error shows its traceback."""
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON only.")]
+"""``--json``: the command prints JSON only (its default is ``False``)."""
+Repeats = Annotated[int, typer.Option(help="Timed passes; the best is reported.")]
+"""``--repeats`` of a ``vcfr bench`` command (the command gives the default)."""
+StrategyArgument = Annotated[Path, typer.Argument(help="Strategy file (HDF5) written by vcfr solve.")]
+"""The strategy file a command reads, as its first argument."""
 
 
 def fail(message: str, code: int = RUNTIME) -> typer.Exit:
@@ -212,6 +222,22 @@ def check_output_folder(path: str | Path, flag: str = "--out") -> Path:
         return target
     check_output_file(target, flag)
     return target
+
+
+def output_file(path: str | Path, flag: str = "--out") -> Path:
+    """:func:`check_output_file` for a command: a refused path exits with its one-line runtime error."""
+    try:
+        return check_output_file(path, flag)
+    except ValueError as error:
+        raise fail(str(error), RUNTIME) from None
+
+
+def output_folder(path: str | Path, flag: str = "--out") -> Path:
+    """:func:`check_output_folder` for a command: a refused path exits with its one-line runtime error."""
+    try:
+        return check_output_folder(path, flag)
+    except ValueError as error:
+        raise fail(str(error), RUNTIME) from None
 
 
 def available_cores() -> int:

@@ -55,7 +55,6 @@ import itertools
 import json
 import os
 import tempfile
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -73,7 +72,7 @@ from abstraction.cards.kernels_buckets import (
     _hand_buckets,
     hand_bucket,
 )
-from game.cards.deck import N_RANKS, format_cards, parse_cards
+from game.cards.deck import N_RANKS, CardsLike, format_cards, parse_cards
 from game.rules.variants import VARIANTS as RULES_VARIANTS
 
 FILE_FORMAT = "vcfr-card-abstraction"
@@ -121,8 +120,11 @@ class CardAbstractionConfig:
     training_flops: int = 48
     """Random flops whose hands train the turn and river centroids."""
     turn_training_points: int = 60_000
+    """(hand, turn card) pairs whose features fit the turn centroids (rounded up to a whole number per flop)."""
     river_training_points: int = 100_000
+    """(hand, runout) pairs whose strengths fit the river centroids (rounded up likewise)."""
     flop_training_points: int = 60_000
+    """Flop classes, drawn from those the build reached, whose features fit the flop centroids."""
     iterations: int = 20
     """Lloyd iterations per street."""
     flop_swap_probability: float | None = None
@@ -253,12 +255,7 @@ class CardAbstraction:
             self.river_centroids,
         )
 
-    def bucket(
-        self,
-        hole: str | list[int] | np.ndarray,
-        board: str | list[int] | np.ndarray = (),
-        bounty_rank: int | None = None,
-    ) -> int:
+    def bucket(self, hole: CardsLike, board: CardsLike = (), bounty_rank: int | None = None) -> int:
         """Bucket of 2 hole cards (3 after winning the Auction, from the flop on) on a board of 0, 3,
         4 or 5..48 cards (Bounty: pass ``bounty_rank`` 0..12). The one bucket API: this is
         `BucketLookup.bucket` on this abstraction (`lookup`), with its one
@@ -451,12 +448,7 @@ class BucketLookup:
         turn centroid keys of the fallback."""
         return self._arguments
 
-    def bucket(
-        self,
-        hole: str | Sequence[int] | np.ndarray,
-        board: str | Sequence[int] | np.ndarray = (),
-        bounty_rank: int | None = None,
-    ) -> int:
+    def bucket(self, hole: CardsLike, board: CardsLike = (), bounty_rank: int | None = None) -> int:
         """Bucket of 2 hole cards (3 from the flop on: Auction) on a board of 0, 3, 4 or 5..48 cards
         (text or card ints); a Bounty abstraction needs the player's ``bounty_rank`` 0..12."""
         hole_cards = parse_cards(hole) if isinstance(hole, str) else np.asarray(hole, dtype=np.int64).reshape(-1)

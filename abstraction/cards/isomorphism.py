@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from abstraction.cards.kernels_isomorphism import CODE_BASE, N_SUITS, _hand_index_batch, _suit_size
-from game.cards.deck import format_cards, parse_cards
+from game.cards.deck import CardsLike, format_cards, parse_cards
 
 MAX_ROUNDS = 5
 MAX_CARDS_PER_ROUND = CODE_BASE - 1
@@ -91,7 +91,7 @@ class HandIndexer:
         _hand_index_batch(array.astype(np.int8), self._rounds_array, n_rounds, keys, offsets, out)
         return out
 
-    def index(self, cards: str | Sequence[int] | np.ndarray) -> int:
+    def index(self, cards: CardsLike) -> int:
         """Index of one deal given as text (``"AsKd Qh7d2c"``) or card ints, hole cards first."""
         array = parse_cards(cards) if isinstance(cards, str) else parse_cards(list(np.asarray(cards).tolist()))
         try:

@@ -29,12 +29,11 @@ ValueError: n_deals must be an int >= 1, got 0
 
 from __future__ import annotations
 
-import numpy as np
-
 from abstraction.cards.buckets import BucketLookup, CardAbstraction
 from abstraction.chance.fresh_chance import FreshChance
 from abstraction.tree import DealTable
 from game.cards.rng import SeedLike, as_generator
+from game.dataclass_support import check_int
 from game.rules.nolimit import NoLimitConfig
 
 
@@ -53,6 +52,5 @@ def sample_deal_table(
     first k deals of a larger table equal a table of k deals.
     """
     chance = FreshChance(config, abstraction, max_runs=max_runs)  # type: ignore[arg-type]
-    if isinstance(n_deals, bool) or not isinstance(n_deals, (int, np.integer)) or n_deals < 1:
-        raise ValueError(f"n_deals must be an int >= 1, got {n_deals!r}")
+    check_int("n_deals", n_deals)
     return chance.sample(0, int(n_deals), int(as_generator(seed).integers(0, 2**63)), parallel=True)

@@ -27,7 +27,7 @@ from the engine as in :func:`abstraction.exact.exact_games.walk_betting`.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +36,7 @@ import numpy as np
 from abstraction.exact.exact_games import outcome_table, showdown_contexts, walk_betting
 from abstraction.exact.lifting import merge_deals
 from abstraction.tree import DealTable, FlatTree, SolverGame
-from game.cards.deck import format_cards, parse_cards
+from game.cards.deck import CardsLike, format_cards, parse_cards
 from game.cards.evaluator import evaluate_batch
 from game.rules.small_holdem import SmallHoldemConfig, SmallHoldemRound
 
@@ -62,7 +62,7 @@ class SmallDeckGame:
     suit_isomorphism: bool
     raw_deals: int
 
-    def bucket_of(self, street: int, cards: str | Sequence[int] | np.ndarray) -> int:
+    def bucket_of(self, street: int, cards: CardsLike) -> int:
         """The bucket of a real view on ``street``: hole cards, then the public cards revealed so far (any order
         within the hole cards and within each street's cards).
 

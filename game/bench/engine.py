@@ -22,6 +22,7 @@ import numpy as np
 
 from game.bench.timing import best_rate
 from game.cards.rng import as_generator
+from game.dataclass_support import check_int
 from game.rules.chance import RandomChance
 from game.rules.nolimit import sample_legal_action
 
@@ -107,8 +108,7 @@ def run_engine_benchmark(
     from game.rules.variants import VARIANTS
 
     for name, value in (("rounds", rounds), ("pokerkit_rounds", pokerkit_rounds), ("repeats", repeats)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+        check_int(name, value)
     rates = {name: _our_rate(name, rounds, repeats, seed) for name in VARIANTS}
     pokerkit_rate = _pokerkit_rate(pokerkit_rounds, repeats, seed)
     try:

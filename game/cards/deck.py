@@ -16,7 +16,7 @@ ValueError: malformed card '1x': expected a rank in '23456789TJQKA' and a suit i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -27,6 +27,9 @@ SUITS = "cdhs"
 N_CARDS = 52
 N_RANKS = 13
 N_SUITS = 4
+
+CardsLike = str | Sequence[int] | np.ndarray
+"""Cards as text (``"Ah Kd"``, see :func:`parse_cards`) or as card ints 0..51."""
 
 _CARD_TEXT = re.compile(r"[2-9TJQKA][cdhs]")
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from game.cli_support import RUNTIME, USAGE, OneLineErrors, check_output_file, fail
+from game.cli_support import RUNTIME, USAGE, JsonFlag, OneLineErrors, Repeats, fail, output_file
 
 if TYPE_CHECKING:
     from game.rules.limit import LimitConfig
@@ -176,7 +176,7 @@ def _bot_seeds(seed: int) -> tuple[Any, Any]:
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
-    def variants(as_json: bool = typer.Option(False, "--json", help="Print JSON only.")) -> None:
+    def variants(as_json: JsonFlag = False) -> None:
         """List the variants and every config parameter with its default."""
         entries = variant_parameters()
         if as_json:
@@ -222,7 +222,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             help="Also score A by AIVAT (A must expose a policy; B's decisions are corrected too if B exposes "
             "one): A's mbb/hand with its 95% CI on the same rounds, and the variance reduction.",
         ),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Play a duplicate match between two players (baseline bots or strategy files); print bankrolls
         and A's mbb/hand with a 95% CI over deal pairs (with --aivat, also AIVAT's estimate)."""
@@ -231,10 +231,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         from game.rules.variants import get_variant
 
         if history is not None:
-            try:
-                check_output_file(history, "--history")
-            except ValueError as error:
-                raise fail(str(error), RUNTIME) from None
+            output_file(history, "--history")
         try:
             config = get_variant(variant).config_class(rules=rules)  # type: ignore[call-arg]
         except ValueError as error:
@@ -296,7 +293,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         seed: int = typer.Option(0, help="Seed of the deals (bots get seeds derived from it)."),
         max_games: int = typer.Option(1000, help="Stop after this many games if nobody holds every chip."),
         cards_speak: bool = typer.Option(True, "--cards-speak/--announced", help="Showdown mode of the limit game."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Play the N-player limit game (limit-holdem-nplayer.txt) as a freeze-out between baseline bots and
         strategy files (`vcfr solve --variant limit`)."""
@@ -342,7 +339,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         freezeouts: int = typer.Option(6, help="Limit: freeze-outs per pair of opponents (the bot's seat rotates)."),
         max_games: int = typer.Option(1000, help="Limit: games before an open freeze-out goes to the chip leader."),
         png: Path | None = typer.Option(None, help="Write a bar chart (PNG) with the 95% intervals here."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Play a bot against the whole sparring suite and the baselines (duplicate, engine rules by
         default): a table of mbb/hand with a Student-t 95% interval and win/loss per opponent; under
@@ -350,10 +347,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         from game.play.gauntlet import run_gauntlet, write_chart
 
         if png is not None:
-            try:
-                check_output_file(png, "--png")
-            except ValueError as error:
-                raise fail(str(error), RUNTIME) from None
+            output_file(png, "--png")
         try:
             loader = player_loader(bot)
             loader = None if loader is None else CheckedLoader(loader)  # a refused file: a runtime error
@@ -399,7 +393,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
     def replay(
         path: Path = typer.Argument(..., help="A hand history written by `vcfr match --history` (JSON lines or PHH)."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Re-run every round of a hand history and verify its payoffs (exit code 1 on a mismatch)."""
         from game.play.history_files import replay as replay_history
@@ -440,10 +434,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             rules = None if engine is None else engine_rules(engine)
         except ValueError as error:
             raise fail(f"--engine: {error}", USAGE) from None
-        try:
-            check_output_file(destination, "OUT")
-        except ValueError as error:
-            raise fail(str(error), RUNTIME) from None
+        output_file(destination, "OUT")
         try:
             if rules is not None:
                 header, records = read_game_log(source.read_text(), rules)
@@ -473,9 +464,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     def bench_engine(
         rounds: int = typer.Option(2000, help="Random rounds per variant per timed pass."),
         pokerkit_rounds: int = typer.Option(300, help="Random PokerKit hold'em rounds per timed pass."),
-        repeats: int = typer.Option(3, help="Timed passes; the best is reported."),
+        repeats: Repeats = 3,
         seed: int = typer.Option(0, help="Seed of the cards and actions."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Random heads-up rounds per second in every variant, next to PokerKit's hold'em."""
         from game.bench.engine import run_engine_benchmark

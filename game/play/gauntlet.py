@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from game.dataclass_support import check_int
 from game.play.bots import BASELINE_BOTS, BOTS, LIMIT_BOTS, make_bot
 from game.play.sparring import LIMIT_STYLES, gauntlet_styles
 from game.rules.families import LIMIT_GAME, GameFamily, game_family
@@ -157,11 +158,6 @@ def _run(function: Callable[..., dict], tasks: list[tuple], jobs: int, on_done: 
     return sorted(collected, key=lambda result: result["index"])
 
 
-def _check_count(name: str, value: int, minimum: int = 1) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
-
-
 def _absolute_files(player: str) -> str:
     """``player`` with each ``:``-separated part that names an existing file or folder made absolute
     (``adaptive:out/bounty.h5`` -> ``adaptive:/home/.../out/bounty.h5``), so that a worker process
@@ -199,13 +195,13 @@ tight_passive
     """
     from game.rules.variants import VARIANTS
 
-    _check_count("jobs", jobs)
+    check_int("jobs", jobs)
     started = time.perf_counter()
     shown, player = player, _absolute_files(player)  # worker processes may run in another folder
     family = game_family(variant)
     if family is GameFamily.LIMIT:
-        _check_count("freezeouts", freezeouts)
-        _check_count("max_games", max_games)
+        check_int("freezeouts", freezeouts)
+        check_int("max_games", max_games)
         styles = LIMIT_STYLES if opponents is None else tuple(opponents)
         unknown = [name for name in (*styles, *([] if loader else [player])) if name not in LIMIT_BOTS]
         if unknown:
@@ -235,7 +231,7 @@ tight_passive
         }
     if family is not GameFamily.HEADS_UP:
         raise ValueError(f"unknown variant {variant!r}: known are {', '.join([*VARIANTS, LIMIT_GAME])}")
-    _check_count("hands", hands, 2)
+    check_int("hands", hands, 2)
     if hands % 2:
         raise ValueError(f"the gauntlet plays duplicate deals: hands must be even, got {hands}")
     if rules not in ("document", "engine"):

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from game.cards.deck import format_cards, parse_cards
+from game.dataclass_support import json_fields
 from game.play.history import Fault, HistoryHeader, HistoryWriter, RoundRecord, read_history
 from game.play.phh import PhhWriter, is_phh_path, read_phh
 from game.rules.actions import Action, IllegalActionError
@@ -43,14 +44,7 @@ class ReplayReport:
         return self.mismatch is None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "path": self.path,
-            "variant": self.variant,
-            "ok": self.ok,
-            "rounds_checked": self.rounds_checked,
-            "bankrolls": self.bankrolls,
-            "mismatch": self.mismatch,
-        }
+        return {**json_fields(self), "ok": self.ok}
 
 
 class _Mismatch(Exception):

@@ -49,6 +49,7 @@ import math
 from fractions import Fraction
 from typing import Any, Protocol
 
+from game.dataclass_support import check_int
 from game.rules.actions import Action, ActionKind, Policy
 from game.rules.nolimit import NoLimitConfig
 
@@ -79,8 +80,7 @@ class MatchCounter:
     """
 
     def __init__(self, rounds: int) -> None:
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-            raise ValueError(f"rounds must be an int >= 1, got {rounds!r}")
+        check_int("rounds", rounds)
         self.rounds = rounds
         self.bankroll = 0
         """Chips won so far in the current match."""
@@ -130,8 +130,7 @@ def lock_in_threshold(config: NoLimitConfig, rounds_left: int, first_seat: int) 
     >>> lock_in_threshold(HoldemConfig(), 0, first_seat=0)
     0
     """
-    if isinstance(rounds_left, bool) or not isinstance(rounds_left, int) or rounds_left < 0:
-        raise ValueError(f"rounds_left must be an int >= 0, got {rounds_left!r}")
+    check_int("rounds_left", rounds_left, 0)
     if first_seat not in (0, 1):
         raise ValueError(f"seat must be 0 (dealer) or 1 (big blind), got {first_seat!r}")
     bounds = (round_loss_bound(config, 0), round_loss_bound(config, 1))
@@ -177,8 +176,7 @@ class LockIn:
         self.bot = bot
         self.config = config
         self.rounds = config.rounds if rounds is None else rounds
-        if isinstance(self.rounds, bool) or not isinstance(self.rounds, int) or self.rounds < 1:
-            raise ValueError(f"rounds must be an int >= 1, got {self.rounds!r}")
+        check_int("rounds", self.rounds)
         self.name = str(getattr(bot, "name", "bot"))
         self.match = match
         self.logger = logger

@@ -41,6 +41,7 @@ from typing import IO, Any
 import numpy as np
 
 from game.cards.rng import SeedLike, as_generator
+from game.dataclass_support import check_int
 from game.play.history import Fault, HistoryHeader, RoundRecord
 from game.play.history_files import open_history_writer
 from game.rules.actions import Action, ActionKind, Bot, IllegalActionError
@@ -233,8 +234,7 @@ def play_match(
     if not isinstance(config, NoLimitConfig):
         raise TypeError(f"config must be a heads-up variant config (NoLimitConfig), got {config!r}")
     rounds = config.rounds if rounds is None else rounds
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise ValueError(f"rounds must be an int >= 1, got {rounds!r}")
+    check_int("rounds", rounds)
     if duplicate and rounds % 2:
         raise ValueError(f"a duplicate match plays each deal twice: rounds must be even, got {rounds}")
     for bot in (bot_a, bot_b):

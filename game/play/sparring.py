@@ -64,12 +64,6 @@ ALL_IN = math.inf
 DEFAULT_SAMPLES = 300
 """Monte Carlo deals per equity estimate (about 0.1 ms each, one per street and cards)."""
 
-_FOLD = ActionKind.FOLD
-_CHECK = ActionKind.CHECK
-_CALL = ActionKind.CALL
-_RAISE = ActionKind.RAISE
-_BID = ActionKind.BID
-
 
 @dataclass(frozen=True)
 class Style:
@@ -309,9 +303,9 @@ class SparringBot:
             raise ValueError(f"{self.name} was asked to act with no legal action (seat {observation.seat})")
         if self._locked(observation):
             return one_point(locked_action(observation))
-        if _BID in legal:
+        if ActionKind.BID in legal:
             return one_point(self._bid(observation))
-        if _RAISE not in legal and _CALL not in legal and _FOLD not in legal:
+        if ActionKind.RAISE not in legal and ActionKind.CALL not in legal and ActionKind.FOLD not in legal:
             return one_point(passive_action(observation))  # check only, or a limit showdown
         style = self.style
         equity = self._equity(observation)
@@ -319,18 +313,20 @@ class SparringBot:
         facing = max(observation.pips)
         cost = facing - observation.pips[seat]
         pot = sum(observation.contributions)
-        continues = _CHECK in legal or equity >= max(style.min_call_equity, cost / (pot + cost) + style.call_margin)
+        continues = ActionKind.CHECK in legal or equity >= max(
+            style.min_call_equity, cost / (pot + cost) + style.call_margin
+        )
         raise_equity, scale = style.raise_equity, 1.0
         if style.bounty_raise_equity is not None and _holds_bounty(observation):
             raise_equity, scale = style.bounty_raise_equity, style.bounty_size_scale
         raise_probability = 0.0
-        if _RAISE in legal and self._raises_this_street(observation) < style.max_raises:
+        if ActionKind.RAISE in legal and self._raises_this_street(observation) < style.max_raises:
             raise_probability = 1.0 if equity >= raise_equity else style.bluff
-        if _RAISE in legal and _CHECK not in legal and _CALL not in legal and continues:
+        if ActionKind.RAISE in legal and ActionKind.CHECK not in legal and ActionKind.CALL not in legal and continues:
             raise_probability = 1.0  # the limit straddle: raising is the only way in
-        if _CHECK in legal:
+        if ActionKind.CHECK in legal:
             passive = Action.check()
-        elif continues and _CALL in legal:
+        elif continues and ActionKind.CALL in legal:
             passive = Action.call()
         else:
             passive = Action.fold()
@@ -385,7 +381,7 @@ class SparringBot:
     def _raise_amounts(self, observation: Any, facing: int, pot_after_call: int, scale: float) -> list[int]:
         moves = getattr(observation, "legal_moves", None)
         if moves is not None:
-            return [next(move.amount for move in moves if move.kind is _RAISE)]
+            return [next(move.amount for move in moves if move.kind is ActionKind.RAISE)]
         low, high = observation.raise_bounds
         amounts = []
         for size in self.style.sizes:
@@ -398,7 +394,9 @@ class SparringBot:
         return sum(
             1
             for move in observation.history
-            if move.seat == observation.seat and move.street == observation.street and move.action.kind is _RAISE
+            if move.seat == observation.seat
+            and move.street == observation.street
+            and move.action.kind is ActionKind.RAISE
         )
 
     def _locked(self, observation: Any) -> bool:

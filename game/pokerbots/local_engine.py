@@ -45,6 +45,7 @@ import numpy as np
 
 from game.cards.deck import RANKS, card_str
 from game.cards.rng import SeedLike, as_generator
+from game.dataclass_support import check_int
 from game.pokerbots.client import CONNECT_TIMEOUT_SECONDS
 from game.pokerbots.engines import EngineRules
 from game.pokerbots.protocol import HistoryAction, format_answer, parse_clause
@@ -176,8 +177,7 @@ class LocalEngine:
         Every card, swap and bounty rank follows from ``seed`` (per round a fresh
         ``RandomChance``, as `game.play.match.play_match` deals); bounty ranks are drawn by player
         and follow the player across seats."""
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-            raise ValueError(f"rounds must be an int >= 1, got {rounds!r}")
+        check_int("rounds", rounds)
         rng = as_generator(seed)
         winnings = np.zeros(rounds, dtype=np.int64)
         state_by_player: object = None

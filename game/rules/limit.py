@@ -72,6 +72,7 @@ import numpy as np
 from game.cards.deck import N_CARDS, format_cards
 from game.cards.evaluator import evaluate_batch, evaluate_few
 from game.cards.rng import SeedLike
+from game.dataclass_support import check_int
 from game.rules.actions import Action, ActionKind, IllegalActionError, Move
 from game.rules.chance import UNKNOWN_CARD, ChanceLog, ChanceSource, RandomChance
 from game.rules.nolimit import PREFLOP, street_name
@@ -146,8 +147,7 @@ class LimitConfig:
             raise ValueError(f"high_limit must be >= 1 chip, got {self.high_limit}")
         if self.max_raises < 0:
             raise ValueError(f"max_raises must be >= 0, got {self.max_raises}")
-        if isinstance(self.hole_cards, bool) or not isinstance(self.hole_cards, int) or self.hole_cards < 1:
-            raise ValueError(f"hole_cards must be an int >= 1, got {self.hole_cards!r}")
+        check_int("hole_cards", self.hole_cards)
         board = tuple(self.board_cards) if isinstance(self.board_cards, (list, tuple)) else None
         if (
             not board

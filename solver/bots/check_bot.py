@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from game.dataclass_support import json_fields
 from game.pokerbots.engines import engine_rules
 from game.pokerbots.local_engine import (
     FAULT_KINDS,
@@ -80,26 +81,11 @@ class CheckReport:
         return not any(self.faults.values())
 
     def as_json(self) -> dict[str, Any]:
-        """JSON-ready values (``vcfr check-bot --json``)."""
+        """JSON-ready values (``vcfr check-bot --json``): every field but ``log_tail``, the clock used
+        per 1,000 rounds (the engine's match length) and ``ok``."""
         return {
-            "folder": self.folder,
-            "variant": self.variant,
-            "year": self.year,
-            "opponent": self.opponent,
-            "rounds": self.rounds,
-            "seed": self.seed,
-            "bankroll": self.bankroll,
-            "mbb_per_hand": self.mbb_per_hand,
-            "ci95_mbb_per_hand": self.ci95_mbb_per_hand,
-            "faults": self.faults,
-            "fault_notes": list(self.fault_notes),
-            "decisions": self.decisions,
-            "decision_ms": self.decision_ms,
-            "clock_seconds": self.clock_seconds,
-            "clock_used_seconds": self.clock_used_seconds,
+            **json_fields(self, exclude=("log_tail",)),
             "clock_used_seconds_per_1000_rounds": self.clock_used_seconds * ENGINE_ROUNDS / max(self.rounds, 1),
-            "warm_up_seconds": self.warm_up_seconds,
-            "peak_memory_bytes": self.peak_memory_bytes,
             "ok": self.ok,
         }
 

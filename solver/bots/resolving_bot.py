@@ -105,6 +105,7 @@ from abstraction.tree import DECISION as ABSTRACT_DECISION
 from abstraction.tree import SHOWDOWN as ABSTRACT_SHOWDOWN
 from game.cards.deck import N_RANKS
 from game.cards.rng import SeedLike
+from game.dataclass_support import check_int
 from game.play.bots import passive_action
 from game.rules.actions import Action, ActionKind, Move, Policy
 from game.rules.nolimit import NoLimitConfig, Observation
@@ -196,8 +197,7 @@ class ResolvingConfig:
     def __post_init__(self) -> None:
         if not isinstance(self.bets, StreetBets):
             raise TypeError(f"bets must be a StreetBets (e.g. StreetBets.parse('0.5p,1p,a cap=2')), got {self.bets!r}")
-        if isinstance(self.iterations, bool) or not isinstance(self.iterations, int) or self.iterations < 1:
-            raise ValueError(f"iterations must be an int >= 1, got {self.iterations!r}")
+        check_int("iterations", self.iterations)
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"seconds must be None or > 0 (a wall-clock budget), got {self.seconds!r}")
         for name in ("min_iterations", "turn_min_iterations"):

@@ -60,6 +60,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from game.dataclass_support import check_int
+
 __all__ = ["Run", "TimeConfig", "TimeManager", "run_within"]
 
 Now = Callable[[], float]
@@ -111,8 +113,7 @@ class TimeConfig:
             raise ValueError(f"margin must be >= 1 (a factor on the measured time), got {self.margin!r}")
         if not self.prior_rate > 0:
             raise ValueError(f"prior_rate must be > 0 (re-solves per round), got {self.prior_rate!r}")
-        if isinstance(self.prior_rounds, bool) or not isinstance(self.prior_rounds, int) or self.prior_rounds < 1:
-            raise ValueError(f"prior_rounds must be an int >= 1, got {self.prior_rounds!r}")
+        check_int("prior_rounds", self.prior_rounds)
         if not self.street_weights or any(not weight > 0 for _, weight in self.street_weights):
             raise ValueError(f"street_weights must be (board length, weight > 0) pairs, got {self.street_weights!r}")
 
@@ -133,8 +134,7 @@ class TimeManager:
     def __init__(self, config: TimeConfig, *, rounds: int) -> None:
         if not isinstance(config, TimeConfig):
             raise TypeError(f"config must be a TimeConfig, got {config!r}")
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-            raise ValueError(f"rounds must be an int >= 1, got {rounds!r}")
+        check_int("rounds", rounds)
         self.config = config
         self.starting_clock = math.inf
         self.rounds = rounds

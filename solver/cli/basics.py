@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from game.cli_support import RUNTIME, USAGE, benchmark_result, check_output_folder, fail
+from game.cli_support import USAGE, JsonFlag, Repeats, benchmark_result, fail, output_folder
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
@@ -20,9 +20,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
     @bench.command("evaluator")
     def bench_evaluator(
         hands: int = typer.Option(2_000_000, help="Random 7-card hands per timed pass."),
-        repeats: int = typer.Option(5, help="Timed passes; the best is reported."),
+        repeats: Repeats = 5,
         seed: int = typer.Option(0, help="Seed of the random hands."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Time our batch evaluator and the peers (eval7, phevaluator) on the same hands."""
         from game.bench.evaluator import run_evaluator_benchmark
@@ -50,8 +50,5 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             config = DemoConfig(variant=variant, solve_seconds=seconds, out=out)
         except ValueError as error:
             raise fail(str(error), USAGE) from None
-        try:
-            check_output_folder(out)
-        except ValueError as error:
-            raise fail(str(error), RUNTIME) from None
+        output_folder(out)
         run_demo(config)

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import typer
 
-from game.cli_support import RUNTIME, check_output_folder, fail
+from game.cli_support import RUNTIME, JsonFlag, StrategyArgument, check_output_folder, fail
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
     def chart(
-        strategy: Path = typer.Argument(..., help="Strategy file (HDF5) written by vcfr solve."),
+        strategy: StrategyArgument,
         out: Path | None = typer.Option(
             None, help="Folder for the PNG files (default: <strategy>_charts next to the file)."
         ),
@@ -23,7 +23,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         cards: Path | None = typer.Option(
             None, help="Card abstraction file (default: the one the strategy file names)."
         ),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Write the 13x13 preflop grid of action frequencies per decision point and the convergence curve."""
         from abstraction.cards.buckets import CardAbstraction

@@ -22,6 +22,8 @@ from typing import Any
 
 import typer
 
+from game.cli_support import JsonFlag, output_folder
+
 RESOLVE_PREFIX = "resolve:"
 """A ``vcfr match`` player ``resolve:FILE.h5`` is the re-solving bot of the strategy file ``FILE.h5``."""
 
@@ -80,7 +82,7 @@ def folder_player(path: str, config: Any, seed: Any) -> Any:
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
-    from game.cli_support import RUNTIME, USAGE, benchmark_result, check_output_folder, fail
+    from game.cli_support import RUNTIME, USAGE, benchmark_result, fail
     from game.play.cli_game import register_player_file, register_player_folder
 
     register_player_file(".h5", strategy_player)
@@ -127,7 +129,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             "(game.play.adaptive; recorded in bot.json). Default: on for bots with a policy.",
             show_default=False,
         ),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Write a ready bot folder (commands.json, player.py, the needed package files) for an engine;
         print its size zipped and the peak memory of its warm-up round."""
@@ -142,10 +144,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             bot = "resolve"
         elif bot is None:
             raise fail("give --bot (or --resolve with --strategy)", USAGE)
-        try:
-            check_output_folder(out)
-        except ValueError as error:
-            raise fail(str(error), RUNTIME) from None
+        output_folder(out)
         try:
             summary = export_bot(
                 variant,
@@ -188,7 +187,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         rounds: int = typer.Option(200, help="Rounds to play (an official match has 1000)."),
         opponent: str = typer.Option("equity", help="Baseline bot: equity, checkcall or random."),
         seed: int = typer.Option(0, help="Seed of the deals and of the baseline."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Check an exported bot without the official engine: its warm-up (python player.py --warm-up),
         then --rounds rounds of its year's game against a baseline in a local engine, through the
@@ -217,7 +216,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         bot: str = typer.Option("random", help="Baseline bot from game.play.bots (random, checkcall, equity)."),
         repeats: int = typer.Option(3, help="Timed passes over the transcript; the best is reported."),
         seed: int = typer.Option(0, help="Seed of the bot."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Time the engine client + a baseline bot on every line of a recorded 1000-round match."""
         from game.bench.client import DEFAULT_TRANSCRIPT, run_client_benchmark

@@ -16,7 +16,7 @@ from typing import Any
 
 import typer
 
-from game.cli_support import OneLineErrors, warn_if_over_cores
+from game.cli_support import JsonFlag, OneLineErrors, StrategyArgument, warn_if_over_cores
 from game.cli_support import fail as _fail
 
 DEFAULT_HANDS = 10_000
@@ -207,7 +207,7 @@ def run_lbr(
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command(cls=OneLineErrors)
     def lbr(
-        path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
+        path: StrategyArgument,
         hands: int = typer.Option(DEFAULT_HANDS, help="Hands per seat."),
         candidates: int | None = typer.Option(
             None,
@@ -236,7 +236,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             "lookup", help="--actions full: the file's bot LBR plays: lookup, or resolve (the re-solving bot)."
         ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Local best response (Lisý & Bowling 2017): a lower bound on the exploitability of a strategy
         file's average strategy, in mbb/hand with a 95% interval; works on full-size heads-up games.

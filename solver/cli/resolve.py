@@ -6,14 +6,16 @@ import json
 
 import typer
 
+from game.cli_support import JsonFlag, Repeats
+
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @bench.command("resolve")
     def bench_resolve(
         iterations: int = typer.Option(200, help="CFR iterations per timed pass (each updates both players)."),
-        repeats: int = typer.Option(5, help="Timed passes; the best is reported."),
+        repeats: Repeats = 5,
         algorithm: str = typer.Option("dcfr", help="cfr, cfr+, linear or dcfr."),
-        as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+        as_json: JsonFlag = False,
     ) -> None:
         """Re-solving a river subgame (1,081 x 1,081 hands): iterations/s, ours and plain numpy's, one thread."""
         from solver.bench.resolve import format_table, run_resolve_benchmark

@@ -22,7 +22,7 @@ from typing import Any
 
 import typer
 
-from game.cli_support import RUNTIME, OneLineErrors, check_output_file, warn_if_over_cores
+from game.cli_support import RUNTIME, JsonFlag, OneLineErrors, StrategyArgument, output_file, warn_if_over_cores
 from game.cli_support import fail as _fail
 
 GAMES = ("kuhn", "leduc")
@@ -215,10 +215,7 @@ def _checked_target(run: Any, options: SolveOptions) -> Path:
     a resumed file is first checked against its own settings, by ``train``)."""
     if run.solver.out is None:
         raise _fail("no strategy file to write: pass --out or set [solver] out", 2)
-    try:
-        target = check_output_file(run.solver.out)
-    except ValueError as error:
-        raise _fail(str(error)) from None
+    target = output_file(run.solver.out)
     if target.exists() and not (options.resume or options.force):
         raise _fail(_existing_output(target))
     missing_cards = run.missing_cards_message()
@@ -360,7 +357,7 @@ def solve(
 
 
 def exploit(
-    path: Path = typer.Argument(..., help="Strategy file (HDF5)."),
+    path: StrategyArgument,
     deals: int | None = typer.Option(
         None,
         help="Fresh-chance abstract games: measure over this many deals "
@@ -375,7 +372,7 @@ def exploit(
     hands: int = typer.Option(10_000, help="With --lbr: hands per seat."),
     candidates: int = typer.Option(100, help="With --lbr: deals in LBR's belief."),
     seed: int = typer.Option(0, help="With --lbr: seed."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    as_json: JsonFlag = False,
 ) -> None:
     """Exact exploitability of a strategy file's average strategy (abstract games: within the
     abstraction, over the game's fixed deal table); --lbr: local best response (vcfr lbr)."""
@@ -417,7 +414,7 @@ def bench_solver(
     game: str = typer.Option("leduc", help=f"Game: {', '.join(GAMES)}."),
     quick: bool = typer.Option(False, "--quick", help="ES-MCCFR budgets of 1 s and 3 s instead of 10 s and 60 s."),
     seed: int = typer.Option(0, help="Seed of the sampling solvers."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    as_json: JsonFlag = False,
 ) -> None:
     """Our CFR+ and ES-MCCFR next to OpenSpiel's C++ solvers: speed and exploitability (chips)."""
     from solver.bench.openspiel_peer import PeerUnavailableError
@@ -461,7 +458,7 @@ def bench_abstract(
     ),
     seconds: float = typer.Option(5.0, help="Seconds of ES-MCCFR per measurement (after a warm-up)."),
     fixed_deals: int = typer.Option(200_000, help="Deals of the fixed-sample peer on Hold'em."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON only."),
+    as_json: JsonFlag = False,
 ) -> None:
     """ES-MCCFR iterations/s and table bytes per information set on each variant's default abstract game,
     with the fixed-sample path on Hold'em as the peer."""

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import typer
 
-from game.cli_support import RUNTIME, fail
+from game.cli_support import RUNTIME, StrategyArgument, fail
 from solver.view import DEFAULT_DEALS
 
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
     def view(
-        strategy: Path = typer.Argument(..., help="Strategy file (HDF5) written by vcfr solve."),
+        strategy: StrategyArgument,
         compare: Path | None = typer.Option(
             None, help="A second strategy file of the same tree (game and bets), shown side by side."
         ),

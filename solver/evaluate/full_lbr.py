@@ -52,6 +52,7 @@ from typing import Any
 
 import numpy as np
 
+from game.dataclass_support import check_int
 from game.play.bots import passive_action
 from game.play.match import interval_95
 from game.rules.actions import Action, ActionKind, PolicyBot
@@ -94,9 +95,7 @@ class FullLBRConfig:
 
     def __post_init__(self) -> None:
         for name, minimum in (("hands", 2), ("candidates", 1), ("samples", 1), ("seed", 0)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-                raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+            check_int(name, getattr(self, name), minimum)
         for name in ("sizes", "bids"):
             values = getattr(self, name)
             if not all(isinstance(v, (int, float)) and np.isfinite(v) and v >= 0 for v in values):

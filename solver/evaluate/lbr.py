@@ -79,6 +79,7 @@ import numpy as np
 
 from abstraction.chance.fresh_chance import FreshChance, TableChance
 from abstraction.tree import DECISION, DealTable, KernelTree, SolverGame
+from game.dataclass_support import check_int, json_fields
 from game.play.match import interval_95
 from game.rules.actions import ActionKind
 from game.rules.nolimit import FLOP, TURN
@@ -110,9 +111,7 @@ class LBRConfig:
 
     def __post_init__(self) -> None:
         for name, minimum in (("hands", 2), ("candidates", 1), ("batch", 1), ("workers", 1)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-                raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+            check_int(name, getattr(self, name), minimum)
         if (
             isinstance(self.seed, bool)
             or not isinstance(self.seed, (int, np.integer))
@@ -155,23 +154,7 @@ class LBRResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict of every field but ``payoffs``."""
-        return {
-            "mbb_per_hand": self.mbb_per_hand,
-            "ci95_mbb": self.ci95_mbb,
-            "chips_per_hand": self.chips_per_hand,
-            "ci95_chips": self.ci95_chips,
-            "seat_chips": list(self.seat_chips),
-            "seat_ci95_chips": list(self.seat_ci95_chips),
-            "hands": self.hands,
-            "candidates": self.candidates,
-            "seed": self.seed,
-            "big_blind": self.big_blind,
-            "chance": self.chance,
-            "unreached_decisions": self.unreached_decisions,
-            "seconds": self.seconds,
-            "opponent": self.opponent,
-            "equity_rule": self.equity_rule,
-        }
+        return json_fields(self, exclude=("payoffs",))
 
 
 def _equity_bot_default(name: str) -> Any:

@@ -46,6 +46,7 @@ from abstraction.chance.sampled_deals import sample_deal_table
 from abstraction.hooks import hooked_variants
 from abstraction.hooks.river_of_blood import DEFAULT_MAX_RUNS
 from abstraction.tree import DealTable, SolverGame
+from game.dataclass_support import check_int, check_sha256_or_empty
 from game.rules.nolimit import NoLimitConfig
 from game.rules.variants import get_variant
 
@@ -131,18 +132,9 @@ class AbstractGameConfig(KindConfig):
                 f"max_runs is River of Blood's run cap; {self.variant!r} takes none, got {self.max_runs!r}"
             )
         for name in ("n_deals", "max_nodes"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be an int >= 1, got {value!r}")
-        if isinstance(self.deal_seed, bool) or not isinstance(self.deal_seed, int) or self.deal_seed < 0:
-            raise ValueError(f"deal_seed must be an int >= 0, got {self.deal_seed!r}")
-        if not isinstance(self.card_hash, str) or (
-            self.card_hash and (len(self.card_hash) != 64 or set(self.card_hash) - set("0123456789abcdef"))
-        ):
-            raise ValueError(
-                f"card_hash must be the sha256 hex digest of the card file (64 hex digits) or '', "
-                f"got {self.card_hash!r}"
-            )
+            check_int(name, getattr(self, name))
+        check_int("deal_seed", self.deal_seed, 0)
+        check_sha256_or_empty("card_hash", self.card_hash, "the card file")
         self.variant_config()  # bad rules fail here, naming the bad value
 
     def variant_config(self) -> NoLimitConfig:

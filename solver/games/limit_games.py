@@ -37,6 +37,7 @@ from abstraction.bets.limit_tree import build_limit_tree, check_no_tap_out, show
 from abstraction.cards.buckets import BucketLookup, CardAbstraction
 from abstraction.chance.limit_chance import LimitChance
 from abstraction.tree import MAX_PLAYERS, SolverGame
+from game.dataclass_support import check_int, check_sha256_or_empty
 from game.rules.limit import LimitConfig
 from solver.games.abstract_games import KindConfig, load_card_abstraction
 
@@ -72,15 +73,8 @@ class LimitGameConfig(KindConfig):
         object.__setattr__(self, "card_abstraction", str(self.card_abstraction))
         if not self.card_abstraction:
             raise ValueError("card_abstraction must name the HDF5 card-abstraction file, got ''")
-        if isinstance(self.max_nodes, bool) or not isinstance(self.max_nodes, int) or self.max_nodes < 1:
-            raise ValueError(f"max_nodes must be an int >= 1, got {self.max_nodes!r}")
-        if not isinstance(self.card_hash, str) or (
-            self.card_hash and (len(self.card_hash) != 64 or set(self.card_hash) - set("0123456789abcdef"))
-        ):
-            raise ValueError(
-                f"card_hash must be the sha256 hex digest of the card file (64 hex digits) or '', "
-                f"got {self.card_hash!r}"
-            )
+        check_int("max_nodes", self.max_nodes)
+        check_sha256_or_empty("card_hash", self.card_hash, "the card file")
         rules = self.limit_config()  # bad rules fail here, naming the bad value
         if not rules.is_holdem:
             raise ValueError(

@@ -328,6 +328,8 @@ def _run_sampling(
         kernels_mccfr._table_deals(
             game.deals.cumulative_probability(), config.seed, first_iteration, n_iterations, deal_of_iteration
         )
+    # the tables, the iteration window, the seed and the averaging: what both samplers take
+    window = (regrets, strategy_sums, first_iteration, n_iterations, config.seed, config.linear_averaging)
     if config.algorithm == "es-mccfr":
         if private is None:
             private = PrivateRows(strategy_sums[:0], regrets[:0], 1)
@@ -336,12 +338,7 @@ def _run_sampling(
             *deal_arrays(deals),
             deal_of_iteration,
             int(tree.street.max()),
-            regrets,
-            strategy_sums,
-            first_iteration,
-            n_iterations,
-            config.seed,
-            config.linear_averaging,
+            *window,
             config.prune_after,
             config.prune_probability,
             config.prune_threshold,
@@ -354,12 +351,7 @@ def _run_sampling(
             tree.kernel_tree(),
             *deal_arrays(deals),
             deal_of_iteration,
-            regrets,
-            strategy_sums,
-            first_iteration,
-            n_iterations,
-            config.seed,
-            config.linear_averaging,
+            *window,
             config.epsilon,
         )
 

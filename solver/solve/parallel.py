@@ -61,6 +61,7 @@ from typing import Any
 import numpy as np
 
 from abstraction.tree import SolverGame
+from game.dataclass_support import check_int
 from solver.solve.cfr import SAMPLING, PrivateRows, SolverConfig, allocate_tables, run_iterations, table_dtype
 
 BACKENDS = ("threads", "processes", "dask")
@@ -81,8 +82,7 @@ def check_parallel_settings(algorithm: str, workers: int, backend: str, schedule
     ...
     ValueError: workers=2 needs a sampling algorithm ('es-mccfr', 'os-mccfr'); 'cfr+' is a deterministic full traversal, run it with workers=1
     """
-    if not isinstance(workers, (int, np.integer)) or isinstance(workers, bool) or workers < 1:
-        raise ValueError(f"workers must be an int >= 1, got {workers!r}")
+    check_int("workers", workers)
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     if workers > 1 and algorithm not in SAMPLING:

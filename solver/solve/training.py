@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from abstraction.tree import SolverGame
+from game.dataclass_support import check_int
 from solver.evaluate.exploitability import exploitability
 from solver.solve.cfr import ALGORITHMS, FULL_TRAVERSAL, Solver, SolverConfig, normalized_strategy, table_dtype
 from solver.solve.game_kinds import (
@@ -512,8 +513,7 @@ def evaluate_strategy_file(
                 "draws fresh chance (a new deal per iteration); pass --deals N to measure it over "
                 "N sampled deals, or solve with chance = 'fixed'"
             )
-        if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-            raise ValueError(f"deals must be an int >= 1, got {deals!r}")
+        check_int("deals", deals)
         needed = 16 * game.tree.n_nodes * deals
         if needed > EXPLOITABILITY_MEMORY_LIMIT * 4:
             raise ValueError(

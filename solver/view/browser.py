@@ -35,6 +35,7 @@ import numpy as np
 
 from abstraction.cards.buckets import CardAbstraction
 from abstraction.tree import CHANCE, DECISION, KIND_NAMES, DealTable, FlatTree, check_compatible
+from game.dataclass_support import check_int
 from solver.evaluate.charts import action_colours, action_labels, hand_class, preflop_grid
 from solver.solve.strategy_file import StrategyFileError, StrategyRecord, read_strategy_file
 from solver.view import DEFAULT_DEALS
@@ -116,8 +117,7 @@ class StrategyView:
         from solver.games.abstract_games import GAME_KIND, AbstractGameConfig
         from solver.solve.game_kinds import build_game_from_config, game_kind
 
-        if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-            raise ValueError(f"deals must be an int >= 1, got {deals!r}")
+        check_int("deals", deals)
         source = Path(path)
         record = read_strategy_file(source)
         config = dict(record.game_config)

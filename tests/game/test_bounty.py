@@ -38,18 +38,6 @@ def bounty(deck: str, ranks: tuple[str, str], rules: str = "document", **config:
 BOTH_RULES = pytest.mark.parametrize("rules", ["document", "engine"])
 
 
-def test_defaults_follow_the_document() -> None:
-    # bounty-holdem.txt: every 25 rounds; 1.5 * winnings + 10; stack 400; 1000 rounds.
-    config = BountyConfig()
-    assert (config.bounty_period, config.bounty_multiplier, config.bounty_bonus, config.stack, config.rounds) == (
-        25,
-        1.5,
-        10,
-        400,
-        1000,
-    )
-
-
 @BOTH_RULES
 def test_example_1_showdown_50_each_winner_hits_wins_85(rules: str) -> None:
     # "both of them having bet 50 chips ... Player A wins and hits their bounty ... 1.5 * 50 + 10 = 85."

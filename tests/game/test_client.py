@@ -20,7 +20,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from game.cards.deck import card_str, parse_cards
+from game.cards.deck import card_str
 from game.cards.evaluator import evaluate
 from game.play.bots import RandomBot
 from game.pokerbots.client import DECISION_SECONDS_ENV, read_transcript, run_client, write_decision_seconds
@@ -43,13 +43,8 @@ from game.rules.actions import Action, ActionKind, Bot
 from game.rules.chance import ScriptedChance
 from game.rules.nolimit import NoLimitRound
 from game.rules.variants import VARIANTS
-
-TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
-
-
-def cards(text: str) -> tuple[int, ...]:
-    return tuple(parse_cards(text).tolist())
-
+from tests.game.scripted import TRANSCRIPTS
+from tests.game.scripted import card_tuple as cards
 
 YEARS = ("2022", "2023", "2024", "2025")
 ANSWER = re.compile(r"^(F|K|C|R\d+|A\d+)$")

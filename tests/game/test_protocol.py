@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import gzip
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.cards.deck import parse_cards
 from game.pokerbots.protocol import (
     AuctionResult,
     Board,
@@ -28,12 +26,8 @@ from game.pokerbots.protocol import (
     parse_line,
 )
 from game.rules.actions import Action, ActionKind
-
-TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
-
-
-def cards(text: str) -> tuple[int, ...]:
-    return tuple(parse_cards(text).tolist())
+from tests.game.scripted import TRANSCRIPTS
+from tests.game.scripted import card_tuple as cards
 
 
 def test_example_of_the_engine_doc_parses_clause_by_clause() -> None:

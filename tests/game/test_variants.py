@@ -23,6 +23,28 @@ EXPECTED = {
 }
 
 
+@pytest.mark.parametrize(
+    ("config_class", "documented"),
+    [
+        # bounty-holdem.txt: every 25 rounds; 1.5 * winnings + 10; stack 400; 1000 rounds.
+        (
+            BountyConfig,
+            {"bounty_period": 25, "bounty_multiplier": 1.5, "bounty_bonus": 10, "stack": 400, "rounds": 1000},
+        ),
+        # swap-holdem.txt: "Stack allocated per round: 200", "10%" on the flop, "5%" on the turn, 1000 rounds.
+        (SwapConfig, {"stack": 200, "flop_swap_probability": 0.10, "turn_swap_probability": 0.05, "rounds": 1000}),
+        (
+            RiverOfBloodConfig,
+            {"stack": 400, "big_blind": 2, "small_blind": 1, "rounds": 1000, "max_board_cards": 48},
+        ),
+    ],
+    ids=["bounty", "swap", "river_of_blood"],
+)
+def test_defaults_follow_the_document(config_class: type[NoLimitConfig], documented: dict[str, object]) -> None:
+    config = config_class()
+    assert {name: getattr(config, name) for name in documented} == documented
+
+
 def test_registry_lists_every_heads_up_variant() -> None:
     assert set(VARIANTS) == set(EXPECTED)
     for name, (config_class, round_class, stack) in EXPECTED.items():

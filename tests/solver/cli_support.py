@@ -1,8 +1,9 @@
-"""Running ``vcfr`` commands in tests: one in-process runner, the check of a one-line error, and a
-subprocess run killed mid-solve."""
+"""Running ``vcfr`` commands in tests: one in-process runner (also for ``--json`` summaries), the
+check of a one-line error, and a subprocess run killed mid-solve."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -21,6 +22,14 @@ RUNNER = CliRunner()
 def invoke(*arguments: object):
     """Run ``vcfr`` with ``arguments`` (turned into strings) in-process; the click result."""
     return RUNNER.invoke(app, [str(argument) for argument in arguments])
+
+
+def invoke_json(*arguments: object) -> dict:
+    """Run ``vcfr`` with ``arguments`` and ``--json`` in-process; assert it succeeded and return the
+    JSON it printed."""
+    result = invoke(*arguments, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
 
 
 def one_line_error(result, code: int) -> str:

@@ -14,7 +14,7 @@ from game.play.bots import BOTS
 from game.play.cli_game import PLAYER_FILES, make_player
 from game.rules.actions import Action, ActionKind
 from solver.bots.lookup_bot import LookupBot
-from tests.solver.cli_support import invoke, one_line_error
+from tests.solver.cli_support import invoke, invoke_json, one_line_error
 from tests.solver.tiny_bounty import bounty_cards, solve_tiny, tampered
 
 
@@ -33,7 +33,7 @@ def test_the_solver_registers_strategy_files_as_match_players(solved) -> None:
 
 def test_match_a_strategy_file_against_a_baseline_bot_in_duplicate(solved) -> None:
     strategy, _ = solved
-    result = invoke(
+    summary = invoke_json(
         "match",
         "--variant",
         "bounty",
@@ -47,10 +47,7 @@ def test_match_a_strategy_file_against_a_baseline_bot_in_duplicate(solved) -> No
         "200",
         "--seed",
         "4",
-        "--json",
     )
-    assert result.exit_code == 0, result.output
-    summary = json.loads(result.stdout)
     assert summary["players"] == ["bounty.h5", "checkcall"] and summary["duplicate"] is True
     assert summary["illegal_actions"] == {"bounty.h5": 0, "checkcall": 0}
     assert summary["mbb_per_hand"] == pytest.approx(summary["bankrolls"]["bounty.h5"] / 200 / 2 * 1000)

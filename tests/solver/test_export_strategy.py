@@ -26,7 +26,7 @@ from solver.games.abstract_games import AbstractGameConfig, CardHashMismatch, ca
 from solver.solve.strategy_file import StrategyFileError, read_strategy_file, write_strategy_file
 from solver.solve.training import load_solved_game
 from tests.solver import tiny_bounty
-from tests.solver.cli_support import invoke, one_line_error
+from tests.solver.cli_support import invoke, invoke_json, one_line_error
 from tests.solver.tiny_bounty import reseeded, solve_tiny, tampered
 
 
@@ -144,7 +144,7 @@ def test_exported_strategy_bot_is_self_contained_and_plays_1000_rounds_after_a_m
     folder = tmp_path / "export" / "bot"
     folder.parent.mkdir()
     monkeypatch.chdir(folder.parent)  # a relative --out works too
-    result = invoke(
+    summary = invoke_json(
         "export-bot",
         "--variant",
         "2025",
@@ -156,10 +156,7 @@ def test_exported_strategy_bot_is_self_contained_and_plays_1000_rounds_after_a_m
         "bot",
         "--seed",
         "3",
-        "--json",
     )
-    assert result.exit_code == 0, result.output
-    summary = json.loads(result.stdout)
     # the lookup bot has a policy: it adapts by default, its prior measured at export
     assert BotSpec.read(folder) == BotSpec("bounty", "lookup", "strategy.h5", 3, None, "cards.h5", adapt=True)
     assert json.loads((folder / "prior.json").read_text())["weight"] > 0

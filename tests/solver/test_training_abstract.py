@@ -237,16 +237,14 @@ def test_card_files_must_exist_and_fit_the_variant(cards: Path, tmp_path: Path) 
     assert record.iterations == 3_000
 
 
+def two_worker_settings(cards: Path) -> dict:
+    """The two-worker run the parallel backends are compared on (``TrainingConfig`` keywords but
+    the backend)."""
+    return dict(game=holdem(cards), algorithm="es-mccfr", iterations=6_000, seed=4, workers=2, evaluate_every=2_000)
+
+
 def test_processes_backend_rebuilds_abstract_games_reproducibly(cards: Path, tmp_path: Path) -> None:
-    settings = dict(
-        game=holdem(cards),
-        algorithm="es-mccfr",
-        iterations=6_000,
-        seed=4,
-        workers=2,
-        backend="processes",
-        evaluate_every=2_000,
-    )
+    settings = dict(two_worker_settings(cards), backend="processes")
     first = train(TrainingConfig(**settings), tmp_path / "a.h5").record
     second = train(TrainingConfig(**settings), tmp_path / "b.h5").record
     assert_same_tables(first.tables, second.tables)
@@ -255,7 +253,7 @@ def test_processes_backend_rebuilds_abstract_games_reproducibly(cards: Path, tmp
 
 def test_dask_backend_on_a_process_cluster_matches_the_processes_backend(cards: Path, tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
-    settings = dict(game=holdem(cards), algorithm="es-mccfr", iterations=6_000, seed=4, workers=2, evaluate_every=2_000)
+    settings = two_worker_settings(cards)
     reference = train(TrainingConfig(backend="processes", **settings), tmp_path / "processes.h5").record
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         on_dask = train(
