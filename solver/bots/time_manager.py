@@ -23,12 +23,23 @@ rounds still to play, this one included):
   far on street ``s`` (shrunk towards ``prior_rate`` by ``prior_rounds`` pseudo-rounds), one
   re-solve on street ``s`` gets ``per_round * w_s / sum_t w_t n_t``, at most ``max_seconds``; a
   budget below ``min_seconds``, or below what the caller's minimum of iterations takes at the
-  street's measured pace (moving averages over earlier re-solves of the seconds per iteration per
-  unit of the caller's ``size``, e.g. the subgame's nodes, their first chunk left out since it pays
-  for loading compiled code, and of the seconds outside the iterations: tree, tables, strategy),
-  times ``margin`` (the pace varies with the machine's
-  load), is ``None``: the blueprint plays, nothing is spent, and the
-  budgets grow as the clock so saved is spread over fewer re-solves.
+  street's measured pace times ``margin`` (the pace varies with the machine's load), is ``None``:
+  the blueprint plays, nothing is spent, and the budgets grow as the clock so saved is spread over
+  fewer re-solves.
+- **Measured pace.** Per street, the medians over the last ``PACE_SAMPLES`` re-solves of the
+  seconds per iteration per unit of the caller's ``size`` (e.g. the subgame's nodes; the first
+  chunk of iterations left out, since it pays for loading compiled code) and of the seconds outside
+  the iterations (tree, tables, strategy). The street's first re-solve in the process is a warm-up
+  (it pays for loading compiled code as well, e.g. 0.23 s against 0.10 s for the next one in an
+  official engine): it counts only until the second arrives, which replaces it. A median shrugs
+  off one load spike among several re-solves.
+- **Probes.** A street refused for its pace is measured again now and then, else one slow
+  measurement would refuse it for the rest of the match: after ``probe_every`` refusals in a row
+  the next budget is granted anyway (a probe, its measurement counts like any other), and each
+  probe that does not bring the street back doubles the refusals before the next one, so a street
+  that is truly too slow costs a few probes a match. A probe is granted only while the clock above
+  the reserve holds the street's measured cost (margin included), so even a probe as slow as that
+  measurement leaves the reserve whole; the reserve is never planned for.
 
 Without a game clock (no match attached, or a match object without ``clock_seconds``, as in our own
 match runner) every budget is ``math.inf``: the bot's own per-re-solve settings bound the solve.
@@ -55,6 +66,7 @@ True
 from __future__ import annotations
 
 import math
+import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -66,8 +78,8 @@ __all__ = ["Run", "TimeConfig", "TimeManager", "run_within"]
 
 Now = Callable[[], float]
 """A monotonic clock in seconds (``time.perf_counter`` or a fake one in tests)."""
-PACE_WEIGHT = 0.25
-"""Weight of the latest re-solve in the moving average of seconds per iteration."""
+PACE_SAMPLES = 5
+"""Re-solves per street whose median is the street's measured pace (the latest ones)."""
 
 
 class Run(NamedTuple):
@@ -87,7 +99,8 @@ class TimeConfig:
     budget worth solving (below it the blueprint plays); ``prior_rate``: re-solves per round on
     each street of ``street_weights`` assumed before the match shows its own rate, counted as
     ``prior_rounds`` rounds; ``margin``: a budget must exceed the measured time of the caller's
-    minimum of iterations by this factor; ``street_weights``: ``(board length, weight)`` pairs, one re-solve's
+    minimum of iterations by this factor; ``probe_every``: refusals in a row for a street's pace
+    before a probe re-solve measures it again (doubling after each probe that fails); ``street_weights``: ``(board length, weight)`` pairs, one re-solve's
     share per street (5: the river, 4: the turn, 3: the flop); a street not listed weighs 1.
     """
 
@@ -97,6 +110,7 @@ class TimeConfig:
     prior_rate: float = 0.5
     prior_rounds: int = 20
     margin: float = 1.5
+    probe_every: int = 10
     street_weights: tuple[tuple[int, float], ...] = ((5, 1.0),)
 
     def __post_init__(self) -> None:
@@ -114,6 +128,7 @@ class TimeConfig:
         if not self.prior_rate > 0:
             raise ValueError(f"prior_rate must be > 0 (re-solves per round), got {self.prior_rate!r}")
         check_int("prior_rounds", self.prior_rounds)
+        check_int("probe_every", self.probe_every)
         if not self.street_weights or any(not weight > 0 for _, weight in self.street_weights):
             raise ValueError(f"street_weights must be (board length, weight > 0) pairs, got {self.street_weights!r}")
 
@@ -127,8 +142,10 @@ class TimeManager:
 
     ``rounds``: rounds per match. :meth:`attach` the match before it starts (anything with
     ``clock_seconds`` and ``rounds_played``, e.g. `game.pokerbots.session.ClientSession`; the clock
-    it shows then is the starting clock); :meth:`budget` before a re-solve, :meth:`record` after it. :meth:`state` / :meth:`restore` save and restore the counts (for a policy query
-    that must leave the bot as it was).
+    it shows then is the starting clock); :meth:`budget` before a re-solve, :meth:`record` after it.
+    :meth:`state` / :meth:`restore` save and restore the counts (for a policy query that must leave
+    the bot as it was). The measured paces and the probes' counts are the process's: a new match
+    keeps them.
     """
 
     def __init__(self, config: TimeConfig, *, rounds: int) -> None:
@@ -142,7 +159,9 @@ class TimeManager:
         self._counts: dict[int, int] = {}
         self._seconds = 0.0
         self._rounds_seen = 0
-        self._pace: dict[int, tuple[float, float]] = {}
+        self._samples: dict[int, tuple[tuple[float | None, float], ...]] = {}
+        self._measured: dict[int, int] = {}
+        self._refusals: dict[int, tuple[int, int]] = {}
         self._baseline: tuple[float, int, float] | None = None
 
     @property
@@ -167,7 +186,8 @@ class TimeManager:
         """Seconds the next re-solve on ``street`` (board length) of ``size`` (any measure its cost
         per iteration is proportional to, the same in :meth:`record`) may take: ``math.inf`` without
         a game clock, ``None`` when the blueprint should play instead (clock at the reserve, a budget
-        under ``min_seconds`` or too short for ``min_iterations`` at the street's measured pace)."""
+        under ``min_seconds`` or too short for ``min_iterations`` at the street's measured pace, unless
+        a probe is due: see the module docstring)."""
         left = self.clock_left()
         if left is None:
             return math.inf
@@ -182,45 +202,67 @@ class TimeManager:
         streets = {street, *(s for s, _ in config.street_weights), *self._counts}
         expected = sum(config.weight(s) * self._rate(s, played) for s in streets)
         seconds = min(config.max_seconds, per_round * config.weight(street) / expected)
-        per_unit, fixed = self._pace.get(street, (None, 0.0))
-        per_unit = per_unit or 0.0
-        needed = max(config.min_seconds, config.margin * (fixed + min_iterations * per_unit * size))
-        return seconds if seconds >= needed else None
+        if seconds < config.min_seconds:
+            return None
+        per_unit, fixed = self.pace(street) or (None, 0.0)
+        needed = config.margin * (fixed + min_iterations * (per_unit or 0.0) * size)
+        refused, interval = self._refusals.get(street, (0, config.probe_every))
+        if seconds >= needed:
+            self._refusals.pop(street, None)
+            return seconds
+        if refused < interval or needed >= spendable:
+            self._refusals[street] = (refused + 1, interval)
+            return None
+        self._refusals[street] = (0, 2 * interval)  # a probe; the next one waits twice as long
+        return seconds
 
     def record(self, street: int, seconds: float, run: Run | None = None, size: float = 1.0) -> None:
         """Count one re-solve on ``street`` of ``size`` that took ``seconds`` of wall time in all,
         ``run`` (from `run_within`) its iterations and their pace (``None``: not measured). A run of no
         iteration (the deadline passed before the solver started: ranges, tables) measures the
         seconds outside the iterations only, so that a street whose fixed cost alone overruns its
-        budgets is refused from then on instead of paying it every time."""
+        budgets is refused (but for probes) instead of paying it every time. The street's first
+        measurement is a warm-up, replaced by the second."""
         self._played()
         self._counts[street] = self._counts.get(street, 0) + 1
         self._seconds += float(seconds)
         if run is None:
             return
-        pace, fixed = self._pace.get(street, (None, None))
         if run.seconds_per_iteration is not None:
             iterating = run.iterations * run.seconds_per_iteration
             latest = (run.seconds_per_iteration / size, max(0.0, seconds - iterating))
         elif run.iterations == 0:
-            latest = (pace, float(seconds))
+            latest = (None, float(seconds))
         else:
             return
-        pace = latest[0] if pace is None else PACE_WEIGHT * latest[0] + (1 - PACE_WEIGHT) * pace
-        fixed = latest[1] if fixed is None else PACE_WEIGHT * latest[1] + (1 - PACE_WEIGHT) * fixed
-        self._pace[street] = (pace, fixed)
+        measured = self._measured.get(street, 0) + 1
+        kept = self._samples.get(street, ()) if measured != 2 else ()  # the warm-up gives way
+        self._samples[street] = (*kept, latest)[-PACE_SAMPLES:]
+        self._measured[street] = measured
 
-    def pace(self, street: int) -> tuple[float, float] | None:
-        """Moving averages of the re-solves on ``street`` so far: (seconds per iteration per unit of
-        size, ``None`` until a run measured it; seconds outside the iterations), if measured."""
-        return self._pace.get(street)
+    def pace(self, street: int) -> tuple[float | None, float] | None:
+        """The street's measured pace (see the module docstring), if measured: (seconds per iteration
+        per unit of size, ``None`` until a run measured it; seconds outside the iterations)."""
+        samples = self._samples.get(street)
+        if not samples:
+            return None
+        paces = [per_unit for per_unit, _ in samples if per_unit is not None]
+        return (statistics.median(paces) if paces else None), statistics.median(fixed for _, fixed in samples)
 
     def state(self) -> tuple:
-        return dict(self._counts), self._seconds, self._rounds_seen, dict(self._pace)
+        return (
+            dict(self._counts),
+            self._seconds,
+            self._rounds_seen,
+            dict(self._samples),
+            dict(self._measured),
+            dict(self._refusals),
+        )
 
     def restore(self, state: tuple) -> None:
-        counts, self._seconds, self._rounds_seen, pace = state
-        self._counts, self._pace = dict(counts), dict(pace)
+        counts, self._seconds, self._rounds_seen, samples, measured, refusals = state
+        self._counts, self._samples = dict(counts), dict(samples)
+        self._measured, self._refusals = dict(measured), dict(refusals)
 
     def _played(self) -> int:
         """Rounds played in the attached match; a count that went down starts a new match."""

@@ -157,7 +157,7 @@ def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, va
     candidate ``c``, weighted ``prior[c] * reach(c, m)``; ``values[k]`` receives the expected chips
     of action ``k`` (normalised). Ties go to the more passive action (``preference`` order).
     """
-    child_start, group_nodes = tree.flat.child_start, tree.group_nodes
+    group_nodes = tree.group_nodes
     first, last, count = _decision_group(tree, node, values)
     total = 0.0
     for index in range(first, last):
@@ -169,10 +169,7 @@ def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, va
             if w <= 0.0:
                 continue
             total += w
-            for k in range(count):
-                values[k] += w * _response_value(
-                    tree, child_start[member] + k, bucket, weight, chance, candidate, seat, strategy
-                )
+            _add_response_values(tree, member, count, w, bucket, weight, chance, candidate, seat, strategy, values)
     unreached = total <= 0.0
     if unreached:
         for candidate in range(len(prior)):
@@ -180,11 +177,16 @@ def _choose_action(tree, node, seat, bucket, weight, chance, prior, strategy, va
             if w <= 0.0:
                 continue
             total += w
-            for k in range(count):
-                values[k] += w * _response_value(
-                    tree, child_start[node] + k, bucket, weight, chance, candidate, seat, strategy
-                )
+            _add_response_values(tree, node, count, w, bucket, weight, chance, candidate, seat, strategy, values)
     return _best_action(tree, node, count, values, total), unreached
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _add_response_values(tree, node, count, w, bucket, weight, chance, candidate, seat, strategy, values):
+    """Add ``w`` times the response value of each of ``node``'s ``count`` actions to ``values``."""
+    first_child = tree.flat.child_start[node]
+    for k in range(count):
+        values[k] += w * _response_value(tree, first_child + k, bucket, weight, chance, candidate, seat, strategy)
 
 
 @njit(cache=True, nogil=True)

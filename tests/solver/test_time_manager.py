@@ -3,6 +3,7 @@ measured pace) and the chunked runner, on fake clocks only (no timing flakiness)
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -182,3 +183,88 @@ def test_a_simulated_match_stays_within_the_target_and_every_budget() -> None:
     used = 1 - match.clock_seconds / 30.0
     assert 0.4 <= used <= 0.6, used
     assert solved > 4 * refused, (solved, refused)
+
+
+def test_a_slow_first_re_solve_no_longer_locks_the_street_out_for_the_match() -> None:
+    """A first river re-solve of 0.4 s (loading compiled code, a load spike) needs 0.6 s with the
+    margin, more than the 0.5 s cap: it used to refuse the river for the rest of the match. Now the
+    10th refusal is followed by a probe, whose 12 ms replaces the warm-up, and the river is
+    re-solved again from then on; a later spike among steady re-solves moves the median not at all."""
+    manager = TimeManager(TimeConfig(), rounds=1000)
+    match = FakeMatch()
+    manager.attach(match)
+    manager.record(5, 0.39 + 10 * 0.001, Run(10, 0.001))
+    budgets = []
+    for played in range(1, 12):
+        match.rounds_played = played
+        budgets.append(manager.budget(5, min_iterations=20))
+    assert budgets[:10] == [None] * 10 and budgets[10] is not None  # the probe
+    manager.record(5, 0.002 + 10 * 0.001, Run(10, 0.001))
+    assert manager.pace(5) == pytest.approx((0.001, 0.002))  # the warm-up is gone
+    for played in range(12, 16):
+        match.rounds_played = played
+        assert manager.budget(5, min_iterations=20) is not None
+        manager.record(5, 0.002 + 10 * 0.001, Run(10, 0.001))
+    manager.record(5, 0.3 + 10 * 0.01, Run(10, 0.01))  # one load spike
+    match.rounds_played = 40
+    assert manager.pace(5) == pytest.approx((0.001, 0.002)) and manager.budget(5, min_iterations=20) is not None
+
+
+def test_a_street_too_slow_for_its_budgets_is_probed_at_a_doubling_interval() -> None:
+    """Every turn re-solve takes 0.4 s: a probe after 10 refusals, then 20, 40, ...: six probes in 1000
+    rounds, each refused and probed budget leaves the reserve alone; a state restored undoes the
+    refusals counted meanwhile."""
+    manager = TimeManager(TimeConfig(), rounds=1000)
+    match = FakeMatch()
+    manager.attach(match)
+    manager.record(4, 0.4, Run(0, None))
+    probes = []
+    for played in range(1000):
+        match.rounds_played = played
+        saved = manager.state()
+        manager.budget(4, min_iterations=10)
+        manager.restore(saved)
+        assert manager.state() == saved
+        if manager.budget(4, min_iterations=10) is not None:
+            probes.append(played)
+            match.clock_seconds -= 0.4
+            manager.record(4, 0.4, Run(0, None))
+    assert [b - a for a, b in itertools.pairwise(probes)] == [21, 41, 81, 161, 321]
+    assert match.clock_seconds > manager.reserve_seconds
+    # no probe when the clock above the reserve could not pay the measured cost
+    match.clock_seconds = manager.reserve_seconds + 0.5
+    for _ in range(1000):
+        assert manager.budget(4, min_iterations=10) is None
+
+
+def test_a_match_with_random_costs_a_load_spike_and_slow_first_re_solves_ends_above_the_reserve() -> None:
+    """1000 rounds on a fake clock, turn (weight 2) and river re-solves with costs drawn per re-solve,
+    the first of each street 0.6 s slower (more than a budget's cap), and a load spike (rounds
+    300-349, everything 8 times slower). The clock never reaches the reserve, every re-solve but a
+    fixed cost and a first iteration stays within its budget, and both streets are re-solved after the spike."""
+    rng = np.random.default_rng(7)
+    manager = TimeManager(TimeConfig(street_weights=((4, 2.0), (5, 1.0))), rounds=1000)
+    match = FakeMatch(30.0)
+    manager.attach(match)
+    late = {4: 0, 5: 0}
+    for played in range(1000):
+        match.rounds_played = played
+        slow = 8.0 if 300 <= played < 350 else 1.0
+        match.clock_seconds -= 0.0015 * slow
+        for street, chance, pace, setup, least in ((4, 0.4, 0.0005, 0.004, 10), (5, 0.55, 0.0003, 0.002, 20)):
+            if rng.random() >= chance:
+                continue
+            budget = manager.budget(street, min_iterations=least)
+            if budget is None:
+                continue
+            first = 0.6 if manager.pace(street) is None else 0.0
+            clock = FakeClock(slow * pace * rng.uniform(0.5, 1.5))
+            clock.time = first + slow * setup * rng.uniform(0.5, 1.5)
+            run = run_within(clock.step, max_iterations=200, deadline=budget, now=clock.now)
+            assert clock.time <= budget or run.iterations <= 1  # only a fixed cost and a first iteration overrun
+            match.clock_seconds -= clock.time
+            manager.record(street, clock.time, run)
+            late[street] += played >= 500
+            assert match.clock_seconds > manager.reserve_seconds
+    assert 0.4 <= 1 - match.clock_seconds / 30.0 <= 0.6  # the project's target: at most 60%
+    assert late[4] > 50 and late[5] > 50, late
