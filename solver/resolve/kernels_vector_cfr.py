@@ -5,9 +5,10 @@ nodes turns the opponent's regrets into its current strategy (regret matching; t
 strategy is the one matched in the previous pass, its regrets unchanged since) and pushes the acting
 player's reach vector (one weight per hand) to the children, adding the traverser's reach-weighted
 strategy to its strategy sums; all the pass's fold and showdown terminals are valued at once against
-the opponent's reach with card removal (:func:`_batched_terminal_values`: its reach rows turned
-hand-major, one sweep of :func:`kernels_showdown._batched_sweep` whose inner loops run over the
-terminals, SIMD); a backward sweep forms the traverser's counterfactual values per hand and adds its
+the opponent's reach with card removal (:func:`_batched_terminal_values`: its distinct reach rows
+turned hand-major, one column per row, one sweep of :func:`kernels_showdown._batched_sweep` whose
+inner loops run over the columns, SIMD, then each terminal's row formed from its column's sums);
+a backward sweep forms the traverser's counterfactual values per hand and adds its
 regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. A terminal of another
 kind is valued alone by :func:`_terminal_value`, which also values the best-response pass's
 terminals (float64): the depth-limited LEAF and RUNOUT kinds are valued there by :mod:`kernels_leaf`
