@@ -5,9 +5,10 @@ nodes turns the opponent's regrets into its current strategy (regret matching; t
 strategy is the one matched in the previous pass, its regrets unchanged since) and pushes the acting
 player's reach vector (one weight per hand) to the children, adding the traverser's reach-weighted
 strategy to its strategy sums; all the pass's fold and showdown terminals are valued at once against
-the opponent's reach with card removal (:func:`_batched_terminal_values`: its reach rows turned
-hand-major, one sweep of :func:`kernels_showdown._batched_sweep` whose inner loops run over the
-terminals, SIMD); a backward sweep forms the traverser's counterfactual values per hand and adds its
+the opponent's reach with card removal (:func:`_batched_terminal_values`: its distinct reach rows
+turned hand-major, one column per row, one sweep of :func:`kernels_showdown._batched_sweep` whose
+inner loops run over the columns, SIMD, then each terminal's row formed from its column's sums);
+a backward sweep forms the traverser's counterfactual values per hand and adds its
 regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. A terminal of another
 kind is valued alone by :func:`_terminal_value`, which also values the best-response pass's
 terminals (float64): the depth-limited LEAF and RUNOUT kinds are valued there by :mod:`kernels_leaf`
@@ -83,68 +84,99 @@ def _terminal_value(
 
 @njit(cache=True, nogil=True)
 def _terminal_batch(tree, traverser):
-    """The terminals of ``traverser``'s pass, valued in one batch: ``(nodes, sources, win_weight,
-    compatible_weight)``, one entry per terminal: ``nodes[i]`` faces the opponent's reach row
-    ``sources[i]`` and is worth ``win_weight[i] * (w + e) + compatible_weight[i] * m`` per hand
-    (chips; ``w``, ``e``, ``m`` as in :func:`kernels_showdown._showdown_value`; a fold has no ``w + e``
-    term). Siblings under the traverser's decision face the same row and are swept twice: one
-    column per terminal makes the values a plain transpose. The weights are padded with zeros to a
-    multiple of :data:`LANES` columns. Showdowns come first: ``n_full`` (the last entry), their count
-    rounded up to :data:`LANES`, is how many columns need the strength sweep; a fold needs only ``m``."""
+    """The terminals of ``traverser``'s pass, valued in one batch: ``(nodes, sources, columns,
+    win_weight, compatible_weight, column_sources, n_full)``. Terminal ``nodes[i]`` faces the
+    opponent's reach row ``sources[i]``, swept in column ``columns[i]``, and is worth
+    ``win_weight[i] * (w + e) + compatible_weight[i] * m`` per hand (chips; ``w``, ``e``, ``m`` as in
+    :func:`kernels_showdown._showdown_value`; a fold has no ``w + e`` term). A column per distinct
+    row (``column_sources``): siblings under the traverser's decision (its fold and its call) face
+    the same row and share one. Showdowns' rows come first: ``n_full``, their count rounded up to
+    :data:`LANES`, is how many columns need the strength sweep; a fold needs only ``m``."""
     kind, player, _, _, pot_chips, reach_source = tree
     opponent = 1 - traverser
     nodes = np.concatenate((np.flatnonzero(kind == SHOWDOWN), np.flatnonzero(kind == FOLD)))
-    width = -(-len(nodes) // LANES) * LANES
-    win_weight = np.zeros(width, np.float32)
-    compatible_weight = np.zeros(width, np.float32)
+    sources = reach_source[nodes, opponent].copy()
+    columns = np.zeros(len(nodes), np.int64)
+    column_sources = np.zeros(len(nodes), np.int64)
+    win_weight = np.zeros(len(nodes), np.float32)
+    compatible_weight = np.zeros(len(nodes), np.float32)
+    n_columns = 0
     for i, node in enumerate(nodes):
+        column = 0
+        while column < n_columns and column_sources[column] != sources[i]:
+            column += 1
+        if column == n_columns:
+            column_sources[column] = sources[i]
+            n_columns += 1
+        columns[i] = column
         own, other = pot_chips[node, traverser], pot_chips[node, opponent]
         if kind[node] == FOLD:
             compatible_weight[i] = -own if player[node] == traverser else other
         else:
             win_weight[i] = 0.5 * (own + other)
             compatible_weight[i] = -own
-    n_full = -(-np.count_nonzero(kind == SHOWDOWN) // LANES) * LANES
-    return nodes, reach_source[nodes, opponent].copy(), win_weight, compatible_weight, n_full
+    n_full = -(-len(np.unique(sources[kind[nodes] == SHOWDOWN])) // LANES) * LANES
+    return nodes, sources, columns, win_weight, compatible_weight, column_sources[:n_columns], n_full
 
 
 @njit(cache=True, nogil=True)
 def _batch_scratch(n, k, dtype):
-    """Scratch of :func:`_batched_terminal_values` for ``n`` hands and ``k`` terminals: ``k`` columns
-    padded to a multiple of :data:`LANES`, zero (the padding stays zero), C-contiguous (numba vectorises
-    the loops over the columns only on contiguous arrays)."""
+    """Scratch of :func:`_batched_terminal_values` for ``n`` hands and ``k`` columns: ``k`` padded to
+    a multiple of :data:`LANES`, zero (the padding stays zero), C-contiguous (numba vectorises the
+    loops over the columns only on contiguous arrays); the per-card totals also column-major."""
     width = -(-k // LANES) * LANES
     return (
         np.zeros((n, width), dtype),
         np.zeros((n, width), dtype),
         np.zeros((N_CARDS, width), dtype),
         np.zeros(width, dtype),
+        np.zeros((width, N_CARDS), dtype),
     )
 
 
 @njit(cache=True, nogil=True)
 def _batched_terminal_values(
-    layout, reach, opponent, nodes, sources, win_weight, compatible_weight, n_full, batch, values
+    layout,
+    reach,
+    opponent,
+    nodes,
+    sources,
+    columns,
+    win_weight,
+    compatible_weight,
+    column_sources,
+    n_full,
+    batch,
+    values,
 ):
     """Counterfactual values of every terminal of a pass (see :func:`_terminal_batch`) into their rows
-    of ``values``: the opponent's reach rows are copied hand-major, swept once together, valued in
-    place and copied back (two-index subscripts: a row view per hand costs a reference count)."""
-    reach_t, hand_values, by_card, total = batch
-    n, width = reach_t.shape
+    of ``values``: the opponent's distinct reach rows are copied hand-major and swept once together;
+    each terminal's row is then formed hand by hand from its column's sums and its reach row
+    (two-index subscripts: a row view per hand costs a reference count)."""
+    reach_t, weaker_sums, by_card, total, card_totals = batch
+    n = reach_t.shape[0]
     for h in range(n):
-        for i in range(len(nodes)):
-            reach_t[h, i] = reach[sources[i], opponent, h]
-    _batched_sweep(layout, reach_t, by_card, total, hand_values, n_full)
+        for j in range(len(column_sources)):
+            reach_t[h, j] = reach[column_sources[j], opponent, h]
+    _batched_sweep(layout, reach_t, by_card, total, weaker_sums, n_full)
+    for j in range(len(column_sources)):
+        for card in range(N_CARDS):
+            card_totals[j, card] = by_card[card, j]
     first, second = layout.first, layout.second
-    for h in range(n):
-        a, b = first[h], second[h]
-        for i in range(width):
-            compatible = total[i] - by_card[a, i] - by_card[b, i] + reach_t[h, i]
-            hand_values[h, i] = win_weight[i] * hand_values[h, i] + compatible_weight[i] * compatible
     for i in range(len(nodes)):
-        out = values[nodes[i]]
+        j = columns[i]
+        source, node = sources[i], nodes[i]
+        column_total, win, compatible_weight_i = total[j], win_weight[i], compatible_weight[i]
+        if win == ZERO:  # a fold: the compatible reach alone
+            for h in range(n):
+                compatible = column_total - card_totals[j, first[h]] - card_totals[j, second[h]]
+                compatible += reach[source, opponent, h]
+                values[node, h] = compatible_weight_i * compatible
+            continue
         for h in range(n):
-            out[h] = hand_values[h, i]
+            compatible = column_total - card_totals[j, first[h]] - card_totals[j, second[h]]
+            compatible += reach[source, opponent, h]
+            values[node, h] = win * weaker_sums[h, j] + compatible_weight_i * compatible
 
 
 @njit(cache=True, nogil=True)
@@ -223,7 +255,7 @@ def _cfr_iterations(
     batched = len(bounty[0]) == 0
     total = scratch.win  # per-hand positive regret totals of the forward sweep
     batches = (_terminal_batch(tree, 0), _terminal_batch(tree, 1))
-    scratches = (_batch_scratch(n, len(batches[0][0]), reach.dtype), _batch_scratch(n, len(batches[1][0]), reach.dtype))
+    scratches = (_batch_scratch(n, len(batches[0][5]), reach.dtype), _batch_scratch(n, len(batches[1][5]), reach.dtype))
     for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
         averaging_weight = np.float32(float(iteration) ** gamma)
         positive_factor = np.float32(float(iteration) ** alpha / (float(iteration) ** alpha + 1.0))

@@ -12,6 +12,7 @@ from abstraction.bets.bet_abstraction import StreetBets
 from game.cards.deck import parse_cards
 from game.cards.evaluator import evaluate
 from solver.bench.resolve_numpy import NumpyShowdown, NumpySubgameSolver
+from solver.resolve import kernels_vector_cfr
 from solver.resolve.hands import (
     batched_showdown_masses,
     compatible_mass,
@@ -178,6 +179,22 @@ def _toy_river():
     ranges[1, catcher] = 1.0
     config = SubgameConfig(pot_chips=(10, 10), stacks=(100, 100), bets=StreetBets((1.0,), all_in=False, cap=1))
     return build_subgame_tree(config), hands, ranges, (aces, air, catcher)
+
+
+def test_terminal_batch_sweeps_each_opponent_reach_row_once():
+    """The fold and the call under the traverser's decision face the same opponent reach row and
+    share one column of the batched sweep; every showdown's column is among the swept ones."""
+    tree = build_subgame_tree(
+        SubgameConfig(pot_chips=(20, 20), stacks=(180, 180), bets=StreetBets.parse("0.5p,1p,a cap=2"))
+    )
+    for traverser in (0, 1):
+        nodes, sources, columns, _, _, column_sources, n_full = kernels_vector_cfr._terminal_batch(
+            tree.kernel_arrays(), traverser
+        )
+        assert len(set(column_sources.tolist())) == len(column_sources) < len(nodes)
+        assert np.array_equal(column_sources[columns], sources)
+        assert np.all(columns[tree.kind[nodes] == SHOWDOWN] < n_full)
+        assert n_full % kernels_vector_cfr.LANES == 0
 
 
 @pytest.mark.jit_only
