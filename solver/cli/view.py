@@ -10,6 +10,9 @@ import typer
 from game.cli_support import RUNTIME, StrategyArgument, fail
 from solver.view import DEFAULT_DEALS
 
+SHUTDOWN_SECONDS = 5.0
+"""Longest wait, after Ctrl-C, for the serving loop to stop before the command returns anyway."""
+
 
 def register(app: typer.Typer, bench: typer.Typer) -> None:
     @app.command()
@@ -57,6 +60,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             while serving.is_alive():
                 serving.join(0.5)
         except KeyboardInterrupt:
-            server.shutdown()
+            # shutdown() waits for the serving loop to notice; bounded, so that Ctrl-C always stops the
+            # command (the serving thread is a daemon and ends with the process).
+            stopper = threading.Thread(target=server.shutdown, name="vcfr-view-stop", daemon=True)
+            stopper.start()
+            stopper.join(SHUTDOWN_SECONDS)
         finally:
             server.server_close()

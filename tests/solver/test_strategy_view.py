@@ -230,7 +230,9 @@ def test_a_taken_port_is_one_error_line(exact_files) -> None:
 
 def test_vcfr_view_serves_both_files_until_stopped(exact_files) -> None:
     """The command as a user runs it: a free port, no browser tab, the URL on stdout, both files served."""
-    command = [sys.executable, "-m", "solver.cli.main", "view", str(exact_files["kuhn"]), "--compare"]
+    # -X faulthandler: should Ctrl-C not stop it, the SIGABRT below dumps every thread's stack to stderr
+    command = [sys.executable, "-X", "faulthandler", "-m", "solver.cli.main", "view", str(exact_files["kuhn"])]
+    command += ["--compare"]
     command += [str(exact_files["kuhn"]), "--port", "0", "--no-open"]
     # stderr to a file and stdout drained by communicate: a child never blocks on a full pipe
     with tempfile.TemporaryFile("w+") as errors:
@@ -246,7 +248,7 @@ def test_vcfr_view_serves_both_files_until_stopped(exact_files) -> None:
             try:
                 process.communicate(timeout=60)
             except subprocess.TimeoutExpired:
-                process.kill()
+                process.send_signal(signal.SIGABRT)
                 process.communicate()
             errors.seek(0)
             assert process.returncode == 0, errors.read()[-2000:]
