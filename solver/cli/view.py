@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import threading
 from pathlib import Path
 
@@ -52,6 +53,10 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             import webbrowser
 
             webbrowser.open(url)
+        # Ctrl-C stops it even when the parent left SIGINT ignored or blocked (both survive exec: a test
+        # runner's worker that spawned process pools did), so the promise on the line above holds.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         # The server runs in a thread and the main thread only waits, so Ctrl-C (delivered to the main
         # thread) never lands inside a request, where wsgiref's handler would swallow it and serve on.
         serving = threading.Thread(target=server.serve_forever, name="vcfr-view", daemon=True)
