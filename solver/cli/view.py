@@ -60,8 +60,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         # The server runs in a thread and the main thread only waits, so Ctrl-C (delivered to the main
         # thread) never lands inside a request, where wsgiref's handler would swallow it and serve on.
         serving = threading.Thread(target=server.serve_forever, name="vcfr-view", daemon=True)
-        serving.start()
         try:
+            serving.start()  # inside the try: a Ctrl-C may arrive before start() returns (seen in CI)
             while serving.is_alive():
                 serving.join(0.5)
         except KeyboardInterrupt:
