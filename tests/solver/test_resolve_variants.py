@@ -91,6 +91,7 @@ def test_bounty_terminal_values_equal_the_rules_payoffs(rules: str) -> None:
     assert len(outcomes) >= 6  # folds and showdowns with several hit patterns were checked
 
 
+@pytest.mark.jit_only  # hundreds of CFR iterations over ~2,000 hands: minutes as plain Python
 def test_bounty_river_resolve_converges_to_equilibrium() -> None:
     """A Bounty river (2,162 types, random ranges, the opponent's hit bits at the uniform rank prior's
     odds): NashConv of the re-solve falls tenfold from 30 to 600 iterations, to under 0.1% of the pot."""
@@ -107,6 +108,7 @@ def test_bounty_river_resolve_converges_to_equilibrium() -> None:
     assert late < early / 10 and late < 1e-3, (early, late)
 
 
+@pytest.mark.jit_only  # hundreds of CFR iterations over ~2,000 hands: minutes as plain Python
 def test_bounty_types_pay_more_than_holdem_for_a_hit() -> None:
     """With no bounty bonus and multiplier 1 the Bounty types' game is Hold'em's: against the same
     strategy each type's root value is its hand's Hold'em value (the opponent's two hit halves sum to
@@ -143,6 +145,7 @@ def test_final_street_follows_the_rules_flags() -> None:
     assert final_street(RiverOfBloodConfig(max_board_cards=6), parse_cards("Ah Kd 7c 7s 2h 3d"))  # at the cap
 
 
+@pytest.mark.jit_only  # hundreds of CFR iterations over ~2,000 hands: minutes as plain Python
 def test_river_of_blood_long_board_resolve_converges() -> None:
     """A final run street of River of Blood (eight board cards: best five of ten) re-solves like a river:
     every hand the board leaves, NashConv under 0.2% of the pot after 500 iterations."""
