@@ -37,7 +37,8 @@ def strategy_player(path: str, config: Any, seed: Any) -> Any:
     (`solver.bots.export_bot.check_strategy`); other rules (document or engine) get the lookup
     bot's warning. ``resolve:FILE.h5`` (the prefix :data:`RESOLVE_PREFIX`): a
     `solver.bots.resolving_bot.ResolvingBot` of the file at its default settings (it re-solves
-    Hold'em and Swap turns and rivers and plays the lookup bot in the other variants), named
+    Hold'em and Swap turns and rivers, River of Blood and Bounty final streets, and plays the lookup
+    bot elsewhere), named
     ``resolve:`` and the file's name. N-player limit rules (`game.rules.limit.LimitConfig`): a `solver.bots.limit_lookup_bot.LimitLookupBot` of that file
     (it plays check/call at player counts the file was not solved for)."""
     from game.rules.limit import LimitConfig
@@ -102,7 +103,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             False,
             "--resolve",
             help="Play --strategy with real-time re-solving of the turn and river (the re-solving bot, paced by "
-            "the engine's game clock; Hold'em and Swap, the other variants play the strategy throughout).",
+            "the engine's game clock; Hold'em and Swap re-solve the turn and river, River of Blood and Bounty "
+            "their final street, the Auction plays the strategy throughout).",
         ),
         out: Path = typer.Option(..., help="Folder to write (must be empty or absent)."),
         strategy: Path | None = typer.Option(
