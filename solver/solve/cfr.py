@@ -357,10 +357,10 @@ def _run_sampling(
 
 
 def normalized_strategy(game: SolverGame, sums: np.ndarray) -> np.ndarray:
-    """Rows of ``sums`` scaled to probabilities; uniform where a row is all zero."""
+    """Rows of ``sums`` (never negative) scaled to probabilities; uniform where a row is all zero."""
     tree = game.tree
     out = np.empty(tree.table_size)
-    kernels_cfr._normalize_rows(np.ascontiguousarray(sums), tree.n_actions, tree.row_offset, tree.n_buckets, out)
+    kernels_cfr._regret_matching(np.ascontiguousarray(sums), tree.n_actions, tree.row_offset, tree.n_buckets, out)
     return out
 
 

@@ -61,26 +61,16 @@ def regret_matching_row(regrets, start, count, out, out_start):
 
 @njit(cache=True, nogil=True)
 def _regret_matching(regrets, n_actions, row_offset, n_buckets, out):
-    """Current strategy of every information set into ``out`` (same layout as ``regrets``)."""
+    """Current strategy of every information set into ``out`` (same layout as ``regrets``).
+
+    Each row becomes its positive entries' shares (uniform where none is positive), so on strategy
+    sums, which are never negative, this is also the average strategy: each row scaled to sum to 1,
+    uniform where it sums to 0 (``solver.solve.cfr.normalized_strategy``)."""
     for group in range(len(n_actions)):
         count = n_actions[group]
         for bucket in range(n_buckets[group]):
             start = row_offset[group] + bucket * count
             regret_matching_row(regrets, start, count, out, start)
-
-
-@njit(cache=True, nogil=True)
-def _normalize_rows(sums, n_actions, row_offset, n_buckets, out):
-    """Rows of ``sums`` scaled to sum to 1 into ``out``; uniform where a row sums to 0."""
-    for group in range(len(n_actions)):
-        count = n_actions[group]
-        for bucket in range(n_buckets[group]):
-            start = row_offset[group] + bucket * count
-            total = 0.0
-            for k in range(count):
-                total += sums[start + k]
-            for k in range(count):
-                out[start + k] = sums[start + k] / total if total > 0.0 else 1.0 / count
 
 
 @njit(cache=True, nogil=True, inline="always")
