@@ -83,6 +83,21 @@ PREFLOP_CLASSES = 169
 """Suit-isomorphic two-card hands: at most this many preflop buckets (169 is lossless)."""
 
 
+def feature_width(method: str, street: int) -> int:
+    """Values in one feature that ``method`` clusters on the flop (``street`` 1) or the turn (2):
+    1 for EHS (E[HS]), 2 for EHS2 (E[HS], E[HS²]), and for EMD the sorted atoms of the equity
+    distribution over the next card: 47 turn cards on the flop, 46 river cards on the turn.
+
+    >>> feature_width("ehs2", 1), feature_width("emd", 1), feature_width("emd", 2)
+    (2, 47, 46)
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {sorted(METHODS)}, got {method!r}")
+    if street not in (1, 2):
+        raise ValueError(f"street must be 1 (flop) or 2 (turn), got {street!r}")
+    return {"ehs": 1, "ehs2": 2, "emd": N_TURNS if street == 1 else N_RIVERS}[method]
+
+
 def card_file_variant(variant: str) -> str:
     """The ``vcfr abstract --variant`` of the card file a game of ``variant`` plays on (the
     N-player ``limit`` game included): its own for a variant with swaps (clustered on them) or a
@@ -281,14 +296,15 @@ class CardAbstraction:
             raise ValueError(
                 f"a blank abstraction has the identity preflop table: buckets[0] must be {sizes[0]}, got {buckets!r}"
             )
+        config = CardAbstractionConfig(buckets=buckets)
         return cls(
-            CardAbstractionConfig(buckets=buckets),
+            config,
             np.arange(sizes[0], dtype=np.uint16),
             np.zeros(sizes[1], dtype=np.uint16),
             np.zeros(sizes[2], dtype=np.uint16),
             np.linspace(0.0, 1.0, buckets[3]),
-            np.zeros((buckets[1], N_TURNS)),
-            np.zeros((buckets[2], N_RIVERS)),
+            np.zeros((buckets[1], feature_width(config.method, 1))),
+            np.zeros((buckets[2], feature_width(config.method, 2))),
         )
 
     def save(self, path: str | Path) -> None:

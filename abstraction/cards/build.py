@@ -18,16 +18,15 @@ from abstraction.cards.buckets import (
     CardAbstraction,
     CardAbstractionConfig,
     canonical_flops,
+    centroid_keys,
+    feature_width,
 )
 from abstraction.cards.clustering import assign, fit_kmeans
 from abstraction.cards.features import hand_features, runout_positions
 from abstraction.cards.isomorphism import holdem_indexer
 from abstraction.cards.kernels_buckets import (
-    METHOD_EHS,
-    METHOD_EHS2,
     METHOD_EMD,
     N_RIVERS,
-    N_TURNS,
     UNSET,
     _flop_pass,
     _flop_strength_table,
@@ -48,11 +47,11 @@ def estimate_build_memory(config: CardAbstractionConfig, threads: int = 2) -> in
     more): the uint16 flop and turn tables, float32 flop features, each thread's two runout tables,
     and one float64 block of flop features being assigned."""
     indexer = holdem_indexer()
-    feature_width = {"ehs": 1, "ehs2": 2, "emd": N_TURNS}[config.method]
+    width = feature_width(config.method, 1)
     tables = 2 * (indexer.sizes[1] + indexer.sizes[2])
-    flop_features = 4 * indexer.sizes[1] * feature_width
+    flop_features = 4 * indexer.sizes[1] * width
     per_thread = 2 * 8 * N_HANDS * 1176
-    return tables + flop_features + threads * per_thread + 8 * ASSIGN_BLOCK * (feature_width + 2)
+    return tables + flop_features + threads * per_thread + 8 * ASSIGN_BLOCK * (width + 2)
 
 
 def _preflop(config: CardAbstractionConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -83,7 +82,7 @@ def _training_samples(config: CardAbstractionConfig, method: int) -> tuple[np.nd
     all_flops = np.array(list(itertools.combinations(range(52), 3)), dtype=np.int8)
     chosen = all_flops[generator.choice(all_flops.shape[0], size=config.training_flops, replace=False)]
     pairs = runout_positions(3)
-    width = {METHOD_EHS: 1, METHOD_EHS2: 2, METHOD_EMD: N_RIVERS}[method]
+    width = feature_width(config.method, 2)
     per_flop_turn = -(-config.turn_training_points // config.training_flops)
     per_flop_river = -(-config.river_training_points // config.training_flops)
     turn_features = np.empty((per_flop_turn * config.training_flops, width))
@@ -116,10 +115,9 @@ def _training_samples(config: CardAbstractionConfig, method: int) -> tuple[np.nd
     return turn_features, np.concatenate(river_strengths)
 
 
-def _ordered(result_centroids: np.ndarray, labels: np.ndarray, method: int) -> tuple[np.ndarray, np.ndarray]:
-    """Renumber clusters by increasing equity (key): bucket 0 is the weakest."""
-    keys = result_centroids.mean(axis=1) if method == METHOD_EMD else result_centroids[:, 0]
-    order = np.argsort(keys, kind="stable")
+def _ordered(result_centroids: np.ndarray, labels: np.ndarray, method: str) -> tuple[np.ndarray, np.ndarray]:
+    """Renumber clusters by increasing equity (`centroid_keys`): bucket 0 is the weakest."""
+    order = np.argsort(centroid_keys(result_centroids, method), kind="stable")
     rank = np.empty_like(order)
     rank[order] = np.arange(order.shape[0])
     return result_centroids[order], rank[labels]
@@ -144,16 +142,15 @@ def build_card_abstraction(
     turn_samples, river_samples = _training_samples(config, method)
     report("training samples", 1, 1)
     turn_fit = fit_kmeans(turn_samples, config.buckets[2], metric, seed=config.seed + 1, iterations=config.iterations)
-    turn_centroids, _ = _ordered(turn_fit.centroids, turn_fit.labels, method)
-    turn_keys = turn_centroids.mean(axis=1) if method == METHOD_EMD else turn_centroids[:, 0].copy()
+    turn_centroids, _ = _ordered(turn_fit.centroids, turn_fit.labels, config.method)
+    turn_keys = centroid_keys(turn_centroids, config.method)
     river_fit = fit_kmeans(
         river_samples[:, None], config.buckets[3], "l2", seed=config.seed + 2, iterations=config.iterations
     )
     river_centroids = np.sort(river_fit.centroids[:, 0])
 
     turn_table = np.full(indexer.sizes[2], UNSET, dtype=np.uint16)
-    width = {METHOD_EHS: 1, METHOD_EHS2: 2, METHOD_EMD: N_TURNS}[method]
-    flop_features = np.full((indexer.sizes[1], width), np.nan, dtype=np.float32)
+    flop_features = np.full((indexer.sizes[1], feature_width(config.method, 1)), np.nan, dtype=np.float32)
     rounds, flop_keys, flop_offsets = indexer.kernel_tables(2)
     _, turn_class_keys, turn_offsets = indexer.kernel_tables(3)
     pairs = runout_positions(3)
@@ -174,7 +171,7 @@ def build_card_abstraction(
     ]
     report("flop clustering", 0, reached.size)
     flop_fit = fit_kmeans(sample, config.buckets[1], metric, seed=config.seed + 4, iterations=config.iterations)
-    flop_centroids, _ = _ordered(flop_fit.centroids, flop_fit.labels, method)
+    flop_centroids, _ = _ordered(flop_fit.centroids, flop_fit.labels, config.method)
     flop_table = np.full(indexer.sizes[1], UNSET, dtype=np.uint16)
     for start in range(0, reached.size, ASSIGN_BLOCK):
         rows = reached[start : start + ASSIGN_BLOCK]

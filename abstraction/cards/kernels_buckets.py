@@ -83,6 +83,28 @@ def _flop_strength_table(
             strengths[hand, k] = by_runout[k, hand]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _strengths_after_turn(
+    hand_strengths: np.ndarray, row_of_pair: np.ndarray, dead: np.int64, turn: int, atoms: np.ndarray
+) -> tuple[float, float]:
+    """Final strengths of one hand on the 46 rivers after ``turn``; returns their sum and sum of squares.
+
+    Arguments as in `_turn_feature`. Modified in place: ``atoms`` float64[46], the strengths in river card order.
+    """
+    count = 0
+    total = 0.0
+    total_squares = 0.0
+    for river in range(N_CARDS):
+        if river == turn or (dead >> river) & 1:
+            continue
+        value = hand_strengths[row_of_pair[turn, river]]
+        atoms[count] = value
+        total += value
+        total_squares += value * value
+        count += 1
+    return total, total_squares
+
+
 @njit(cache=True, nogil=True)
 def _turn_feature(
     hand_strengths: np.ndarray,
@@ -99,26 +121,16 @@ def _turn_feature(
     flop cards. Modified in place: ``atoms`` float64[46] scratch, ``feature`` (1 value for EHS,
     E[HS] and E[HS²] for EHS2, the 46 sorted strengths for EMD).
     """
-    count = 0
-    total = 0.0
-    total_squares = 0.0
-    for river in range(N_CARDS):
-        if river == turn or (dead >> river) & 1:
-            continue
-        value = hand_strengths[row_of_pair[turn, river]]
-        atoms[count] = value
-        total += value
-        total_squares += value * value
-        count += 1
-    mean = total / count
+    total, total_squares = _strengths_after_turn(hand_strengths, row_of_pair, dead, turn, atoms)
+    mean = total / N_RIVERS
     if method == METHOD_EMD:
         atoms.sort()
-        for i in range(count):
+        for i in range(N_RIVERS):
             feature[i] = atoms[i]
     else:
         feature[0] = mean
         if method == METHOD_EHS2:
-            feature[1] = total_squares / count
+            feature[1] = total_squares / N_RIVERS
     return mean
 
 
@@ -164,6 +176,7 @@ def _swap_flop_moments(
     card_runout_squares = np.zeros((N_CARDS, n_runouts))
     all_runout = np.zeros(n_runouts)
     all_runout_squares = np.zeros(n_runouts)
+    river_atoms = np.empty(N_RIVERS)
     for hand in range(N_HANDS):
         a = HAND_CARDS[hand, 0]
         b = HAND_CARDS[hand, 1]
@@ -185,14 +198,7 @@ def _swap_flop_moments(
         for turn in range(N_CARDS):
             if (dead >> turn) & 1:
                 continue
-            total = 0.0
-            total_squares = 0.0
-            for river in range(N_CARDS):
-                if river == turn or (dead >> river) & 1:
-                    continue
-                value = row[row_of_pair[turn, river]]
-                total += value
-                total_squares += value * value
+            total, total_squares = _strengths_after_turn(row, row_of_pair, dead, turn, river_atoms)
             turn_sums[hand, turn] = total
             turn_squares[hand, turn] = total_squares
             card_turn[turn, a] += total
