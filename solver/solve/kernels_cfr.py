@@ -13,8 +13,8 @@ same loop is CFR for N players (no equilibrium guarantee, as in OpenSpiel).
 Tables are flat arrays of ``FlatTree.table_size`` entries (see :mod:`abstraction.tree`), modified in
 place. Tree arrays are passed as returned by ``solver.solve.cfr.tree_arrays``; deal arrays as by
 ``solver.solve.cfr.deal_arrays``. The terminal helpers here are shared by every kernel that values a
-terminal: `terminal_value` is the one place a deal's outcome weights meet the payoff rows (the
-ES-MCCFR kernel writes it inline on its packed records, see its docstring).
+terminal: `context_value` is the one place a deal's outcome weights meet the payoff rows (`terminal_value`
+calls it, the ES-MCCFR kernel too on its packed records, see its docstring).
 """
 
 from __future__ import annotations
@@ -81,6 +81,13 @@ def terminal_value(tree, weight, deal, node, player):
     c = tree.context[node]
     if c < 0:
         return tree.terminal_values[row, player]
+    return context_value(tree, weight, deal, row, c, player)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def context_value(tree, weight, deal, row, c, player):
+    """Net chips ``player`` wins at a terminal whose payoff depends on the cards: the deal's outcome
+    weights of context ``c`` (>= 0) times the payoff rows from ``row``."""
     first = tree.context_bounds[c]
     total = 0.0
     for outcome in range(tree.context_bounds[c + 1] - first):
