@@ -165,11 +165,7 @@ def test_export_resolve_adapts_by_default_and_plays_the_local_engine(strategy, t
     written = ModelPrior.from_dict(json.loads((folder / "prior.json").read_text()))
     assert np.array_equal(written.beta, expected.beta) and np.array_equal(written.bids, expected.bids)
     report = check_bot(folder, rounds=60, opponent="checkcall", seed=3)
-    assert report.ok, report.fault_notes
-    closing = re.search(
-        r"match over: 60 rounds.*, 0 errors, .*bot: \d+ decisions, \d+ off-tree, (\d+) deviations, 0 errors, "
-        r"\d+ resolves, 0 fallbacks, \d+ clock-fallbacks",
-        report.log_tail,
-    )
-    assert closing is not None, report.log_tail
-    assert int(closing.group(1)) > 0 and report.clock_used_seconds < 0.6 * report.clock_seconds
+    assert report.ok and "match over: 60 rounds" in report.log_tail, report.fault_notes
+    counted = {name: int(count) for count, name in re.findall(r"(\d+) ([a-z-]+)", report.log_tail.split("bot: ")[-1])}
+    assert counted["deviations"] > 0 and counted["errors"] == counted["fallbacks"] == 0, report.log_tail
+    assert report.clock_used_seconds < 0.6 * report.clock_seconds
