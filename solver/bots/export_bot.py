@@ -307,8 +307,11 @@ def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
     Imports the TCP loop too (`game.pokerbots.client`): the exported folder copies the modules this
     loads, and `launch` plays through that loop. The session is not attached to the bot (no lock-in,
     no game clock), so a re-solving bot solves in full and every kernel it uses is compiled. A player
-    with ``warm_up(observation)`` (the adaptive bot: its exploiter) is also shown every decision, so
-    the kernels it may need mid-match are compiled here and their cache is copied into the folder."""
+    with ``warm_up(observation)`` (the adaptive bot: its exploiter) is also shown every decision, and
+    one with ``round_over`` the finished round (the adaptive bot's opponent model evaluates the shown
+    hands), so the kernels it may need mid-match are compiled here and their cache is copied into
+    the folder (an exported adaptive re-solving bot compiled the hand evaluator in its first
+    ``round_over`` and ran out of the check's time in round 1)."""
     importlib.import_module("game.pokerbots.client")  # loaded so that the folder carries it
     from game.pokerbots.engines import engine_rules
     from game.pokerbots.session import ClientSession, bot_decider
@@ -326,7 +329,7 @@ def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
             warm_up(view.observation())
         return decide(view)
 
-    session = ClientSession(rules, counting)
+    session = ClientSession(rules, counting, round_over=getattr(player, "round_over", None))
     for line in WARM_UP_ROUNDS[rules.variant]:
         session.answer(line)
     if session.errors:
