@@ -44,7 +44,10 @@ Otherwise the base plays. ``policy`` is the base's or the one-point deviation;
 ``act`` plays the base's ``act`` where it does not deviate (so a bot that never deviates plays
 exactly as its base, its base's memory of the hand included), else the deviation, and records its
 cost; any error falls back to the base's action (logged), then to the passive action.
-``round_over`` updates the model, ``won`` and the base (if it has ``round_over``).
+``round_over`` updates the model, ``won`` and the base (if it has ``round_over``). In Bounty, a base
+with ``opponent_rank_prior`` (the re-solving bot: its ranges' prior over the opponent's bounty rank)
+gets the model's bounty-rank posterior before each decision. The base's ``attach`` (the re-solving
+bot's game clock) is passed on.
 """
 
 from __future__ import annotations
