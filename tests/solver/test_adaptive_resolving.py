@@ -61,7 +61,8 @@ class _Watched:
 def test_the_seat_wraps_the_resolving_bot_with_its_blueprints_prior(strategy) -> None:
     """``adaptive:resolve:FILE.h5`` is an AdaptiveBot over a ResolvingBot of the file, and its prior
     is the frequencies of the file's lookup bot against itself (measured here independently),
-    not a re-solving self-play."""
+    not a re-solving self-play; attaching the match passes its game clock on to the re-solver; the
+    gauntlet seats it."""
     bot = make_player(f"adaptive:resolve:{strategy}", CONFIG, 0)
     assert isinstance(bot, AdaptiveBot) and type(bot.base) is ResolvingBot
     assert bot.name == f"adaptive:resolve:{strategy}" and bot.base.name == f"resolve:{strategy.name}"
@@ -74,6 +75,9 @@ def test_the_seat_wraps_the_resolving_bot_with_its_blueprints_prior(strategy) ->
     )
     assert np.array_equal(bot.model.prior.beta, expected.beta) and bot.model.prior.weight == expected.weight
     assert bot.base.resolves == 0  # building the seat re-solved nothing
+    match = type("Match", (), {"clock_seconds": 60.0, "rounds_played": 0})()  # what an engine client offers
+    bot.attach(match)
+    assert bot.base.time.match is match and bot.base.time.clock_left() == 60.0  # the re-solver reads its clock
     options = ["--variant", "bounty", "--bot", f"adaptive:resolve:{strategy}", "--hands", "10", "--jobs", "1"]
     result = invoke("gauntlet", *options, "--opponents", "station", "--json")
     assert result.exit_code == 0, result.output
