@@ -378,6 +378,8 @@ def launch(folder: str, arguments: list[str]) -> int:
         for name in ("decisions", "off_tree", "deviations", "errors", "resolves", "fallbacks", "clock_fallbacks")
         if isinstance(value := getattr(bot, name, None), int)
     }  # the lookup bot keeps decisions, off-tree and errors, the adaptive bot its deviations, the re-solving bot its re-solves
+    if isinstance(base_fallbacks := getattr(getattr(bot, "base", None), "fallbacks", None), int):
+        counters["base_fallbacks"] = base_fallbacks  # the adaptive bot's fallbacks hide its re-solving base's
     shown = ", ".join(f"{value} {name.replace('_', '-')}" for name, value in counters.items())
     locked = (
         ""
