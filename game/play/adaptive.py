@@ -44,7 +44,10 @@ Otherwise the base plays. ``policy`` is the base's or the one-point deviation;
 ``act`` plays the base's ``act`` where it does not deviate (so a bot that never deviates plays
 exactly as its base, its base's memory of the hand included), else the deviation, and records its
 cost; any error falls back to the base's action (logged), then to the passive action.
-``round_over`` updates the model, ``won`` and the base (if it has ``round_over``).
+``round_over`` updates the model, ``won`` and the base (if it has ``round_over``). In Bounty, a base
+with ``opponent_rank_prior`` (the re-solving bot: its ranges' prior over the opponent's bounty rank)
+gets the model's bounty-rank posterior before each decision. The base's ``attach`` (the re-solving
+bot's game clock) is passed on.
 """
 
 from __future__ import annotations
@@ -173,10 +176,13 @@ class AdaptiveBot:
 
     # ---------------------------------------------------------------- the engine
     def policy(self, observation: Any) -> Policy:
-        return self._decide(observation)[0]
+        self._share_bounty_posterior(observation)
+        policy = self._decide(observation)[0]
+        return self.base.policy(observation) if policy is None else policy
 
     def act(self, observation: Any) -> Action:
         try:
+            self._share_bounty_posterior(observation)
             policy, cost, over_budget = self._decide(observation)
             action = self.base.act(observation) if cost is None else sample_policy(policy, self._rng)
         except Exception as error:  # a bot never crashes a match
@@ -223,14 +229,25 @@ class AdaptiveBot:
             raise AssertionError(f"{self.name} risked {self.risk} chips with a budget of {self.budget}")
 
     # ---------------------------------------------------------------- a decision
-    def _decide(self, observation: Any) -> tuple[Policy, int | None, bool]:
-        """The policy to play, the cost of its deviation (``None``: the base's policy) and whether a
-        deviation was wanted but over the budget."""
-        base = self.base.policy(observation)
+    def _share_bounty_posterior(self, observation: Any) -> None:
+        """Bounty, a base that models the opponent's bounty rank (the re-solving bot's
+        ``opponent_rank_prior``): set it to the model's posterior for the round being played
+        (`OpponentModel.opponent_bounty_posterior_now`: uniform at a re-draw, kept per bounty rank of
+        ours, so a duplicate match's two seats each get their own)."""
+        if self.model.bounty is not None and hasattr(self.base, "opponent_rank_prior"):
+            self.base.opponent_rank_prior = self.model.opponent_bounty_posterior_now(observation.bounty_rank)
+
+    def _decide(self, observation: Any) -> tuple[Policy | None, int | None, bool]:
+        """The policy to play (``None``: the base's, not computed), the cost of its deviation
+        (``None``: the base's policy) and whether a deviation was wanted but over the budget. The
+        base's policy is asked only when the model finds the opponent exploitable (a re-solving base
+        solves its subgame for it, and again in its ``act`` if the base then plays)."""
         legal = observation.legal_actions
-        if not legal & {_RAISE, _CALL, _BID}:
-            return base, None, False
-        target = self._target(observation, base)
+        kind = self.exploitable() if legal & {_RAISE, _CALL, _BID} else None
+        if kind is None:
+            return None, None, False
+        base = self.base.policy(observation)
+        target = self._target(observation, base, kind)
         if target is None:
             return base, None, False
         probability = sum(p for action, p in base if action == target)
@@ -255,13 +272,12 @@ class AdaptiveBot:
             return "folder"
         return None
 
-    def _target(self, observation: Any, base: Policy) -> Action | None:
-        """The action the rules want here, or ``None`` for the base's."""
-        kind = self.exploitable()
+    def _target(self, observation: Any, base: Policy, kind: str) -> Action | None:
+        """The action the rule ``kind`` (`exploitable`) wants here, or ``None`` for the base's."""
         if kind == "loose":
             return max(self.exploiter.policy(observation), key=lambda entry: entry[1])[0]  # no draw in policy
         legal = observation.legal_actions
-        if kind != "folder" or _RAISE not in legal or _CHECK not in legal:
+        if _RAISE not in legal or _CHECK not in legal:
             return None
         if any(action.kind is _RAISE for action, _ in base):
             return None
@@ -294,7 +310,8 @@ def adaptive_player(base_loader: Any, name: str, config: Any, seed: Any) -> Adap
     or `game.play.bots.make_bot` when ``base_loader`` is ``None``), its prior the base's frequencies
     against itself over ``ExploitConfig.prior_rounds`` rounds, measured once per process and base
     (a gauntlet worker reuses it for every opponent; the self-play seeds are fixed, so the prior is
-    the same either way)."""
+    the same either way; `self_play_prior`: ``adaptive:resolve:FILE.h5`` takes the prior of
+    ``FILE.h5``'s lookup bot)."""
     from game.play.bots import make_bot
 
     prefix, _, inner = name.partition(":")
@@ -316,10 +333,21 @@ def adaptive_player(base_loader: Any, name: str, config: Any, seed: Any) -> Adap
     key = (inner, base_loader, config, exploit.prior_rounds, exploit.prior_weight)
     prior = _PRIORS.get(key)
     if prior is None:
-        prior = _PRIORS[key] = prior_from_self_play(
-            lambda index: build(np.random.SeedSequence((index, 7))),
-            config,
-            rounds=exploit.prior_rounds,
-            weight=exploit.prior_weight,
+        prior = _PRIORS[key] = self_play_prior(
+            base, lambda index: build(np.random.SeedSequence((index, 7))), config, exploit
         )
     return AdaptiveBot(base, config, prior=prior, exploit=exploit, seed=seeds[1], name=name)
+
+
+def self_play_prior(base: Any, make: Any, config: NoLimitConfig, exploit: ExploitConfig) -> ModelPrior:
+    """The model's prior for an adaptive bot around ``base``: the frequencies of bots like it against
+    each other (`prior_from_self_play`, ``exploit.prior_rounds`` rounds, weight ``exploit.prior_weight``),
+    each built by ``make(index)``. A base with ``blueprint_bot(seed)`` (the re-solving bot,
+    `solver.bots.resolving_bot.ResolvingBot.blueprint_bot`) is measured by its blueprint's lookup bot
+    instead: 200 rounds of re-solving against itself would take minutes, and the re-solver plays
+    the blueprint preflop and on the flop, where most of the statistics are counted; its turn and
+    river frequencies are the blueprint's, not its own."""
+    stand_in = getattr(base, "blueprint_bot", None)
+    return prior_from_self_play(
+        make if stand_in is None else stand_in, config, rounds=exploit.prior_rounds, weight=exploit.prior_weight
+    )

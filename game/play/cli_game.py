@@ -62,8 +62,8 @@ def register_player_folder(marker: str, loader: PlayerLoader) -> None:
 def player_loader(name: str) -> PlayerLoader | None:
     """The registered loader of the player file or folder ``name`` (:data:`PLAYER_FILES`,
     :data:`PLAYER_FOLDERS`), or ``None`` for a `game.play.bots` name; ValueError for neither.
-    ``adaptive:BASE`` (BASE a bot name, strategy file or folder) is the safe-exploiting bot around
-    BASE (`game.play.adaptive.adaptive_player`).
+    ``adaptive:BASE`` (BASE a bot name, strategy file, ``resolve:`` strategy file or folder) is the
+    safe-exploiting bot around BASE (`game.play.adaptive.adaptive_player`).
 
     >>> player_loader("checkcall") is None
     True
@@ -196,8 +196,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             "--a",
             help="Player A: random, checkcall, equity (Monte Carlo equity, 1000 "
             "samples per decision), a sparring style (maniac, tag, ...; see README), a strategy file (.h5) of the "
-            "variant (resolve:FILE.h5: the re-solving bot of the file, Hold'em only), or adaptive:BASE (BASE "
-            "exploited safely by an opponent model, e.g. adaptive:equity).",
+            "variant (resolve:FILE.h5: the re-solving bot of the file), or adaptive:BASE (BASE "
+            "exploited safely by an opponent model, e.g. adaptive:equity or adaptive:resolve:FILE.h5).",
         ),
         b: str = typer.Option(
             "random",
@@ -325,7 +325,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         bot: str = typer.Option(
             ...,
             help="The bot to test: a bot name (equity, tag, ...), a strategy file (.h5), a folder written by "
-            "vcfr export-bot (played in-process with its lock-in; engine rules only) or adaptive:BASE.",
+            "vcfr export-bot (played in-process with its lock-in; engine rules only), resolve:FILE.h5 (the "
+            "re-solving bot) or adaptive:BASE (e.g. adaptive:FILE.h5, adaptive:resolve:FILE.h5).",
         ),
         hands: int = typer.Option(2000, help="Duplicate hands per opponent (even; heads-up variants)."),
         rules: str = typer.Option("engine", help="engine (the official engines) or document (the rules documents)."),

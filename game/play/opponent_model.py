@@ -392,6 +392,19 @@ class OpponentModel:
             raise ValueError("this opponent model has no bounty rule (OpponentModel(bounty=BountyRule(...)))")
         return self.bounty.posterior(own_rank)
 
+    def opponent_bounty_posterior_now(self, own_rank: int | None) -> np.ndarray:
+        """The probabilities of the opponent's bounty ranks (float64 ``(13,)``) in the round being
+        played, the next to be observed (round index ``rounds``): uniform at a re-draw (an index that
+        is a multiple of the period, whose rounds are not counted yet), else
+        `opponent_bounty_posterior` for our bounty rank ``own_rank`` in this round.
+
+        >>> model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=ModelPrior.flat(), bounty=BountyRule())
+        >>> bool(np.allclose(model.opponent_bounty_posterior_now(3), 1 / 13))
+        True
+        """
+        posterior = self.opponent_bounty_posterior(own_rank)  # ValueError without a bounty rule
+        return np.full(N_RANKS, 1.0 / N_RANKS) if self.rounds % self.bounty.rule.period == 0 else posterior
+
     def bid_distribution(self) -> np.ndarray:
         """Posterior mean of the bid class probabilities (Dirichlet; shape ``(len(BID_CLASSES),)``)."""
         w = self.prior.weight

@@ -11,9 +11,10 @@ folder, then starts ``run + [PORT]`` there and waits 10 s for the connection):
   `game.play.lock_in.LockIn`, which checks or folds to the end of the match once the bankroll lead
   exceeds the most the rounds left can lose (``vcfr export-bot --no-lock-in`` writes false).
   ``adapt`` (absent = false; ``vcfr export-bot`` writes true for a bot with a policy, the
-  re-solving bot excepted, unless ``--no-adapt``): the bot is wrapped in `game.play.adaptive.AdaptiveBot` (inside the lock-in), which models the opponent over
+  re-solving bot included, unless ``--no-adapt``): the bot is wrapped in `game.play.adaptive.AdaptiveBot` (inside the lock-in), which models the opponent over
   the match (the engine's rounds reach it through ``round_over``) and exploits it within its safety
-  bound; ``prior.json`` holds the model's prior, the bot's own frequencies measured at export.
+  bound; ``prior.json`` holds the model's prior, the bot's own frequencies measured at export (the
+  re-solving bot's: its blueprint's lookup bot's, `game.play.adaptive.self_play_prior`).
 - ``game/``, ``solver/``, ...: only the project modules the bot imports, found by playing the
   warm-up rounds below in a fresh interpreter and listing the modules it loaded.
 - ``strategy.h5`` and ``cards.h5``: copies of ``--strategy`` and of its card abstraction, if a
@@ -306,8 +307,11 @@ def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
     Imports the TCP loop too (`game.pokerbots.client`): the exported folder copies the modules this
     loads, and `launch` plays through that loop. The session is not attached to the bot (no lock-in,
     no game clock), so a re-solving bot solves in full and every kernel it uses is compiled. A player
-    with ``warm_up(observation)`` (the adaptive bot: its exploiter) is also shown every decision, so
-    the kernels it may need mid-match are compiled here and their cache is copied into the folder."""
+    with ``warm_up(observation)`` (the adaptive bot: its exploiter) is also shown every decision, and
+    one with ``round_over`` the finished round (the adaptive bot's opponent model evaluates the shown
+    hands), so the kernels it may need mid-match are compiled here and their cache is copied into
+    the folder (an exported adaptive re-solving bot compiled the hand evaluator in its first
+    ``round_over`` and ran out of the check's time in round 1)."""
     importlib.import_module("game.pokerbots.client")  # loaded so that the folder carries it
     from game.pokerbots.engines import engine_rules
     from game.pokerbots.session import ClientSession, bot_decider
@@ -325,7 +329,7 @@ def play_warm_up(spec: BotSpec, folder: str | Path | None = None) -> int:
             warm_up(view.observation())
         return decide(view)
 
-    session = ClientSession(rules, counting)
+    session = ClientSession(rules, counting, round_over=getattr(player, "round_over", None))
     for line in WARM_UP_ROUNDS[rules.variant]:
         session.answer(line)
     if session.errors:
@@ -374,6 +378,8 @@ def launch(folder: str, arguments: list[str]) -> int:
         for name in ("decisions", "off_tree", "deviations", "errors", "resolves", "fallbacks", "clock_fallbacks")
         if isinstance(value := getattr(bot, name, None), int)
     }  # the lookup bot keeps decisions, off-tree and errors, the adaptive bot its deviations, the re-solving bot its re-solves
+    if isinstance(base_fallbacks := getattr(getattr(bot, "base", None), "fallbacks", None), int):
+        counters["base_fallbacks"] = base_fallbacks  # the adaptive bot's fallbacks hide its re-solving base's
     shown = ", ".join(f"{value} {name.replace('_', '-')}" for name, value in counters.items())
     locked = (
         ""
@@ -469,10 +475,7 @@ def export_bot(
     has_policy = callable(getattr(built, "policy", None))
     if adapt and not has_policy:
         raise ValueError(f"bot {bot!r} has no policy(observation), so it cannot adapt: export it with --no-adapt")
-    if adapt and bot == "resolve":
-        # wrapped in the adaptive bot, the exported re-solving bot timed out in its first engine round
-        raise ValueError("the re-solving bot does not adapt yet (the two were never measured together): drop --adapt")
-    adapt = has_policy and bot != "resolve" if adapt is None else adapt
+    adapt = has_policy if adapt is None else adapt
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
@@ -584,18 +587,14 @@ def _write_folder(
 
 
 def _write_prior(spec: BotSpec, folder: Path) -> None:
-    """Measure the adaptive bot's prior (the bot against itself, `game.play.opponent_model.prior_from_self_play`
+    """Measure the adaptive bot's prior (the bot against itself, `game.play.adaptive.self_play_prior`
     at `game.play.adaptive.ExploitConfig`'s rounds and weight) and write it to ``prior.json``."""
-    from game.play.adaptive import ExploitConfig
-    from game.play.opponent_model import prior_from_self_play
+    from game.play.adaptive import ExploitConfig, self_play_prior
 
-    exploit = ExploitConfig()
-    prior = prior_from_self_play(
-        lambda index: make_bot(dataclasses.replace(spec, seed=index), folder),
-        engine_config(spec.variant),
-        rounds=exploit.prior_rounds,
-        weight=exploit.prior_weight,
-    )
+    def build(index: int) -> Any:
+        return make_bot(dataclasses.replace(spec, seed=index), folder)
+
+    prior = self_play_prior(build(spec.seed), build, engine_config(spec.variant), ExploitConfig())
     (folder / PRIOR_FILE_NAME).write_text(json.dumps(prior.to_dict()) + "\n")
 
 

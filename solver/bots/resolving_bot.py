@@ -256,6 +256,7 @@ class ResolvingBot(LookupBot):
         name: str = "resolve",
     ) -> None:
         super().__init__(strategy_file, card_abstraction=card_abstraction, config=config, seed=seed, name=name)
+        self.strategy_file = Path(strategy_file)
         self.resolving = resolving if resolving is not None else ResolvingConfig()
         if not isinstance(self.resolving, ResolvingConfig):
             raise TypeError(f"resolving must be a ResolvingConfig, got {self.resolving!r}")
@@ -286,6 +287,14 @@ class ResolvingBot(LookupBot):
     def attach(self, match: Any) -> None:
         """Pace re-solves by ``match``'s game clock (see `solver.bots.time_manager.TimeManager.attach`)."""
         self.time.attach(match)
+
+    def blueprint_bot(self, seed: SeedLike = None) -> LookupBot:
+        """The lookup bot of this bot's blueprint (its strategy file, card abstraction and rules), which
+        plays as this bot does preflop and on the flop: `game.play.adaptive` measures the opponent
+        model's prior by its self-play, where 200 rounds of re-solving would take minutes."""
+        return LookupBot(
+            self.strategy_file, card_abstraction=self.lookup.abstraction, config=self.config, seed=seed, name="lookup"
+        )
 
     # ------------------------------------------------------------------ the Bot and PolicyBot protocols
     def _act(self, observation: Observation) -> Action:
@@ -725,7 +734,11 @@ class ResolvingBot(LookupBot):
 
     def _walk(self, session: _Session, observation: Observation) -> _Session:
         """Follow the history's new river moves in the solved tree, updating the movers' ranges;
-        an opponent raise off the tree re-solves from the current node."""
+        an opponent raise off the tree re-solves from the current node. So does an off-tree raise
+        followed by other moves (the bot did not play the moves after it: a wrapper did,
+        `game.play.adaptive.AdaptiveBot`'s deviations, ours off the tree or after the opponent's),
+        the mover's range updated the same way, the moves after it updating nothing (no solved
+        strategy holds them) and no gadget (the earlier solve's values do not hold there)."""
         history, seat = observation.history, observation.seat
         tree, strategy, node = session.tree, session.strategy, session.node
         ranges = session.ranges.copy()
@@ -738,8 +751,6 @@ class ResolvingBot(LookupBot):
                 ranges[move.seat] = _updated(ranges[move.seat], strategy[child])
                 node = child
                 continue
-            if move.seat == seat or index != len(history) - 1:
-                raise ValueError(f"move {move} is not in the solved river tree at {tree.describe(node)!r}")
             ranges[move.seat] = _updated(ranges[move.seat], _off_tree_likelihood(tree, node, strategy, move.action))
             raises = sum(1 for m in history if m.street == observation.street and m.action.kind is ActionKind.RAISE)
             config = SubgameConfig(
@@ -754,7 +765,8 @@ class ResolvingBot(LookupBot):
             )
             tree = build_subgame_tree(config)
             clock = self._clock(TURN if isinstance(session.hands, TurnHands) else RIVER, tree)
-            gadget = _turn_gadget(session, node, move.seat) if isinstance(session.hands, TurnHands) else None
+            last = index == len(history) - 1
+            gadget = _turn_gadget(session, node, move.seat) if isinstance(session.hands, TurnHands) and last else None
             return self._solve(session.key, session.hands, session.own, seat, ranges, tree, history, clock, gadget)
         return dataclasses.replace(session, ranges=ranges, node=node, moves=history)
 

@@ -128,7 +128,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             None,
             "--adapt/--no-adapt",
             help="Model the opponent over the match and exploit it within a safety bound "
-            "(game.play.adaptive; recorded in bot.json). Default: on for bots with a policy.",
+            "(game.play.adaptive; recorded in bot.json). Default: on for bots with a policy, --resolve "
+            "included (its prior: the blueprint's lookup bot against itself).",
             show_default=False,
         ),
         as_json: JsonFlag = False,

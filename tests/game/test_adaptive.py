@@ -108,6 +108,8 @@ class _Broken:
 def test_errors_fall_back_to_the_base_action():
     config = HoldemConfig()
     bot = AdaptiveBot(_Broken(), config, seed=0)
+    bot.model.trials[:] = 1000.0  # a station: the base's policy is asked (only an exploitable opponent needs it)
+    bot.model.successes[:] = 0.0
     result = play_match(config, bot, make_bot("maniac", config=config, seed=1), rounds=10, seed=0)
     assert bot.fallbacks > 0 and result.illegal_actions["adaptive-broken"] == 0
 

@@ -103,9 +103,8 @@ def test_the_clock_paces_the_turn_too_and_refused_the_blueprint_plays_it(swap_st
 
 def test_export_resolve_plays_the_local_engine_within_the_clock(swap_strategy, tmp_path: Path) -> None:
     folder = tmp_path / "bot"
-    result = invoke(
-        "export-bot", "--variant", "2022", "--resolve", "--strategy", swap_strategy, "--out", folder, "--json"
-    )
+    options = ["--resolve", "--no-adapt", "--strategy", swap_strategy]  # adapting: test_adaptive_resolving
+    result = invoke("export-bot", "--variant", "2022", *options, "--out", folder, "--json")
     assert result.exit_code == 0, result.output
     assert BotSpec.read(folder) == BotSpec("swap", "resolve", "strategy.h5", 0, None, "cards.h5")
     modules = json.loads(result.stdout)["modules"]
