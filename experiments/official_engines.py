@@ -37,7 +37,8 @@ Run: ``python experiments/official_engines.py --years 2022,2023,2024,2025 --bots
 ``<bots>/<year>/blueprint_<variant>.h5`` of a finished blueprint run (``<bots>/<year>/export.json``
 present), exported here with lock-in OFF (``vcfr export-bot --bot lookup --no-lock-in``, which
 adapts to its opponent unless ``--no-adapt``; with ``--resolve``, the re-solving bot of that file,
-``vcfr export-bot --resolve --no-lock-in``, which paces its re-solves by the engine's game clock);
+``vcfr export-bot --resolve --no-lock-in``, which paces its re-solves by the engine's game clock and
+adapts too unless ``--no-adapt``);
 the equity opponent is ``vcfr export-bot --bot equity --no-adapt``. A year without a finished
 blueprint gets a row saying so.
 """
@@ -803,7 +804,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_const",
         const=False,
         default=None,
-        help="export our bot with --no-adapt (default: export-bot's, which adapts the lookup bot to its opponent)",
+        help="export our bot with --no-adapt (default: export-bot's, which adapts the bot to its opponent)",
     )
     return parser
 
@@ -881,7 +882,7 @@ def main(argv: list[str] | None = None) -> int:
         "eval7": _eval7_version(),
         "engines": {year: {"path": str(path), "commit": engine_commit(path)} for year, path in checkouts.items()},
         "bot": bot,
-        "adapt": options.adapt is not False and not options.resolve,
+        "adapt": options.adapt is not False,
         "rows": [row for year in options.years for row in _year_rows(year, options, bot, work)],
     }
     report["finished"] = harness.now()
