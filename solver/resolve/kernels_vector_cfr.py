@@ -118,16 +118,17 @@ def _terminal_batch(tree, traverser):
 
 
 @njit(cache=True, nogil=True)
-def _batch_scratch(n, column_sources, opponent, dtype):
-    """Scratch of :func:`_batched_terminal_values` for ``n`` hands and the opponent's reach rows
-    ``column_sources``: the columns padded to a multiple of :data:`LANES` (``width``; a padding
-    column repeats the last row: swept, never read) and the hands to whole tiles of
-    :data:`LANES` (``padded``; zero rows), C-contiguous: the hand-major reach, then compatible reach,
-    and sweep sums (padded, width), the per-card and overall totals, the same two node-major
-    (2, width, padded), then the flat starts of the columns' reach rows in the ``(n_nodes, 2, n)``
-    reach table and of the hand-major rows."""
+def _batch_scratch(reach, column_sources, opponent):
+    """Scratch of :func:`_batched_terminal_values` for the opponent's reach rows ``column_sources`` of
+    ``reach`` (n_nodes, 2, row) (``row``: the hands, maybe padded): the columns padded to a multiple
+    of :data:`LANES` (``width``; a padding column repeats the last row: swept, never read) and the
+    hands to whole tiles of :data:`LANES` (``padded``; zero rows), C-contiguous, ``reach``'s dtype:
+    the hand-major reach, then compatible reach, and sweep sums (padded, width), the per-card and
+    overall totals, the same two node-major (2, width, padded), then the flat starts of the columns'
+    reach rows in ``reach`` and of the hand-major rows."""
+    row, dtype = reach.shape[2], reach.dtype
     width = -(-len(column_sources) // LANES) * LANES
-    padded = -(-n // LANES) * LANES
+    padded = -(-row // LANES) * LANES
     sources = column_sources[np.minimum(np.arange(width), len(column_sources) - 1)]
     return (
         np.zeros((padded, width), dtype),
@@ -135,7 +136,7 @@ def _batch_scratch(n, column_sources, opponent, dtype):
         np.zeros((N_CARDS, width), dtype),
         np.zeros(width, dtype),
         np.zeros((2, width, padded), dtype),
-        (sources * 2 + opponent) * n,
+        (sources * 2 + opponent) * row,
         np.arange(padded) * width,
     )
 
@@ -177,7 +178,7 @@ def _batched_terminal_values(
     reach_t, weaker_sums, by_card, total, node_major, column_rows, hand_rows = batch
     n = len(layout.first)
     width = len(total)
-    _transpose(reach, column_rows, n, reach_t, width)
+    _transpose(reach, column_rows, reach.shape[2], reach_t, width)  # padded hands: zero reach
     _batched_sweep(layout, reach_t, by_card, total, weaker_sums, n_full)
     first, second = layout.first, layout.second
     for h in range(n):
@@ -271,10 +272,11 @@ def _cfr_iterations(
     kind, player, child_start, n_children, pot_chips, reach_source = tree
     n_nodes = len(kind)
     n = ranges.shape[1]
+    row = regrets.shape[1]  # n padded to whole vectors: the decision sweeps run over whole rows
     batched = len(bounty[0]) == 0
-    total = scratch.win  # per-hand positive regret totals of the forward sweep
+    total = np.zeros(row, regrets.dtype)  # per-hand positive regret totals of the forward sweep
     batches = (_terminal_batch(tree, 0), _terminal_batch(tree, 1))
-    scratches = (_batch_scratch(n, batches[0][5], 1, reach.dtype), _batch_scratch(n, batches[1][5], 0, reach.dtype))
+    scratches = (_batch_scratch(reach, batches[0][5], 1), _batch_scratch(reach, batches[1][5], 0))
     for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
         averaging_weight = np.float32(float(iteration) ** gamma)
         positive_factor = np.float32(float(iteration) ** alpha / (float(iteration) ** alpha + 1.0))
@@ -307,16 +309,16 @@ def _cfr_iterations(
                     child_strategy = strategy[c]
                     child_regrets = regrets[c]
                     if actor != traverser:
-                        for h in range(n):
+                        for h in range(row):
                             probability = _matched(child_regrets[h], total[h], uniform)
                             child_strategy[h] = probability
                             child_reach[h] = parent_reach[h] * probability
                         continue
                     if recompute:
-                        for h in range(n):
+                        for h in range(row):
                             child_strategy[h] = _matched(child_regrets[h], total[h], uniform)
                     sums = strategy_sums[c]
-                    for h in range(n):
+                    for h in range(row):
                         child_reach[h] = parent_reach[h] * child_strategy[h]
                         sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
             if batched:
@@ -327,7 +329,7 @@ def _cfr_iterations(
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
                     if not batched or (kind[node] != FOLD and kind[node] != SHOWDOWN):  # not in the batch: alone
-                        opponent_reach = reach[reach_source[node, opponent], opponent]
+                        opponent_reach = reach[reach_source[node, opponent], opponent, :n]
                         _terminal_value(
                             kind,
                             player,
@@ -337,7 +339,7 @@ def _cfr_iterations(
                             traverser,
                             opponent_reach,
                             scratch,
-                            values[node],
+                            values[node, :n],
                             leaves,
                             UPDATE,
                             bounty,
@@ -350,14 +352,14 @@ def _cfr_iterations(
                     node_values[:] = values[start]
                     for c in range(start + 1, start + count):
                         child_values = values[c]
-                        for h in range(n):
+                        for h in range(row):
                             node_values[h] += child_values[h]
                     continue
                 node_values[:] = 0.0
                 for c in range(start, start + count):
                     child_values = values[c]
                     child_strategy = strategy[c]
-                    for h in range(n):
+                    for h in range(row):
                         node_values[h] += child_strategy[h] * child_values[h]
                 for c in range(start, start + count):
                     _add_regrets(
