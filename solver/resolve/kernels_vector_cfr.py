@@ -188,14 +188,15 @@ def _batched_terminal_values(
     padded = reach_t.shape[0]
     _transpose(weaker_sums, hand_rows, n_full, node_major[0], padded)
     _transpose(reach_t, hand_rows, width, node_major[1], padded)
+    row = values.shape[1]  # whole rows: the padding hands' sums are zero
     for i in range(len(nodes)):
         j, node = columns[i], nodes[i]
         win, compatible_weight_i = win_weight[i], compatible_weight[i]
         if win == ZERO:  # a fold: the compatible reach alone
-            for h in range(n):
+            for h in range(row):
                 values[node, h] = compatible_weight_i * node_major[1, j, h]
             continue
-        for h in range(n):
+        for h in range(row):
             values[node, h] = win * node_major[0, j, h] + compatible_weight_i * node_major[1, j, h]
 
 
@@ -318,8 +319,10 @@ def _cfr_iterations(
                         for h in range(row):
                             child_strategy[h] = _matched(child_regrets[h], total[h], uniform)
                     sums = strategy_sums[c]
+                    below = kind[c] == DECISION  # at a terminal the pass needs only the opponent's reach
                     for h in range(row):
-                        child_reach[h] = parent_reach[h] * child_strategy[h]
+                        if below:
+                            child_reach[h] = parent_reach[h] * child_strategy[h]
                         sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
             if batched:
                 nodes, _, columns, win_weight, compatible_weight, _, n_full = batches[traverser]
