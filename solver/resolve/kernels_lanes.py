@@ -150,21 +150,21 @@ else:
 
         return codegen
 
-    @intrinsic
-    def _store_difference(typingctx, out, offset, x, x_offset, y, y_offset, z, z_offset):
-        if _same_float(out, x, y, z):
-            return types.void(out, offset, x, x_offset, y, y_offset, z, z_offset), _difference(
-                accumulate=False, with_addend=False
-            )
-        return None
+    def _difference_intrinsic(name, accumulate):
+        """The intrinsic ``name(out, offset, x, x_offset, y, y_offset, z, z_offset)``: ``out = x - y - z``,
+        or ``out += x - y - z`` if ``accumulate``."""
 
-    @intrinsic
-    def _add_difference(typingctx, out, offset, x, x_offset, y, y_offset, z, z_offset):
-        if _same_float(out, x, y, z):
-            return types.void(out, offset, x, x_offset, y, y_offset, z, z_offset), _difference(
-                accumulate=True, with_addend=False
-            )
-        return None
+        def difference(typingctx, out, offset, x, x_offset, y, y_offset, z, z_offset):
+            if _same_float(out, x, y, z):
+                signature = types.void(out, offset, x, x_offset, y, y_offset, z, z_offset)
+                return signature, _difference(accumulate=accumulate, with_addend=False)
+            return None
+
+        difference.__name__ = difference.__qualname__ = name
+        return intrinsic(difference)
+
+    _store_difference = _difference_intrinsic("store_difference", accumulate=False)
+    _add_difference = _difference_intrinsic("add_difference", accumulate=True)
 
     @intrinsic
     def _add_difference_and(typingctx, out, offset, x, x_offset, y, y_offset, z, z_offset, addend, addend_offset):

@@ -6,8 +6,9 @@ strategy is the one matched in the previous pass, its regrets unchanged since) a
 player's reach vector (one weight per hand) to the children, adding the traverser's reach-weighted
 strategy to its strategy sums; all the pass's fold and showdown terminals are valued at once against
 the opponent's reach with card removal (:func:`_batched_terminal_values`: its distinct reach rows
-turned hand-major, one column per row, one sweep of :func:`kernels_showdown._batched_sweep` whose
-inner loops run over the columns, SIMD, then each terminal's row formed from its column's sums);
+transposed hand-major by 16 x 16 tiles in registers, one column per row, one sweep of
+:func:`kernels_showdown._batched_sweep` a vector of 16 columns at a time, the columns' sums
+transposed back to rows, then each terminal's row combined from its column's two rows);
 a backward sweep forms the traverser's counterfactual values per hand and adds its
 regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. A terminal of another
 kind is valued alone by :func:`_terminal_value`, which also values the best-response pass's
@@ -18,8 +19,9 @@ regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**bet
 (negative) when ``discount`` is on. The safe re-solving gadget is a two-action decision of the
 opponent above the root (see :func:`_cfr_iterations`).
 
-The CFR tables are (n_nodes, n_hands) float32, the row of node ``c`` holding the action into ``c``;
-hands are contiguous. Nodes are in breadth-first order, so a parent comes before its children.
+The CFR tables are (n_nodes, row) float32, the row of node ``c`` holding the action into ``c``;
+hands are contiguous, ``row`` is the hands padded to whole vectors of 16 (zero reach and values: the
+decision sweeps run over whole rows; :class:`~solver.resolve.resolver.SubgameSolver` aligns them). Nodes are in breadth-first order, so a parent comes before its children.
 """
 
 from __future__ import annotations
@@ -259,8 +261,8 @@ def _cfr_iterations(
 
     ``tree``: ``SubgameTree.kernel_arrays()``; ``layout``: the hands' ``HandLayout``. ``ranges``:
     (2, n) initial reach per hand. Modified in place: ``regrets``, ``strategy_sums``; scratch:
-    ``strategy``, ``values`` (n_nodes, n), ``reach`` (n_nodes, 2, n), ``scratch`` (a
-    ``ShowdownScratch``). Player ``p``'s reach at node ``c`` is row ``reach[reach_source[c, p], p]``:
+    ``strategy``, ``values`` (n_nodes, row), ``reach`` (n_nodes, 2, row), all zero at first (``row``:
+    ``n`` or more, the padding hands never reach a real one), ``scratch`` (a ``ShowdownScratch``). Player ``p``'s reach at node ``c`` is row ``reach[reach_source[c, p], p]``:
     only the acting player's reach changes along an action, so the other's is never copied.
 
     The re-solving gadget (``gadget_player`` 0 or 1; -1: none): that player first chooses per hand to
