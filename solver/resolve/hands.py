@@ -28,6 +28,7 @@ from abstraction.cards.kernels_features import HAND_CARDS
 from game.cards.deck import format_cards, parse_cards
 from game.cards.evaluator import evaluate_batch
 from solver.resolve import kernels_showdown
+from solver.resolve.kernels_lanes import LANES
 from solver.resolve.kernels_showdown import N_CARDS
 
 
@@ -166,12 +167,14 @@ def batched_showdown_masses(hands: RiverHands, reach: np.ndarray) -> tuple[np.nd
     for row in reach:
         _checked_reach(hands, row)
     k = len(reach)
-    hand_major = np.ascontiguousarray(reach.T)
-    weaker_sums, by_card, total = np.empty_like(hand_major), np.empty((N_CARDS, k)), np.empty(k)
-    kernels_showdown._batched_sweep(hands.layout, hand_major, by_card, total, weaker_sums, k)
+    width = -(-k // LANES) * LANES  # the sweep's vectors: columns padded with zeros
+    hand_major = np.zeros((hands.n_hands, width))
+    hand_major[:, :k] = reach.T
+    weaker_sums, by_card, total = np.empty_like(hand_major), np.empty((N_CARDS, width)), np.empty(width)
+    kernels_showdown._batched_sweep(hands.layout, hand_major, by_card, total, weaker_sums, width)
     first, second = hands.cards[:, 0], hands.cards[:, 1]
     compatible = total - by_card[first] - by_card[second] + hand_major
-    return weaker_sums.T.copy(), compatible.T.copy()
+    return weaker_sums[:, :k].T.copy(), compatible[:, :k].T.copy()
 
 
 @dataclass(frozen=True, eq=False)

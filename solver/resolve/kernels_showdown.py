@@ -17,6 +17,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from solver.resolve.kernels_lanes import LANES, add_difference_and, add_to_three, store_difference
+
 N_CARDS = 52
 
 
@@ -114,13 +116,14 @@ def _fold_value(layout, reach, payoff, scratch, out):
 
 @njit(cache=True, nogil=True)
 def _batched_sweep(layout, reach, by_card, total, weaker_sums, n_full):
-    """The ascending sweep for ``k`` reach vectors at once, hand-major so that the inner loops run over
-    the vectors (contiguous, SIMD): ``reach`` (n, k); out ``weaker_sums[h, j]``, the strictly weaker
-    plus the weaker-or-equal compatible reach of vector ``j`` (``w + e`` of :func:`_showdown_value`),
-    and the totals ``by_card`` (52, k), ``total`` (k,): the compatible reach of hand ``h`` is then
-    ``total - by_card[first[h]] - by_card[second[h]] + reach[h]``. Only the first ``n_full`` columns
-    get ``weaker_sums`` (the others need only the totals: folds). Two-index subscripts, no row views:
-    a view per hand costs numba a reference count update."""
+    """The ascending sweep for ``k`` reach vectors at once, hand-major so that each step runs over
+    the vectors, 16 at a time (:mod:`kernels_lanes`): ``reach`` (n, k); out ``weaker_sums[h, j]``,
+    the strictly weaker plus the weaker-or-equal compatible reach of vector ``j`` (``w + e`` of
+    :func:`_showdown_value`), and the totals ``by_card`` (52, k), ``total`` (k,): the compatible
+    reach of hand ``h`` is then ``total - by_card[first[h]] - by_card[second[h]] + reach[h]``. Only
+    the first ``n_full`` columns get ``weaker_sums`` (the others need only the totals: folds).
+    ``k`` and ``n_full`` multiples of :data:`kernels_lanes.LANES`, the arrays C-contiguous, of one
+    float dtype."""
     first, second, group_start = layout.first, layout.second, layout.group_start
     k = len(total)
     by_card[:] = 0.0
@@ -128,16 +131,14 @@ def _batched_sweep(layout, reach, by_card, total, weaker_sums, n_full):
     for g in range(len(group_start) - 1):
         start, stop = group_start[g], group_start[g + 1]
         for h in range(start, stop):
-            a, b = first[h], second[h]
-            for j in range(n_full):
-                weaker_sums[h, j] = total[j] - by_card[a, j] - by_card[b, j]
+            row, a, b = np.int64(h) * k, np.int64(first[h]) * k, np.int64(second[h]) * k
+            for j in range(0, n_full, LANES):
+                store_difference(weaker_sums, row + j, total, j, by_card, a + j, by_card, b + j)
         for h in range(start, stop):
-            a, b = first[h], second[h]
-            for j in range(k):
-                total[j] += reach[h, j]
-                by_card[a, j] += reach[h, j]
-                by_card[b, j] += reach[h, j]
+            row, a, b = np.int64(h) * k, np.int64(first[h]) * k, np.int64(second[h]) * k
+            for j in range(0, k, LANES):
+                add_to_three(reach, row + j, total, j, by_card, a + j, by_card, b + j)
         for h in range(start, stop):
-            a, b = first[h], second[h]
-            for j in range(n_full):
-                weaker_sums[h, j] += total[j] - by_card[a, j] - by_card[b, j] + reach[h, j]
+            row, a, b = np.int64(h) * k, np.int64(first[h]) * k, np.int64(second[h]) * k
+            for j in range(0, n_full, LANES):
+                add_difference_and(weaker_sums, row + j, total, j, by_card, a + j, by_card, b + j, reach, row + j)

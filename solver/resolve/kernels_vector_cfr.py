@@ -6,8 +6,9 @@ strategy is the one matched in the previous pass, its regrets unchanged since) a
 player's reach vector (one weight per hand) to the children, adding the traverser's reach-weighted
 strategy to its strategy sums; all the pass's fold and showdown terminals are valued at once against
 the opponent's reach with card removal (:func:`_batched_terminal_values`: its distinct reach rows
-turned hand-major, one column per row, one sweep of :func:`kernels_showdown._batched_sweep` whose
-inner loops run over the columns, SIMD, then each terminal's row formed from its column's sums);
+transposed hand-major by 16 x 16 tiles in registers, one column per row, one sweep of
+:func:`kernels_showdown._batched_sweep` a vector of 16 columns at a time, the columns' sums
+transposed back to rows, then each terminal's row combined from its column's two rows);
 a backward sweep forms the traverser's counterfactual values per hand and adds its
 regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. A terminal of another
 kind is valued alone by :func:`_terminal_value`, which also values the best-response pass's
@@ -18,8 +19,9 @@ regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**bet
 (negative) when ``discount`` is on. The safe re-solving gadget is a two-action decision of the
 opponent above the root (see :func:`_cfr_iterations`).
 
-The CFR tables are (n_nodes, n_hands) float32, the row of node ``c`` holding the action into ``c``;
-hands are contiguous. Nodes are in breadth-first order, so a parent comes before its children.
+The CFR tables are (n_nodes, row) float32, the row of node ``c`` holding the action into ``c``;
+hands are contiguous, ``row`` is the hands padded to whole vectors of 16 (zero reach and values: the
+decision sweeps run over whole rows; :class:`~solver.resolve.resolver.SubgameSolver` aligns them). Nodes are in breadth-first order, so a parent comes before its children.
 """
 
 from __future__ import annotations
@@ -28,13 +30,11 @@ import numpy as np
 from numba import njit
 
 from solver.resolve.kernels_bounty import _bounty_value
+from solver.resolve.kernels_lanes import LANES, add_difference, transpose_tile
 from solver.resolve.kernels_leaf import BEST, CURRENT, UPDATE, _leaf_value, _runout_value
 from solver.resolve.kernels_showdown import N_CARDS, _batched_sweep, _fold_value, _showdown_value
 from solver.resolve.tree import DECISION, FOLD, LEAF, RUNOUT, SHOWDOWN  # node kinds; numba freezes them as constants
 
-LANES = 16
-"""Float32 lanes of a 512-bit vector: the batch's columns are padded to a multiple (a remainder of a
-few columns costs the sweep as much as a full vector, measured: 37 columns as slow as 48)."""
 ZERO = np.float32(0.0)
 """The tables' zero (float32: a float64 literal would widen every comparison in the loops)."""
 
@@ -120,63 +120,86 @@ def _terminal_batch(tree, traverser):
 
 
 @njit(cache=True, nogil=True)
-def _batch_scratch(n, k, dtype):
-    """Scratch of :func:`_batched_terminal_values` for ``n`` hands and ``k`` columns: ``k`` padded to
-    a multiple of :data:`LANES`, zero (the padding stays zero), C-contiguous (numba vectorises the
-    loops over the columns only on contiguous arrays); the per-card totals also column-major."""
-    width = -(-k // LANES) * LANES
+def _batch_scratch(reach, column_sources, opponent):
+    """Scratch of :func:`_batched_terminal_values` for the opponent's reach rows ``column_sources`` of
+    ``reach`` (n_nodes, 2, row) (``row``: the hands, maybe padded): the columns padded to a multiple
+    of :data:`LANES` (``width``; a padding column repeats the last row: swept, never read) and the
+    hands to whole tiles of :data:`LANES` (``padded``; zero rows), C-contiguous, ``reach``'s dtype:
+    the hand-major reach, then compatible reach, and sweep sums (padded, width), the per-card and
+    overall totals, the same two node-major (2, width, padded), then the flat starts of the columns'
+    reach rows in ``reach`` and of the hand-major rows."""
+    row, dtype = reach.shape[2], reach.dtype
+    width = -(-len(column_sources) // LANES) * LANES
+    padded = -(-row // LANES) * LANES
+    sources = column_sources[np.minimum(np.arange(width), len(column_sources) - 1)]
     return (
-        np.zeros((n, width), dtype),
-        np.zeros((n, width), dtype),
+        np.zeros((padded, width), dtype),
+        np.zeros((padded, width), dtype),
         np.zeros((N_CARDS, width), dtype),
         np.zeros(width, dtype),
-        np.zeros((width, N_CARDS), dtype),
+        np.zeros((2, width, padded), dtype),
+        (sources * 2 + opponent) * row,
+        np.arange(padded) * width,
     )
+
+
+@njit(cache=True, nogil=True)
+def _transpose(source, source_rows, count, target, target_stride):
+    """``target.flat[c * target_stride + r] = source.flat[source_rows[r] + c]`` for ``r`` below
+    ``len(source_rows)`` (a multiple of :data:`LANES`) and ``c`` below ``count``: the source rows
+    become the target's columns, by tiles in vector registers (:func:`kernels_lanes.transpose_tile`),
+    a last part-tile of ``c`` element by element."""
+    whole = count - count % LANES
+    for r0 in range(0, len(source_rows), LANES):
+        for c0 in range(0, whole, LANES):
+            transpose_tile(source, source_rows, r0, c0, target, c0 * target_stride + r0, target_stride)
+        if whole < count:
+            flat_source, flat_target = source.reshape(-1), target.reshape(-1)
+            for c in range(whole, count):
+                for r in range(r0, r0 + LANES):
+                    flat_target[c * target_stride + r] = flat_source[source_rows[r] + c]
 
 
 @njit(cache=True, nogil=True)
 def _batched_terminal_values(
     layout,
     reach,
-    opponent,
     nodes,
-    sources,
     columns,
     win_weight,
     compatible_weight,
-    column_sources,
     n_full,
     batch,
     values,
 ):
     """Counterfactual values of every terminal of a pass (see :func:`_terminal_batch`) into their rows
-    of ``values``: the opponent's distinct reach rows are copied hand-major and swept once together;
-    each terminal's row is then formed hand by hand from its column's sums and its reach row
-    (two-index subscripts: a row view per hand costs a reference count)."""
-    reach_t, weaker_sums, by_card, total, card_totals = batch
-    n = reach_t.shape[0]
-    for h in range(n):
-        for j in range(len(column_sources)):
-            reach_t[h, j] = reach[column_sources[j], opponent, h]
+    of ``values``: the opponent's distinct reach rows are transposed hand-major and swept once
+    together; each hand's compatible reach per column is formed hand-major (vectorised over the
+    columns), both sums transposed back to rows per column, and each terminal's row combined from
+    its column's two rows (vectorised over the hands)."""
+    reach_t, weaker_sums, by_card, total, node_major, column_rows, hand_rows = batch
+    n = len(layout.first)
+    width = len(total)
+    _transpose(reach, column_rows, reach.shape[2], reach_t, width)  # padded hands: zero reach
     _batched_sweep(layout, reach_t, by_card, total, weaker_sums, n_full)
-    for j in range(len(column_sources)):
-        for card in range(N_CARDS):
-            card_totals[j, card] = by_card[card, j]
     first, second = layout.first, layout.second
+    for h in range(n):
+        row, a, b = np.int64(h) * width, np.int64(first[h]) * width, np.int64(second[h]) * width
+        for j in range(0, width, LANES):
+            add_difference(reach_t, row + j, total, j, by_card, a + j, by_card, b + j)
+    padded = reach_t.shape[0]
+    _transpose(weaker_sums, hand_rows, n_full, node_major[0], padded)
+    _transpose(reach_t, hand_rows, width, node_major[1], padded)
+    row = values.shape[1]  # whole rows: the padding hands' sums are zero
     for i in range(len(nodes)):
-        j = columns[i]
-        source, node = sources[i], nodes[i]
-        column_total, win, compatible_weight_i = total[j], win_weight[i], compatible_weight[i]
+        j, node = columns[i], nodes[i]
+        win, compatible_weight_i = win_weight[i], compatible_weight[i]
         if win == ZERO:  # a fold: the compatible reach alone
-            for h in range(n):
-                compatible = column_total - card_totals[j, first[h]] - card_totals[j, second[h]]
-                compatible += reach[source, opponent, h]
-                values[node, h] = compatible_weight_i * compatible
+            for h in range(row):
+                values[node, h] = compatible_weight_i * node_major[1, j, h]
             continue
-        for h in range(n):
-            compatible = column_total - card_totals[j, first[h]] - card_totals[j, second[h]]
-            compatible += reach[source, opponent, h]
-            values[node, h] = win * weaker_sums[h, j] + compatible_weight_i * compatible
+        for h in range(row):
+            values[node, h] = win * node_major[0, j, h] + compatible_weight_i * node_major[1, j, h]
 
 
 @njit(cache=True, nogil=True)
@@ -238,8 +261,8 @@ def _cfr_iterations(
 
     ``tree``: ``SubgameTree.kernel_arrays()``; ``layout``: the hands' ``HandLayout``. ``ranges``:
     (2, n) initial reach per hand. Modified in place: ``regrets``, ``strategy_sums``; scratch:
-    ``strategy``, ``values`` (n_nodes, n), ``reach`` (n_nodes, 2, n), ``scratch`` (a
-    ``ShowdownScratch``). Player ``p``'s reach at node ``c`` is row ``reach[reach_source[c, p], p]``:
+    ``strategy``, ``values`` (n_nodes, row), ``reach`` (n_nodes, 2, row), all zero at first (``row``:
+    ``n`` or more, the padding hands never reach a real one), ``scratch`` (a ``ShowdownScratch``). Player ``p``'s reach at node ``c`` is row ``reach[reach_source[c, p], p]``:
     only the acting player's reach changes along an action, so the other's is never copied.
 
     The re-solving gadget (``gadget_player`` 0 or 1; -1: none): that player first chooses per hand to
@@ -252,10 +275,11 @@ def _cfr_iterations(
     kind, player, child_start, n_children, pot_chips, reach_source = tree
     n_nodes = len(kind)
     n = ranges.shape[1]
+    row = regrets.shape[1]  # n padded to whole vectors: the decision sweeps run over whole rows
     batched = len(bounty[0]) == 0
-    total = scratch.win  # per-hand positive regret totals of the forward sweep
+    total = np.zeros(row, regrets.dtype)  # per-hand positive regret totals of the forward sweep
     batches = (_terminal_batch(tree, 0), _terminal_batch(tree, 1))
-    scratches = (_batch_scratch(n, len(batches[0][5]), reach.dtype), _batch_scratch(n, len(batches[1][5]), reach.dtype))
+    scratches = (_batch_scratch(reach, batches[0][5], 1), _batch_scratch(reach, batches[1][5], 0))
     for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
         averaging_weight = np.float32(float(iteration) ** gamma)
         positive_factor = np.float32(float(iteration) ** alpha / (float(iteration) ** alpha + 1.0))
@@ -288,24 +312,29 @@ def _cfr_iterations(
                     child_strategy = strategy[c]
                     child_regrets = regrets[c]
                     if actor != traverser:
-                        for h in range(n):
+                        for h in range(row):
                             probability = _matched(child_regrets[h], total[h], uniform)
                             child_strategy[h] = probability
                             child_reach[h] = parent_reach[h] * probability
                         continue
                     if recompute:
-                        for h in range(n):
+                        for h in range(row):
                             child_strategy[h] = _matched(child_regrets[h], total[h], uniform)
                     sums = strategy_sums[c]
-                    for h in range(n):
-                        child_reach[h] = parent_reach[h] * child_strategy[h]
+                    below = kind[c] == DECISION  # at a terminal the pass needs only the opponent's reach
+                    for h in range(row):
+                        if below:
+                            child_reach[h] = parent_reach[h] * child_strategy[h]
                         sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
             if batched:
-                _batched_terminal_values(layout, reach, opponent, *batches[traverser], scratches[traverser], values)
+                nodes, _, columns, win_weight, compatible_weight, _, n_full = batches[traverser]
+                _batched_terminal_values(
+                    layout, reach, nodes, columns, win_weight, compatible_weight, n_full, scratches[traverser], values
+                )
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
                     if not batched or (kind[node] != FOLD and kind[node] != SHOWDOWN):  # not in the batch: alone
-                        opponent_reach = reach[reach_source[node, opponent], opponent]
+                        opponent_reach = reach[reach_source[node, opponent], opponent, :n]
                         _terminal_value(
                             kind,
                             player,
@@ -315,7 +344,7 @@ def _cfr_iterations(
                             traverser,
                             opponent_reach,
                             scratch,
-                            values[node],
+                            values[node, :n],
                             leaves,
                             UPDATE,
                             bounty,
@@ -328,14 +357,14 @@ def _cfr_iterations(
                     node_values[:] = values[start]
                     for c in range(start + 1, start + count):
                         child_values = values[c]
-                        for h in range(n):
+                        for h in range(row):
                             node_values[h] += child_values[h]
                     continue
                 node_values[:] = 0.0
                 for c in range(start, start + count):
                     child_values = values[c]
                     child_strategy = strategy[c]
-                    for h in range(n):
+                    for h in range(row):
                         node_values[h] += child_strategy[h] * child_values[h]
                 for c in range(start, start + count):
                     _add_regrets(

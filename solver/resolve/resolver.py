@@ -29,6 +29,7 @@ import numpy as np
 from solver.resolve import kernels_vector_cfr
 from solver.resolve.bounty import bounty_arrays
 from solver.resolve.hands import RiverHands, compatible_mass
+from solver.resolve.kernels_lanes import LANES
 from solver.resolve.leaves import LeafValues, leaf_arrays
 from solver.resolve.tree import DECISION, SubgameTree
 
@@ -155,13 +156,15 @@ class SubgameSolver:
             with np.errstate(invalid="ignore"):
                 counterfactual = np.where(ours > 0, np.asarray(gadget.values, dtype=np.float64) * ours, 0.0)
             self._gadget_values = counterfactual.astype(TABLE_DTYPE)
-        shape = (tree.n_nodes, hands.n_hands)
-        self.regrets = np.zeros(shape, TABLE_DTYPE)
-        self.strategy_sums = np.zeros(shape, TABLE_DTYPE)
+        # the kernels' tables: rows padded to whole vectors, each starting on a vector boundary
+        # (measured: the batch's sweep 14 us on 64-byte-aligned rows, 23 us on 16-byte-aligned ones)
+        shape = (tree.n_nodes, -(-hands.n_hands // LANES) * LANES)
+        self._regrets, self._strategy_sums = _aligned_zeros(shape), _aligned_zeros(shape)
+        self.regrets = self._regrets[:, : hands.n_hands]
+        self.strategy_sums = self._strategy_sums[:, : hands.n_hands]
         self.iteration = 0
-        self._strategy = np.zeros(shape, TABLE_DTYPE)
-        self._values = np.zeros(shape, TABLE_DTYPE)
-        self._reach = np.zeros((tree.n_nodes, 2, hands.n_hands), TABLE_DTYPE)
+        self._strategy, self._values = _aligned_zeros(shape), _aligned_zeros(shape)
+        self._reach = _aligned_zeros((tree.n_nodes, 2, shape[1]))
         self._scratch = hands.scratch(TABLE_DTYPE)
         self._leaves = leaf_arrays(tree, hands, leaves)
         self._bounty = bounty_arrays(tree, hands)
@@ -174,8 +177,8 @@ class SubgameSolver:
             self.tree.kernel_arrays(),
             self.hands.layout,
             self.ranges,
-            self.regrets,
-            self.strategy_sums,
+            self._regrets,
+            self._strategy_sums,
             self._strategy,
             self._reach,
             self._values,
@@ -259,6 +262,14 @@ class SubgameSolver:
         responses = tuple(float(self.ranges[p] @ self.values(strategy, p, best=True)) / weight for p in (0, 1))
         nash_conv = responses[0] + responses[1]
         return SubgameExploitability(responses, nash_conv, nash_conv / float(self.tree.pot_chips[0].sum()))
+
+
+def _aligned_zeros(shape: tuple[int, ...]) -> np.ndarray:
+    """A zero :data:`TABLE_DTYPE` array whose data starts on a 64-byte boundary (one AVX-512 vector)."""
+    size, itemsize = int(np.prod(shape)), np.dtype(TABLE_DTYPE).itemsize
+    buffer = np.zeros(size + 64 // itemsize, TABLE_DTYPE)
+    start = (-buffer.ctypes.data % 64) // itemsize
+    return buffer[start : start + size].reshape(shape)
 
 
 def normalized_strategy(tree: SubgameTree, sums: np.ndarray) -> np.ndarray:

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from numba import njit
 
 from abstraction.bets.bet_abstraction import StreetBets
 from game.cards.deck import parse_cards
@@ -21,6 +22,7 @@ from solver.resolve.hands import (
     showdown_masses,
     showdown_values,
 )
+from solver.resolve.kernels_lanes import add_difference, add_difference_and, add_to_three, store_difference
 from solver.resolve.resolver import OpponentValues, ResolveConfig, SubgameSolver, normalized_strategy
 from solver.resolve.tree import DECISION, FOLD, SHOWDOWN, SubgameConfig, build_subgame_tree
 from tests.solver.cli_support import invoke
@@ -144,6 +146,44 @@ def test_bad_tree_config_is_refused_with_its_reason():
         SubgameConfig(pot_chips=(20, 2), stacks=(5, 5), pips=(18, 0), first_player=1)
     with pytest.raises(ValueError, match="max_nodes"):
         build_subgame_tree(SubgameConfig(pot_chips=(1, 1), stacks=(500, 500)), max_nodes=10)
+
+
+@njit(cache=True)
+def _lane_steps(out, x, y, z, addend):
+    """The sweep's lane operations once each, at offsets 0 and 16 of 32-element arrays."""
+    store_difference(out, 0, x, 16, y, 0, z, 16)
+    add_difference(out, 16, x, 0, y, 16, z, 0)
+    add_difference_and(out, 32, x, 16, y, 0, z, 16, addend, 0)
+    add_to_three(addend, 16, x, 0, y, 16, z, 0)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_lane_operations_and_tiled_transposes_equal_numpy(dtype):
+    """The vector kernels of kernels_lanes (compiled: LLVM vectors and shuffles; under
+    NUMBA_DISABLE_JIT: numpy slices) equal numpy bit for bit: 16 rows at scattered offsets of a
+    (node, player, hand) table turned hand-major, two whole tiles and a part tile of 5 hands; and
+    ``out = x - y - z``, ``out += x - y - z``, ``out += x - y - z + addend``, three ``+= addend``."""
+    rng = np.random.default_rng(5)
+    table = rng.random((9, 2, 37)).astype(np.float32)
+    rows = rng.choice(18, 16) * 37  # flat starts of 16 of the 18 (node, player) rows, repeats allowed
+    hand_major = np.full((37, 16), -1.0, np.float32)
+    kernels_vector_cfr._transpose(table, rows, 37, hand_major, 16)
+    assert np.array_equal(hand_major, table.reshape(-1)[rows[:, None] + np.arange(37)].T)
+    x, y, z, addend = (rng.random(32).astype(dtype) for _ in range(4))
+    out = np.zeros(48, dtype)
+    expected_addend, expected_x, expected_y, expected_z = addend.copy(), x.copy(), y.copy(), z.copy()
+    _lane_steps(out, x, y, z, addend)
+    expected = np.concatenate(
+        [
+            expected_x[16:] - expected_y[:16] - expected_z[16:],
+            np.zeros(16, dtype) + (expected_x[:16] - expected_y[16:] - expected_z[:16]),
+            np.zeros(16, dtype) + ((expected_x[16:] - expected_y[:16] - expected_z[16:]) + expected_addend[:16]),
+        ]
+    )
+    assert out.dtype == dtype and np.array_equal(out, expected)
+    assert np.array_equal(x[:16], expected_x[:16] + expected_addend[16:]) and np.array_equal(x[16:], expected_x[16:])
+    assert np.array_equal(y[16:], expected_y[16:] + expected_addend[16:]) and np.array_equal(y[:16], expected_y[:16])
+    assert np.array_equal(z[:16], expected_z[:16] + expected_addend[16:]) and np.array_equal(z[16:], expected_z[16:])
 
 
 @pytest.mark.jit_only
