@@ -48,11 +48,32 @@ round replayed through the rules; or, with ``river_cards``, over that many of th
 turn independently of the match (the same ones for both rounds of a duplicate pair): an unbiased
 estimate of the full mean (the check-down value's exact mean plus the sampled cards' mean gain
 over it), so every correction keeps its zero mean (it is linear in the means), at the price of
-the sampling's noise. The turn card's correction keeps the check-down value (its mean over the
-turn cards would need a turn tree per card). After an action its policy gives less than
-``MIN_PROBABILITY`` (a fixed function of the state, the policies being known), v is the
-check-down value: a policy spread over every raise amount (the random bot's) then costs one tree
-per likely action, not one per amount.
+the sampling's noise.
+
+The turn card's correction (with Swap's turn swaps: one event) uses the policy value too: v after
+the event minus an estimate m of its mean, the check-down value's mean (its value before the
+event, as elsewhere) plus the mean gain of the policy value over the check-down value at the
+turn's start (``PolicyValue.turn_gain``): over every turn card the deck holds, no swap, and (Swap)
+with the probability of a turn swap, 1 - (1 - 0.05)^4, over ``TURN_SWAP_SAMPLES`` turn events drawn
+given one; each alternative turn's ends averaged over ``turn_rivers`` river cards drawn for it. It
+stays unbiased: m is computed from the state before the turn and from draws of a generator of the
+value seed and the deal pair alone, so it does not depend on the turn event the match deals (the
+turn card dealt being one of the alternatives changes nothing); m is linear in river means that are
+unbiased for the exact ones (as with ``river_cards``; the policies' weights are fixed functions of
+the states) and the two swap strata are weighted by their exact probabilities, so over the draws
+E[m] = E_turn[v after the event], and the correction's mean is zero (the draws being independent
+of the match, as the check-down value's Monte Carlo is). The flop's decisions then use the policy
+value as well (``PolicyValue.values_flop``; not Auction, whose flop opens with the bids and their
+third cards): the flop's betting played out by both policies and, where it ends, the check-down
+value plus that mean gain (the same draws for every end: they are compared on the same cards), so
+the switch from the check-down value to the policy value lies at the flop's start (the flop
+cards' correction keeps the check-down value: its mean would need a flop tree per flop).
+``turn_rivers=0`` keeps the check-down value at the turn card and on the flop.
+
+After an action its policy gives less than ``MIN_PROBABILITY`` (a fixed function of the state, the
+policies being known), v is the check-down value: a policy spread over every raise amount (the
+random bot's) then costs one tree per likely action, not one per amount (on the flop, one tree per
+likely action and alternative turn: about 10x the match against the random bot).
 
 Auction: an auction not yet resolved counts a missing bid as 0 (before it opens, both bids are
 0: a tie, both players get a third card and pay nothing; after one bid b > 0, its bidder gets the
@@ -275,6 +296,12 @@ def _closes_street(round_: NoLimitRound, action: Action) -> bool:
 MIN_PROBABILITY = 0.02
 """``PolicyValue``'s default: actions a policy gives less probability are not followed in its tree."""
 
+DEFAULT_TURN_RIVERS = 2
+"""``PolicyValue``'s default: river cards drawn per alternative turn in ``PolicyValue.turn_gain``."""
+
+TURN_SWAP_SAMPLES = 8
+"""Swap: turn events with a swap drawn per ``PolicyValue.turn_gain`` (probability 1 - 0.95^4 = 0.19)."""
+
 
 @dataclass(frozen=True)
 class _Turn:
@@ -288,7 +315,7 @@ class _Turn:
 
 
 class PolicyValue:
-    """v on the turn and the river from both players' policies (see the module docstring), X at ``x_seat``.
+    """v on the flop, the turn and the river from both players' policies (see the module docstring), X at ``x_seat``.
 
     From a state on the turn or the river, the betting to the round's end is played out by both
     policies, every action of probability at least ``min_probability`` followed (the rest
@@ -301,7 +328,10 @@ class PolicyValue:
     same rivers). ``bots`` by player: X's and the opponent's, both exposing ``policy`` (a pure
     function of the observation, as ``PolicyBot`` requires). A decision whose policy raises or is empty is valued by
     ``check_down`` (the pending bet called), an illegal action in a policy by ``check_down`` after
-    it. Values are cached per round by the turn, its cards and the actions since it began.
+    it. On the flop (``values_flop``), the flop's betting is played out the same way and, where it
+    ends, v is the check-down value plus `turn_gain` (``turn_rivers`` river cards per alternative
+    turn; ``0``: the flop and the turn card keep the check-down value). Values are cached per round
+    by the turn, its cards and the actions since it (or the flop) began.
     """
 
     def __init__(
@@ -311,6 +341,7 @@ class PolicyValue:
         *,
         min_probability: float = MIN_PROBABILITY,
         river_cards: int | None = None,
+        turn_rivers: int | None = DEFAULT_TURN_RIVERS,
         seed: SeedLike = None,
     ) -> None:
         if not 0.0 <= min_probability < 1.0:
@@ -319,6 +350,10 @@ class PolicyValue:
             isinstance(river_cards, bool) or not isinstance(river_cards, int) or river_cards < 1
         ):
             raise ValueError(f"river_cards must be None (every card) or an int >= 1, got {river_cards!r}")
+        if turn_rivers is not None and (
+            isinstance(turn_rivers, bool) or not isinstance(turn_rivers, int) or turn_rivers < 0
+        ):
+            raise ValueError(f"turn_rivers must be None (every card) or an int >= 0, got {turn_rivers!r}")
         if check_down.config.has_run_cards:
             raise ValueError(
                 f"the policy value needs nothing dealt after the river; {check_down.config.variant!r} deals run cards"
@@ -326,24 +361,31 @@ class PolicyValue:
         self.check_down = check_down
         self.min_probability = min_probability
         self.river_cards = river_cards
+        self.turn_rivers = turn_rivers
+        self.values_flop = turn_rivers != 0 and not check_down.config.has_auction
+        """Whether v on the flop is the policy value too (see the module docstring)."""
         self._root = int(as_generator(seed).integers(2**63))
         self._rng = np.random.default_rng(self._root)
         self._bots = bots
         self._x_seat = 0
+        self._pair = 0
         self._record: RoundRecord | None = None
         self._turns = 0
         self._turn: _Turn | None = None
         self._cache: dict[tuple[Any, ...], float] = {}
         self._river_means: dict[tuple[Any, ...], float] = {}
+        self._turn_gains: dict[tuple[Action, ...], float] = {}
 
     def start_round(self, x_seat: int, record: RoundRecord) -> None:
         """Forget the cached values; X sits at ``x_seat`` in the round ``record`` (being replayed). The
         draws of river cards restart from a generator of the seed and the round's deal
         pair (``round_index // 2``), so both rounds of a duplicate pair, which share their cards,
         draw the same ones: their sampling noise then cancels as their luck does."""
-        self._rng = np.random.default_rng((self._root, record.round_index // 2))
+        self._pair = record.round_index // 2
+        self._rng = np.random.default_rng((self._root, self._pair))
         self._cache.clear()
         self._river_means.clear()
+        self._turn_gains.clear()
         self._turns = 0
         self._turn = None
         self._x_seat = x_seat
@@ -352,20 +394,89 @@ class PolicyValue:
     def start_turn(self, round_: NoLimitRound) -> None:
         """``round_``'s turn betting begins (its card and Swap's turn swaps dealt): value it from now
         on, over ``river_cards`` river cards."""
-        river_cards = self.river_cards
+        self._turn = self._new_turn(round_, self.river_cards, self._rng)
+
+    def _new_turn(self, round_: NoLimitRound, river_cards: int | None, rng: np.random.Generator) -> _Turn:
+        """A new turn to value: ``round_`` at its start, its ends averaged over ``river_cards`` river
+        cards drawn by ``rng`` (``None``: every card the deck still holds)."""
         log = round_.chance_log
         rivers = sorted(set(range(52)) - set(log.deck))
         if river_cards is not None and river_cards < len(rivers):
-            rivers = sorted(self._rng.choice(rivers, size=river_cards, replace=False).tolist())
+            rivers = sorted(rng.choice(rivers, size=river_cards, replace=False).tolist())
         actions = tuple(move.action for move in round_.history)
-        self._turn = _Turn(self._turns, log, actions, tuple(rivers))
         self._turns += 1
+        return _Turn(self._turns - 1, log, actions, tuple(rivers))
+
+    def turn_gain(self, round_: NoLimitRound, action: Action) -> float:
+        """v's mean gain over the check-down value at the start of the turn, over the turn event (its
+        card, and Swap's turn swaps), once ``action`` ends the flop's betting in ``round_`` (not
+        applied); 0 if a player is then all-in (no betting follows). Estimated over every turn card
+        the deck holds with no swap (exact but for the river cards), and with probability
+        1 - (1 - q)^4 (Swap: a turn swap, q each hole card) over ``TURN_SWAP_SAMPLES`` turn events
+        drawn given at least one swap; each alternative turn's ends are averaged over
+        ``turn_rivers`` river cards. The draws come from a generator of the seed and the deal pair
+        alone, not from the match (see the module docstring). Cached per round by the actions."""
+        from game.rules.chance import ScriptedChance
+        from game.rules.variants import get_variant
+
+        assert self._record is not None, "start_round first"
+        actions = (*(move.action for move in round_.history), action)
+        cached = self._turn_gains.get(actions)
+        if cached is not None:
+            return cached
+        stacks = list(round_.stacks)
+        if action.kind is ActionKind.CALL:
+            stacks[round_.to_act] -= round_.pips[1 - round_.to_act] - round_.pips[round_.to_act]
+        if min(stacks) == 0:
+            self._turn_gains[actions] = 0.0
+            return 0.0
+        check_down = self.check_down
+        config = check_down.config
+        round_class = get_variant(config.variant).round_class
+        log = round_.chance_log
+        rng = np.random.default_rng((self._root, self._pair, TURN))
+        deck = sorted(set(range(52)) - set(log.deck))
+        x = self._x_seat
+        actual = self._turn
+
+        def gain(cards: list[int], swaps: list[bool]) -> float:
+            events = dict(log.events)
+            if swaps:
+                events["swap"] = (*events.get("swap", ()), *swaps)
+            chance = ScriptedChance([*log.deck, *cards], events)
+            turn = round_class(config, chance, match_state=self._record.match_state)  # type: ignore[union-attr]
+            for played in actions:
+                turn.apply(played)
+            self._turn = self._new_turn(turn, self.turn_rivers, rng)
+            paid = turn.contributions
+            return self.value(turn) - check_down.value(check_down.card_state(turn), paid[x], paid[1 - x])
+
+        holes = 4  # Swap: two hole cards each
+        swap = config.turn_swap_probability if config.has_swaps else 0.0  # type: ignore[attr-defined]
+        result = sum(gain([card], [False] * holes if config.has_swaps else []) for card in deck) / len(deck)
+        if swap > 0.0:
+            swapped = 0.0
+            for _ in range(TURN_SWAP_SAMPLES):
+                flips = rng.random(holes) < swap
+                while not flips.any():
+                    flips = rng.random(holes) < swap
+                cards = rng.choice(deck, size=1 + int(flips.sum()), replace=False).tolist()
+                swapped += gain(cards, flips.tolist())
+            chance_swap = 1.0 - (1.0 - swap) ** holes
+            result = (1.0 - chance_swap) * result + chance_swap * swapped / TURN_SWAP_SAMPLES
+        self._turn = actual
+        self._turn_gains[actions] = result
+        return result
 
     def value(self, round_: NoLimitRound, path: tuple[Action, ...] = ()) -> float:
-        """v (X's chips) of ``round_`` on the current turn (`start_turn`) or its river (or over);
-        ``path``: the actions since the turn began."""
-        assert self._turn is not None, "start_turn first"
-        key = (self._turn.index, tuple(round_.board), path)
+        """v (X's chips) of ``round_`` on the flop (`values_flop`), on the current turn (`start_turn`)
+        or its river (or over); ``path``: the actions since the flop or the turn began."""
+        if round_.street == FLOP:
+            index = -1
+        else:
+            assert self._turn is not None, "start_turn first"
+            index = self._turn.index
+        key = (index, tuple(round_.board), path)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -390,13 +501,16 @@ class PolicyValue:
         return result
 
     def value_after(self, round_: NoLimitRound, action: Action, path: tuple[Action, ...]) -> float:
-        """v after the seat to act in ``round_`` (``path`` played since the turn began) plays
-        ``action``: the mean over the river cards (`river_mean`) if it ends the turn's betting; an
+        """v after the seat to act in ``round_`` (``path`` played since the flop or the turn began)
+        plays ``action``: if it ends the flop's betting, the check-down value then plus
+        `turn_gain`; if it ends the turn's, the mean over the river cards (`river_mean`); an
         illegal action gets the check-down value (`_value_after`)."""
         child = round_.clone()
         try:
-            if round_.street == TURN and _closes_street(round_, action):  # the river card comes next
+            if round_.street in (FLOP, TURN) and _closes_street(round_, action):  # a card comes next
                 child.verify(action)
+                if round_.street == FLOP:
+                    return _value_after(self.check_down, round_, action, self._x_seat) + self.turn_gain(round_, action)
                 return self.river_mean((*path, action))
             child.apply(action)
         except IllegalActionError:
@@ -473,10 +587,14 @@ def round_corrections(
     decisions = {seat: iter(recorded) for seat, recorded in policies.items()}
     if policy_value is not None:
         policy_value.start_round(x_seat, record)
-    path: tuple[Action, ...] = ()  # the actions since the turn began (the policy value's key)
+    path: tuple[Action, ...] = ()  # the actions since the flop or the turn began (the policy value's key)
 
     def value_after(action: Action, probability: float) -> float:
-        if policy_value is not None and round_.street in (TURN, RIVER) and probability >= policy_value.min_probability:
+        if (
+            policy_value is not None
+            and probability >= policy_value.min_probability
+            and (round_.street in (TURN, RIVER) or (round_.street == FLOP and policy_value.values_flop))
+        ):
             return policy_value.value_after(round_, action, path)
         return _value_after(value, round_, action, x_seat)
 
@@ -492,17 +610,24 @@ def round_corrections(
                 action_total += value_after(move.action, dict(policy)[move.action]) - expected
         decided = None if move.action.kind is ActionKind.FOLD else _after_decision(value, round_, move.action)[0]
         board = len(round_.board)
-        if round_.street in (TURN, RIVER):
+        flop = round_.clone() if policy_value is not None and board == 3 else None
+        if round_.street in (FLOP, TURN, RIVER):
             path = (*path, move.action)
         round_.apply(move.action)
         after = value.card_state(round_)
+        x_paid, o_paid = round_.contributions[x_seat], round_.contributions[1 - x_seat]
         if policy_value is not None and board == 4 and len(round_.board) == 5:  # the river card alone
             chance += policy_value.value(round_, path) - policy_value.river_mean(path)
+        elif flop is not None and len(round_.board) == 4:  # the turn card (and swaps) alone: its betting begins
+            policy_value.start_turn(round_)  # type: ignore[union-attr]
+            path = ()
+            if policy_value.turn_rivers == 0:  # type: ignore[union-attr]
+                chance += value.value(after, x_paid, o_paid) - value.value(decided, x_paid, o_paid)
+            else:
+                mean = value.value(decided, x_paid, o_paid) + policy_value.turn_gain(flop, move.action)  # type: ignore[union-attr]
+                chance += policy_value.value(round_) - mean  # type: ignore[union-attr]
         elif decided is not None and after[:3] != decided[:3]:  # type: ignore[index]
-            x_paid, o_paid = round_.contributions[x_seat], round_.contributions[1 - x_seat]
             chance += value.value(after, x_paid, o_paid) - value.value(decided, x_paid, o_paid)
-        if policy_value is not None and board == 3 and len(round_.board) == 4:  # the turn's betting begins
-            policy_value.start_turn(round_)
     return RoundCorrections(chance, action_total, uncorrected)
 
 
@@ -605,13 +730,16 @@ def aivat_match(
     history: str | Path | IO[str] | None = None,
     correct_opponent: bool | None = None,
     river_cards: int | None = None,
+    turn_rivers: int | None = DEFAULT_TURN_RIVERS,
 ) -> AivatResult:
     """Play ``bot_x`` (player A) against ``opponent`` with ``game.play.match.play_match`` and score X's
     rounds plainly and by AIVAT. ``samples`` and ``value_seed``: the Monte Carlo of the check-down
     value (see the module docstring); ``value_seed`` ``None`` derives it from ``seed``. ``history``:
     the match's hand history, as in ``play_match``. ``correct_opponent``: correct the opponent's
     decisions with its policy too (``None``: if it exposes ``policy``). ``river_cards``: the policy
-    value's river cards per turn (``PolicyValue``; ``None``: every card)."""
+    value's river cards per turn (``PolicyValue``; ``None``: every card); ``turn_rivers``: its river
+    cards per alternative turn at the turn card's correction (``0``: the turn card and the flop keep
+    the check-down value)."""
     if not callable(getattr(bot_x, "policy", None)):
         raise TypeError(f"AIVAT needs player X to expose policy(observation); {bot_x!r} does not")
     has_policy = callable(getattr(opponent, "policy", None))
@@ -626,7 +754,9 @@ def aivat_match(
     recorders = (_PolicyRecorder(bot_x), _PolicyRecorder(opponent) if correct_opponent else None)
     policy_value = None
     if correct_opponent and not config.has_run_cards:
-        policy_value = PolicyValue(value, (bot_x, opponent), river_cards=river_cards, seed=value_rng)
+        policy_value = PolicyValue(
+            value, (bot_x, opponent), river_cards=river_cards, turn_rivers=turn_rivers, seed=value_rng
+        )
     corrections: list[RoundCorrections] = []
 
     def score(record: RoundRecord) -> None:

@@ -20,7 +20,7 @@ from game.rules.chance import ScriptedChance
 from game.rules.holdem import HoldemConfig, HoldemRound
 from game.rules.nolimit import RIVER, TURN
 from game.rules.river_of_blood import RiverOfBloodConfig
-from game.rules.swap import SwapConfig
+from game.rules.swap import SwapConfig, SwapRound
 from game.rules.variants import get_variant
 from tests.game.aivat_bots import NoPolicyBot, StrengthPolicyBot
 
@@ -134,9 +134,14 @@ def test_corrections_have_zero_mean_and_aivat_agrees_with_the_plain_mean(variant
     """Unbiasedness: over 600 duplicate rounds of a mixed-strategy X against a random opponent (all
     corrections active: deals, streets, swaps, runs, third cards, X's actions and bids), the corrections' mean is within its
     95% interval of 0, and AIVAT's mean within the plain interval of the plain mean. Engine rules too
-    where they change the game most (Bounty's free folds and rounding, Auction's visible bid)."""
+    where they change the game most (Bounty's free folds and rounding, Auction's visible bid). The
+    flop and the turn card keep the check-down value (``turn_rivers=0``): against the random bot's
+    policy over every raise amount their policy trees cost ~10x the match
+    (`test_aivat_is_unbiased_where_the_exact_value_is_zero` covers them)."""
     config = get_variant(variant).config_class(rules=rules)
-    result = aivat_match(config, StrengthPolicyBot(seed=3), RandomBot(seed=4), rounds=600, seed=5, samples=2000)
+    result = aivat_match(
+        config, StrengthPolicyBot(seed=3), RandomBot(seed=4), rounds=600, seed=5, samples=2000, turn_rivers=0
+    )
     assert result.uncorrected_decisions == 0
     correction, correction_ci = result.correction_rate()
     assert abs(correction) < correction_ci
@@ -154,7 +159,12 @@ def test_corrections_have_zero_mean_over_many_seeds() -> None:
     corrections, agreeing = [], 0
     for seed in range(10):
         result = aivat_match(
-            HoldemConfig(), StrengthPolicyBot(seed=seed), RandomBot(seed=100 + seed), rounds=500, seed=seed
+            HoldemConfig(),
+            StrengthPolicyBot(seed=seed),
+            RandomBot(seed=100 + seed),
+            rounds=500,
+            seed=seed,
+            turn_rivers=0,  # as in the test above
         )
         corrections.append(result.chance_corrections + result.action_corrections)
         plain, plain_ci = result.plain_rate()
@@ -235,7 +245,9 @@ def test_payoff_table_is_the_rules_payoff_of_every_outcome(rules, x_seat) -> Non
 def test_an_opponent_with_a_policy_is_corrected_too_and_that_removes_more_variance() -> None:
     """Both sides play by hand strength (Hold'em, 600 duplicate rounds, the same match twice): with the
     opponent's decisions corrected as well, the corrections still average to zero within their
-    interval and the variance drops further than with X's alone."""
+    interval and the variance drops further than with X's alone. The flop and the turn card keep
+    the check-down value (``turn_rivers=0``): the bots raise without a cap, and their policy trees
+    from the flop on cost minutes (`test_aivat_is_unbiased_where_the_exact_value_is_zero`)."""
     runs = {
         corrected: aivat_match(
             HoldemConfig(),
@@ -244,6 +256,7 @@ def test_an_opponent_with_a_policy_is_corrected_too_and_that_removes_more_varian
             rounds=600,
             seed=4,
             correct_opponent=corrected,
+            turn_rivers=0,
         )
         for corrected in (False, True)
     }
@@ -322,12 +335,83 @@ def test_with_both_policies_the_betting_from_the_turn_adds_no_variance(street, r
         played.add((tuple(record.moves[4:]), record.payoffs))
         for min_probability, found in estimates.items():
             value = CheckDownValue(config, samples=200, seed=0)
-            policy_value = PolicyValue(value, bots, min_probability=min_probability)
+            policy_value = PolicyValue(value, bots, min_probability=min_probability, turn_rivers=0)
             corrections = round_corrections(value, record, 0, decisions, policy_value)
             found.append(record.payoffs[0] - corrections.chance - corrections.action)
     assert len(played) >= 4  # folds, calls and raises: different payoffs
     assert np.ptp(estimates[0.0]) < 1e-9
     assert 0 < np.ptp(estimates[MIN_PROBABILITY]) < (1.0 if street == RIVER else 2.0)
+
+
+def test_with_both_policies_the_turn_card_adds_no_variance() -> None:
+    """Both players check or call until the turn, then play mixed policies, on decks that share the
+    hole cards and the flop but not the turn and river cards. With every action followed and every
+    river card averaged over once the turn is dealt, the turn card's correction (the policy value
+    after it minus its mean, estimated over 1 river card per alternative turn: an estimate that does
+    not depend on the turn dealt) leaves every round's estimate the same number, whatever the turn,
+    the river, the actions and the payoff; with the turn card corrected by the check-down value
+    (``turn_rivers=0``) the estimates differ by chips (the turn's luck in the betting that follows)."""
+    config = HoldemConfig()
+    bots = (PassiveUntil(TURN, seed=1), PassiveUntil(TURN, seed=2, name="opponent"))
+    turns = parse_cards("9d 3s 2h Kc Jh 7c").tolist()
+    estimates: dict[int, list[float]] = {0: [], 1: []}
+    played = set()
+    for turn, river in zip(turns, turns[1:] + turns[:1], strict=True):
+        record, decisions = scripted_round(config, HOLES + FLOP + [turn, river], bots)
+        played.add(record.payoffs)
+        for turn_rivers, found in estimates.items():
+            value = CheckDownValue(config, samples=200, seed=0)
+            policy_value = PolicyValue(value, bots, min_probability=0.0, turn_rivers=turn_rivers, seed=0)
+            corrections = round_corrections(value, record, 0, decisions, policy_value)
+            found.append(record.payoffs[0] - corrections.chance - corrections.action)
+    assert len(played) >= 2
+    assert np.ptp(estimates[1]) < 1e-9
+    assert np.ptp(estimates[0]) > 1.0
+
+
+def test_the_turn_gain_over_swaps_is_unbiased() -> None:
+    """Swap with a turn swap probability of 0.5 (94% of turn events swap a card), both players
+    checking until the river, then playing mixed policies: the estimate of the policy value's mean
+    gain over the check-down value at the turn's start (every turn card with no swap, 8 turn events
+    drawn given a swap, weighted by their probabilities; 1 river card per turn), averaged over 40
+    seeds, equals the mean gain over 300 turn events dealt by the rules (4 river cards each), within
+    4 standard errors; the mean gain over the turn cards with no swap (what ignoring the swaps
+    would estimate, about 10 chips against 4) is outside them."""
+    bots = (PassiveUntil(RIVER, seed=1), PassiveUntil(RIVER, seed=2, name="opponent"))
+
+    def turn_gains(config: SwapConfig, seeds: int) -> np.ndarray:
+        return np.array([policy_value(config, seed).turn_gain(flop, Action.check()) for seed in range(seeds)])
+
+    def policy_value(config: SwapConfig, seed: int, river_cards: int | None = None) -> PolicyValue:
+        found = PolicyValue(
+            CheckDownValue(config, samples=200, seed=0), bots, turn_rivers=1, river_cards=river_cards, seed=seed
+        )
+        found.check_down.start_round(0, None)
+        found.start_round(0, record)
+        return found
+
+    config = SwapConfig(turn_swap_probability=0.5)
+    flop = SwapRound(config, ScriptedChance(HOLES + FLOP, {"swap": [False] * 4}))
+    for action in (Action.call(), Action.check(), Action.check()):
+        flop.apply(action)
+    record = RoundRecord(0, 0, ("x", "o"), None, flop.chance_log, flop.history, (0, 0))
+    actions = (*(move.action for move in flop.history), Action.check())
+    estimates = turn_gains(config, 40)
+    rng = np.random.default_rng(0)
+    dealt, gains = policy_value(config, 0, river_cards=4), []
+    check_down = dealt.check_down
+    rest = sorted(set(range(52)) - set(HOLES + FLOP))
+    for _ in range(300):
+        swaps = [False] * 4 + (rng.random(4) < 0.5).tolist()
+        turn = SwapRound(config, ScriptedChance(HOLES + FLOP + rng.permutation(rest).tolist(), {"swap": swaps}))
+        for action in actions:
+            turn.apply(action)
+        dealt.start_turn(turn)
+        paid = turn.contributions
+        gains.append(dealt.value(turn) - check_down.value(check_down.card_state(turn), paid[0], paid[1]))
+    error = np.hypot(estimates.std(ddof=1) / np.sqrt(estimates.size), np.std(gains, ddof=1) / np.sqrt(len(gains)))
+    assert abs(estimates.mean() - np.mean(gains)) < 4 * error
+    assert abs(turn_gains(SwapConfig(turn_swap_probability=0.0), 20).mean() - np.mean(gains)) > 4 * error
 
 
 def test_sampled_river_cards_are_unbiased_for_the_exact_corrections() -> None:
@@ -346,7 +430,7 @@ def test_sampled_river_cards_are_unbiased_for_the_exact_corrections() -> None:
 
     def corrections(river_cards, seed):
         value = CheckDownValue(config, samples=200, seed=0)
-        policy_value = PolicyValue(value, bots, min_probability=0.0, river_cards=river_cards, seed=seed)
+        policy_value = PolicyValue(value, bots, min_probability=0.0, river_cards=river_cards, turn_rivers=0, seed=seed)
         found = round_corrections(value, record, 0, decisions, policy_value)
         return found.chance + found.action
 
@@ -361,17 +445,19 @@ def test_sampled_river_cards_are_unbiased_for_the_exact_corrections() -> None:
 
 @pytest.mark.jit_only
 @pytest.mark.parametrize("variant", ["holdem", "swap"])
-def test_aivat_is_unbiased_where_the_exact_value_is_zero(variant) -> None:
+@pytest.mark.parametrize("turn_rivers", [0, pytest.param(2, marks=pytest.mark.slow)])
+def test_aivat_is_unbiased_where_the_exact_value_is_zero(variant, turn_rivers) -> None:
     """The same mixed strategy in both seats of a duplicate match: every deal pair's exact expected
     value is 0. AIVAT with both policies (the policy value on the turn, after Swap's turn swaps, and
-    on the river) is within its 95% interval of 0 and removes most of the variance; the match is
-    the one played without AIVAT (asking for policies changes no play)."""
+    on the river; with ``turn_rivers=2``, the default, at the turn card and on the flop too: slow,
+    as the bots raise without a cap) is within its 95% interval of 0 and removes most of the
+    variance; the match is the one played without AIVAT (asking for policies changes no play)."""
     config = get_variant(variant).config_class()
 
     def players():
         return StrengthPolicyBot(seed=1), StrengthPolicyBot(seed=2, name="twin")
 
-    result = aivat_match(config, *players(), rounds=200, seed=3, samples=500)
+    result = aivat_match(config, *players(), rounds=200, seed=3, samples=500, turn_rivers=turn_rivers)
     mean, half_width = result.aivat_rate()
     assert abs(mean) < half_width
     assert result.variance_reduction() > 3.0
