@@ -7,9 +7,9 @@ player's reach vector (one weight per hand) to the children, adding the traverse
 strategy to its strategy sums; all the pass's fold and showdown terminals are valued at once against
 the opponent's reach with card removal (:func:`_batched_terminal_values`: its distinct reach rows
 transposed hand-major by 16 x 16 tiles in registers, one column per row, one sweep of
-:func:`kernels_showdown._batched_sweep` a vector of 16 columns at a time, each column's leading
-terminal's values combined in registers from its sums and compatible reach and transposed straight
-into its row; a fold sharing a column scales its compatible reach, transposed back to a row);
+:func:`kernels_showdown._batched_sweep` a vector of 16 columns at a time, each terminal's values
+combined in registers from its column's sums and compatible reach and transposed straight into its
+row);
 a backward sweep forms the traverser's counterfactual values per hand and adds its
 regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. A terminal of another
 kind is valued alone by :func:`_terminal_value`, which also values the best-response pass's
@@ -96,7 +96,7 @@ def _terminal_batch(tree, traverser):
     fold, other showdowns', folds' with a shared fold, the rest; ``n_full``, the showdowns' columns
     rounded up to :data:`LANES`, is how many columns need the strength sweep (a fold needs only
     ``m``); ``n_shared``, the columns up to the last one with a shared fold rounded up to
-    :data:`LANES`, how many need ``m`` as rows."""
+    :data:`LANES`, how many the shared folds' rounds of :func:`_batched_terminal_values` cover."""
     kind, player, _, _, pot_chips, reach_source = tree
     opponent = 1 - traverser
     nodes = np.concatenate((np.flatnonzero(kind == SHOWDOWN), np.flatnonzero(kind == FOLD)))
@@ -148,33 +148,35 @@ def _batch_scratch(reach, values, batch, opponent):
     (``row``: the hands padded to whole vectors of :data:`LANES`): the columns padded to a multiple of
     :data:`LANES` (``width``; a padding column repeats the last row: swept, never read), C-contiguous,
     ``reach``'s dtype, 64-byte aligned: the hand-major reach, then compatible reach, and the sweep
-    sums (row, width), the per-card and overall totals, the compatible reach of the first
-    ``n_shared`` columns column-major (n_shared, row); the leaders' weights per column (width;
-    padding columns zero); the flat starts of the columns' reach rows in ``reach``, of the hand-major
-    rows, of the leaders' rows in ``values`` (padding columns: row 0, the root's, a decision whose
-    row the backward sweep rewrites before it reads it), of the column-major rows."""
-    nodes, _, columns, win_weight, compatible_weight, column_sources, _, n_shared = batch
+    sums (row, width), the per-card and overall totals (52, width), (width,); the flat starts of the
+    columns' reach rows in ``reach`` and of the hand-major rows; then per round (the leaders, then
+    each column's first other terminal, its second, ...): the weights of the sums and of the
+    compatible reach per column (2, rounds, width) and the flat starts of the terminals' rows in
+    ``values`` (rounds, width; where a column has no terminal in the round: weights zero, row 0, the
+    root's, a decision whose row the backward sweep rewrites before it reads it)."""
+    nodes, _, columns, win_weight, compatible_weight, column_sources, _, _ = batch
     row, dtype = reach.shape[2], reach.dtype
     width = -(-len(column_sources) // LANES) * LANES
     sources = column_sources[np.minimum(np.arange(width), len(column_sources) - 1)]
-    column_win, column_compatible = np.zeros(width, dtype), np.zeros(width, dtype)
-    leader_rows = np.zeros(width, np.int64)
-    for i in range(len(nodes) - 1, -1, -1):  # the first terminal of each column last
-        column_win[columns[i]] = win_weight[i]
-        column_compatible[columns[i]] = compatible_weight[i]
-        leader_rows[columns[i]] = nodes[i] * values.shape[1]
+    rounds = np.bincount(columns).max()
+    weights = np.zeros((2, rounds, width), dtype)
+    rows = np.zeros((rounds, width), np.int64)
+    terminals = np.zeros(width, np.int64)  # per column, so far
+    for i in range(len(nodes)):  # a column's leader first (a showdown comes before the folds)
+        j = columns[i]
+        weights[0, terminals[j], j] = win_weight[i]
+        weights[1, terminals[j], j] = compatible_weight[i]
+        rows[terminals[j], j] = nodes[i] * values.shape[1]
+        terminals[j] += 1
     return (
         _aligned_zeros(row, width, dtype),
         _aligned_zeros(row, width, dtype),
         _aligned_zeros(N_CARDS, width, dtype),
         _aligned_zeros(1, width, dtype)[0],
-        _aligned_zeros(n_shared, row, dtype),
-        column_win,
-        column_compatible,
         (sources * 2 + opponent) * row,
         np.arange(row) * width,
-        leader_rows,
-        np.arange(n_shared) * row,
+        weights,
+        rows,
     )
 
 
@@ -205,26 +207,15 @@ def _transpose(source, source_rows, count, target, target_rows):
 
 
 @njit(cache=True, nogil=True)
-def _batched_terminal_values(layout, reach, nodes, columns, compatible_weight, n_full, batch, values):
-    """Counterfactual values of every terminal of a pass (see :func:`_terminal_batch`) into their rows
-    of ``values``: the opponent's distinct reach rows are transposed hand-major and swept once
-    together; each hand's compatible reach per column is formed hand-major (vectorised over the
-    columns), each column's leader's values formed from its sums and compatible reach in the tile
-    transpose that puts them straight into its row, and each other terminal (a fold) scales its
-    column's compatible reach, transposed back to a row (vectorised over the hands)."""
-    (
-        reach_t,
-        sums,
-        by_card,
-        total,
-        shared,
-        column_win,
-        column_compatible,
-        column_rows,
-        hand_rows,
-        leader_rows,
-        shared_rows,
-    ) = batch
+def _batched_terminal_values(layout, reach, n_full, n_shared, batch, values):
+    """Counterfactual values of every terminal of a pass (see :func:`_terminal_batch`; ``n_full``,
+    ``n_shared`` its counts of columns, ``batch`` its :func:`_batch_scratch`) into their rows of
+    ``values``: the opponent's distinct reach rows are transposed hand-major and swept once together;
+    each hand's compatible reach per column is formed hand-major (vectorised over the columns); each
+    terminal's values, formed from its column's sums and compatible reach in the tile transpose
+    that puts them straight into its row: the columns' leaders in one round over all columns, the
+    folds sharing a column in rounds over the first ``n_shared``."""
+    reach_t, sums, by_card, total, column_rows, hand_rows, weights, rows = batch
     n = len(layout.first)
     width = len(total)
     _transpose(reach, column_rows, reach.shape[2], reach_t, hand_rows)  # padded hands: zero reach
@@ -234,21 +225,15 @@ def _batched_terminal_values(layout, reach, nodes, columns, compatible_weight, n
         row, a, b = np.int64(h) * width, np.int64(first[h]) * width, np.int64(second[h]) * width
         for j in range(0, width, LANES):
             add_difference(reach_t, row + j, total, j, by_card, a + j, by_card, b + j)
-    # the leaders' values, transposed straight into their rows: a fold's column (win weight 0) may
-    # hold an earlier pass's sums or zeros, 0 times them is 0; padded hands: zero sums and reach
-    for r0 in range(0, len(hand_rows), LANES):
-        for c0 in range(0, width, LANES):
-            transpose_values_tile(
-                sums, reach_t, hand_rows, r0, c0, column_win, column_compatible, values, leader_rows, c0, r0
-            )
-    _transpose(reach_t, hand_rows, len(shared), shared, shared_rows)
-    for i in range(len(nodes)):
-        j, node = columns[i], nodes[i]
-        if leader_rows[j] == node * values.shape[1]:
-            continue
-        weight = compatible_weight[i]
-        for h in range(values.shape[1]):
-            values[node, h] = weight * shared[j, h]
+    # each round's values, transposed straight into their rows: a fold's sums weight is 0 (its
+    # column's sums may be unswept zeros or a showdown's); padded hands: zero sums and reach
+    for k in range(len(rows)):
+        columns = width if k == 0 else n_shared
+        for r0 in range(0, len(hand_rows), LANES):
+            for c0 in range(0, columns, LANES):
+                transpose_values_tile(
+                    sums, reach_t, hand_rows, r0, c0, weights[0, k], weights[1, k], values, rows[k], c0, r0
+                )
 
 
 @njit(cache=True, nogil=True)
@@ -376,10 +361,8 @@ def _cfr_iterations(
                             child_reach[h] = parent_reach[h] * child_strategy[h]
                         sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
             if batched:
-                nodes, _, columns, _, compatible_weight, _, n_full, _ = batches[traverser]
-                _batched_terminal_values(
-                    layout, reach, nodes, columns, compatible_weight, n_full, scratches[traverser], values
-                )
+                n_full, n_shared = batches[traverser][6:]
+                _batched_terminal_values(layout, reach, n_full, n_shared, scratches[traverser], values)
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
                     if not batched or (kind[node] != FOLD and kind[node] != SHOWDOWN):  # not in the batch: alone
