@@ -158,7 +158,7 @@ def _batch_scratch(reach, values, batch, opponent):
     row, dtype = reach.shape[2], reach.dtype
     width = -(-len(column_sources) // LANES) * LANES
     sources = column_sources[np.minimum(np.arange(width), len(column_sources) - 1)]
-    rounds = np.bincount(columns).max()
+    rounds = np.bincount(columns).max() if len(columns) > 0 else 0  # no fold or showdown: no round
     weights = np.zeros((2, rounds, width), dtype)
     rows = np.zeros((rounds, width), np.int64)
     terminals = np.zeros(width, np.int64)  # per column, so far
