@@ -7,8 +7,9 @@ player's reach vector (one weight per hand) to the children, adding the traverse
 strategy to its strategy sums; all the pass's fold and showdown terminals are valued at once against
 the opponent's reach with card removal (:func:`_batched_terminal_values`: its distinct reach rows
 transposed hand-major by 16 x 16 tiles in registers, one column per row, one sweep of
-:func:`kernels_showdown._batched_sweep` a vector of 16 columns at a time, the columns' sums
-transposed back to rows, then each terminal's row combined from its column's two rows);
+:func:`kernels_showdown._batched_sweep` a vector of 16 columns at a time, each terminal's values
+combined in registers from its column's sums and compatible reach and transposed straight into its
+row);
 a backward sweep forms the traverser's counterfactual values per hand and adds its
 regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. A terminal of another
 kind is valued alone by :func:`_terminal_value`, which also values the best-response pass's
@@ -30,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from solver.resolve.kernels_bounty import _bounty_value
-from solver.resolve.kernels_lanes import LANES, add_difference, transpose_tile
+from solver.resolve.kernels_lanes import LANES, add_difference, transpose_tile, transpose_values_tile
 from solver.resolve.kernels_leaf import BEST, CURRENT, UPDATE, _leaf_value, _runout_value
 from solver.resolve.kernels_showdown import N_CARDS, _batched_sweep, _fold_value, _showdown_value
 from solver.resolve.tree import DECISION, FOLD, LEAF, RUNOUT, SHOWDOWN  # node kinds; numba freezes them as constants
@@ -85,121 +86,154 @@ def _terminal_value(
 @njit(cache=True, nogil=True)
 def _terminal_batch(tree, traverser):
     """The terminals of ``traverser``'s pass, valued in one batch: ``(nodes, sources, columns,
-    win_weight, compatible_weight, column_sources, n_full)``. Terminal ``nodes[i]`` faces the
-    opponent's reach row ``sources[i]``, swept in column ``columns[i]``, and is worth
+    win_weight, compatible_weight, column_sources, n_full, n_shared)``. Terminal ``nodes[i]`` faces
+    the opponent's reach row ``sources[i]``, swept in column ``columns[i]``, and is worth
     ``win_weight[i] * (w + e) + compatible_weight[i] * m`` per hand (chips; ``w``, ``e``, ``m`` as in
-    :func:`kernels_showdown._showdown_value`; a fold has no ``w + e`` term). A column per distinct
-    row (``column_sources``): siblings under the traverser's decision (its fold and its call) face
-    the same row and share one. Showdowns' rows come first: ``n_full``, their count rounded up to
-    :data:`LANES`, is how many columns need the strength sweep; a fold needs only ``m``."""
+    :func:`kernels_showdown._showdown_value`; a fold has no ``w + e`` term). A column per showdown and
+    per distinct row of the other folds (``column_sources``); a fold facing a row already in a column
+    (the traverser's fold beside its call) shares it. Each column's first terminal (a showdown if it
+    has one) is its "leader"; the others are folds. Columns in the order: showdowns' with a shared
+    fold, other showdowns', folds' with a shared fold, the rest; ``n_full``, the showdowns' columns
+    rounded up to :data:`LANES`, is how many columns need the strength sweep (a fold needs only
+    ``m``); ``n_shared``, the columns up to the last one with a shared fold rounded up to
+    :data:`LANES`, how many the shared folds' rounds of :func:`_batched_terminal_values` cover."""
     kind, player, _, _, pot_chips, reach_source = tree
     opponent = 1 - traverser
     nodes = np.concatenate((np.flatnonzero(kind == SHOWDOWN), np.flatnonzero(kind == FOLD)))
     sources = reach_source[nodes, opponent].copy()
     columns = np.zeros(len(nodes), np.int64)
     column_sources = np.zeros(len(nodes), np.int64)
+    column_terminals = np.zeros(len(nodes), np.int64)
     win_weight = np.zeros(len(nodes), np.float32)
     compatible_weight = np.zeros(len(nodes), np.float32)
     n_columns = 0
     for i, node in enumerate(nodes):
         column = 0
-        while column < n_columns and column_sources[column] != sources[i]:
+        while kind[node] == FOLD and column < n_columns and column_sources[column] != sources[i]:
             column += 1
-        if column == n_columns:
+        if kind[node] == SHOWDOWN or column == n_columns:
+            column = n_columns
             column_sources[column] = sources[i]
             n_columns += 1
         columns[i] = column
+        column_terminals[column] += 1
         own, other = pot_chips[node, traverser], pot_chips[node, opponent]
         if kind[node] == FOLD:
             compatible_weight[i] = -own if player[node] == traverser else other
         else:
             win_weight[i] = 0.5 * (own + other)
             compatible_weight[i] = -own
-    n_full = -(-len(np.unique(sources[kind[nodes] == SHOWDOWN])) // LANES) * LANES
-    return nodes, sources, columns, win_weight, compatible_weight, column_sources[:n_columns], n_full
-
-
-@njit(cache=True, nogil=True)
-def _batch_scratch(reach, column_sources, opponent):
-    """Scratch of :func:`_batched_terminal_values` for the opponent's reach rows ``column_sources`` of
-    ``reach`` (n_nodes, 2, row) (``row``: the hands, maybe padded): the columns padded to a multiple
-    of :data:`LANES` (``width``; a padding column repeats the last row: swept, never read) and the
-    hands to whole tiles of :data:`LANES` (``padded``; zero rows), C-contiguous, ``reach``'s dtype:
-    the hand-major reach, then compatible reach, and sweep sums (padded, width), the per-card and
-    overall totals, the same two node-major (2, width, padded), then the flat starts of the columns'
-    reach rows in ``reach`` and of the hand-major rows."""
-    row, dtype = reach.shape[2], reach.dtype
-    width = -(-len(column_sources) // LANES) * LANES
-    padded = -(-row // LANES) * LANES
-    sources = column_sources[np.minimum(np.arange(width), len(column_sources) - 1)]
+    n_showdowns = np.sum(kind[nodes] == SHOWDOWN)  # the first n_showdowns columns, one each
+    shared = column_terminals[:n_columns] > 1
+    unshared = column_terminals[:n_columns] == 1
+    order = np.argsort(2 * (np.arange(n_columns) >= n_showdowns) + unshared, kind="mergesort")
+    rank = np.argsort(order)
+    n_shared = 0 if not np.any(shared) else rank[shared].max() + 1
     return (
-        np.zeros((padded, width), dtype),
-        np.zeros((padded, width), dtype),
-        np.zeros((N_CARDS, width), dtype),
-        np.zeros(width, dtype),
-        np.zeros((2, width, padded), dtype),
-        (sources * 2 + opponent) * row,
-        np.arange(padded) * width,
+        nodes,
+        sources,
+        rank[columns],
+        win_weight,
+        compatible_weight,
+        column_sources[order],
+        -(-n_showdowns // LANES) * LANES,
+        -(-n_shared // LANES) * LANES,
     )
 
 
 @njit(cache=True, nogil=True)
-def _transpose(source, source_rows, count, target, target_stride):
-    """``target.flat[c * target_stride + r] = source.flat[source_rows[r] + c]`` for ``r`` below
+def _batch_scratch(reach, values, batch, opponent):
+    """Scratch of :func:`_batched_terminal_values` for ``batch`` (:func:`_terminal_batch`), the
+    opponent's reach rows in ``reach`` (n_nodes, 2, row), the values in ``values`` (n_nodes, row)
+    (``row``: the hands padded to whole vectors of :data:`LANES`): the columns padded to a multiple of
+    :data:`LANES` (``width``; a padding column repeats the last row: swept, never read), C-contiguous,
+    ``reach``'s dtype, 64-byte aligned: the hand-major reach, then compatible reach, and the sweep
+    sums (row, width), the per-card and overall totals (52, width), (width,); the flat starts of the
+    columns' reach rows in ``reach`` and of the hand-major rows; then per round (the leaders, then
+    each column's first other terminal, its second, ...): the weights of the sums and of the
+    compatible reach per column (2, rounds, width) and the flat starts of the terminals' rows in
+    ``values`` (rounds, width; where a column has no terminal in the round: weights zero, row 0, the
+    root's, a decision whose row the backward sweep rewrites before it reads it)."""
+    nodes, _, columns, win_weight, compatible_weight, column_sources, _, _ = batch
+    row, dtype = reach.shape[2], reach.dtype
+    width = -(-len(column_sources) // LANES) * LANES
+    sources = column_sources[np.minimum(np.arange(width), len(column_sources) - 1)]
+    rounds = np.bincount(columns).max() if len(columns) > 0 else 0  # no fold or showdown: no round
+    weights = np.zeros((2, rounds, width), dtype)
+    rows = np.zeros((rounds, width), np.int64)
+    terminals = np.zeros(width, np.int64)  # per column, so far
+    for i in range(len(nodes)):  # a column's leader first (a showdown comes before the folds)
+        j = columns[i]
+        weights[0, terminals[j], j] = win_weight[i]
+        weights[1, terminals[j], j] = compatible_weight[i]
+        rows[terminals[j], j] = nodes[i] * values.shape[1]
+        terminals[j] += 1
+    return (
+        _aligned_zeros(row, width, dtype),
+        _aligned_zeros(row, width, dtype),
+        _aligned_zeros(N_CARDS, width, dtype),
+        _aligned_zeros(1, width, dtype)[0],
+        (sources * 2 + opponent) * row,
+        np.arange(row) * width,
+        weights,
+        rows,
+    )
+
+
+@njit(cache=True, nogil=True)
+def _aligned_zeros(rows, columns, dtype):
+    """Zeros (rows, columns) of ``dtype``, C-contiguous, starting on a 64-byte boundary (a vector of
+    :data:`LANES` float32: with ``columns`` a multiple of 16 no vector straddles two cache lines)."""
+    buffer = np.zeros(rows * columns + LANES, dtype)
+    skip = (-buffer.ctypes.data) % 64 // buffer.itemsize
+    return buffer[skip : skip + rows * columns].reshape((rows, columns))
+
+
+@njit(cache=True, nogil=True)
+def _transpose(source, source_rows, count, target, target_rows):
+    """``target.flat[target_rows[c] + r] = source.flat[source_rows[r] + c]`` for ``r`` below
     ``len(source_rows)`` (a multiple of :data:`LANES`) and ``c`` below ``count``: the source rows
     become the target's columns, by tiles in vector registers (:func:`kernels_lanes.transpose_tile`),
     a last part-tile of ``c`` element by element."""
     whole = count - count % LANES
     for r0 in range(0, len(source_rows), LANES):
         for c0 in range(0, whole, LANES):
-            transpose_tile(source, source_rows, r0, c0, target, c0 * target_stride + r0, target_stride)
+            transpose_tile(source, source_rows, r0, c0, target, target_rows, c0, r0)
         if whole < count:
             flat_source, flat_target = source.reshape(-1), target.reshape(-1)
             for c in range(whole, count):
                 for r in range(r0, r0 + LANES):
-                    flat_target[c * target_stride + r] = flat_source[source_rows[r] + c]
+                    flat_target[target_rows[c] + r] = flat_source[source_rows[r] + c]
 
 
 @njit(cache=True, nogil=True)
-def _batched_terminal_values(
-    layout,
-    reach,
-    nodes,
-    columns,
-    win_weight,
-    compatible_weight,
-    n_full,
-    batch,
-    values,
-):
-    """Counterfactual values of every terminal of a pass (see :func:`_terminal_batch`) into their rows
-    of ``values``: the opponent's distinct reach rows are transposed hand-major and swept once
-    together; each hand's compatible reach per column is formed hand-major (vectorised over the
-    columns), both sums transposed back to rows per column, and each terminal's row combined from
-    its column's two rows (vectorised over the hands)."""
-    reach_t, weaker_sums, by_card, total, node_major, column_rows, hand_rows = batch
+def _batched_terminal_values(layout, reach, n_full, n_shared, batch, values):
+    """Counterfactual values of every terminal of a pass (see :func:`_terminal_batch`; ``n_full``,
+    ``n_shared`` its counts of columns, ``batch`` its :func:`_batch_scratch`) into their rows of
+    ``values``: the opponent's distinct reach rows are transposed hand-major and swept once together;
+    each hand's compatible reach per column is formed hand-major (vectorised over the columns); each
+    terminal's values, formed from its column's sums and compatible reach in the tile transpose
+    that puts them straight into its row: the columns' leaders in one round over all columns, the
+    folds sharing a column in rounds over the first ``n_shared``."""
+    reach_t, sums, by_card, total, column_rows, hand_rows, weights, rows = batch
     n = len(layout.first)
     width = len(total)
-    _transpose(reach, column_rows, reach.shape[2], reach_t, width)  # padded hands: zero reach
-    _batched_sweep(layout, reach_t, by_card, total, weaker_sums, n_full)
+    _transpose(reach, column_rows, reach.shape[2], reach_t, hand_rows)  # padded hands: zero reach
+    _batched_sweep(layout, reach_t, by_card, total, sums, n_full)
     first, second = layout.first, layout.second
     for h in range(n):
         row, a, b = np.int64(h) * width, np.int64(first[h]) * width, np.int64(second[h]) * width
         for j in range(0, width, LANES):
             add_difference(reach_t, row + j, total, j, by_card, a + j, by_card, b + j)
-    padded = reach_t.shape[0]
-    _transpose(weaker_sums, hand_rows, n_full, node_major[0], padded)
-    _transpose(reach_t, hand_rows, width, node_major[1], padded)
-    row = values.shape[1]  # whole rows: the padding hands' sums are zero
-    for i in range(len(nodes)):
-        j, node = columns[i], nodes[i]
-        win, compatible_weight_i = win_weight[i], compatible_weight[i]
-        if win == ZERO:  # a fold: the compatible reach alone
-            for h in range(row):
-                values[node, h] = compatible_weight_i * node_major[1, j, h]
-            continue
-        for h in range(row):
-            values[node, h] = win * node_major[0, j, h] + compatible_weight_i * node_major[1, j, h]
+    # each round's values, transposed straight into their rows: a fold's sums weight is 0 (its
+    # column's sums may be unswept zeros or a showdown's); padded hands: zero sums and reach
+    for k in range(len(rows)):
+        columns = width if k == 0 else n_shared
+        for r0 in range(0, len(hand_rows), LANES):
+            for c0 in range(0, columns, LANES):
+                transpose_values_tile(
+                    sums, reach_t, hand_rows, r0, c0, weights[0, k], weights[1, k], values, rows[k], c0, r0
+                )
 
 
 @njit(cache=True, nogil=True)
@@ -276,10 +310,10 @@ def _cfr_iterations(
     n_nodes = len(kind)
     n = ranges.shape[1]
     row = regrets.shape[1]  # n padded to whole vectors: the decision sweeps run over whole rows
-    batched = len(bounty[0]) == 0
+    batched = len(bounty[0]) == 0 and kind[0] == DECISION  # the batch's padding lands on the root's row
     total = np.zeros(row, regrets.dtype)  # per-hand positive regret totals of the forward sweep
     batches = (_terminal_batch(tree, 0), _terminal_batch(tree, 1))
-    scratches = (_batch_scratch(reach, batches[0][5], 1), _batch_scratch(reach, batches[1][5], 0))
+    scratches = (_batch_scratch(reach, values, batches[0], 1), _batch_scratch(reach, values, batches[1], 0))
     for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
         averaging_weight = np.float32(float(iteration) ** gamma)
         positive_factor = np.float32(float(iteration) ** alpha / (float(iteration) ** alpha + 1.0))
@@ -327,10 +361,8 @@ def _cfr_iterations(
                             child_reach[h] = parent_reach[h] * child_strategy[h]
                         sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
             if batched:
-                nodes, _, columns, win_weight, compatible_weight, _, n_full = batches[traverser]
-                _batched_terminal_values(
-                    layout, reach, nodes, columns, win_weight, compatible_weight, n_full, scratches[traverser], values
-                )
+                n_full, n_shared = batches[traverser][6:]
+                _batched_terminal_values(layout, reach, n_full, n_shared, scratches[traverser], values)
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
                     if not batched or (kind[node] != FOLD and kind[node] != SHOWDOWN):  # not in the batch: alone

@@ -116,6 +116,21 @@ def test_exact_leaves_solve_the_turn_as_a_river_without_betting(hands, outcomes,
     )
 
 
+@pytest.mark.jit_only  # the RUNOUT values are numba kernels
+def test_a_tree_without_folds_or_showdowns_solves(hands):
+    """A turn without betting (check, check, then the river dealt out) has no fold or showdown for
+    the batch of kernels_vector_cfr: the solve runs (the batch is empty) and, with one action per
+    decision, nobody can gain: NashConv 0."""
+    config = SubgameConfig(
+        pot_chips=(10, 10), stacks=(90, 90), bets=StreetBets((), all_in=False, cap=0), final_street=False
+    )
+    tree = build_subgame_tree(config)
+    runouts = dataclasses.replace(tree, kind=np.where(tree.kind == LEAF, RUNOUT, tree.kind).astype(np.int8))
+    assert np.count_nonzero(runouts.kind == RUNOUT) == 1 and runouts.n_nodes == 3
+    solver = SubgameSolver(runouts, hands, np.ones((2, hands.n_hands))).run(3)
+    assert solver.exploitability().nash_conv == pytest.approx(0.0, abs=1e-9)
+
+
 @pytest.mark.jit_only  # the solve's leaves and the Monte Carlo loops are numba kernels
 def test_leaf_matrices_converge_to_the_exact_class_average(hands):
     """The Monte Carlo class matrices of two leaves (scales 1 and 3) of a random value table over

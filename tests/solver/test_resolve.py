@@ -22,7 +22,13 @@ from solver.resolve.hands import (
     showdown_masses,
     showdown_values,
 )
-from solver.resolve.kernels_lanes import add_difference, add_difference_and, add_to_three, store_difference
+from solver.resolve.kernels_lanes import (
+    add_difference,
+    add_difference_and,
+    add_to_three,
+    store_difference,
+    transpose_values_tile,
+)
 from solver.resolve.resolver import OpponentValues, ResolveConfig, SubgameSolver, normalized_strategy
 from solver.resolve.tree import DECISION, FOLD, SHOWDOWN, SubgameConfig, build_subgame_tree
 from tests.solver.cli_support import invoke
@@ -157,18 +163,31 @@ def _lane_steps(out, x, y, z, addend):
     add_to_three(addend, 16, x, 0, y, 16, z, 0)
 
 
+@njit(cache=True)
+def _combined_tile(x, y, rows, a, b, out, targets):
+    transpose_values_tile(x, y, rows, 0, 16, a, b, out, targets, 0, 0)
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_lane_operations_and_tiled_transposes_equal_numpy(dtype):
     """The vector kernels of kernels_lanes (compiled: LLVM vectors and shuffles; under
     NUMBA_DISABLE_JIT: numpy slices) equal numpy bit for bit: 16 rows at scattered offsets of a
-    (node, player, hand) table turned hand-major, two whole tiles and a part tile of 5 hands; and
+    (node, player, hand) table turned hand-major, two whole tiles and a part tile of 5 hands; a tile
+    of ``a * x + b * y`` turned into 16 scattered rows; and
     ``out = x - y - z``, ``out += x - y - z``, ``out += x - y - z + addend``, three ``+= addend``."""
     rng = np.random.default_rng(5)
     table = rng.random((9, 2, 37)).astype(np.float32)
     rows = rng.choice(18, 16) * 37  # flat starts of 16 of the 18 (node, player) rows, repeats allowed
     hand_major = np.full((37, 16), -1.0, np.float32)
-    kernels_vector_cfr._transpose(table, rows, 37, hand_major, 16)
+    kernels_vector_cfr._transpose(table, rows, 37, hand_major, np.arange(37) * 16)
     assert np.array_equal(hand_major, table.reshape(-1)[rows[:, None] + np.arange(37)].T)
+    # a tile of a * x + b * y (x, y: 16 hand-major rows of 32 columns, shift 16) into 16 scattered rows
+    x, y, a, b = (rng.random((16, 32)).astype(np.float32) for _ in range(4))
+    targets = rng.permutation(20)[:16] * 16
+    out = np.zeros((20, 16), np.float32)
+    _combined_tile(x, y, np.arange(16) * 32, a.reshape(-1), b.reshape(-1), out, targets)
+    combined = a.reshape(-1)[16:32] * x[:, 16:] + b.reshape(-1)[16:32] * y[:, 16:]
+    assert np.array_equal(out.reshape(-1)[targets[:, None] + np.arange(16)], combined.T)
     x, y, z, addend = (rng.random(32).astype(dtype) for _ in range(4))
     out = np.zeros(48, dtype)
     expected_addend, expected_x, expected_y, expected_z = addend.copy(), x.copy(), y.copy(), z.copy()
@@ -223,18 +242,22 @@ def _toy_river():
 
 def test_terminal_batch_sweeps_each_opponent_reach_row_once():
     """The fold and the call under the traverser's decision face the same opponent reach row and
-    share one column of the batched sweep; every showdown's column is among the swept ones."""
+    share one column of the batched sweep; every showdown has a column of its own among the swept
+    ones; the shared columns come first (their compatible reach is transposed back)."""
     tree = build_subgame_tree(
         SubgameConfig(pot_chips=(20, 20), stacks=(180, 180), bets=StreetBets.parse("0.5p,1p,a cap=2"))
     )
     for traverser in (0, 1):
-        nodes, sources, columns, _, _, column_sources, n_full = kernels_vector_cfr._terminal_batch(
+        nodes, sources, columns, _, _, column_sources, n_full, n_shared = kernels_vector_cfr._terminal_batch(
             tree.kernel_arrays(), traverser
         )
         assert len(set(column_sources.tolist())) == len(column_sources) < len(nodes)
         assert np.array_equal(column_sources[columns], sources)
-        assert np.all(columns[tree.kind[nodes] == SHOWDOWN] < n_full)
-        assert n_full % kernels_vector_cfr.LANES == 0
+        showdown_columns = columns[tree.kind[nodes] == SHOWDOWN]
+        assert np.all(showdown_columns < n_full) and len(set(showdown_columns.tolist())) == len(showdown_columns)
+        shared = np.bincount(columns)[columns] > 1  # these terminals' folds need the compatible reach as rows
+        assert np.any(shared) and np.all(columns[shared] < n_shared)
+        assert n_full % kernels_vector_cfr.LANES == 0 and n_shared % kernels_vector_cfr.LANES == 0
 
 
 @pytest.mark.jit_only
