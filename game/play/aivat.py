@@ -99,6 +99,7 @@ from typing import IO, Any
 import numpy as np
 
 from game.cards.rng import SeedLike, as_generator
+from game.dataclass_support import check_int
 from game.play.history import RoundRecord
 from game.play.kernels_aivat import _N_OUTCOMES, _outcomes_exact, _outcomes_sampled
 from game.play.match import MatchResult, mbb_per_hand, play_match
@@ -346,14 +347,9 @@ class PolicyValue:
     ) -> None:
         if not 0.0 <= min_probability < 1.0:
             raise ValueError(f"min_probability must be in [0, 1), got {min_probability!r}")
-        if river_cards is not None and (
-            isinstance(river_cards, bool) or not isinstance(river_cards, int) or river_cards < 1
-        ):
-            raise ValueError(f"river_cards must be None (every card) or an int >= 1, got {river_cards!r}")
-        if turn_rivers is not None and (
-            isinstance(turn_rivers, bool) or not isinstance(turn_rivers, int) or turn_rivers < 0
-        ):
-            raise ValueError(f"turn_rivers must be None (every card) or an int >= 0, got {turn_rivers!r}")
+        for name, count, minimum in (("river_cards", river_cards, 1), ("turn_rivers", turn_rivers, 0)):
+            if count is not None:  # None: every card
+                check_int(name, count, minimum)
         if check_down.config.has_run_cards:
             raise ValueError(
                 f"the policy value needs nothing dealt after the river; {check_down.config.variant!r} deals run cards"

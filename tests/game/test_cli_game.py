@@ -152,3 +152,7 @@ def test_match_aivat_prints_both_estimates_on_the_same_rounds(monkeypatch: pytes
     assert "(AIVAT, same 20 deal pairs; variance / " in text
     refused = invoke("match", "--a", "x.nopolicy", "--b", "random", "--rounds", "2", "--aivat")
     assert refused.exit_code == 2 and "--aivat needs player A to expose a policy; 'x.nopolicy'" in refused.output
+    cheaper = json.loads(invoke(*arguments, "--aivat", "--aivat-turn-rivers", "0", "--json").output)
+    assert cheaper["mbb_per_hand"] == plain["mbb_per_hand"]
+    assert cheaper["aivat_mbb_per_hand"] != scored["aivat_mbb_per_hand"]  # the turn card's correction changed
+    assert invoke(*arguments, "--aivat", "--aivat-turn-rivers", "-1").exit_code == 2
