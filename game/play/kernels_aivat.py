@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from game.cards.kernels_evaluator import evaluate_hand as _evaluate
-from game.play.kernels_equity import _draw
+from game.play.kernels_equity import _draw, deal_run_cards, redraw_swapped
 
 _N_OUTCOMES = 12
 
@@ -150,21 +150,10 @@ def _outcomes_sampled(
             taken += 1
             board_count += 1
         for probability in swap_probabilities:
-            for i in range(n_x):
-                if np.random.random() < probability:
-                    mine[i] = _draw(pool, taken)
-                    taken += 1
-            for i in range(n_o):
-                if np.random.random() < probability:
-                    theirs[i] = _draw(pool, taken)
-                    taken += 1
+            taken = redraw_swapped(mine, n_x, probability, pool, taken)
+            taken = redraw_swapped(theirs, n_o, probability, pool, taken)
         if run_while_red:
-            while board_count < max_board_cards and (
-                final_board[board_count - 1] & 3 == 1 or final_board[board_count - 1] & 3 == 2
-            ):
-                final_board[board_count] = _draw(pool, taken)
-                taken += 1
-                board_count += 1
+            board_count, taken = deal_run_cards(final_board, board_count, max_board_cards, pool, taken)
         mine[n_x : n_x + board_count] = final_board[:board_count]
         theirs[n_o : n_o + board_count] = final_board[:board_count]
         out[_outcome_index(mine[: n_x + board_count], theirs[: n_o + board_count], rank_x, rank_o)] += 1.0

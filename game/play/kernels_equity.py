@@ -30,6 +30,33 @@ def _draw(pool: np.ndarray, taken: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def redraw_swapped(hand: np.ndarray, count: int, probability: float, pool: np.ndarray, taken: int) -> int:
+    """Swap's swap event on ``hand[:count]``: each card, with ``probability``, replaced by a card
+    drawn from ``pool[taken:]`` (`_draw`, in order). Returns the new ``taken``."""
+    for i in range(count):
+        if np.random.random() < probability:
+            hand[i] = _draw(pool, taken)
+            taken += 1
+    return taken
+
+
+@njit(cache=True, nogil=True)
+def deal_run_cards(
+    final_board: np.ndarray, board_count: int, max_board_cards: int, pool: np.ndarray, taken: int
+) -> tuple[int, int]:
+    """River of Blood's run streets: while the last of ``final_board[:board_count]`` is red (diamonds
+    or hearts) and fewer than ``max_board_cards`` are out, one more card drawn from ``pool[taken:]``.
+    Returns the new ``(board_count, taken)``."""
+    while board_count < max_board_cards and (
+        final_board[board_count - 1] & 3 == _RED_DIAMONDS or final_board[board_count - 1] & 3 == _RED_HEARTS
+    ):
+        final_board[board_count] = _draw(pool, taken)
+        taken += 1
+        board_count += 1
+    return board_count, taken
+
+
+@njit(cache=True, nogil=True)
 def _equity(
     hole: np.ndarray,
     board: np.ndarray,
@@ -81,14 +108,8 @@ def _equity(
             theirs[i] = _draw(pool, taken)
             taken += 1
         for probability in swap_probabilities:
-            for i in range(my_count):
-                if np.random.random() < probability:
-                    mine[i] = _draw(pool, taken)
-                    taken += 1
-            for i in range(opponent_hole_cards):
-                if np.random.random() < probability:
-                    theirs[i] = _draw(pool, taken)
-                    taken += 1
+            taken = redraw_swapped(mine, my_count, probability, pool, taken)
+            taken = redraw_swapped(theirs, opponent_hole_cards, probability, pool, taken)
         board_count = board.shape[0]
         for i in range(board_count):
             final_board[i] = board[i]
@@ -97,12 +118,7 @@ def _equity(
             taken += 1
             board_count += 1
         if run_while_red:
-            while board_count < max_board_cards and (
-                final_board[board_count - 1] & 3 == _RED_DIAMONDS or final_board[board_count - 1] & 3 == _RED_HEARTS
-            ):
-                final_board[board_count] = _draw(pool, taken)
-                taken += 1
-                board_count += 1
+            board_count, taken = deal_run_cards(final_board, board_count, max_board_cards, pool, taken)
         share, weighted = showdown_shares(
             mine, my_count, theirs, opponent_hole_cards, final_board, board_count, bounty_rank, bounty_multiplier
         )
