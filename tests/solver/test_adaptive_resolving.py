@@ -153,8 +153,11 @@ def test_an_own_off_tree_raise_re_solves_from_the_current_node(strategy) -> None
 def test_export_resolve_adapts_by_default_and_plays_the_local_engine(strategy, tmp_path: Path) -> None:
     """``vcfr export-bot --resolve`` adapts unless ``--no-adapt``: bot.json records it, prior.json holds
     the blueprint lookup bot's self-play prior, and the folder plays 60 rounds of the local 2025
-    engine against the check-caller with no fault, no error or fallback, deviating (the check-caller
-    is loose), within the clock."""
+    engine against the check-caller with no fault, no error or fallback, within the clock, as the
+    adaptive bot (its closing log line counts deviations and its base's fallbacks, which only the
+    adaptive wrapper has). Whether it deviates within 60 rounds is not asserted: the re-solves the
+    clock allows change our own raises and so how soon the model is sure (one CI run deviated 0
+    times); `test_a_bounty_match_deviates_within_the_bound_without_errors` checks deviations."""
     folder = tmp_path / "bot"
     result = invoke("export-bot", "--variant", "2025", "--resolve", "--strategy", strategy, "--out", folder, "--json")
     assert result.exit_code == 0, result.output
@@ -171,6 +174,6 @@ def test_export_resolve_adapts_by_default_and_plays_the_local_engine(strategy, t
     report = check_bot(folder, rounds=60, opponent="checkcall", seed=3)
     assert report.ok and "match over: 60 rounds" in report.log_tail, report.fault_notes
     counted = {name: int(count) for count, name in re.findall(r"(\d+) ([a-z-]+)", report.log_tail.split("bot: ")[-1])}
-    assert counted["deviations"] > 0, report.log_tail
+    assert "deviations" in counted and "base-fallbacks" in counted, report.log_tail
     assert counted["errors"] == counted["fallbacks"] == counted["base-fallbacks"] == 0, report.log_tail
     assert report.clock_used_seconds < 0.6 * report.clock_seconds
