@@ -104,9 +104,9 @@ from game.play.history import RoundRecord
 from game.play.kernels_aivat import _N_OUTCOMES, _outcomes_exact, _outcomes_sampled
 from game.play.match import MatchResult, mbb_per_hand, play_match
 from game.rules.actions import Action, ActionKind, Bot, IllegalActionError, PolicyBot
-from game.rules.chance import ChanceLog
+from game.rules.chance import ChanceLog, ScriptedChance
 from game.rules.nolimit import FLOP, RIVER, TURN, NoLimitConfig, NoLimitRound
-from game.rules.variants import VARIANTS
+from game.rules.variants import VARIANTS, get_variant
 
 DEFAULT_SAMPLES = 2_000
 """Monte Carlo deals per card state where v is not computed exactly (see the module docstring)."""
@@ -193,6 +193,11 @@ class CheckDownValue:
             _outcomes_sampled(hole_x, hole_o, *extras, board, swaps, runs, cap, rank_x, rank_o, self.samples, seed, out)
         self._cache[state] = out
         return out
+
+    def round_value(self, round_: NoLimitRound) -> float:
+        """v of ``round_`` as it stands (X's chips; each player's contribution as paid)."""
+        paid = round_.contributions
+        return self.value(self.card_state(round_), paid[self._x_seat], paid[1 - self._x_seat])
 
     def _pending_swaps(self, street: int) -> np.ndarray:
         """Swap probabilities of the swap streets still to come after ``street`` (-1: before the deal)."""
@@ -412,9 +417,6 @@ class PolicyValue:
         drawn given at least one swap; each alternative turn's ends are averaged over
         ``turn_rivers`` river cards. The draws come from a generator of the seed and the deal pair
         alone, not from the match (see the module docstring). Cached per round by the actions."""
-        from game.rules.chance import ScriptedChance
-        from game.rules.variants import get_variant
-
         assert self._record is not None, "start_round first"
         actions = (*(move.action for move in round_.history), action)
         cached = self._turn_gains.get(actions)
@@ -426,26 +428,19 @@ class PolicyValue:
         if min(stacks) == 0:
             self._turn_gains[actions] = 0.0
             return 0.0
-        check_down = self.check_down
-        config = check_down.config
-        round_class = get_variant(config.variant).round_class
+        config = self.check_down.config
         log = round_.chance_log
         rng = np.random.default_rng((self._root, self._pair, TURN))
         deck = sorted(set(range(52)) - set(log.deck))
-        x = self._x_seat
         actual = self._turn
 
         def gain(cards: list[int], swaps: list[bool]) -> float:
             events = dict(log.events)
             if swaps:
                 events["swap"] = (*events.get("swap", ()), *swaps)
-            chance = ScriptedChance([*log.deck, *cards], events)
-            turn = round_class(config, chance, match_state=self._record.match_state)  # type: ignore[union-attr]
-            for played in actions:
-                turn.apply(played)
+            turn = self._replay([*log.deck, *cards], events, actions)
             self._turn = self._new_turn(turn, self.turn_rivers, rng)
-            paid = turn.contributions
-            return self.value(turn) - check_down.value(check_down.card_state(turn), paid[x], paid[1 - x])
+            return self.value(turn) - self.check_down.round_value(turn)
 
         holes = 4  # Swap: two hole cards each
         swap = config.turn_swap_probability if config.has_swaps else 0.0  # type: ignore[attr-defined]
@@ -463,6 +458,16 @@ class PolicyValue:
         self._turn = actual
         self._turn_gains[actions] = result
         return result
+
+    def _replay(self, deck: list[int], events: Any, actions: tuple[Action, ...]) -> NoLimitRound:
+        """The round of this round's match state dealt ``deck`` (and the chance ``events``, Swap's
+        swaps), ``actions`` applied through the rules."""
+        config = self.check_down.config
+        chance = ScriptedChance(deck, events)
+        round_ = get_variant(config.variant).round_class(config, chance, match_state=self._record.match_state)  # type: ignore[union-attr]
+        for action in actions:
+            round_.apply(action)
+        return round_
 
     def value(self, round_: NoLimitRound, path: tuple[Action, ...] = ()) -> float:
         """v (X's chips) of ``round_`` on the flop (`values_flop`), on the current turn (`start_turn`)
@@ -518,26 +523,18 @@ class PolicyValue:
         betting, each alternative round replayed through the rules: the check-down value there (exact
         over every river card) plus the mean gain of v over the check-down value after the card (so
         a sample of river cards estimates only the betting's gain, not the card's luck)."""
-        from game.rules.chance import ScriptedChance
-        from game.rules.variants import get_variant
-
         turn = self._turn
         assert turn is not None and self._record is not None, "start_turn first"
         cached = self._river_means.get((turn.index, path))
         if cached is not None:
             return cached
-        config = self.check_down.config
-        round_class = get_variant(config.variant).round_class
         check_down = self.check_down
-        x = self._x_seat
         total = 0.0
         for card in turn.rivers:
-            chance = ScriptedChance([*turn.chance.deck, card], turn.chance.events)
-            round_ = round_class(config, chance, match_state=self._record.match_state)
-            for action in (*turn.actions, *path):
-                round_.apply(action)
-            paid = round_.contributions
-            total += self.value(round_, path) - check_down.value(check_down.card_state(round_), paid[x], paid[1 - x])
+            round_ = self._replay([*turn.chance.deck, card], turn.chance.events, (*turn.actions, *path))
+            total += self.value(round_, path) - check_down.round_value(round_)
+        paid = round_.contributions
+        x = self._x_seat
         holes_x, holes_o, board, _, extras = check_down.card_state(round_)  # type: ignore[misc]
         result = check_down.value((holes_x, holes_o, board[:4], TURN, extras), paid[x], paid[1 - x])
         result += total / len(turn.rivers)
@@ -571,13 +568,11 @@ def round_corrections(
     played is the bot's own action and in its policy (a faulty bot's replacement is not).
     ``policy_value``: v on the river (both players' policies); ``None`` keeps the check-down value there.
     """
-    from game.rules.variants import get_variant
-
     config = value.config
     round_ = get_variant(config.variant).round_class(config, record.chance.replay(), match_state=record.match_state)
     value.start_round(x_seat, record.match_state)
     x_paid, o_paid = round_.contributions[x_seat], round_.contributions[1 - x_seat]
-    chance = value.value(value.card_state(round_), x_paid, o_paid) - value.value(None, x_paid, o_paid)
+    chance = value.round_value(round_) - value.value(None, x_paid, o_paid)
     action_total = 0.0
     uncorrected = 0
     decisions = {seat: iter(recorded) for seat, recorded in policies.items()}
