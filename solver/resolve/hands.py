@@ -28,7 +28,7 @@ from abstraction.cards.kernels_features import HAND_CARDS
 from game.cards.deck import format_cards, parse_cards
 from game.cards.evaluator import evaluate_batch
 from solver.resolve import kernels_showdown
-from solver.resolve.kernels_lanes import LANES
+from solver.resolve.kernels_lanes import padded
 from solver.resolve.kernels_showdown import N_CARDS
 
 
@@ -167,7 +167,7 @@ def batched_showdown_masses(hands: RiverHands, reach: np.ndarray) -> tuple[np.nd
     for row in reach:
         _checked_reach(hands, row)
     k = len(reach)
-    width = -(-k // LANES) * LANES  # the sweep's vectors: columns padded with zeros
+    width = padded(k)  # the sweep's vectors: columns padded with zeros
     hand_major = np.zeros((hands.n_hands, width))
     hand_major[:, :k] = reach.T
     weaker_sums, by_card, total = np.empty_like(hand_major), np.empty((N_CARDS, width)), np.empty(width)

@@ -31,7 +31,14 @@ import numpy as np
 from numba import njit
 
 from solver.resolve.kernels_bounty import _bounty_value
-from solver.resolve.kernels_lanes import LANES, add_difference, transpose_tile, transpose_values_tile
+from solver.resolve.kernels_lanes import (
+    LANES,
+    add_difference,
+    aligned_zeros,
+    padded,
+    transpose_tile,
+    transpose_values_tile,
+)
 from solver.resolve.kernels_leaf import BEST, CURRENT, UPDATE, _leaf_value, _runout_value
 from solver.resolve.kernels_showdown import N_CARDS, _batched_sweep, _fold_value, _showdown_value
 from solver.resolve.tree import DECISION, FOLD, LEAF, RUNOUT, SHOWDOWN  # node kinds; numba freezes them as constants
@@ -136,8 +143,8 @@ def _terminal_batch(tree, traverser):
         win_weight,
         compatible_weight,
         column_sources[order],
-        -(-n_showdowns // LANES) * LANES,
-        -(-n_shared // LANES) * LANES,
+        padded(n_showdowns),
+        padded(n_shared),
     )
 
 
@@ -156,7 +163,7 @@ def _batch_scratch(reach, values, batch, opponent):
     root's, a decision whose row the backward sweep rewrites before it reads it)."""
     nodes, _, columns, win_weight, compatible_weight, column_sources, _, _ = batch
     row, dtype = reach.shape[2], reach.dtype
-    width = -(-len(column_sources) // LANES) * LANES
+    width = padded(len(column_sources))
     sources = column_sources[np.minimum(np.arange(width), len(column_sources) - 1)]
     rounds = np.bincount(columns).max() if len(columns) > 0 else 0  # no fold or showdown: no round
     weights = np.zeros((2, rounds, width), dtype)
@@ -169,24 +176,15 @@ def _batch_scratch(reach, values, batch, opponent):
         rows[terminals[j], j] = nodes[i] * values.shape[1]
         terminals[j] += 1
     return (
-        _aligned_zeros(row, width, dtype),
-        _aligned_zeros(row, width, dtype),
-        _aligned_zeros(N_CARDS, width, dtype),
-        _aligned_zeros(1, width, dtype)[0],
+        aligned_zeros(row, width, dtype),
+        aligned_zeros(row, width, dtype),
+        aligned_zeros(N_CARDS, width, dtype),
+        aligned_zeros(1, width, dtype)[0],
         (sources * 2 + opponent) * row,
         np.arange(row) * width,
         weights,
         rows,
     )
-
-
-@njit(cache=True, nogil=True)
-def _aligned_zeros(rows, columns, dtype):
-    """Zeros (rows, columns) of ``dtype``, C-contiguous, starting on a 64-byte boundary (a vector of
-    :data:`LANES` float32: with ``columns`` a multiple of 16 no vector straddles two cache lines)."""
-    buffer = np.zeros(rows * columns + LANES, dtype)
-    skip = (-buffer.ctypes.data) % 64 // buffer.itemsize
-    return buffer[skip : skip + rows * columns].reshape((rows, columns))
 
 
 @njit(cache=True, nogil=True)
