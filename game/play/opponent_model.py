@@ -47,6 +47,7 @@ import numpy as np
 from game.cards.deck import N_RANKS
 from game.cards.evaluator import evaluate
 from game.rules.actions import ActionKind
+from game.rules.nolimit import STREET_NAMES
 
 _FOLD = ActionKind.FOLD
 _CALL = ActionKind.CALL
@@ -57,7 +58,7 @@ SIZE_CLASSES: tuple[str, ...] = ("<=0.5p", "<=1p", ">1p", "all-in")
 """Bet size classes (the bet as a fraction of the pot before it; all-in takes precedence)."""
 BID_CLASSES: tuple[str, ...] = ("0", "<=0.25p", "<=0.5p", "<=1p", ">1p", "all-in")
 """Auction bid classes (the bid as a fraction of the pot at the auction)."""
-STREETS: tuple[str, ...] = ("preflop", "flop", "turn", "river")
+STREETS: tuple[str, ...] = STREET_NAMES
 """Street index of ``aggression`` (River of Blood's later streets count as the river)."""
 
 STATS: dict[str, tuple[int, ...]] = {

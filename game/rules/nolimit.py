@@ -109,13 +109,17 @@ _FOLDED = 2
 _SHOWDOWN = 3
 
 
+STREET_NAMES: tuple[str, ...] = ("preflop", "flop", "turn", "river")
+"""The four betting streets of heads-up hold'em, by name (River of Blood's run streets follow the river)."""
+
+
 def street_name(street: int) -> str:
     """``0 -> 'preflop'``, ``3 -> 'flop'``, ``4 -> 'turn'``, ``5 -> 'river'``, ``6 -> 'run 1'`` ...
 
     >>> street_name(0), street_name(5), street_name(7)
     ('preflop', 'river', 'run 2')
     """
-    names = {PREFLOP: "preflop", FLOP: "flop", TURN: "turn", RIVER: "river"}
+    names = dict(zip((PREFLOP, FLOP, TURN, RIVER), STREET_NAMES, strict=True))
     if street in names:
         return names[street]
     if street > RIVER:

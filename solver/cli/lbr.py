@@ -18,6 +18,7 @@ import typer
 
 from game.cli_support import JsonFlag, OneLineErrors, StrategyArgument, warn_if_over_cores
 from game.cli_support import fail as _fail
+from game.rules.nolimit import STREET_NAMES
 
 DEFAULT_HANDS = 10_000
 DEFAULT_CANDIDATES = 100
@@ -64,6 +65,14 @@ def _fractions(text: str, option: str) -> tuple[float, ...]:
     return values
 
 
+def _streets(text: str) -> tuple[str, ...]:
+    """``"turn,river"`` -> street names; a usage error naming ``--raise-streets`` otherwise."""
+    names = tuple(part.strip() for part in text.split(",") if part.strip())
+    if not names or not set(names) <= set(STREET_NAMES):
+        raise _fail(f"--raise-streets must be comma-separated names among {','.join(STREET_NAMES)}, got {text!r}", 2)
+    return names
+
+
 def run_full_lbr(
     path: Path,
     hands: int,
@@ -75,6 +84,7 @@ def run_full_lbr(
     samples: int,
     quiet: bool = False,
     bot_kind: str = "lookup",
+    raise_streets: str = ",".join(STREET_NAMES),
 ) -> None:
     """Full-game LBR of ``path``'s lookup bot, or with ``bot_kind="resolve"`` its re-solving bot (its
     game's real rules, default settings), and print the result (JSON or lines)."""
@@ -95,6 +105,7 @@ def run_full_lbr(
         bids=_fractions(bids, "--bids"),
         samples=samples,
         seed=seed,
+        raise_streets=_streets(raise_streets),
     )
     try:
         bot = ResolvingBot(path, seed=seed) if bot_kind == "resolve" else LookupBot(path, seed=seed)
@@ -120,6 +131,7 @@ def run_full_lbr(
     typer.echo(
         f"over {hands:,} deals per seat (belief: {candidates} candidate hands; raises {sizes} pot and all-in"
         + (f", bids {bids} pot and all-in" if bot.config.has_auction else "")
+        + ("" if len(settings.raise_streets) == len(STREET_NAMES) else f"; raising on {raise_streets} only")
         + f"; seed {seed})"
     )
     typer.echo(
@@ -235,6 +247,11 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         bot: str = typer.Option(
             "lookup", help="--actions full: the file's bot LBR plays: lookup, or resolve (the re-solving bot)."
         ),
+        raise_streets: str = typer.Option(
+            ",".join(STREET_NAMES),
+            help="--actions full: the streets where LBR may raise (it checks, calls or folds elsewhere), to "
+            "see where a bot leaks; river includes River of Blood's run streets.",
+        ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         as_json: JsonFlag = False,
     ) -> None:
@@ -249,11 +266,25 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             raise _fail(f"--bot must be lookup or resolve, got {bot!r}", 2)
         if bot != "lookup" and actions != "full":
             raise _fail("--bot resolve needs --actions full (tree LBR plays the file's average strategy)", 2)
+        if actions != "full" and raise_streets != ",".join(STREET_NAMES):
+            raise _fail("--raise-streets needs --actions full", 2)
         if actions == "full":
             if opponent != "strategy" or equity_samples is not None or workers != 1:
                 raise _fail("--actions full plays the file's bot: no --opponent, --equity-samples or --workers", 2)
             full_candidates = DEFAULT_FULL_CANDIDATES if candidates is None else candidates
-            run_full_lbr(path, hands, full_candidates, seed, as_json, sizes, bids, samples, quiet=quiet, bot_kind=bot)
+            run_full_lbr(
+                path,
+                hands,
+                full_candidates,
+                seed,
+                as_json,
+                sizes,
+                bids,
+                samples,
+                quiet=quiet,
+                bot_kind=bot,
+                raise_streets=raise_streets,
+            )
             return
         run_lbr(
             path,

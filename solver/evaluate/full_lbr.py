@@ -57,7 +57,7 @@ from game.play.bots import passive_action
 from game.play.match import interval_95
 from game.rules.actions import Action, ActionKind, PolicyBot
 from game.rules.chance import RandomChance
-from game.rules.nolimit import FLOP, NoLimitConfig, NoLimitRound, Observation
+from game.rules.nolimit import FLOP, PREFLOP, RIVER, STREET_NAMES, TURN, NoLimitConfig, NoLimitRound, Observation
 from game.rules.variants import start_round
 from solver.evaluate import kernels_full_lbr
 from solver.evaluate.kernels_full_lbr import LOSE, LOSE_HIT, N_OUTCOMES, TIE_HIT, TIE_THEY_HIT, WIN, WIN_HIT
@@ -78,12 +78,19 @@ _FOLD, _CHECK, _CALL, _RAISE, _BID = (
 class FullLBRConfig:
     """How full-game LBR plays: ``hands`` deals (each played once per seat, >= 2), ``candidates`` K,
     raise ``sizes`` and auction ``bids`` (pot fractions >= 0; all-in is always added), ``samples``
-    runouts per candidate and decision, ``seed`` (deals, candidates, runouts).
+    runouts per candidate and decision, ``seed`` (deals, candidates, runouts). ``raise_streets``: the
+    streets (names of :data:`STREET_NAMES`; "river" includes River of Blood's run streets) where LBR may
+    raise; elsewhere it only folds, checks or calls. Restricting them measures where a bot leaks:
+    each restricted LBR is still a lower bound on the bot's exploitability.
 
     >>> FullLBRConfig(sizes=(-1.0,))
     Traceback (most recent call last):
     ...
     ValueError: sizes must be finite pot fractions >= 0, got (-1.0,)
+    >>> FullLBRConfig(raise_streets=("flop", "showdown"))
+    Traceback (most recent call last):
+    ...
+    ValueError: raise_streets must be names among ('preflop', 'flop', 'turn', 'river'), got ('flop', 'showdown')
     """
 
     hands: int = 1_000
@@ -92,8 +99,11 @@ class FullLBRConfig:
     bids: tuple[float, ...] = DEFAULT_BIDS
     samples: int = 16
     seed: int = 0
+    raise_streets: tuple[str, ...] = STREET_NAMES
 
     def __post_init__(self) -> None:
+        if not set(self.raise_streets) <= set(STREET_NAMES) or not isinstance(self.raise_streets, tuple):
+            raise ValueError(f"raise_streets must be names among {STREET_NAMES}, got {self.raise_streets!r}")
         for name, minimum in (("hands", 2), ("candidates", 1), ("samples", 1), ("seed", 0)):
             check_int(name, getattr(self, name), minimum)
         for name in ("sizes", "bids"):
@@ -135,6 +145,7 @@ class FullLBRResult:
             "bids": list(self.config.bids),
             "samples": self.config.samples,
             "seed": self.config.seed,
+            "raise_streets": list(self.config.raise_streets),
             "big_blind": self.big_blind,
             "mbb_per_hand": self.mbb_per_hand,
             "ci95_mbb": self.ci95_mbb,
@@ -291,6 +302,9 @@ class _LBR:
         self.parameters = parameters = config.equity_parameters()
         self.multiplier = float(parameters.bounty_multiplier)
         self.bonus = float(parameters.bounty_bonus)
+        self.raising = [False] * (RIVER + 1)
+        for name, street in zip(STREET_NAMES, (PREFLOP, FLOP, TURN, RIVER), strict=True):
+            self.raising[street] = name in settings.raise_streets
 
     def unseen(self, observation: Observation) -> np.ndarray:
         """Deck cards LBR has not seen (int8)."""
@@ -367,7 +381,7 @@ class _LBR:
             options.append((Action.call(), self._showdown(outcomes, called, called) @ weight))
         if _FOLD in legal:
             options.append((Action.fold(), self._fold_value(observation, belief, live, contribution) @ weight))
-        if _RAISE in legal:
+        if _RAISE in legal and self.raising[min(observation.street, RIVER)]:
             win_now = self._bot_folds_value(observation, bot_contribution)
             for amount in self._raise_amounts(observation):
                 after = round_.clone()

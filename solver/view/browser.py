@@ -36,11 +36,11 @@ import numpy as np
 from abstraction.cards.buckets import CardAbstraction
 from abstraction.tree import CHANCE, DECISION, KIND_NAMES, DealTable, FlatTree, check_compatible
 from game.dataclass_support import check_int
+from game.rules.nolimit import STREET_NAMES
 from solver.evaluate.charts import action_colours, action_labels, hand_class, preflop_grid
 from solver.solve.strategy_file import StrategyFileError, StrategyRecord, read_strategy_file
 from solver.view import DEFAULT_DEALS
 
-STREET_NAMES = ("preflop", "flop", "turn", "river")
 HAND_CLASSES = [[hand_class(row, column) for column in range(13)] for row in range(13)]
 
 

@@ -79,6 +79,35 @@ def test_always_call_loses_clearly():
     assert result.bot_illegal == 0 and result.belief_resets == 0
 
 
+class RaiseRecorder(AlwaysCall):
+    """A calling station that records the streets of its opponent's raises it sees."""
+
+    def __init__(self) -> None:
+        self.raise_streets: set[int] = set()
+
+    def policy(self, observation: Observation) -> tuple[tuple[Action, float], ...]:
+        for move in observation.history:
+            if move.seat != observation.seat and move.action.kind is ActionKind.RAISE:
+                self.raise_streets.add(move.street)
+        return super().policy(observation)
+
+
+@pytest.mark.parametrize(
+    ("streets", "allowed"), [(("river",), set(range(5, 53))), (("preflop", "turn"), {0, 4}), ((), set())]
+)
+def test_raise_streets_restrict_where_lbr_raises(streets, allowed):
+    """LBR raises only on the streets it is given ("river" takes River of Blood's run streets too), and
+    against a calling station it still wins by value-betting there; with no street it never raises."""
+    bot = RaiseRecorder()
+    result = full_lbr(
+        get_variant("river_of_blood").config_class(),
+        bot,
+        FullLBRConfig(hands=40, candidates=50, seed=6, raise_streets=streets),
+    )
+    assert bot.raise_streets <= allowed and (bot.raise_streets or not allowed)
+    assert result.to_dict()["raise_streets"] == list(streets)
+
+
 # ---------------------------------------------------------------------- the lower bound on exact small games
 def small_bucket(small: SmallVariant):
     """``bucket(observation, slot)`` of the small game's exact views: any deal completing the seat's
@@ -148,6 +177,10 @@ def test_cli_lbr_actions_full(tmp_path: Path) -> None:
     assert "--actions must be" in one_line_error(invoke("lbr", path, "--actions", "some"), 2)
     assert "--sizes" in one_line_error(invoke("lbr", path, "--actions", "full", "--sizes", "half"), 2)
     assert "--opponent" in one_line_error(invoke("lbr", path, "--actions", "full", "--opponent", "equity"), 2)
+    assert "--raise-streets must be" in one_line_error(
+        invoke("lbr", path, "--actions", "full", "--raise-streets", "flop,showdown"), 2
+    )
+    assert "needs --actions full" in one_line_error(invoke("lbr", path, "--raise-streets", "flop"), 2)
 
 
 # ---------------------------------------------------------------------- the runout kernel
