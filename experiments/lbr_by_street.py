@@ -12,7 +12,8 @@ bound on the bot's exploitability). Per year with a strategy file ``<bots>/<year
   the tree's own sizes, the leak is the card abstraction and the strategy, not the translation of sizes;
 - against the re-solving bot (which re-solves Hold'em and Swap turns and rivers, and the final street of
   River of Blood and Bounty, with exact cards), ``--resolve-hands`` deals per seat, for the streets of
-  ``--resolve-streets`` (default turn and river, where it re-solves) with the first size set.
+  ``--resolve-streets`` (default turn and river) where the year's variant re-solves (:data:`RESOLVED`: not
+  the Auction, whose re-solving bot plays its blueprint), with the first size set.
 
 Writes ``<out>.md`` and ``<out>.json``; ``--cache`` keeps each finished command so a killed run resumes::
 
@@ -32,6 +33,9 @@ from full_lbr_per_year import YEARS, run, vcfr
 from harness import ROOT
 
 STREETS = ("preflop", "flop", "turn", "river")
+RESOLVED = {"swap": ("turn", "river"), "river_of_blood": ("river",), "auction": (), "bounty": ("river",)}
+"""The streets where each variant's re-solving bot re-solves (River of Blood's final street is a river or
+a run street, which ``--raise-streets river`` covers); elsewhere it plays its lookup bot."""
 ALL = ",".join(STREETS)
 
 
@@ -88,7 +92,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             missing[year] = f"no blueprint: {strategy} missing"
             continue
         runs += [(year, "lookup", streets, sizes) for sizes in size_sets for streets in (*STREETS, ALL)]
-        runs += [(year, "resolve", streets, size_sets[0]) for streets in resolve_streets]
+        resolved = RESOLVED[YEARS[year]]
+        runs += [(year, "resolve", streets, size_sets[0]) for streets in resolve_streets if streets in resolved]
     commands = [
         command(args.bots / year / f"blueprint_{YEARS[year]}.h5", bot, streets, sizes, args)
         for year, bot, streets, sizes in runs

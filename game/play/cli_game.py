@@ -196,7 +196,8 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             "--a",
             help="Player A: random, checkcall, equity (Monte Carlo equity, 1000 "
             "samples per decision), a sparring style (maniac, tag, ...; see README), a strategy file (.h5) of the "
-            "variant (resolve:FILE.h5: the re-solving bot of the file), or adaptive:BASE (BASE "
+            "variant (resolve:FILE.h5: the re-solving bot of the file; resolve-final:FILE.h5: it re-solves final streets "
+            "only), or adaptive:BASE (BASE "
             "exploited safely by an opponent model, e.g. adaptive:equity or adaptive:resolve:FILE.h5).",
         ),
         b: str = typer.Option(
@@ -339,7 +340,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             ...,
             help="The bot to test: a bot name (equity, tag, ...), a strategy file (.h5), a folder written by "
             "vcfr export-bot (played in-process with its lock-in; engine rules only), resolve:FILE.h5 (the "
-            "re-solving bot) or adaptive:BASE (e.g. adaptive:FILE.h5, adaptive:resolve:FILE.h5).",
+            "re-solving bot; resolve-final:FILE.h5 re-solving final streets only) or adaptive:BASE (e.g. adaptive:FILE.h5, adaptive:resolve:FILE.h5).",
         ),
         hands: int = typer.Option(2000, help="Duplicate hands per opponent (even; heads-up variants)."),
         rules: str = typer.Option("engine", help="engine (the official engines) or document (the rules documents)."),

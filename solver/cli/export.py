@@ -26,6 +26,9 @@ from game.cli_support import JsonFlag, output_folder
 
 RESOLVE_PREFIX = "resolve:"
 """A ``vcfr match`` player ``resolve:FILE.h5`` is the re-solving bot of the strategy file ``FILE.h5``."""
+RESOLVE_FINAL_PREFIX = "resolve-final:"
+"""``resolve-final:FILE.h5``: the re-solving bot that re-solves only the final street (no depth-limited
+turn), as the exported bot does when the engine's clock leaves no time for turn re-solves."""
 
 
 def strategy_player(path: str, config: Any, seed: Any) -> Any:
@@ -39,24 +42,27 @@ def strategy_player(path: str, config: Any, seed: Any) -> Any:
     `solver.bots.resolving_bot.ResolvingBot` of the file at its default settings (it re-solves
     Hold'em and Swap turns and rivers, River of Blood and Bounty final streets, and plays the lookup
     bot elsewhere), named
-    ``resolve:`` and the file's name. N-player limit rules (`game.rules.limit.LimitConfig`): a `solver.bots.limit_lookup_bot.LimitLookupBot` of that file
+    ``resolve:`` and the file's name; ``resolve-final:FILE.h5`` (:data:`RESOLVE_FINAL_PREFIX`) the
+    same bot re-solving final streets only (``ResolvingConfig(depth_limited=False)``). N-player limit rules (`game.rules.limit.LimitConfig`): a `solver.bots.limit_lookup_bot.LimitLookupBot` of that file
     (it plays check/call at player counts the file was not solved for)."""
     from game.rules.limit import LimitConfig
     from solver.bots.export_bot import check_strategy
     from solver.bots.limit_lookup_bot import LimitLookupBot
     from solver.bots.lookup_bot import LookupBot
-    from solver.bots.resolving_bot import ResolvingBot
+    from solver.bots.resolving_bot import ResolvingBot, ResolvingConfig
 
-    resolving = path.startswith(RESOLVE_PREFIX)
-    path = path.removeprefix(RESOLVE_PREFIX)
+    prefix = next((p for p in (RESOLVE_PREFIX, RESOLVE_FINAL_PREFIX) if path.startswith(p)), "")
+    path = path.removeprefix(prefix)
     if isinstance(config, LimitConfig):
-        if resolving:
+        if prefix:
             raise ValueError(f"the re-solving bot plays heads-up Hold'em, not N-player limit: {path!r}")
         return LimitLookupBot(path, seed=seed, name=Path(path).name)
     cards, _ = check_strategy(path, config.variant, config)
-    if resolving:
-        name = RESOLVE_PREFIX + Path(path).name
-        return ResolvingBot(path, card_abstraction=cards, config=config, seed=seed, name=name)
+    if prefix:
+        settings = ResolvingConfig(depth_limited=prefix == RESOLVE_PREFIX)
+        return ResolvingBot(
+            path, card_abstraction=cards, config=config, resolving=settings, seed=seed, name=prefix + Path(path).name
+        )
     return LookupBot(path, card_abstraction=cards, config=config, seed=seed, name=Path(path).name)
 
 

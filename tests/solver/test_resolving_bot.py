@@ -291,6 +291,10 @@ def test_match_seats_the_resolving_bot_by_prefix(solved):  # noqa: F811
     path, _, _ = solved
     bot = make_player(f"resolve:{path}", HoldemConfig(stack=STACK), 0)
     assert isinstance(bot, ResolvingBot) and bot.name == f"resolve:{path.name}"
+    assert bot.resolving.depth_limited
+    final = make_player(f"resolve-final:{path}", HoldemConfig(stack=STACK), 0)
+    assert isinstance(final, ResolvingBot) and final.name == f"resolve-final:{path.name}"
+    assert not final.resolving.depth_limited and final.resolving.iterations == bot.resolving.iterations
     assert type(make_player(str(path), HoldemConfig(stack=STACK), 0)) is LookupBot
 
 
