@@ -283,6 +283,7 @@ class ResolvingBot(LookupBot):
         example an opponent model's posterior over the rounds of the bounty period,
         `game.play.opponent_model.OpponentModel.opponent_bounty_posterior`); None: uniform."""
         self._turn_hands: tuple[tuple, TurnHands | None] = ((), None)
+        self._asked: tuple | None = None  # the last policy()'s solve, for an act() on the same observation
 
     def attach(self, match: Any) -> None:
         """Pace re-solves by ``match``'s game clock (see `solver.bots.time_manager.TimeManager.attach`)."""
@@ -301,6 +302,7 @@ class ResolvingBot(LookupBot):
         if not self._resolves(observation):
             return super()._act(observation)
         try:
+            self._adopt_asked_solve(observation)
             actions, probabilities = self._resolved_policy(observation)
         except _NoTime:
             self.clock_fallbacks += 1
@@ -329,14 +331,43 @@ class ResolvingBot(LookupBot):
         exact policy, as ``act`` then plays the lookup bot."""
         if not self._resolves(observation):
             return super().policy(observation)
-        saved = self._save_state()
+        saved, before = self._save_state(), self._played_token()
         try:
             actions, probabilities = self._resolved_policy(observation)
         except Exception:
             self._restore_state(saved)
             return super().policy(observation)
+        self._asked = (observation, before, self._save_state(), self.resolve_seconds[saved[9] :])
         self._restore_state(saved)
         return summed_by_action(zip(actions, probabilities, strict=True))
+
+    def _played_token(self) -> tuple:
+        """What changes when the bot plays or its solve's inputs change: the session, the random
+        stream, the decisions and re-solves counted, the opponent's rank prior."""
+        prior = self.opponent_rank_prior
+        return (
+            self._session,
+            self._rng.bit_generator.state,
+            self.decisions,
+            self.resolves,
+            len(self.resolve_seconds),
+            None if prior is None else np.asarray(prior, dtype=np.float64).tobytes(),
+        )
+
+    def _adopt_asked_solve(self, observation: Observation) -> None:
+        """An ``act`` right after a ``policy`` of the same observation, nothing played in between (the
+        adaptive bot asks its base's policy, then lets it act): take the state that policy's solve
+        left (its session, random stream, counters and clock pace) instead of solving the same
+        subgame twice. The action drawn is the one a bot asked only ``act`` would draw (up to the
+        solve's time budget, under a clock)."""
+        asked, self._asked = self._asked, None
+        if asked is None:
+            return
+        seen, token, after, seconds = asked
+        if seen != observation or token[0] is not self._session or token[1:] != self._played_token()[1:]:
+            return
+        self.resolve_seconds.extend(seconds)
+        self._restore_state(after)
 
     def policy_rows(
         self,

@@ -198,15 +198,29 @@ def test_bot_plays_every_round_legally_and_resolves_every_river(solved, rules, o
     assert_resolves_every_round(bot, config, RIVER, opponent)
 
 
+def count_solves(bot: ResolvingBot) -> list[int]:
+    """Count the bot's subgame solves from now on: a one-element list, updated in place."""
+    count, inner = [0], bot._solve
+
+    def counted(*args, **kwargs):
+        count[0] += 1
+        return inner(*args, **kwargs)
+
+    bot._solve = counted
+    return count
+
+
 def test_policy_changes_nothing_and_act_samples_it(solved):  # noqa: F811
     """Two bots of one seed, against random and checkcall: one asks for its policy before every action; both play the same
     actions (policy left the random stream, caches and session as they were), each in the policy's
-    support, the policy a distribution; river decisions re-solve."""
+    support, the policy a distribution; river decisions re-solve. The asking bot's act takes the
+    solve its policy just made (as the adaptive bot asks both): it solves as often as the plain one."""
     path, abstraction, _ = solved
     config = HoldemConfig(stack=STACK)
     plain, asking = (
         ResolvingBot(path, card_abstraction=abstraction, config=config, seed=8, resolving=FAST) for _ in range(2)
     )
+    solves = {bot: count_solves(bot) for bot in (plain, asking)}
     opponents = make_bot("random", seed=1), make_bot("checkcall")
     river_policies = 0
     for seed in range(16):
@@ -227,6 +241,7 @@ def test_policy_changes_nothing_and_act_samples_it(solved):  # noqa: F811
             round_.apply(action)
     assert river_policies > 0 and asking.resolves == plain.resolves > 0
     assert asking.errors == plain.errors == 0 and asking.fallbacks == 0
+    assert solves[asking] == solves[plain] > [0] and len(asking.resolve_seconds) == len(plain.resolve_seconds)
 
 
 @pytest.mark.parametrize("resolving", [FAST, TURN_FAST], ids=["river", "turn"])
