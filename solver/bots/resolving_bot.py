@@ -180,7 +180,10 @@ class ResolvingConfig:
     ``continuation``: hand classes, Monte Carlo samples, bias; see
     :mod:`solver.resolve.continuation`), else play the blueprint there; ``turn_gadget``: the turn's
     first solve behind the safe gadget, with the opponent's best-response values against the
-    blueprint.
+    blueprint. ``range_floor``: on a final street without bounty types, the opponent's range the
+    subgame assumes is this share of uniform over the hands the board leaves plus the rest of its
+    range by Bayes from the blueprint (0: Bayes alone), so that hands the blueprint would rarely
+    hold there (an opponent that slow-plays) are not taken for impossible.
     """
 
     bets: StreetBets = field(default_factory=lambda: StreetBets.parse("0.5p,1p,a cap=2"))
@@ -193,6 +196,7 @@ class ResolvingConfig:
     depth_limited: bool = True
     turn_gadget: bool = True
     continuation: ContinuationConfig = field(default_factory=ContinuationConfig)
+    range_floor: float = 0.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.bets, StreetBets):
@@ -206,6 +210,8 @@ class ResolvingConfig:
                 raise ValueError(f"{name} must be an int in [1, iterations], got {value!r}")
         if not isinstance(self.time, TimeConfig):
             raise TypeError(f"time must be a TimeConfig, got {self.time!r}")
+        if not 0.0 <= self.range_floor <= 1.0:
+            raise ValueError(f"range_floor must be a share in [0, 1], got {self.range_floor!r}")
 
 
 @dataclass(frozen=True)
@@ -684,8 +690,10 @@ class ResolvingBot(LookupBot):
             hands = river_hands(board)
             own = int(np.flatnonzero(hands.hand_index == combo)[0])
             combos = self.blueprint_ranges(observation)
-            ranges = np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)])
-            return self._solve(key, hands, own, seat, _normalised(ranges), tree, moves, clock)
+            ranges = _normalised(np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)]))
+            floor = self.resolving.range_floor
+            ranges[1 - seat] = (1.0 - floor) * ranges[1 - seat] + floor / hands.n_hands
+            return self._solve(key, hands, own, seat, ranges, tree, moves, clock)
         if observation.bounty_rank is None:
             raise ValueError("the bot's own bounty rank is unknown")
         hands = bounty_hands(board, BountyRules.of(self.config))

@@ -66,10 +66,14 @@ def _fractions(text: str, option: str) -> tuple[float, ...]:
 
 
 def _streets(text: str) -> tuple[str, ...]:
-    """``"turn,river"`` -> street names; a usage error naming ``--raise-streets`` otherwise."""
+    """``"turn,river"`` -> street names, ``"none"`` -> none; a usage error naming ``--raise-streets`` otherwise."""
+    if text.strip() == "none":
+        return ()
     names = tuple(part.strip() for part in text.split(",") if part.strip())
     if not names or not set(names) <= set(STREET_NAMES):
-        raise _fail(f"--raise-streets must be comma-separated names among {','.join(STREET_NAMES)}, got {text!r}", 2)
+        raise _fail(
+            f"--raise-streets must be comma-separated names among {','.join(STREET_NAMES)}, or none, got {text!r}", 2
+        )
     return names
 
 
@@ -250,7 +254,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         raise_streets: str = typer.Option(
             ",".join(STREET_NAMES),
             help="--actions full: the streets where LBR may raise (it checks, calls or folds elsewhere), to "
-            "see where a bot leaks; river includes River of Blood's run streets.",
+            "see where a bot leaks; river includes River of Blood's run streets; none: LBR never raises.",
         ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         as_json: JsonFlag = False,

@@ -198,6 +198,27 @@ def test_bot_plays_every_round_legally_and_resolves_every_river(solved, rules, o
     assert_resolves_every_round(bot, config, RIVER, opponent)
 
 
+def test_range_floor_mixes_uniform_into_the_opponents_river_range(solved):  # noqa: F811
+    """``range_floor`` F: the river subgame's opponent range is F uniform over the hands plus (1 - F)
+    of the Bayes range, the bot's own range untouched; F = 0 is the Bayes range bit for bit. Shares
+    outside [0, 1] are refused."""
+    path, abstraction, _ = solved
+    observation = river_spot(5).observation(1)
+    ranges = {}
+    for floor in (0.0, 0.25):
+        resolving = dataclasses.replace(FAST, range_floor=floor)
+        bot = ResolvingBot(path, card_abstraction=abstraction, config=HoldemConfig(stack=STACK), resolving=resolving)
+        bot.act(observation)
+        ranges[floor] = bot._session.solver.ranges
+    bayes, floored = ranges[0.0], ranges[0.25]
+    n_hands = bayes.shape[1]
+    assert np.array_equal(floored[1], bayes[1])  # the bot's own range (seat 1)
+    np.testing.assert_allclose(floored[0], 0.75 * bayes[0] + 0.25 / n_hands, atol=1e-12)
+    assert bayes[0].min() < 0.25 / n_hands  # the blueprint's range is not uniform: the floor changed it
+    with pytest.raises(ValueError, match="range_floor"):
+        ResolvingConfig(range_floor=1.5)
+
+
 def count_solves(bot: ResolvingBot) -> list[int]:
     """Count the bot's subgame solves from now on: a one-element list, updated in place."""
     count, inner = [0], bot._solve
