@@ -1,0 +1,43 @@
+"""``experiments/river_range_floor.py`` on a tiny Hold'em strategy: one row per floor with the river-only LBR
+and the head-to-head, both on the same deals; bad floors and a missing file are refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from abstraction.cards.buckets import CardAbstraction
+from tests.experiment_scripts import load_experiment
+from tests.solver.cli_support import invoke
+
+floors = load_experiment("river_range_floor")
+
+
+@pytest.mark.slow
+def test_one_row_per_floor(tmp_path: Path) -> None:
+    cards = tmp_path / "cards.h5"
+    CardAbstraction.blank((169, 4, 4, 4)).save(cards)
+    strategy = tmp_path / "tiny.h5"
+    solve = ["solve", "--rule", "stack=20", "--cards", cards, "--bets", "1p,a cap=1", "--variant", "holdem"]
+    assert invoke(*solve, "--iterations", "2000", "--quiet", "--out", strategy).exit_code == 0
+    out = tmp_path / "report"
+    arguments = ["--strategy", str(strategy), "--floors", "0,0.5", "--hands", "6", "--candidates", "20",
+                 "--rounds", "8", "--jobs", "1", "--out", str(out)]  # fmt: skip
+    report = floors.main(arguments)
+    assert [row["floor"] for row in report["rows"]] == [0.0, 0.5]
+    for row in report["rows"]:
+        assert row["lbr"]["raise_streets"] == ["river"] and row["lbr"]["hands"] == 6 and row["lbr"]["bot_illegal"] == 0
+        assert row["match"]["rounds"] == 8 and sum(row["match"]["illegal_actions"].values()) == 0
+    assert "| 0.5 |" in out.with_suffix(".md").read_text()
+    assert json.loads(out.with_suffix(".json").read_text())["strategy"] == str(strategy)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"), [(["--floors", "0,2"], "--floors"), (["--strategy", "no.h5"], "no strategy")]
+)
+def test_bad_arguments_are_refused(capsys, arguments, message) -> None:
+    with pytest.raises(SystemExit):
+        floors.main(arguments)
+    assert message in capsys.readouterr().err
