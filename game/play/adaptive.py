@@ -241,7 +241,7 @@ class AdaptiveBot:
         """The policy to play (``None``: the base's, not computed), the cost of its deviation
         (``None``: the base's policy) and whether a deviation was wanted but over the budget. The
         base's policy is asked only when the model finds the opponent exploitable (a re-solving base
-        solves its subgame for it, and again in its ``act`` if the base then plays)."""
+        solves its subgame for it; its ``act`` then reuses that solve if the base plays)."""
         legal = observation.legal_actions
         kind = self.exploitable() if legal & {_RAISE, _CALL, _BID} else None
         if kind is None:
