@@ -6,7 +6,8 @@ checks or calls everywhere and raises only on the streets ``S`` (each restricted
 bound on the bot's exploitability). Per year with a strategy file ``<bots>/<year>/blueprint_<variant>.h5``
 (as ``experiments/full_lbr_per_year.py``), on the same deals and candidates (``--seed``):
 
-- against the lookup bot, ``--hands`` deals per seat, for each street alone and all four, with each size
+- against the lookup bot, ``--hands`` deals per seat: first raising nowhere (``none``: what LBR's folds and
+  calls alone win, the base the raising rows add to), then for each street alone and all four, with each size
   set of ``--size-sets`` (default ``0.5,1,2`` pot, the off-tree sizes of the full-game LBR, and ``1`` pot,
   a size of every postflop tree of the blueprints; all-in always added): if LBR wins about as much with
   the tree's own sizes, the leak is the card abstraction and the strategy, not the translation of sizes;
@@ -51,8 +52,8 @@ def command(strategy: Path, bot: str, streets: str, sizes: str, args: argparse.N
 
 def row(year: str, bot: str, streets: str, sizes: str, outcome: dict[str, Any]) -> str:
     """One markdown row: year, bot, LBR's raising streets and sizes, mbb/hand ± CI, hands, off-tree, seconds."""
-    where = "all four" if streets == ALL else streets
-    head = f"| {year} | {bot} | {where} | {sizes} |"
+    where = {ALL: "all four", "none": "none (folds, checks, calls)"}.get(streets, streets)
+    head = f"| {year} | {bot} | {where} | {'-' if streets == 'none' else sizes} |"
     if "error" in outcome:
         return f"{head} error: {' '.join(outcome['error'])} | | | {outcome['seconds']:.0f} |"
     result = outcome["result"]
@@ -91,6 +92,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if not strategy.is_file():
             missing[year] = f"no blueprint: {strategy} missing"
             continue
+        runs.append((year, "lookup", "none", size_sets[0]))
         runs += [(year, "lookup", streets, sizes) for sizes in size_sets for streets in (*STREETS, ALL)]
         resolved = RESOLVED[YEARS[year]]
         runs += [(year, "resolve", streets, size_sets[0]) for streets in resolve_streets if streets in resolved]

@@ -5,11 +5,14 @@ The re-solving bot takes the opponent's river range by Bayes from the blueprint'
 that checks and calls strong hands until the river (as an LBR raising only on the river does) holds hands
 that range calls unlikely. ``ResolvingConfig.range_floor`` mixes that share of uniform into the opponent's
 range. Per floor of ``--floors``, the bot ``ResolvingBot(FILE, resolving=ResolvingConfig(depth_limited=False,
-range_floor=F))`` (the turn plays the blueprint, as in the engines under their clocks) plays:
+range_floor=F))`` (the turn plays the blueprint, as in the engines under their clocks) plays (``lookup`` among
+the floors: the file's lookup bot instead, LBR only, the reference a paired column can subtract):
 
 - full-game LBR (`solver.evaluate.full_lbr`, sizes 0.5, 1, 2 pot and all-in) raising on the river only,
   ``--hands`` deals per seat, ``--candidates`` K, seed ``--seed`` (the same deals for every floor);
 - a duplicate match against the file's lookup bot, ``--rounds`` rounds, engine rules as the file's.
+
+LBR's win at each floor is also given paired, deal by deal, against the first floor's (the same deals).
 
 Each floor runs in its own process (``--jobs`` at a time). Writes ``<out>.md`` and ``<out>.json``::
 
@@ -25,36 +28,50 @@ from pathlib import Path
 from typing import Any
 
 import harness
+import numpy as np
 from harness import ROOT
 from joblib import Parallel, delayed
 
+from game.play.match import interval_95
 
-def measure(strategy: Path, floor: float, hands: int, candidates: int, rounds: int, seed: int) -> dict[str, Any]:
-    """LBR on the river and the head-to-head of the final-street re-solving bot at ``floor``."""
+
+def measure(strategy: Path, floor: float | None, hands: int, candidates: int, rounds: int, seed: int) -> dict[str, Any]:
+    """LBR on the river and the head-to-head of the final-street re-solving bot at ``floor``; ``None``: LBR on
+    the river against the file's lookup bot (no match)."""
     from game.play.match import play_match
     from solver.bots.lookup_bot import LookupBot
     from solver.bots.resolving_bot import ResolvingBot, ResolvingConfig
     from solver.evaluate.full_lbr import FullLBRConfig, full_lbr
 
-    settings = ResolvingConfig(depth_limited=False, range_floor=floor)
-    bot = ResolvingBot(strategy, resolving=settings, seed=seed, name=f"resolve-final, floor {floor:g}")
+    def make_bot() -> Any:
+        if floor is None:
+            return LookupBot(strategy, seed=seed, name="lookup")
+        settings = ResolvingConfig(depth_limited=False, range_floor=floor)
+        return ResolvingBot(strategy, resolving=settings, seed=seed, name=f"resolve-final, floor {floor:g}")
+
+    bot = make_bot()
     began = time.perf_counter()
     lbr = full_lbr(
         bot.config, bot, FullLBRConfig(hands=hands, candidates=candidates, seed=seed, raise_streets=("river",))
     )
-    lbr_seconds = time.perf_counter() - began
-    bot = ResolvingBot(strategy, resolving=settings, seed=seed, name=f"resolve-final, floor {floor:g}")
-    blueprint = LookupBot(strategy, seed=seed + 1, name="blueprint")
+    row = {
+        "floor": floor,
+        "lbr": lbr.to_dict() | {"bot_resolves": getattr(bot, "resolves", 0)},
+        "lbr_deal_mbb": (lbr.payoffs.mean(axis=1) * 1000.0 / bot.config.big_blind).tolist(),
+        "lbr_seconds": time.perf_counter() - began,
+        "match": None,
+    }
+    if floor is None:
+        return row
+    bot, blueprint = make_bot(), LookupBot(strategy, seed=seed + 1, name="blueprint")
     began = time.perf_counter()
     match = play_match(bot.config, bot, blueprint, rounds=rounds, seed=seed, duplicate=True).to_dict()
-    return {
-        "floor": floor,
-        "lbr": lbr.to_dict() | {"bot_resolves": bot.resolves},
-        "lbr_seconds": lbr_seconds,
-        "match": match,
-        "match_seconds": time.perf_counter() - began,
-        "match_resolves": bot.resolves,
-    }
+    return row | {"match": match, "match_seconds": time.perf_counter() - began, "match_resolves": bot.resolves}
+
+
+def label(floor: float | None) -> str:
+    """A row's bot: the lookup bot, or the re-solving bot at a range floor."""
+    return "lookup bot" if floor is None else f"re-solving, range floor {floor:g}"
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -62,7 +79,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--strategy", type=Path, default=ROOT / "build" / "blueprints" / "2022" / "blueprint_swap.h5", help="blueprint"
     )
-    parser.add_argument("--floors", default="0,0.3", help="comma-separated range floors in [0, 1]")
+    parser.add_argument(
+        "--floors", default="0,0.3", help="comma-separated range floors in [0, 1]; lookup: the lookup bot instead"
+    )
     parser.add_argument("--hands", type=int, default=600, help="LBR deals per seat")
     parser.add_argument("--candidates", type=int, default=500, help="LBR's candidate hands K")
     parser.add_argument("--rounds", type=int, default=4_000, help="head-to-head rounds (even)")
@@ -70,9 +89,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--jobs", type=int, default=2, help="floors measured at a time")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "river_range_floor", help="OUT.md, OUT.json")
     args = parser.parse_args(argv)
-    floors = [float(value) for value in args.floors.split(",")]
-    if not all(0.0 <= floor <= 1.0 for floor in floors):
-        parser.error(f"--floors must be shares in [0, 1], got {args.floors!r}")
+    try:
+        floors = [None if value.strip() == "lookup" else float(value) for value in args.floors.split(",")]
+    except ValueError:
+        floors = [-1.0]
+    if not all(floor is None or 0.0 <= floor <= 1.0 for floor in floors):
+        parser.error(f"--floors must be shares in [0, 1] or lookup, got {args.floors!r}")
     if not args.strategy.is_file():
         parser.error(f"no strategy file {args.strategy}")
     rows = Parallel(n_jobs=args.jobs)(
@@ -89,15 +111,24 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"{args.hands:,} deals per seat, K = {args.candidates}; the match is duplicate, {args.rounds:,} rounds, "
         "against the file's lookup bot. mbb/hand with 95% intervals; LBR's win positive.",
         "",
-        "| range floor | LBR on the river | re-solving bot vs blueprint | re-solves (LBR run) | seconds (LBR, match) |",
-        "| ---: | ---: | ---: | ---: | ---: |",
+        f"The paired column is LBR's win against this row's bot minus against the first row's ({label(floors[0])}), "
+        "deal by deal (the same deals), with its 95% interval.",
+        "",
+        f"| bot | LBR on the river | paired, minus {label(floors[0])} | re-solving bot vs blueprint | "
+        "re-solves (LBR run) | seconds (LBR, match) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
+    first = np.array(rows[0]["lbr_deal_mbb"])
     for row in rows:
         lbr, match = row["lbr"], row["match"]
+        difference = np.array(row["lbr_deal_mbb"]) - first
+        row["paired_mbb"], row["paired_ci95_mbb"] = float(difference.mean()), interval_95(difference)
+        paired = "-" if row is rows[0] else f"{row['paired_mbb']:+,.0f} ± {row['paired_ci95_mbb']:,.0f}"
+        head_to_head = "-" if match is None else f"{match['mbb_per_hand']:+,.0f} ± {match['ci95_mbb_per_hand']:,.0f}"
+        seconds = f"{row['lbr_seconds']:.0f}" + ("" if match is None else f", {row['match_seconds']:.0f}")
         lines.append(
-            f"| {row['floor']:g} | {lbr['mbb_per_hand']:+,.0f} ± {lbr['ci95_mbb']:,.0f} | "
-            f"{match['mbb_per_hand']:+,.0f} ± {match['ci95_mbb_per_hand']:,.0f} | {lbr['bot_resolves']:,} | "
-            f"{row['lbr_seconds']:.0f}, {row['match_seconds']:.0f} |"
+            f"| {label(row['floor'])} | {lbr['mbb_per_hand']:+,.0f} ± {lbr['ci95_mbb']:,.0f} | {paired} | "
+            f"{head_to_head} | {lbr['bot_resolves']:,} | {seconds} |"
         )
     return harness.write_results(args.out, report, lambda _: "\n".join(lines), line)
 

@@ -30,15 +30,17 @@ def test_restricted_lbrs_on_a_tiny_swap_blueprint(tmp_path: Path) -> None:
     report = by_street.main(arguments)
     runs = [(row["bot"], row["raise_streets"], row["sizes"]) for row in report["runs"]]
     assert runs == [
+        ("lookup", "none", "1"),
         *(("lookup", streets, "1") for streets in ("preflop", "flop", "turn", "river", "preflop,flop,turn,river")),
         ("resolve", "river", "1"),
     ]
     assert all("error" not in row for row in report["runs"]), report["runs"]
-    assert [row["result"]["hands"] for row in report["runs"]] == [6] * 5 + [4]
-    assert [row["result"]["raise_streets"] for row in report["runs"]][:2] == [["preflop"], ["flop"]]
+    assert [row["result"]["hands"] for row in report["runs"]] == [6] * 6 + [4]
+    assert [row["result"]["raise_streets"] for row in report["runs"]][:3] == [[], ["preflop"], ["flop"]]
     assert report["runs"][-1]["result"]["bot"] == "resolve" and "2023" in report["missing"]
     text = out.with_suffix(".md").read_text()
     assert "| 2022 | resolve | river | 1 |" in text and "| 2022 | lookup | all four | 1 |" in text
+    assert "| 2022 | lookup | none (folds, checks, calls) | - |" in text
     assert json.loads(out.with_suffix(".json").read_text())["candidates"] == 10
 
 

@@ -23,14 +23,15 @@ def test_one_row_per_floor(tmp_path: Path) -> None:
     solve = ["solve", "--rule", "stack=20", "--cards", cards, "--bets", "1p,a cap=1", "--variant", "holdem"]
     assert invoke(*solve, "--iterations", "2000", "--quiet", "--out", strategy).exit_code == 0
     out = tmp_path / "report"
-    arguments = ["--strategy", str(strategy), "--floors", "0,0.5", "--hands", "6", "--candidates", "20",
+    arguments = ["--strategy", str(strategy), "--floors", "lookup,0,0.5", "--hands", "6", "--candidates", "20",
                  "--rounds", "8", "--jobs", "1", "--out", str(out)]  # fmt: skip
     report = floors.main(arguments)
-    assert [row["floor"] for row in report["rows"]] == [0.0, 0.5]
-    for row in report["rows"]:
+    assert [row["floor"] for row in report["rows"]] == [None, 0.0, 0.5] and report["rows"][0]["match"] is None
+    for row in report["rows"][1:]:
         assert row["lbr"]["raise_streets"] == ["river"] and row["lbr"]["hands"] == 6 and row["lbr"]["bot_illegal"] == 0
         assert row["match"]["rounds"] == 8 and sum(row["match"]["illegal_actions"].values()) == 0
-    assert "| 0.5 |" in out.with_suffix(".md").read_text()
+    text = out.with_suffix(".md").read_text()
+    assert "| re-solving, range floor 0.5 |" in text and "| lookup bot |" in text
     assert json.loads(out.with_suffix(".json").read_text())["strategy"] == str(strategy)
 
 
