@@ -64,6 +64,19 @@ def gauntlet_command(strategy: Path, hands: int, seed: int, jobs: int) -> list[s
     ]  # fmt: skip
 
 
+def blueprints(bots: Path, years: list[str]) -> tuple[dict[str, Path], dict[str, str]]:
+    """Each year's ``<bots>/<year>/blueprint_<variant>.h5`` that exists, and why the others are missing."""
+    found: dict[str, Path] = {}
+    missing: dict[str, str] = {}
+    for year in years:
+        strategy = bots / year / f"blueprint_{YEARS[year]}.h5"
+        if strategy.is_file():
+            found[year] = strategy
+        else:
+            missing[year] = f"no blueprint: {strategy} missing"
+    return found, missing
+
+
 class _Failed(Exception):
     """A command exited non-zero; its last error line."""
 
@@ -150,12 +163,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error(f"unknown year(s) {unknown}; choose from {list(YEARS)}")
 
     runs: list[tuple[str, str, list[str]]] = []
-    missing: dict[str, str] = {}
-    for year in years:
-        strategy = arguments.bots / year / f"blueprint_{YEARS[year]}.h5"
-        if not strategy.is_file():
-            missing[year] = f"no blueprint: {strategy} missing"
-            continue
+    found, missing = blueprints(arguments.bots, years)
+    for year, strategy in found.items():
         for actions, ks in (("tree", arguments.tree_candidates), ("full", arguments.full_candidates)):
             for k in (int(value) for value in ks.split(",")):
                 label = f"{'in-tree' if actions == 'tree' else 'full game'}, K = {k:,}"

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import harness
-from full_lbr_per_year import YEARS, run, vcfr
+from full_lbr_per_year import YEARS, blueprints, run, vcfr
 from harness import ROOT
 
 STREETS = ("preflop", "flop", "turn", "river")
@@ -86,20 +86,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     resolve_streets = [] if args.resolve_streets == "0" else [s.strip() for s in args.resolve_streets.split(";")]
 
     runs: list[tuple[str, str, str, str]] = []
-    missing: dict[str, str] = {}
-    for year in years:
-        strategy = args.bots / year / f"blueprint_{YEARS[year]}.h5"
-        if not strategy.is_file():
-            missing[year] = f"no blueprint: {strategy} missing"
-            continue
+    found, missing = blueprints(args.bots, years)
+    for year in found:
         runs.append((year, "lookup", "none", size_sets[0]))
         runs += [(year, "lookup", streets, sizes) for sizes in size_sets for streets in (*STREETS, ALL)]
         resolved = RESOLVED[YEARS[year]]
         runs += [(year, "resolve", streets, size_sets[0]) for streets in resolve_streets if streets in resolved]
-    commands = [
-        command(args.bots / year / f"blueprint_{YEARS[year]}.h5", bot, streets, sizes, args)
-        for year, bot, streets, sizes in runs
-    ]
+    commands = [command(found[year], bot, streets, sizes, args) for year, bot, streets, sizes in runs]
     with ThreadPoolExecutor(args.jobs) as pool:
         outcomes = list(pool.map(functools.partial(run, cache=args.cache), commands))
 

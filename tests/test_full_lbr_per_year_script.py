@@ -9,21 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from abstraction.cards.buckets import CardAbstraction
 from tests.experiment_scripts import load_experiment
-from tests.solver.cli_support import invoke
+from tests.solver.cli_support import solve_tiny
 
 per_year = load_experiment("full_lbr_per_year")
 
 
 @pytest.mark.slow
 def test_both_lbrs_on_a_tiny_swap_blueprint(tmp_path: Path) -> None:
-    cards = tmp_path / "cards.h5"
-    CardAbstraction.blank((169, 4, 4, 4)).save(cards)
-    strategy = tmp_path / "bots" / "2022" / "blueprint_swap.h5"
-    strategy.parent.mkdir(parents=True)
-    solve = ["solve", "--rule", "stack=20", "--cards", cards, "--bets", "1p,a cap=1", "--variant", "swap"]
-    assert invoke(*solve, "--iterations", "2000", "--quiet", "--out", strategy).exit_code == 0
+    solve_tiny(tmp_path / "bots" / "2022" / "blueprint_swap.h5", "swap")
     out = tmp_path / "report"
     arguments = ["--bots", str(tmp_path / "bots"), "--years", "2022,2023", "--hands", "10", "--tree-candidates", "10",
                  "--full-candidates", "10,20", "--cache", str(tmp_path / "cache"), "--out", str(out)]  # fmt: skip

@@ -8,20 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from abstraction.cards.buckets import CardAbstraction
 from tests.experiment_scripts import load_experiment
-from tests.solver.cli_support import invoke
+from tests.solver.cli_support import solve_tiny
 
 floors = load_experiment("river_range_floor")
 
 
 @pytest.mark.slow
 def test_one_row_per_floor(tmp_path: Path) -> None:
-    cards = tmp_path / "cards.h5"
-    CardAbstraction.blank((169, 4, 4, 4)).save(cards)
-    strategy = tmp_path / "tiny.h5"
-    solve = ["solve", "--rule", "stack=20", "--cards", cards, "--bets", "1p,a cap=1", "--variant", "holdem"]
-    assert invoke(*solve, "--iterations", "2000", "--quiet", "--out", strategy).exit_code == 0
+    strategy = solve_tiny(tmp_path / "tiny.h5")
     out = tmp_path / "report"
     arguments = ["--strategy", str(strategy), "--floors", "lookup,0,0.5", "--hands", "6", "--candidates", "20",
                  "--rounds", "8", "--jobs", "1", "--out", str(out)]  # fmt: skip

@@ -1,5 +1,5 @@
 """Running ``vcfr`` commands in tests: one in-process runner (also for ``--json`` summaries), the
-check of a one-line error, and a subprocess run killed mid-solve."""
+check of a one-line error, a subprocess run killed mid-solve, and a tiny solved strategy file."""
 
 from __future__ import annotations
 
@@ -30,6 +30,21 @@ def invoke_json(*arguments: object) -> dict:
     result = invoke(*arguments, "--json")
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
+
+
+def solve_tiny(out: Path, variant: str = "holdem") -> Path:
+    """``vcfr solve`` a tiny strategy of ``variant`` into ``out`` (stack 20, bets ``1p,a cap=1``, a blank
+    169/4/4/4 card file beside it, 2,000 iterations): seconds, for tests of the commands and scripts
+    that read one. Returns ``out``."""
+    from abstraction.cards.buckets import CardAbstraction
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cards = out.with_name(out.stem + "_cards.h5")
+    CardAbstraction.blank((169, 4, 4, 4)).save(cards)
+    solve = ["solve", "--rule", "stack=20", "--cards", cards, "--bets", "1p,a cap=1", "--variant", variant]
+    result = invoke(*solve, "--iterations", "2000", "--quiet", "--out", out)
+    assert result.exit_code == 0, result.output
+    return out
 
 
 def one_line_error(result, code: int) -> str:
