@@ -13,7 +13,7 @@ bound on the bot's exploitability). Per year with a strategy file ``<bots>/<year
   the tree's own sizes, the leak is the card abstraction and the strategy, not the translation of sizes;
 - against the re-solving bot (which re-solves Hold'em and Swap turns and rivers, and the final street of
   River of Blood and Bounty, with exact cards), ``--resolve-hands`` deals per seat, for the streets of
-  ``--resolve-streets`` (default turn and river) where the year's variant re-solves (:data:`RESOLVED`: not
+  ``--resolve-streets`` (default turn and river) where the year's variant re-solves (:func:`resolved_streets`: not
   the Auction, whose re-solving bot plays its blueprint), with the first size set.
 
 Writes ``<out>.md`` and ``<out>.json``; ``--cache`` keeps each finished command so a killed run resumes::
@@ -33,11 +33,23 @@ import harness
 from full_lbr_per_year import YEARS, blueprints, run, vcfr
 from harness import ROOT
 
-STREETS = ("preflop", "flop", "turn", "river")
-RESOLVED = {"swap": ("turn", "river"), "river_of_blood": ("river",), "auction": (), "bounty": ("river",)}
-"""The streets where each variant's re-solving bot re-solves (River of Blood's final street is a river or
-a run street, which ``--raise-streets river`` covers); elsewhere it plays its lookup bot."""
+from game.rules.nolimit import STREET_NAMES as STREETS
+
 ALL = ",".join(STREETS)
+
+
+def resolved_streets(variant: str) -> tuple[str, ...]:
+    """The streets where the variant's re-solving bot re-solves, by the bot's own rules flags
+    (`solver.bots.resolving_bot.re_solves_variant`, `depth_limited_turn`): the final street (a river, or
+    a River of Blood run street, which ``--raise-streets river`` covers), the turn where it is
+    depth-limited, none at the Auction; elsewhere it plays its lookup bot."""
+    from game.rules.variants import get_variant
+    from solver.bots.resolving_bot import depth_limited_turn, re_solves_variant
+
+    config = get_variant(variant).config_class()
+    if not re_solves_variant(config):
+        return ()
+    return ("turn", "river") if depth_limited_turn(config) else ("river",)
 
 
 def command(strategy: Path, bot: str, streets: str, sizes: str, args: argparse.Namespace) -> list[str]:
@@ -90,7 +102,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for year in found:
         runs.append((year, "lookup", "none", size_sets[0]))
         runs += [(year, "lookup", streets, sizes) for sizes in size_sets for streets in (*STREETS, ALL)]
-        resolved = RESOLVED[YEARS[year]]
+        resolved = resolved_streets(YEARS[year])
         runs += [(year, "resolve", streets, size_sets[0]) for streets in resolve_streets if streets in resolved]
     commands = [command(found[year], bot, streets, sizes, args) for year, bot, streets, sizes in runs]
     with ThreadPoolExecutor(args.jobs) as pool:
