@@ -65,8 +65,11 @@ def _fractions(text: str, option: str) -> tuple[float, ...]:
     return values
 
 
-def _streets(text: str) -> tuple[str, ...]:
-    """``"turn,river"`` -> street names, ``"none"`` -> none; a usage error naming ``--raise-streets`` otherwise."""
+def _streets(text: str | None) -> tuple[str, ...]:
+    """``"turn,river"`` -> street names, ``"none"`` -> none, ``None`` -> all four; a usage error naming
+    ``--raise-streets`` otherwise."""
+    if text is None:
+        return STREET_NAMES
     if text.strip() == "none":
         return ()
     names = tuple(part.strip() for part in text.split(",") if part.strip())
@@ -88,7 +91,7 @@ def run_full_lbr(
     samples: int,
     quiet: bool = False,
     bot_kind: str = "lookup",
-    raise_streets: str = ",".join(STREET_NAMES),
+    raise_streets: str | None = None,
 ) -> None:
     """Full-game LBR of ``path``'s lookup bot, or with ``bot_kind="resolve"`` its re-solving bot (its
     game's real rules, default settings), and print the result (JSON or lines)."""
@@ -131,11 +134,14 @@ def run_full_lbr(
     if as_json:
         typer.echo(json.dumps(out))
         return
+    where = f"; raising on {', '.join(settings.raise_streets)} only" if settings.raise_streets else "; never raising"
+    if raise_streets is None:
+        where = ""
     typer.echo(f"{path}: full-game LBR against the {BOT_NAMES[bot_kind]}, {result.variant} ({result.rules} rules)")
     typer.echo(
         f"over {hands:,} deals per seat (belief: {candidates} candidate hands; raises {sizes} pot and all-in"
         + (f", bids {bids} pot and all-in" if bot.config.has_auction else "")
-        + ("" if len(settings.raise_streets) == len(STREET_NAMES) else f"; raising on {raise_streets} only")
+        + where
         + f"; seed {seed})"
     )
     typer.echo(
@@ -251,10 +257,11 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         bot: str = typer.Option(
             "lookup", help="--actions full: the file's bot LBR plays: lookup, or resolve (the re-solving bot)."
         ),
-        raise_streets: str = typer.Option(
-            ",".join(STREET_NAMES),
-            help="--actions full: the streets where LBR may raise (it checks, calls or folds elsewhere), to "
-            "see where a bot leaks; river includes River of Blood's run streets; none: LBR never raises.",
+        raise_streets: str | None = typer.Option(
+            None,
+            help="--actions full: the streets where LBR may raise (default all four; it checks, calls or folds "
+            "elsewhere), e.g. turn,river, to see where a bot leaks; river includes River of Blood's run streets; "
+            "none: LBR never raises.",
         ),
         quiet: bool = typer.Option(False, "--quiet", help="No progress bar."),
         as_json: JsonFlag = False,
@@ -270,7 +277,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
             raise _fail(f"--bot must be lookup or resolve, got {bot!r}", 2)
         if bot != "lookup" and actions != "full":
             raise _fail("--bot resolve needs --actions full (tree LBR plays the file's average strategy)", 2)
-        if actions != "full" and raise_streets != ",".join(STREET_NAMES):
+        if actions != "full" and raise_streets is not None:
             raise _fail("--raise-streets needs --actions full", 2)
         if actions == "full":
             if opponent != "strategy" or equity_samples is not None or workers != 1:

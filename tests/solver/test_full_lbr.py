@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from abstraction.cards.buckets import CardAbstraction
 from abstraction.exact.small_variants import SmallDeal, SmallVariant, build_small_variant
 from game.play.bots import passive_action
 from game.rules.actions import Action, ActionKind
@@ -21,7 +20,7 @@ from solver.bots.lookup_bot import LookupBot
 from solver.evaluate.exploitability import exploitability
 from solver.evaluate.full_lbr import FullLBRConfig, full_lbr
 from solver.solve.cfr import Solver
-from tests.solver.cli_support import invoke, one_line_error
+from tests.solver.cli_support import invoke, one_line_error, solve_tiny
 
 pytestmark = pytest.mark.jit_only  # thousands of Monte Carlo showdowns per hand
 
@@ -159,11 +158,7 @@ def test_lbr_stays_below_the_exact_best_response(variant, rules):
 def test_cli_lbr_actions_full(tmp_path: Path) -> None:
     """``vcfr lbr --actions full`` plays the file's lookup bot in the real game; ``--actions tree`` is the
     in-tree LBR; bad values are usage errors (exit 2)."""
-    cards = tmp_path / "cards.h5"
-    CardAbstraction.blank((169, 4, 4, 4)).save(cards)
-    path = tmp_path / "tiny.h5"
-    solve = ["solve", "--rule", "stack=20", "--cards", cards, "--bets", "1p,a cap=1", "--variant", "holdem"]
-    assert invoke(*solve, "--iterations", "2000", "--quiet", "--out", path).exit_code == 0
+    path = solve_tiny(tmp_path / "tiny.h5")
     result = invoke("lbr", path, "--actions", "full", "--hands", "20", "--candidates", "20", "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
