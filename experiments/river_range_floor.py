@@ -89,12 +89,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--jobs", type=int, default=2, help="floors measured at a time")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "river_range_floor", help="OUT.md, OUT.json")
     args = parser.parse_args(argv)
+    refused = f"--floors must be shares in [0, 1] or lookup, got {args.floors!r}"
     try:
         floors = [None if value.strip() == "lookup" else float(value) for value in args.floors.split(",")]
     except ValueError:
-        floors = [-1.0]
+        parser.error(refused)
     if not all(floor is None or 0.0 <= floor <= 1.0 for floor in floors):
-        parser.error(f"--floors must be shares in [0, 1] or lookup, got {args.floors!r}")
+        parser.error(refused)
     if not args.strategy.is_file():
         parser.error(f"no strategy file {args.strategy}")
     rows = Parallel(n_jobs=args.jobs)(

@@ -31,7 +31,8 @@ def test_one_row_per_floor(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("arguments", "message"), [(["--floors", "0,2"], "--floors"), (["--strategy", "no.h5"], "no strategy")]
+    ("arguments", "message"),
+    [(["--floors", "0,2"], "--floors"), (["--floors", "0,half"], "--floors"), (["--strategy", "no.h5"], "no strategy")],
 )
 def test_bad_arguments_are_refused(capsys, arguments, message) -> None:
     with pytest.raises(SystemExit):
