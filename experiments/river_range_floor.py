@@ -1,12 +1,15 @@
-"""Does the river re-solve leak through the opponent range it assumes? Full-game LBR raising on the river
-only, and a head-to-head against the blueprint, for the final-street re-solving bot at several range floors.
+"""Does the river re-solve leak through the opponent range it assumes, or for want of a gadget? Full-game LBR
+raising on the river only, and a head-to-head against the blueprint, for the final-street re-solving bot at
+several range floors, with or without the safe gadget.
 
 The re-solving bot takes the opponent's river range by Bayes from the blueprint's strategy. An opponent
 that checks and calls strong hands until the river (as an LBR raising only on the river does) holds hands
 that range calls unlikely. ``ResolvingConfig.range_floor`` mixes that share of uniform into the opponent's
-range. Per floor of ``--floors``, the bot ``ResolvingBot(FILE, resolving=ResolvingConfig(depth_limited=False,
-range_floor=F))`` (the turn plays the blueprint, as in the engines under their clocks) plays (``lookup`` among
-the floors: the file's lookup bot instead, LBR only, the reference a paired column can subtract):
+range. ``ResolvingConfig.river_gadget`` puts the river's solves behind the safe gadget instead (each opponent
+hand's value its best response to the blueprint's river). Per floor of ``--floors``, the bot
+``ResolvingBot(FILE, resolving=ResolvingConfig(depth_limited=False, range_floor=F))`` (the turn plays the
+blueprint, as in the engines under their clocks; ``F+gadget``: with ``river_gadget=True``) plays (``lookup``
+among the floors: the file's lookup bot instead, LBR only, the reference a paired column can subtract):
 
 - full-game LBR (`solver.evaluate.full_lbr`, sizes 0.5, 1, 2 pot and all-in) raising on the river only,
   ``--hands`` deals per seat, ``--candidates`` K, seed ``--seed`` (the same deals for every floor);
@@ -35,9 +38,11 @@ from joblib import Parallel, delayed
 from game.play.match import interval_95
 
 
-def measure(strategy: Path, floor: float | None, hands: int, candidates: int, rounds: int, seed: int) -> dict[str, Any]:
-    """LBR on the river and the head-to-head of the final-street re-solving bot at ``floor``; ``None``: LBR on
-    the river against the file's lookup bot (no match)."""
+def measure(
+    strategy: Path, floor: float | None, gadget: bool, hands: int, candidates: int, rounds: int, seed: int
+) -> dict[str, Any]:
+    """LBR on the river and the head-to-head of the final-street re-solving bot at ``floor`` (behind the river
+    gadget if ``gadget``); ``None``: LBR on the river against the file's lookup bot (no match)."""
     from game.play.match import play_match
     from solver.bots.lookup_bot import LookupBot
     from solver.bots.resolving_bot import ResolvingBot, ResolvingConfig
@@ -46,8 +51,8 @@ def measure(strategy: Path, floor: float | None, hands: int, candidates: int, ro
     def make_bot() -> Any:
         if floor is None:
             return LookupBot(strategy, seed=seed, name="lookup")
-        settings = ResolvingConfig(depth_limited=False, range_floor=floor)
-        return ResolvingBot(strategy, resolving=settings, seed=seed, name=f"resolve-final, floor {floor:g}")
+        settings = ResolvingConfig(depth_limited=False, range_floor=floor, river_gadget=gadget)
+        return ResolvingBot(strategy, resolving=settings, seed=seed, name=label(floor, gadget))
 
     bot = make_bot()
     began = time.perf_counter()
@@ -56,6 +61,7 @@ def measure(strategy: Path, floor: float | None, hands: int, candidates: int, ro
     )
     row = {
         "floor": floor,
+        "gadget": gadget,
         "lbr": lbr.to_dict() | {"bot_resolves": getattr(bot, "resolves", 0)},
         "lbr_deal_mbb": (lbr.payoffs.mean(axis=1) * 1000.0 / bot.config.big_blind).tolist(),
         "lbr_seconds": time.perf_counter() - began,
@@ -69,9 +75,9 @@ def measure(strategy: Path, floor: float | None, hands: int, candidates: int, ro
     return row | {"match": match, "match_seconds": time.perf_counter() - began, "match_resolves": bot.resolves}
 
 
-def label(floor: float | None) -> str:
-    """A row's bot: the lookup bot, or the re-solving bot at a range floor."""
-    return "lookup bot" if floor is None else f"re-solving, range floor {floor:g}"
+def label(floor: float | None, gadget: bool = False) -> str:
+    """A row's bot: the lookup bot, or the re-solving bot at a range floor (behind the river gadget)."""
+    return "lookup bot" if floor is None else f"re-solving, range floor {floor:g}" + (", gadget" if gadget else "")
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -80,7 +86,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--strategy", type=Path, default=ROOT / "build" / "blueprints" / "2022" / "blueprint_swap.h5", help="blueprint"
     )
     parser.add_argument(
-        "--floors", default="0,0.3", help="comma-separated range floors in [0, 1]; lookup: the lookup bot instead"
+        "--floors",
+        default="0,0.3",
+        help="comma-separated range floors in [0, 1], each F or F+gadget (behind the river gadget); "
+        "lookup: the lookup bot instead",
     )
     parser.add_argument("--hands", type=int, default=600, help="LBR deals per seat")
     parser.add_argument("--candidates", type=int, default=500, help="LBR's candidate hands K")
@@ -89,9 +98,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--jobs", type=int, default=2, help="floors measured at a time")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "river_range_floor", help="OUT.md, OUT.json")
     args = parser.parse_args(argv)
-    refused = f"--floors must be shares in [0, 1] or lookup, got {args.floors!r}"
+    refused = f"--floors must be shares in [0, 1] (F or F+gadget) or lookup, got {args.floors!r}"
+    values = [value.strip() for value in args.floors.split(",")]
+    gadgets = [value.endswith("+gadget") for value in values]
     try:
-        floors = [None if value.strip() == "lookup" else float(value) for value in args.floors.split(",")]
+        floors = [None if value == "lookup" else float(value.removesuffix("+gadget")) for value in values]
     except ValueError:
         parser.error(refused)
     if not all(floor is None or 0.0 <= floor <= 1.0 for floor in floors):
@@ -99,12 +110,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if not args.strategy.is_file():
         parser.error(f"no strategy file {args.strategy}")
     rows = Parallel(n_jobs=args.jobs)(
-        delayed(measure)(args.strategy, floor, args.hands, args.candidates, args.rounds, args.seed) for floor in floors
+        delayed(measure)(args.strategy, floor, gadget, args.hands, args.candidates, args.rounds, args.seed)
+        for floor, gadget in zip(floors, gadgets, strict=True)
     )
     line = harness.command_line(__file__, argv)
     report = {"machine": harness.machine(cores_used=args.jobs), "strategy": str(args.strategy), "rows": rows}
     lines = [
-        "# The river re-solve's opponent range: full-game LBR on the river and the head-to-head, by range floor",
+        "# The river re-solve's opponent range and gadget: full-game LBR on the river and the head-to-head",
         "",
         f"Command: `{line}`.",
         f"Machine: {harness.machine_line(report['machine'])} (at the end of the run). Strategy `{args.strategy}`; the "
@@ -112,10 +124,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"{args.hands:,} deals per seat, K = {args.candidates}; the match is duplicate, {args.rounds:,} rounds, "
         "against the file's lookup bot. mbb/hand with 95% intervals; LBR's win positive.",
         "",
-        f"The paired column is LBR's win against this row's bot minus against the first row's ({label(floors[0])}), "
+        f"The paired column is LBR's win against this row's bot minus against the first row's "
+        f"({label(floors[0], gadgets[0])}), "
         "deal by deal (the same deals), with its 95% interval.",
         "",
-        f"| bot | LBR on the river | paired, minus {label(floors[0])} | re-solving bot vs blueprint | "
+        f"| bot | LBR on the river | paired, minus {label(floors[0], gadgets[0])} | re-solving bot vs blueprint | "
         "re-solves (LBR run) | seconds (LBR, match) |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
@@ -128,7 +141,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         head_to_head = "-" if match is None else f"{match['mbb_per_hand']:+,.0f} ± {match['ci95_mbb_per_hand']:,.0f}"
         seconds = f"{row['lbr_seconds']:.0f}" + ("" if match is None else f", {row['match_seconds']:.0f}")
         lines.append(
-            f"| {label(row['floor'])} | {lbr['mbb_per_hand']:+,.0f} ± {lbr['ci95_mbb']:,.0f} | {paired} | "
+            f"| {label(row['floor'], row['gadget'])} | {lbr['mbb_per_hand']:+,.0f} ± {lbr['ci95_mbb']:,.0f} | {paired} | "
             f"{head_to_head} | {lbr['bot_resolves']:,} | {seconds} |"
         )
     return harness.write_results(args.out, report, lambda _: "\n".join(lines), line)

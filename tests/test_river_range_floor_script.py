@@ -1,5 +1,6 @@
-"""``experiments/river_range_floor.py`` on a tiny Hold'em strategy: one row per floor with the river-only LBR
-and the head-to-head, both on the same deals; bad floors and a missing file are refused."""
+"""``experiments/river_range_floor.py`` on a tiny Hold'em strategy: one row per floor (with or without the river
+gadget) with the river-only LBR and the head-to-head, both on the same deals; bad floors and a missing file are
+refused."""
 
 from __future__ import annotations
 
@@ -18,21 +19,27 @@ floors = load_experiment("river_range_floor")
 def test_one_row_per_floor(tmp_path: Path) -> None:
     strategy = solve_tiny(tmp_path / "tiny.h5")
     out = tmp_path / "report"
-    arguments = ["--strategy", str(strategy), "--floors", "lookup,0,0.5", "--hands", "6", "--candidates", "20",
+    arguments = ["--strategy", str(strategy), "--floors", "lookup,0,0.5+gadget", "--hands", "6", "--candidates", "20",
                  "--rounds", "8", "--jobs", "1", "--out", str(out)]  # fmt: skip
     report = floors.main(arguments)
     assert [row["floor"] for row in report["rows"]] == [None, 0.0, 0.5] and report["rows"][0]["match"] is None
+    assert [row["gadget"] for row in report["rows"]] == [False, False, True]
     for row in report["rows"][1:]:
         assert row["lbr"]["raise_streets"] == ["river"] and row["lbr"]["hands"] == 6 and row["lbr"]["bot_illegal"] == 0
         assert row["match"]["rounds"] == 8 and sum(row["match"]["illegal_actions"].values()) == 0
     text = out.with_suffix(".md").read_text()
-    assert "| re-solving, range floor 0.5 |" in text and "| lookup bot |" in text
+    assert "| re-solving, range floor 0.5, gadget |" in text and "| lookup bot |" in text
     assert json.loads(out.with_suffix(".json").read_text())["strategy"] == str(strategy)
 
 
 @pytest.mark.parametrize(
     ("arguments", "message"),
-    [(["--floors", "0,2"], "--floors"), (["--floors", "0,half"], "--floors"), (["--strategy", "no.h5"], "no strategy")],
+    [
+        (["--floors", "0,2"], "--floors"),
+        (["--floors", "0,half"], "--floors"),
+        (["--floors", "lookup+gadget"], "--floors"),
+        (["--strategy", "no.h5"], "no strategy"),
+    ],
 )
 def test_bad_arguments_are_refused(capsys, arguments, message) -> None:
     with pytest.raises(SystemExit):

@@ -42,8 +42,11 @@ bet gains it no more than it could already get). The turn's first solve is behin
 (``ResolvingConfig.turn_gadget``), each opponent hand's alternative its best response to the
 blueprint's own turn (its bet set, from the abstract node the history leads to, chips scaled to the
 real pot) and, at its leaves, to the blueprint's river against the best of the same continuations;
-where the blueprint cannot follow the history it solves without. The river's solves use no gadget
-(unchanged). The river's
+where the blueprint cannot follow the history it solves without. A final street's solves go behind
+the same gadgets when ``ResolvingConfig.river_gadget`` is on (off by default): the first, each
+opponent hand's best response to the blueprint's own betting of the street, to showdown (Bounty's
+types included: the bot's bucket is ``2 * bucket + hit``); an off-tree bet, the previous solve's
+values. The river's
 ranges still come from the blueprint over the turn's moves (the turn's re-solved strategy is not
 carried to the river).
 
@@ -180,7 +183,9 @@ class ResolvingConfig:
     ``continuation``: hand classes, Monte Carlo samples, bias; see
     :mod:`solver.resolve.continuation`), else play the blueprint there; ``turn_gadget``: the turn's
     first solve behind the safe gadget, with the opponent's best-response values against the
-    blueprint. ``range_floor``: on a final street without bounty types, the opponent's range the
+    blueprint; ``river_gadget``: the same on final streets (each opponent hand's value its best
+    response to the blueprint's own betting of the street, to showdown), and an off-tree bet there
+    re-solved behind the previous solve's values as on the turn. ``range_floor``: on a final street without bounty types, the opponent's range the
     subgame assumes is this share of uniform over the hands the board leaves plus the rest of its
     range by Bayes from the blueprint (0: Bayes alone), so that hands the blueprint would rarely
     hold there (an opponent that slow-plays) are not taken for impossible.
@@ -195,6 +200,7 @@ class ResolvingConfig:
     solver: ResolveConfig = field(default_factory=ResolveConfig)
     depth_limited: bool = True
     turn_gadget: bool = True
+    river_gadget: bool = False
     continuation: ContinuationConfig = field(default_factory=ContinuationConfig)
     range_floor: float = 0.0
 
@@ -236,8 +242,8 @@ class _NoTime(Exception):
     """The game clock leaves no budget for a useful re-solve: the blueprint plays this decision."""
 
 
-def _turn_gadget(session: _Session, node: int, opponent: int) -> OpponentValues:
-    """The safe re-solving gadget for a re-solve after the opponent's off-tree turn bet at ``node``:
+def _nested_gadget(session: _Session, node: int, opponent: int) -> OpponentValues:
+    """The safe re-solving gadget for a re-solve after the opponent's off-tree bet at ``node``:
     each opponent hand's values are what its best in-tree action at ``node`` was worth against the
     previous solve's strategy (chips per deal, :meth:`SubgameSolver.hand_values`), so the re-solve
     gives the off-tree bet no more than the opponent could already get there."""
@@ -280,7 +286,7 @@ class ResolvingBot(LookupBot):
         self.clock_fallbacks = 0
         self._blueprint_river = (
             RiverBlueprint(self._tree.tree, self._rows, self.lookup.abstraction.river_centroids)
-            if self._turn_resolves
+            if self.re_solves
             else None
         )
         self._river_tables: dict = {}
@@ -567,21 +573,31 @@ class ResolvingBot(LookupBot):
         own = int(np.flatnonzero(hands.hand_index == combo_index(observation.hole_cards))[0])
         combos = self.blueprint_ranges(observation)
         ranges = _normalised(np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)]))
-        gadget = self._blueprint_gadget(hands, ranges, seat, tree.config, moves)
+        gadget = self._blueprint_gadget(hands, ranges, seat, tree.config, moves, board)
         return self._solve(key, hands, own, seat, ranges, tree, moves, clock, gadget)
 
     def _blueprint_gadget(
-        self, hands: TurnHands, ranges: np.ndarray, seat: int, config: SubgameConfig, moves: tuple[Move, ...]
+        self,
+        hands: RiverHands,
+        ranges: np.ndarray,
+        seat: int,
+        config: SubgameConfig,
+        moves: tuple[Move, ...],
+        board: Sequence[int],
     ) -> OpponentValues | None:
-        """The safe re-solving gadget of the turn's first solve: each opponent hand's value is its
-        best response to the blueprint's turn (and, at the leaves, its river against the best of the
-        continuations), from the abstract node ``moves`` lead to (None where the blueprint cannot
-        follow, or ``ResolvingConfig.turn_gadget`` is off)."""
-        root = self._abstract_walk(moves)
+        """The safe re-solving gadget of a street's first solve: each opponent hand's value is its
+        best response to the blueprint's betting of the street (on the turn, and at its leaves its
+        river against the best of the continuations; on a final street to showdown), from the
+        abstract node ``moves`` lead to on ``board`` (None where the blueprint cannot follow, or
+        ``ResolvingConfig.turn_gadget`` / ``river_gadget`` is off)."""
+        wanted = self.resolving.river_gadget if config.final_street else self.resolving.turn_gadget
         tree = self._tree
-        if not self.resolving.turn_gadget or root == OFF_TREE or tree.player[root] != config.first_player:
+        root = tree.past_cap(tree.through_chance(self._abstract_walk(moves, board), board), street_ordinal(len(board)))
+        if not wanted or root == OFF_TREE or tree.player[root] != config.first_player:
             return None
         buckets = self._combo_buckets.of(hands.board)[hands.hand_index]
+        if isinstance(hands, BountyHands):  # a type's bucket is 2 * bucket + its hit bit
+            buckets = 2 * buckets + (np.arange(hands.n_hands) >= hands.n_base)
         try:
             values = blueprint_opponent_values(
                 hands,
@@ -595,7 +611,7 @@ class ResolvingBot(LookupBot):
                 self._river_tables,
             )
         except ValueError as error:
-            logger.info("%s: no blueprint values for the turn's gadget (%s)", self.name, error)
+            logger.info("%s: no blueprint values for the gadget (%s)", self.name, error)
             return None
         return OpponentValues(1 - seat, values)
 
@@ -644,14 +660,17 @@ class ResolvingBot(LookupBot):
             return OFF_TREE
         return max(self._step_distribution(node, move, pips, contributions), key=lambda pair: pair[1])[0]
 
-    def _abstract_walk(self, moves: tuple[Move, ...]) -> int:
-        """The abstract node after ``moves`` (likeliest translations)."""
+    def _abstract_walk(self, moves: tuple[Move, ...], board: Sequence[int] = ()) -> int:
+        """The abstract node after ``moves`` (likeliest translations; chance nodes followed by ``board``,
+        past the abstract run cap as the lookup bot goes)."""
+        tree = self._tree
         node, street = 0, 0
         pips = (self.config.small_blind, self.config.big_blind)
         contributions = pips
         for move in moves:
             if move.street != street:
                 street, pips = move.street, (0, 0)
+            node = tree.past_cap(tree.through_chance(node, tuple(board)), street_ordinal(move.street))
             node = self._likeliest_step(node, move, pips, contributions)
             pips, contributions = _after(move.seat, move.action, pips, contributions)
         return node
@@ -693,7 +712,8 @@ class ResolvingBot(LookupBot):
             ranges = _normalised(np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)]))
             floor = self.resolving.range_floor
             ranges[1 - seat] = (1.0 - floor) * ranges[1 - seat] + floor / hands.n_hands
-            return self._solve(key, hands, own, seat, ranges, tree, moves, clock)
+            gadget = self._blueprint_gadget(hands, ranges, seat, tree.config, moves, board)
+            return self._solve(key, hands, own, seat, ranges, tree, moves, clock, gadget)
         if observation.bounty_rank is None:
             raise ValueError("the bot's own bounty rank is unknown")
         hands = bounty_hands(board, BountyRules.of(self.config))
@@ -710,7 +730,9 @@ class ResolvingBot(LookupBot):
                 hands.type_range(weights, np.divide(hit_mass, weights, np.zeros_like(weights), where=weights > 0))
             )
         own = hands.type_of(combo, bool(hits[combo, rank]))
-        return self._solve(key, hands, own, seat, _normalised(np.stack(ranges)), tree, moves, clock)
+        ranges = _normalised(np.stack(ranges))
+        gadget = self._blueprint_gadget(hands, ranges, seat, tree.config, moves, board)
+        return self._solve(key, hands, own, seat, ranges, tree, moves, clock, gadget)
 
     def _street_tree(self, observation: Observation) -> tuple[tuple[Move, ...], SubgameTree]:
         """The moves before the observation's street and the street's subgame tree from its first
@@ -805,7 +827,8 @@ class ResolvingBot(LookupBot):
             tree = build_subgame_tree(config)
             clock = self._clock(TURN if isinstance(session.hands, TurnHands) else RIVER, tree)
             last = index == len(history) - 1
-            gadget = _turn_gadget(session, node, move.seat) if isinstance(session.hands, TurnHands) and last else None
+            nested = self.resolving.river_gadget or isinstance(session.hands, TurnHands)
+            gadget = _nested_gadget(session, node, move.seat) if nested and last else None
             return self._solve(session.key, session.hands, session.own, seat, ranges, tree, history, clock, gadget)
         return dataclasses.replace(session, ranges=ranges, node=node, moves=history)
 

@@ -26,6 +26,10 @@ Approximations (documented, not hidden): hands of one class are alike at a leaf 
 and their values averaged); the matrices are Monte Carlo estimates (``samples`` pairs per class
 pair); the abstract river is played at the abstract tree's stacks scaled by the pot, not at the
 real stacks.
+
+The same blueprint gives the safe re-solving gadget its values (:func:`blueprint_opponent_values`):
+each opponent hand's best response to the blueprint's own betting of the street being re-solved
+(:func:`blueprint_street_tree`), on the turn with these leaves, on a final street to showdown.
 """
 
 from __future__ import annotations
@@ -38,12 +42,13 @@ import numpy as np
 from abstraction.tree import CHANCE, DECISION, FOLD, FlatTree
 from game.rules.actions import ActionKind
 from solver.resolve import kernels_leaf
-from solver.resolve.hands import TurnHands
+from solver.resolve.hands import RiverHands, TurnHands
 from solver.resolve.leaves import LeafValues
 from solver.resolve.resolver import SubgameSolver
 from solver.resolve.tree import DECISION as SUB_DECISION
 from solver.resolve.tree import FOLD as SUB_FOLD
 from solver.resolve.tree import LEAF, RUNOUT, SubgameConfig, SubgameTree, subgame_tree_from_nodes
+from solver.resolve.tree import SHOWDOWN as SUB_SHOWDOWN
 
 TURN_ORDINAL = 2
 """The abstract tree's street number of the turn."""
@@ -73,7 +78,7 @@ class ContinuationConfig:
 
 @dataclass(frozen=True, eq=False)
 class RiverBlueprint:
-    """What the leaves (and the turn's gadget) need of a blueprint: its abstract ``tree``, ``rows(group)`` the
+    """What the leaves (and the safe gadgets' values) need of a blueprint: its abstract ``tree``, ``rows(group)`` the
     (n_buckets, n_actions) average strategy of an information-set group, and the card
     abstraction's ``river_centroids`` (increasing, one per river bucket)."""
 
@@ -221,19 +226,22 @@ def class_matrices(
     return out
 
 
-def blueprint_turn_tree(blueprint: RiverBlueprint, root: int, config: SubgameConfig) -> tuple[SubgameTree, list[int]]:
-    """The blueprint's own turn betting from abstract turn decision ``root`` as a depth-limited
-    subgame tree, and the abstract node of each of its nodes.
+def blueprint_street_tree(blueprint: RiverBlueprint, root: int, config: SubgameConfig) -> tuple[SubgameTree, list[int]]:
+    """The blueprint's own betting of one street from abstract decision ``root`` as a subgame tree
+    for ``config``, and the abstract node of each of its nodes.
 
-    A fold stays a FOLD, a turn decision a DECISION, a river node a LEAF, a showdown (an all-in
-    before the river) a RUNOUT. Chips are the abstract tree's scaled by the real pot at the turn's
-    start (``config.pot_chips``) over the abstract one. ``ValueError`` if ``root`` is not a turn
-    decision or a chance node is met.
+    A fold stays a FOLD, a decision of the same street a DECISION. What ends the street becomes,
+    below a final street (``config.final_street`` False: the turn, depth-limited), a LEAF at a next
+    street's decision and a RUNOUT at a showdown (an all-in before the river); on a final street a
+    SHOWDOWN (River of Blood's run-card chance node included: the real board has no more runs).
+    Chips are the abstract tree's scaled by the real pot at the street's start (``config.pot_chips``)
+    over the abstract one. ``ValueError`` if ``root`` is not a decision (on the turn, below a final
+    street) or a chance node is met inside a depth-limited street.
     """
     tree = blueprint.tree
     street = int(tree.street[root])
-    if int(tree.kind[root]) != DECISION or street != TURN_ORDINAL:
-        raise ValueError(f"abstract node {root} is not a decision on the turn")
+    if int(tree.kind[root]) != DECISION or not (config.final_street or street == TURN_ORDINAL):
+        raise ValueError(f"abstract node {root} is not a decision on the turn or a final street")
     scale = sum(config.pot_chips) / float(tree.committed[root].sum())
     abstract, kinds, players, child_start, n_children, actions = (
         [root],
@@ -251,12 +259,14 @@ def blueprint_turn_tree(blueprint: RiverBlueprint, root: int, config: SubgameCon
             child_start[node], n_children[node] = len(abstract), count
             for child in range(start, start + count):
                 kind = int(tree.kind[child])
-                if kind == CHANCE:
-                    raise ValueError(f"abstract node {child} is a chance node: the turn subgame has none")
                 if kind == FOLD:
                     sub_kind, player = SUB_FOLD, int(tree.player[child])
                 elif kind == DECISION and int(tree.street[child]) == street:
                     sub_kind, player = SUB_DECISION, int(tree.player[child])
+                elif config.final_street:
+                    sub_kind, player = SUB_SHOWDOWN, -1
+                elif kind == CHANCE:
+                    raise ValueError(f"abstract node {child} is a chance node: the turn subgame has none")
                 else:
                     sub_kind, player = (LEAF if kind == DECISION else RUNOUT), -1
                 abstract.append(child)
@@ -271,28 +281,32 @@ def blueprint_turn_tree(blueprint: RiverBlueprint, root: int, config: SubgameCon
 
 
 def blueprint_opponent_values(
-    hands: TurnHands,
+    hands: RiverHands,
     ranges: np.ndarray,
     searcher: int,
     root: int,
     config: SubgameConfig,
     blueprint: RiverBlueprint,
-    turn_buckets: np.ndarray,
+    buckets: np.ndarray,
     continuation: ContinuationConfig | None = None,
     cache: dict | None = None,
 ) -> np.ndarray:
-    """(n_hands,) what each opponent hand gets at the turn's start (chips per deal, the form of
+    """(n_hands,) what each opponent hand gets at the street's start (chips per deal, the form of
     :class:`~solver.resolve.resolver.OpponentValues`) by best-responding to the searcher's blueprint:
-    its turn rows (``turn_buckets``: (n_hands,) each hand's turn bucket) on :func:`blueprint_turn_tree`,
-    then at each leaf its river against the opponent's best of the continuations (the leaf model of
-    :func:`leaf_values`, so the values are those the re-solve's own leaves give)."""
-    tree, abstract = blueprint_turn_tree(blueprint, root, config)
+    its rows (``buckets``: (n_hands,) each hand's bucket on this street) on :func:`blueprint_street_tree`.
+    On a final street the betting ends at showdowns; on the turn (``hands`` a
+    :class:`~solver.resolve.hands.TurnHands`) each leaf then plays the river against the opponent's
+    best of the continuations (the leaf model of :func:`leaf_values`, so the values are those the
+    re-solve's own leaves give)."""
+    tree, abstract = blueprint_street_tree(blueprint, root, config)
     strategy = np.zeros((tree.n_nodes, hands.n_hands))
     for node in np.flatnonzero(tree.kind == SUB_DECISION):
         rows = np.asarray(blueprint.rows(int(blueprint.tree.infoset_group[abstract[node]])), dtype=np.float64)
         for column, child in enumerate(tree.children(int(node))):
-            strategy[child] = rows[turn_buckets, column]
-    roots = [abstract[leaf] for leaf in tree.leaves.tolist()]
-    leaves = leaf_values(hands, tree, searcher, roots, blueprint, continuation, cache)
+            strategy[child] = rows[buckets, column]
+    leaves = None
+    if not config.final_street:
+        roots = [abstract[leaf] for leaf in tree.leaves.tolist()]
+        leaves = leaf_values(hands, tree, searcher, roots, blueprint, continuation, cache)
     solver = SubgameSolver(tree, hands, ranges, leaves=leaves)
     return solver.hand_values(strategy, 1 - searcher, best=True)

@@ -187,6 +187,37 @@ def test_bot_resolves_the_final_street_and_plays_legally(
         assert any(street >= RIVER and not final for street, final, _ in recorder.decisions)
 
 
+@pytest.mark.parametrize("opponent", ["checkcall", "random"])
+@pytest.mark.parametrize("variant", ["river_of_blood", "bounty"])
+def test_final_street_solves_go_behind_the_blueprint_gadget(variant, opponent, blood_strategy, bounty_strategy) -> None:
+    """With ``river_gadget`` the final streets of River of Blood (run streets among them, the
+    blueprint followed through its run-card chance nodes) and Bounty (types: the bot's bucket with its
+    hit bit) are re-solved behind a gadget of the opponent's finite values. 80 duplicate rounds, no
+    illegal action, error or fallback. Against check/call, whose history the blueprint always
+    follows, every re-solve is behind it; against random, whose raises leave the tiny blueprint's
+    ``cap=1`` tree, some (the others solve plain, as without the option)."""
+    strategy = blood_strategy if variant == "river_of_blood" else bounty_strategy
+    bot = ResolvingBot(strategy, seed=3, resolving=dataclasses.replace(FAST, river_gadget=True))
+    behind = []
+
+    class Watcher:
+        name = bot.name
+
+        def act(self, observation):
+            before = bot.resolves
+            action = bot.act(observation)
+            if bot.resolves > before:
+                gadget = bot._session.solver.gadget
+                behind.append(gadget is not None and gadget.player != observation.seat)
+                assert gadget is None or np.all(np.isfinite(gadget.values))
+            return action
+
+    result = play_match(bot.config, Watcher(), make_bot(opponent, seed=4), rounds=80, seed=5, duplicate=True)
+    assert sum(result.illegal_actions.values()) == 0 and bot.errors == 0 and bot.fallbacks == 0
+    assert len(behind) > 5, behind
+    assert all(behind) if opponent == "checkcall" else any(behind), behind
+
+
 @pytest.mark.parametrize("variant", ["river_of_blood", "bounty"])
 def test_the_export_warm_up_round_re_solves_a_final_street(variant, blood_strategy, bounty_strategy) -> None:
     """The warm-up round `export_bot` plays in the folder (`WARM_UP_ROUNDS`) reaches a decision the
