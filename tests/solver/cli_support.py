@@ -32,16 +32,16 @@ def invoke_json(*arguments: object) -> dict:
     return json.loads(result.stdout)
 
 
-def solve_tiny(out: Path, variant: str = "holdem") -> Path:
-    """``vcfr solve`` a tiny strategy of ``variant`` into ``out`` (stack 20, bets ``1p,a cap=1``, a blank
-    169/4/4/4 card file beside it, 2,000 iterations): seconds, for tests of the commands and scripts
-    that read one. Returns ``out``."""
+def solve_tiny(out: Path, variant: str = "holdem", stack: int = 20) -> Path:
+    """``vcfr solve`` a tiny strategy of ``variant`` into ``out`` (``stack`` chips, bets ``1p,a cap=1``, a
+    blank 169/4/4/4 card file beside it, 2,000 iterations): seconds, for tests of the commands and scripts
+    that read one (an engine's stack for those that play under engine rules). Returns ``out``."""
     from abstraction.cards.buckets import CardAbstraction
 
     out.parent.mkdir(parents=True, exist_ok=True)
     cards = out.with_name(out.stem + "_cards.h5")
     CardAbstraction.blank((169, 4, 4, 4)).save(cards)
-    solve = ["solve", "--rule", "stack=20", "--cards", cards, "--bets", "1p,a cap=1", "--variant", variant]
+    solve = ["solve", "--rule", f"stack={stack}", "--cards", cards, "--bets", "1p,a cap=1", "--variant", variant]
     result = invoke(*solve, "--iterations", "2000", "--quiet", "--out", out)
     assert result.exit_code == 0, result.output
     return out

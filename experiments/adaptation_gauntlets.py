@@ -1,0 +1,156 @@
+"""The adaptation table of issue "Win matches": per Pokerbots year, the blueprint, the equity bot and the
+adaptive bot through the whole gauntlet, and the adaptive bot against the blueprint itself.
+
+Per year with a strategy file ``<bots>/<year>/blueprint_<variant>.h5`` (as ``experiments/full_lbr_per_year.py``;
+a missing file gives a line saying so), each a child process run one after the other:
+
+- ``vcfr gauntlet --variant V --bot B --hands N --jobs J --json`` for B the file (its lookup bot), ``equity``
+  and ``adaptive:FILE`` (duplicate, engine rules, seed 0: the same deals for every bot and opponent);
+- ``vcfr match --variant V --a adaptive:FILE --b FILE --rounds N --rules engine --seed 0 --json``: the
+  adaptive bot against its own blueprint, a near-equilibrium opponent (the issue's floor: -30 mbb/hand,
+  interval included).
+
+Per opponent the table gives the three win rates (mbb/hand, 95% interval) and two verdicts:
+
+- *meets target*: ``yes`` when the better of the blueprint's and the equity bot's means lies inside or
+  below the adaptive bot's interval, ``overlap`` when only the two intervals overlap, ``no`` otherwise;
+- *above the blueprint*: ``clearly`` when the adaptive bot's interval lies wholly above the blueprint's.
+
+Writes ``<out>.md`` and ``<out>.json``; ``--cache`` keeps each finished command (keyed by its command line)
+so a killed run resumes::
+
+    .venv/bin/python experiments/adaptation_gauntlets.py --hands 20000 --cache build/adaptation_gauntlets \\
+        --out results/adaptation_gauntlets
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import harness
+from full_lbr_per_year import YEARS, blueprints, run, vcfr
+from harness import ROOT
+
+LOOSE = ("maniac", "station", "overbettor")
+"""The loose styles the issue names: against them the adaptive bot must be clearly above the blueprint."""
+GAUNTLET_BOTS = ("blueprint", "equity", "adaptive")
+"""The three bots each year's gauntlets seat: the file's lookup bot, the equity bot, the adaptive bot."""
+SAFETY_FLOOR_MBB = -30.0
+"""The issue's floor against the blueprint itself (mbb/hand, the lower end of the interval)."""
+
+
+def verdicts(blueprint: dict[str, Any], equity: dict[str, Any], adaptive: dict[str, Any]) -> tuple[str, str]:
+    """``(meets target, above the blueprint)`` of one opponent's three gauntlet rows (see the module docstring)."""
+    better = max((blueprint, equity), key=lambda row: row["mbb_per_hand"])
+    top = adaptive["mbb_per_hand"] + adaptive["ci95_mbb_per_hand"]
+    if better["mbb_per_hand"] <= top:
+        meets = "yes"
+    elif better["mbb_per_hand"] - better["ci95_mbb_per_hand"] <= top:
+        meets = "overlap"
+    else:
+        meets = "no"
+    low = adaptive["mbb_per_hand"] - adaptive["ci95_mbb_per_hand"]
+    above = "clearly" if low > blueprint["mbb_per_hand"] + blueprint["ci95_mbb_per_hand"] else "no"
+    return meets, above
+
+
+def commands(variant: str, strategy: Path, hands: int, jobs: int) -> dict[str, list[str]]:
+    """The year's four commands: the three gauntlets (by bot) and the safety match."""
+    gauntlet = ["gauntlet", "--variant", variant, "--hands", str(hands), "--jobs", str(jobs), "--json"]
+    bots = {"blueprint": str(strategy), "equity": "equity", "adaptive": f"adaptive:{strategy}"}
+    out = {name: [*vcfr(), *gauntlet[:3], "--bot", bot, *gauntlet[3:]] for name, bot in bots.items()}
+    out["safety"] = [*vcfr(), *harness.match_arguments(variant, f"adaptive:{strategy}", str(strategy), hands, seed=0)]
+    return out
+
+
+def _cell(row: dict[str, Any]) -> str:
+    return f"{row['mbb_per_hand']:+,.0f} ± {row['ci95_mbb_per_hand'] or 0:,.0f}"
+
+
+def year_lines(year: str, outcomes: dict[str, dict[str, Any]]) -> tuple[list[str], dict[str, Any]]:
+    """One year's markdown (its commands, the table, the safety match) and its verdicts."""
+    variant = YEARS[year]
+    lines = [f"## {year} ({variant})", "", "```bash", *(outcome["command"] for outcome in outcomes.values()), "```", ""]
+    failed = {name: outcome["error"] for name, outcome in outcomes.items() if "error" in outcome}
+    if failed:
+        return [*lines, *(f"- `{name}` failed: {' '.join(error)}" for name, error in failed.items()), ""], {}
+    rows = {name: {row["opponent"]: row for row in outcomes[name]["result"]["opponents"]} for name in GAUNTLET_BOTS}
+    lines += [
+        "| opponent | blueprint | equity bot | adaptive | meets target | above the blueprint |",
+        "| --- | ---: | ---: | ---: | --- | --- |",
+    ]
+    summary: dict[str, Any] = {"opponents": {}}
+    for opponent, blueprint in rows["blueprint"].items():
+        equity, adaptive = rows["equity"][opponent], rows["adaptive"][opponent]
+        meets, above = verdicts(blueprint, equity, adaptive)
+        summary["opponents"][opponent] = {"meets": meets, "above_blueprint": above}
+        name = f"**`{opponent}`**" if opponent in LOOSE else f"`{opponent}`"
+        lines.append(f"| {name} | {_cell(blueprint)} | {_cell(equity)} | {_cell(adaptive)} | {meets} | {above} |")
+    faults = sum(row["faults"]["bot"] for name in GAUNTLET_BOTS for row in rows[name].values())
+    match = outcomes["safety"]["result"]
+    low = match["mbb_per_hand"] - match["ci95_mbb_per_hand"]
+    summary |= {"bot_faults": faults, "safety_mbb": match["mbb_per_hand"], "safety_low_mbb": low}
+    seconds = ", ".join(f"{name} {outcome['seconds']:.0f}" for name, outcome in outcomes.items())
+    lines += [
+        "",
+        f"Our bots' faults over the three gauntlets: {faults}. Loose styles in bold. Adaptive bot against its "
+        f"blueprint: {match['mbb_per_hand']:+,.0f} ± {match['ci95_mbb_per_hand']:,.0f} mbb/hand over "
+        f"{match['rounds']:,} rounds (lower end {low:+,.0f}; the floor {SAFETY_FLOOR_MBB:+,.0f}: "
+        f"{'met' if low >= SAFETY_FLOOR_MBB else 'not met'}). Seconds: {seconds}.",
+        "",
+    ]
+    return lines, summary
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--bots", type=Path, default=Path("build") / "blueprints", help="folder of <year>/blueprint_<variant>.h5"
+    )
+    parser.add_argument("--years", default="2022,2023,2024,2025", help="comma-separated years (default: all four)")
+    parser.add_argument("--hands", type=int, default=20_000, help="duplicate hands per opponent and match rounds")
+    parser.add_argument("--jobs", type=int, default=2, help="each gauntlet's worker processes")
+    parser.add_argument("--cache", type=Path, default=None, help="keep each finished run here and reuse it (resume)")
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "results" / "adaptation_gauntlets", help="writes OUT.md, OUT.json"
+    )
+    args = parser.parse_args(argv)
+    years = [year.strip() for year in args.years.split(",")]
+    if unknown := [year for year in years if year not in YEARS]:
+        parser.error(f"unknown year(s) {unknown}; choose from {list(YEARS)}")
+    if args.hands < 2 or args.hands % 2:
+        parser.error(f"--hands must be even and at least 2 (duplicate pairs), got {args.hands}")
+    found, missing = blueprints(args.bots if args.bots.is_absolute() else ROOT / args.bots, years)
+    line = harness.command_line(__file__, argv)
+    report: dict[str, Any] = {"machine": None, "hands": args.hands, "years": {}, "missing": missing}
+    lines = [
+        "# Adaptation: the blueprint, the equity bot and the adaptive bot through the gauntlet, per year",
+        "",
+        f"Command: `{line}`.",
+        "",
+        f"{args.hands:,} duplicate hands per opponent, engine rules, seed 0 (the same deals for every bot and "
+        "opponent); mbb/hand with the 95% Student-t interval over deal pairs. *Meets target*: the better of "
+        "the blueprint's and the equity bot's means inside or below the adaptive bot's interval (`yes`), or "
+        "only the intervals overlapping (`overlap`). *Above the blueprint*: the adaptive bot's interval wholly "
+        "above the blueprint's (`clearly`).",
+        "",
+    ]
+    for year, strategy in found.items():
+        relative = strategy.relative_to(ROOT) if strategy.is_relative_to(ROOT) else strategy
+        outcomes = {
+            name: run(command, args.cache)
+            for name, command in commands(YEARS[year], relative, args.hands, args.jobs).items()
+        }
+        year_text, summary = year_lines(year, outcomes)
+        lines += year_text
+        report["years"][year] = {"variant": YEARS[year], "runs": outcomes, "summary": summary}
+    lines += [f"- {year}: {reason}" for year, reason in missing.items()]
+    report["machine"] = harness.machine(cores_used=args.jobs)
+    lines.insert(3, f"Machine: {harness.machine_line(report['machine'])} (at the end of the run).")
+    return harness.write_results(args.out, report, lambda _: "\n".join(lines), line)
+
+
+if __name__ == "__main__":
+    main()
