@@ -87,11 +87,11 @@ class ComboBuckets:
         if len(key) in (1, 2) or len(set(key)) != len(key):
             raise ValueError(f"a board is 0, 3, 4 or 5+ distinct cards, got {list(key)!r}")
         out = np.full(N_COMBOS, -1, dtype=np.int64)
-        cards = np.empty(2 + len(key), dtype=np.int8)
-        cards[2:] = key
-        for combo in np.flatnonzero(~blocked(key)):
-            cards[:2] = HAND_CARDS[combo]
-            out[combo] = self.lookup.bucket_unchecked(cards, 2)
+        live = np.flatnonzero(~blocked(key))
+        cards = np.empty((len(live), 2 + len(key)), dtype=np.int8)
+        cards[:, :2] = HAND_CARDS[live]
+        cards[:, 2:] = key
+        out[live] = self.lookup.buckets_unchecked(cards, 2, np.full(len(live), -1, dtype=np.int64))
         if len(self._cache) >= self.cache_size:
             self._cache.pop(next(iter(self._cache)))
         self._cache[key] = out
