@@ -6,9 +6,11 @@ a missing file gives a line saying so), each a child process run one after the o
 
 - ``vcfr gauntlet --variant V --bot B --hands N --jobs J --json`` for B the file (its lookup bot), ``equity``
   and ``adaptive:FILE`` (duplicate, engine rules, seed 0: the same deals for every bot and opponent);
-- ``vcfr match --variant V --a adaptive:FILE --b FILE --rounds N --rules engine --seed 0 --json``: the
-  adaptive bot against its own blueprint, a near-equilibrium opponent (the issue's floor: -30 mbb/hand,
-  interval included).
+- ``experiments/adaptation_safety.py --variant V --base FILE --opponent FILE --rounds N --seed 0`` (in
+  this process): the adaptive bot against its own blueprint, a near-equilibrium opponent, paired deal by
+  deal with the blueprint against itself on the same deals (0 in expectation: a duplicate match of a
+  strategy against itself). The issue's floor is -30 mbb/hand, interval included: the paired
+  difference's lower end.
 
 Per opponent the table gives the three win rates (mbb/hand, 95% interval) and two verdicts:
 
@@ -26,10 +28,13 @@ so a killed run resumes::
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
 import harness
+from adaptation_safety import measure
 from full_lbr_per_year import YEARS, blueprints, run, vcfr
 from harness import ROOT
 
@@ -57,12 +62,28 @@ def verdicts(blueprint: dict[str, Any], equity: dict[str, Any], adaptive: dict[s
 
 
 def commands(variant: str, strategy: Path, hands: int, jobs: int) -> dict[str, list[str]]:
-    """The year's four commands: the three gauntlets (by bot) and the safety match."""
+    """The year's three gauntlet commands, by bot."""
     gauntlet = ["gauntlet", "--variant", variant, "--hands", str(hands), "--jobs", str(jobs), "--json"]
     bots = {"blueprint": str(strategy), "equity": "equity", "adaptive": f"adaptive:{strategy}"}
-    out = {name: [*vcfr(), *gauntlet[:3], "--bot", bot, *gauntlet[3:]] for name, bot in bots.items()}
-    out["safety"] = [*vcfr(), *harness.match_arguments(variant, f"adaptive:{strategy}", str(strategy), hands, seed=0)]
-    return out
+    return {name: [*vcfr(), *gauntlet[:3], "--bot", bot, *gauntlet[3:]] for name, bot in bots.items()}
+
+
+def safety(variant: str, strategy: Path, rounds: int, cache: Path | None) -> dict[str, Any]:
+    """The paired safety match (`adaptation_safety.measure`, seed 0) with its command and seconds, kept in
+    ``cache`` (keyed by its command line) and reused as :func:`full_lbr_per_year.run` keeps commands."""
+    arguments = ["--variant", variant, "--base", str(strategy), "--opponent", str(strategy), "--rounds", str(rounds)]
+    line = " ".join(["python experiments/adaptation_safety.py", *arguments, "--seed", "0"])
+
+    def compute() -> dict[str, Any]:
+        return measure(variant, str(ROOT / strategy), str(ROOT / strategy), rounds, 0)
+
+    if cache is None:
+        with harness.stopwatch() as clock:
+            result = compute()
+        return {"command": line, "seconds": clock.seconds, "result": result}
+    marker = cache / f"{hashlib.sha256(line.encode()).hexdigest()[:16]}.json"
+    data = harness.Stages(cache).run(marker, line, compute)
+    return {"command": line, "seconds": data["seconds"], "result": json.loads(json.dumps(data["result"]))}
 
 
 def _cell(row: dict[str, Any]) -> str:
@@ -89,16 +110,20 @@ def year_lines(year: str, outcomes: dict[str, dict[str, Any]]) -> tuple[list[str
         name = f"**`{opponent}`**" if opponent in LOOSE else f"`{opponent}`"
         lines.append(f"| {name} | {_cell(blueprint)} | {_cell(equity)} | {_cell(adaptive)} | {meets} | {above} |")
     faults = sum(row["faults"]["bot"] for name in GAUNTLET_BOTS for row in rows[name].values())
-    match = outcomes["safety"]["result"]
-    low = match["mbb_per_hand"] - match["ci95_mbb_per_hand"]
-    summary |= {"bot_faults": faults, "safety_mbb": match["mbb_per_hand"], "safety_low_mbb": low}
+    paired = outcomes["safety"]["result"]
+    low = paired["paired_difference_mbb_per_hand"] - paired["paired_difference_ci95"]
+    summary |= {"bot_faults": faults, "safety_paired_low_mbb": low, "safety_met": low >= SAFETY_FLOOR_MBB}
     seconds = ", ".join(f"{name} {outcome['seconds']:.0f}" for name, outcome in outcomes.items())
     lines += [
         "",
-        f"Our bots' faults over the three gauntlets: {faults}. Loose styles in bold. Adaptive bot against its "
-        f"blueprint: {match['mbb_per_hand']:+,.0f} ± {match['ci95_mbb_per_hand']:,.0f} mbb/hand over "
-        f"{match['rounds']:,} rounds (lower end {low:+,.0f}; the floor {SAFETY_FLOOR_MBB:+,.0f}: "
-        f"{'met' if low >= SAFETY_FLOOR_MBB else 'not met'}). Seconds: {seconds}.",
+        f"Our bots' faults over the three gauntlets: {faults}. Loose styles in bold. Against its blueprint, "
+        f"{paired['rounds']:,} rounds: the adaptive bot {paired['adaptive_mbb_per_hand']:+,.0f} ± "
+        f"{paired['adaptive_ci95']:,.0f} mbb/hand, the blueprint itself {paired['base_mbb_per_hand']:+,.0f} ± "
+        f"{paired['base_ci95']:,.0f} on the same deals; paired difference "
+        f"{paired['paired_difference_mbb_per_hand']:+,.0f} ± {paired['paired_difference_ci95']:,.0f} "
+        f"({paired['deviations']:,} deviations, {paired['identical_rounds']:,} identical rounds), lower end "
+        f"{low:+,.0f} against the floor {SAFETY_FLOOR_MBB:+,.0f}: {'met' if low >= SAFETY_FLOOR_MBB else 'not met'}. "
+        f"Seconds: {seconds}.",
         "",
     ]
     return lines, summary
@@ -143,6 +168,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             name: run(command, args.cache)
             for name, command in commands(YEARS[year], relative, args.hands, args.jobs).items()
         }
+        outcomes["safety"] = safety(YEARS[year], relative, args.hands, args.cache)
         year_text, summary = year_lines(year, outcomes)
         lines += year_text
         report["years"][year] = {"variant": YEARS[year], "runs": outcomes, "summary": summary}

@@ -26,7 +26,7 @@ def test_three_gauntlets_and_the_safety_match_on_a_tiny_swap_blueprint(tmp_path:
     assert set(year["runs"]) == {"blueprint", "equity", "adaptive", "safety"} and "2023" in report["missing"]
     assert all("error" not in run for run in year["runs"].values()), year["runs"]
     assert year["runs"]["adaptive"]["result"]["bot"].startswith("adaptive:")
-    assert year["runs"]["safety"]["result"]["rounds"] == 4
+    assert year["runs"]["safety"]["result"]["rounds"] == 4 and year["summary"]["safety_met"] in (True, False)
     opponents = [row["opponent"] for row in year["runs"]["blueprint"]["result"]["opponents"]]
     assert list(year["summary"]["opponents"]) == opponents and len(opponents) >= 12
     assert {v["meets"] for v in year["summary"]["opponents"].values()} <= {"yes", "overlap", "no"}
