@@ -35,7 +35,7 @@ from typing import Any
 
 import harness
 from adaptation_safety import measure
-from full_lbr_per_year import YEARS, blueprints, run, vcfr
+from full_lbr_per_year import YEARS, blueprints, parse_years, run, vcfr
 from harness import ROOT
 
 LOOSE = ("maniac", "station", "overbettor")
@@ -142,9 +142,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--out", type=Path, default=ROOT / "results" / "adaptation_gauntlets", help="writes OUT.md, OUT.json"
     )
     args = parser.parse_args(argv)
-    years = [year.strip() for year in args.years.split(",")]
-    if unknown := [year for year in years if year not in YEARS]:
-        parser.error(f"unknown year(s) {unknown}; choose from {list(YEARS)}")
+    years = parse_years(parser, args.years)
     if args.hands < 2 or args.hands % 2:
         parser.error(f"--hands must be even and at least 2 (duplicate pairs), got {args.hands}")
     found, missing = blueprints(args.bots if args.bots.is_absolute() else ROOT / args.bots, years)

@@ -64,6 +64,14 @@ def gauntlet_command(strategy: Path, hands: int, seed: int, jobs: int) -> list[s
     ]  # fmt: skip
 
 
+def parse_years(parser: argparse.ArgumentParser, text: str) -> list[str]:
+    """The comma-separated years of ``text``; a usage error through ``parser`` naming any that is not in :data:`YEARS`."""
+    years = [year.strip() for year in text.split(",")]
+    if unknown := [year for year in years if year not in YEARS]:
+        parser.error(f"unknown year(s) {unknown}; choose from {list(YEARS)}")
+    return years
+
+
 def blueprints(bots: Path, years: list[str]) -> tuple[dict[str, Path], dict[str, str]]:
     """Each year's ``<bots>/<year>/blueprint_<variant>.h5`` that exists, and why the others are missing."""
     found: dict[str, Path] = {}
@@ -157,10 +165,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--out", type=Path, default=ROOT / "results" / "full_lbr_blueprints", help="writes OUT.md and OUT.json"
     )
     arguments = parser.parse_args(argv)
-    years = [year.strip() for year in arguments.years.split(",")]
-    unknown = [year for year in years if year not in YEARS]
-    if unknown:
-        parser.error(f"unknown year(s) {unknown}; choose from {list(YEARS)}")
+    years = parse_years(parser, arguments.years)
 
     runs: list[tuple[str, str, list[str]]] = []
     found, missing = blueprints(arguments.bots, years)

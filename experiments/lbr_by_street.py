@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import harness
-from full_lbr_per_year import YEARS, blueprints, run, vcfr
+from full_lbr_per_year import YEARS, blueprints, parse_years, run, vcfr
 from harness import ROOT
 
 from game.rules.nolimit import STREET_NAMES as STREETS
@@ -91,9 +91,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--cache", type=Path, default=None, help="keep each finished run here and reuse it (resume)")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "lbr_by_street", help="writes OUT.md, OUT.json")
     args = parser.parse_args(argv)
-    years = [year.strip() for year in args.years.split(",")]
-    if unknown := [year for year in years if year not in YEARS]:
-        parser.error(f"unknown year(s) {unknown}; choose from {list(YEARS)}")
+    years = parse_years(parser, args.years)
     size_sets = [sizes.strip() for sizes in args.size_sets.split(";") if sizes.strip()]
     resolve_streets = [] if args.resolve_streets == "0" else [s.strip() for s in args.resolve_streets.split(";")]
 
