@@ -11,9 +11,10 @@ hand's value its best response to the blueprint's river). Per floor of ``--floor
 blueprint, as in the engines under their clocks; ``F+gadget``: with ``river_gadget=True``) plays (``lookup``
 among the floors: the file's lookup bot instead, LBR only, the reference a paired column can subtract):
 
-- full-game LBR (`solver.evaluate.full_lbr`, sizes 0.5, 1, 2 pot and all-in) raising on the river only,
+- full-game LBR (`solver.evaluate.full_lbr`, sizes 0.5, 1, 2 pot and all-in) raising on the river only
+  (``--raise-streets``: on those streets; ``preflop,flop,turn,river`` is the whole full-game LBR),
   ``--hands`` deals per seat, ``--candidates`` K, seed ``--seed`` (the same deals for every floor);
-- a duplicate match against the file's lookup bot, ``--rounds`` rounds, engine rules as the file's.
+- a duplicate match against the file's lookup bot, ``--rounds`` rounds (0: none), engine rules as the file's.
 
 LBR's win at each floor is also given paired, deal by deal, against the first floor's (the same deals).
 
@@ -36,17 +37,25 @@ from harness import ROOT
 from joblib import Parallel, delayed
 
 from game.play.match import interval_95
+from solver.evaluate.full_lbr import FullLBRConfig
 
 
 def measure(
-    strategy: Path, floor: float | None, gadget: bool, hands: int, candidates: int, rounds: int, seed: int
+    strategy: Path,
+    floor: float | None,
+    gadget: bool,
+    lbr: FullLBRConfig,
+    rounds: int,
 ) -> dict[str, Any]:
-    """LBR on the river and the head-to-head of the final-street re-solving bot at ``floor`` (behind the river
-    gadget if ``gadget``); ``None``: LBR on the river against the file's lookup bot (no match)."""
+    """LBR (``lbr``: its deals, candidates, seed and raising streets) and the head-to-head (``rounds``, 0: none)
+    of the final-street re-solving bot at ``floor`` (behind the river gadget if ``gadget``); ``None``: LBR
+    against the file's lookup bot (no match)."""
     from game.play.match import play_match
     from solver.bots.lookup_bot import LookupBot
     from solver.bots.resolving_bot import ResolvingBot, ResolvingConfig
-    from solver.evaluate.full_lbr import FullLBRConfig, full_lbr
+    from solver.evaluate.full_lbr import full_lbr
+
+    seed = lbr.seed
 
     def make_bot() -> Any:
         if floor is None:
@@ -56,18 +65,16 @@ def measure(
 
     bot = make_bot()
     began = time.perf_counter()
-    lbr = full_lbr(
-        bot.config, bot, FullLBRConfig(hands=hands, candidates=candidates, seed=seed, raise_streets=("river",))
-    )
+    result = full_lbr(bot.config, bot, lbr)
     row = {
         "floor": floor,
         "gadget": gadget,
-        "lbr": lbr.to_dict() | {"bot_resolves": getattr(bot, "resolves", 0)},
-        "lbr_deal_mbb": (lbr.payoffs.mean(axis=1) * 1000.0 / bot.config.big_blind).tolist(),
+        "lbr": result.to_dict() | {"bot_resolves": getattr(bot, "resolves", 0)},
+        "lbr_deal_mbb": (result.payoffs.mean(axis=1) * 1000.0 / bot.config.big_blind).tolist(),
         "lbr_seconds": time.perf_counter() - began,
         "match": None,
     }
-    if floor is None:
+    if floor is None or rounds == 0:
         return row
     bot, blueprint = make_bot(), LookupBot(strategy, seed=seed + 1, name="blueprint")
     began = time.perf_counter()
@@ -93,7 +100,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument("--hands", type=int, default=600, help="LBR deals per seat")
     parser.add_argument("--candidates", type=int, default=500, help="LBR's candidate hands K")
-    parser.add_argument("--rounds", type=int, default=4_000, help="head-to-head rounds (even)")
+    parser.add_argument("--rounds", type=int, default=4_000, help="head-to-head rounds (even; 0: no match)")
+    parser.add_argument(
+        "--raise-streets", default="river", help="comma-separated streets LBR raises on (default: river)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals, the bots and LBR")
     parser.add_argument("--jobs", type=int, default=2, help="floors measured at a time")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "river_range_floor", help="OUT.md, OUT.json")
@@ -107,20 +117,28 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error(refused)
     if not all(floor is None or 0.0 <= floor <= 1.0 for floor in floors):
         parser.error(refused)
+    streets = tuple(street.strip() for street in args.raise_streets.split(","))
+    try:
+        lbr = FullLBRConfig(hands=args.hands, candidates=args.candidates, seed=args.seed, raise_streets=streets)
+    except ValueError as error:
+        parser.error(f"--raise-streets: {error}")
+    if args.rounds < 0 or args.rounds % 2:
+        parser.error(f"--rounds must be even and at least 0, got {args.rounds}")
     if not args.strategy.is_file():
         parser.error(f"no strategy file {args.strategy}")
+    where = "the river only" if streets == ("river",) else ", ".join(streets)
     rows = Parallel(n_jobs=args.jobs)(
-        delayed(measure)(args.strategy, floor, gadget, args.hands, args.candidates, args.rounds, args.seed)
+        delayed(measure)(args.strategy, floor, gadget, lbr, args.rounds)
         for floor, gadget in zip(floors, gadgets, strict=True)
     )
     line = harness.command_line(__file__, argv)
     report = {"machine": harness.machine(cores_used=args.jobs), "strategy": str(args.strategy), "rows": rows}
     lines = [
-        "# The river re-solve's opponent range and gadget: full-game LBR on the river and the head-to-head",
+        f"# The river re-solve's opponent range and gadget: full-game LBR raising on {where} and the head-to-head",
         "",
         f"Command: `{line}`.",
         f"Machine: {harness.machine_line(report['machine'])} (at the end of the run). Strategy `{args.strategy}`; the "
-        "bot re-solves final streets only; LBR raises 0.5, 1, 2 pot or all-in on the river only, "
+        f"bot re-solves final streets only; LBR raises 0.5, 1, 2 pot or all-in on {where}, "
         f"{args.hands:,} deals per seat, K = {args.candidates}; the match is duplicate, {args.rounds:,} rounds, "
         "against the file's lookup bot. mbb/hand with 95% intervals; LBR's win positive.",
         "",
@@ -128,21 +146,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"({label(floors[0], gadgets[0])}), "
         "deal by deal (the same deals), with its 95% interval.",
         "",
-        f"| bot | LBR on the river | paired, minus {label(floors[0], gadgets[0])} | re-solving bot vs blueprint | "
+        f"| bot | LBR raising on {where} | paired, minus {label(floors[0], gadgets[0])} | re-solving bot vs blueprint | "
         "re-solves (LBR run) | seconds (LBR, match) |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     first = np.array(rows[0]["lbr_deal_mbb"])
     for row in rows:
-        lbr, match = row["lbr"], row["match"]
+        found, match = row["lbr"], row["match"]
         difference = np.array(row["lbr_deal_mbb"]) - first
         row["paired_mbb"], row["paired_ci95_mbb"] = float(difference.mean()), interval_95(difference)
         paired = "-" if row is rows[0] else f"{row['paired_mbb']:+,.0f} ± {row['paired_ci95_mbb']:,.0f}"
         head_to_head = "-" if match is None else f"{match['mbb_per_hand']:+,.0f} ± {match['ci95_mbb_per_hand']:,.0f}"
         seconds = f"{row['lbr_seconds']:.0f}" + ("" if match is None else f", {row['match_seconds']:.0f}")
         lines.append(
-            f"| {label(row['floor'], row['gadget'])} | {lbr['mbb_per_hand']:+,.0f} ± {lbr['ci95_mbb']:,.0f} | {paired} | "
-            f"{head_to_head} | {lbr['bot_resolves']:,} | {seconds} |"
+            f"| {label(row['floor'], row['gadget'])} | {found['mbb_per_hand']:+,.0f} ± {found['ci95_mbb']:,.0f} | {paired} | "
+            f"{head_to_head} | {found['bot_resolves']:,} | {seconds} |"
         )
     return harness.write_results(args.out, report, lambda _: "\n".join(lines), line)
 

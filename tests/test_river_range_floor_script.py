@@ -1,6 +1,6 @@
 """``experiments/river_range_floor.py`` on a tiny Hold'em strategy: one row per floor (with or without the river
-gadget) with the river-only LBR and the head-to-head, both on the same deals; bad floors and a missing file are
-refused."""
+gadget) with the river-only LBR and the head-to-head, both on the same deals, then LBR raising on other streets
+without a match; bad floors, streets and rounds and a missing file are refused."""
 
 from __future__ import annotations
 
@@ -30,6 +30,12 @@ def test_one_row_per_floor(tmp_path: Path) -> None:
     text = out.with_suffix(".md").read_text()
     assert "| re-solving, range floor 0.5, gadget |" in text and "| lookup bot |" in text
     assert json.loads(out.with_suffix(".json").read_text())["strategy"] == str(strategy)
+    arguments = ["--strategy", str(strategy), "--floors", "lookup,0", "--hands", "4", "--candidates", "20",
+                 "--rounds", "0", "--raise-streets", "flop,river", "--jobs", "1", "--out", str(out)]  # fmt: skip
+    report = floors.main(arguments)  # LBR raising on two streets, no match
+    assert [row["lbr"]["raise_streets"] for row in report["rows"]] == [["flop", "river"]] * 2
+    assert [row["match"] for row in report["rows"]] == [None, None]
+    assert "LBR raising on flop, river" in out.with_suffix(".md").read_text()
 
 
 @pytest.mark.parametrize(
@@ -38,6 +44,8 @@ def test_one_row_per_floor(tmp_path: Path) -> None:
         (["--floors", "0,2"], "--floors"),
         (["--floors", "0,half"], "--floors"),
         (["--floors", "lookup+gadget"], "--floors"),
+        (["--raise-streets", "river,showdown"], "--raise-streets"),
+        (["--rounds", "-2"], "--rounds"),
         (["--strategy", "no.h5"], "no strategy"),
     ],
 )
