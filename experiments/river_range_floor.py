@@ -8,8 +8,10 @@ that range calls unlikely. ``ResolvingConfig.range_floor`` mixes that share of u
 range. ``ResolvingConfig.river_gadget`` puts the river's solves behind the safe gadget instead (each opponent
 hand's value its best response to the blueprint's river). Per floor of ``--floors``, the bot
 ``ResolvingBot(FILE, resolving=ResolvingConfig(depth_limited=False, range_floor=F))`` (the turn plays the
-blueprint, as in the engines under their clocks; ``F+gadget``: with ``river_gadget=True``) plays (``lookup``
-among the floors: the file's lookup bot instead, LBR only, the reference a paired column can subtract):
+blueprint, as in the engines under their clocks; ``F+gadget``: with ``river_gadget=True``; ``F+modelled``: with
+``resolve_off_tree=False``, the blueprint playing rivers whose earlier history left its tree; both may be given)
+plays (``lookup`` among the floors: the file's lookup bot instead, LBR only, the reference a paired column can
+subtract):
 
 - full-game LBR (`solver.evaluate.full_lbr`, sizes 0.5, 1, 2 pot and all-in) raising on the river only
   (``--raise-streets``: on those streets; ``preflop,flop,turn,river`` is the whole full-game LBR),
@@ -43,13 +45,14 @@ from solver.evaluate.full_lbr import FullLBRConfig
 def measure(
     strategy: Path,
     floor: float | None,
-    gadget: bool,
+    options: tuple[str, ...],
     lbr: FullLBRConfig,
     rounds: int,
 ) -> dict[str, Any]:
     """LBR (``lbr``: its deals, candidates, seed and raising streets) and the head-to-head (``rounds``, 0: none)
-    of the final-street re-solving bot at ``floor`` (behind the river gadget if ``gadget``); ``None``: LBR
-    against the file's lookup bot (no match)."""
+    of the final-street re-solving bot at ``floor`` with ``options`` (``gadget``: behind the river gadget;
+    ``modelled``: the blueprint where the history left its tree); ``None``: LBR against the file's lookup
+    bot (no match)."""
     from game.play.match import play_match
     from solver.bots.lookup_bot import LookupBot
     from solver.bots.resolving_bot import ResolvingBot, ResolvingConfig
@@ -60,16 +63,22 @@ def measure(
     def make_bot() -> Any:
         if floor is None:
             return LookupBot(strategy, seed=seed, name="lookup")
-        settings = ResolvingConfig(depth_limited=False, range_floor=floor, river_gadget=gadget)
-        return ResolvingBot(strategy, resolving=settings, seed=seed, name=label(floor, gadget))
+        settings = ResolvingConfig(
+            depth_limited=False,
+            range_floor=floor,
+            river_gadget="gadget" in options,
+            resolve_off_tree="modelled" not in options,
+        )
+        return ResolvingBot(strategy, resolving=settings, seed=seed, name=label(floor, options))
 
     bot = make_bot()
     began = time.perf_counter()
     result = full_lbr(bot.config, bot, lbr)
     row = {
         "floor": floor,
-        "gadget": gadget,
-        "lbr": result.to_dict() | {"bot_resolves": getattr(bot, "resolves", 0)},
+        "options": list(options),
+        "lbr": result.to_dict()
+        | {"bot_resolves": getattr(bot, "resolves", 0), "bot_unmodelled": getattr(bot, "unmodelled", 0)},
         "lbr_deal_mbb": (result.payoffs.mean(axis=1) * 1000.0 / bot.config.big_blind).tolist(),
         "lbr_seconds": time.perf_counter() - began,
         "match": None,
@@ -82,9 +91,13 @@ def measure(
     return row | {"match": match, "match_seconds": time.perf_counter() - began, "match_resolves": bot.resolves}
 
 
-def label(floor: float | None, gadget: bool = False) -> str:
-    """A row's bot: the lookup bot, or the re-solving bot at a range floor (behind the river gadget)."""
-    return "lookup bot" if floor is None else f"re-solving, range floor {floor:g}" + (", gadget" if gadget else "")
+OPTIONS = ("gadget", "modelled")
+"""What ``+NAME`` after a floor turns on (see the module docstring)."""
+
+
+def label(floor: float | None, options: tuple[str, ...] = ()) -> str:
+    """A row's bot: the lookup bot, or the re-solving bot at a range floor with its options."""
+    return "lookup bot" if floor is None else ", ".join([f"re-solving, range floor {floor:g}", *options])
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -95,7 +108,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--floors",
         default="0,0.3",
-        help="comma-separated range floors in [0, 1], each F or F+gadget (behind the river gadget); "
+        help="comma-separated range floors in [0, 1], each F, F+gadget, F+modelled or F+gadget+modelled; "
         "lookup: the lookup bot instead",
     )
     parser.add_argument("--hands", type=int, default=600, help="LBR deals per seat")
@@ -108,14 +121,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--jobs", type=int, default=2, help="floors measured at a time")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "river_range_floor", help="OUT.md, OUT.json")
     args = parser.parse_args(argv)
-    refused = f"--floors must be shares in [0, 1] (F or F+gadget) or lookup, got {args.floors!r}"
-    values = [value.strip() for value in args.floors.split(",")]
-    gadgets = [value.endswith("+gadget") for value in values]
+    refused = f"--floors must be shares in [0, 1] (F, F+gadget, F+modelled) or lookup, got {args.floors!r}"
+    specs = [value.strip().split("+") for value in args.floors.split(",")]
+    chosen = [tuple(spec[1:]) for spec in specs]
     try:
-        floors = [None if value == "lookup" else float(value.removesuffix("+gadget")) for value in values]
+        floors = [None if spec == ["lookup"] else float(spec[0]) for spec in specs]
     except ValueError:
         parser.error(refused)
-    if not all(floor is None or 0.0 <= floor <= 1.0 for floor in floors):
+    if not all(
+        (floor is None or 0.0 <= floor <= 1.0) and set(options) <= set(OPTIONS) and len(set(options)) == len(options)
+        for floor, options in zip(floors, chosen, strict=True)
+    ):
         parser.error(refused)
     streets = tuple(street.strip() for street in args.raise_streets.split(","))
     try:
@@ -128,8 +144,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         parser.error(f"no strategy file {args.strategy}")
     where = "the river only" if streets == ("river",) else ", ".join(streets)
     rows = Parallel(n_jobs=args.jobs)(
-        delayed(measure)(args.strategy, floor, gadget, lbr, args.rounds)
-        for floor, gadget in zip(floors, gadgets, strict=True)
+        delayed(measure)(args.strategy, floor, options, lbr, args.rounds)
+        for floor, options in zip(floors, chosen, strict=True)
     )
     line = harness.command_line(__file__, argv)
     report = {"machine": harness.machine(cores_used=args.jobs), "strategy": str(args.strategy), "rows": rows}
@@ -143,10 +159,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "against the file's lookup bot. mbb/hand with 95% intervals; LBR's win positive.",
         "",
         f"The paired column is LBR's win against this row's bot minus against the first row's "
-        f"({label(floors[0], gadgets[0])}), "
+        f"({label(floors[0], chosen[0])}), "
         "deal by deal (the same deals), with its 95% interval.",
         "",
-        f"| bot | LBR raising on {where} | paired, minus {label(floors[0], gadgets[0])} | re-solving bot vs blueprint | "
+        f"| bot | LBR raising on {where} | paired, minus {label(floors[0], chosen[0])} | re-solving bot vs blueprint | "
         "re-solves (LBR run) | seconds (LBR, match) |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
@@ -159,7 +175,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         head_to_head = "-" if match is None else f"{match['mbb_per_hand']:+,.0f} ± {match['ci95_mbb_per_hand']:,.0f}"
         seconds = f"{row['lbr_seconds']:.0f}" + ("" if match is None else f", {row['match_seconds']:.0f}")
         lines.append(
-            f"| {label(row['floor'], row['gadget'])} | {found['mbb_per_hand']:+,.0f} ± {found['ci95_mbb']:,.0f} | {paired} | "
+            f"| {label(row['floor'], tuple(row['options']))} | {found['mbb_per_hand']:+,.0f} ± {found['ci95_mbb']:,.0f} | {paired} | "
             f"{head_to_head} | {found['bot_resolves']:,} | {seconds} |"
         )
     return harness.write_results(args.out, report, lambda _: "\n".join(lines), line)

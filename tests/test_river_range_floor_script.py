@@ -23,18 +23,18 @@ def test_one_row_per_floor(tmp_path: Path) -> None:
                  "--rounds", "8", "--jobs", "1", "--out", str(out)]  # fmt: skip
     report = floors.main(arguments)
     assert [row["floor"] for row in report["rows"]] == [None, 0.0, 0.5] and report["rows"][0]["match"] is None
-    assert [row["gadget"] for row in report["rows"]] == [False, False, True]
+    assert [row["options"] for row in report["rows"]] == [[], [], ["gadget"]]
     for row in report["rows"][1:]:
         assert row["lbr"]["raise_streets"] == ["river"] and row["lbr"]["hands"] == 6 and row["lbr"]["bot_illegal"] == 0
         assert row["match"]["rounds"] == 8 and sum(row["match"]["illegal_actions"].values()) == 0
     text = out.with_suffix(".md").read_text()
     assert "| re-solving, range floor 0.5, gadget |" in text and "| lookup bot |" in text
     assert json.loads(out.with_suffix(".json").read_text())["strategy"] == str(strategy)
-    arguments = ["--strategy", str(strategy), "--floors", "lookup,0", "--hands", "4", "--candidates", "20",
+    arguments = ["--strategy", str(strategy), "--floors", "lookup,0+modelled", "--hands", "4", "--candidates", "20",
                  "--rounds", "0", "--raise-streets", "flop,river", "--jobs", "1", "--out", str(out)]  # fmt: skip
     report = floors.main(arguments)  # LBR raising on two streets, no match
     assert [row["lbr"]["raise_streets"] for row in report["rows"]] == [["flop", "river"]] * 2
-    assert [row["match"] for row in report["rows"]] == [None, None]
+    assert [row["match"] for row in report["rows"]] == [None, None] and report["rows"][1]["options"] == ["modelled"]
     assert "LBR raising on flop, river" in out.with_suffix(".md").read_text()
 
 
@@ -44,6 +44,8 @@ def test_one_row_per_floor(tmp_path: Path) -> None:
         (["--floors", "0,2"], "--floors"),
         (["--floors", "0,half"], "--floors"),
         (["--floors", "lookup+gadget"], "--floors"),
+        (["--floors", "0+gadget+gadget"], "--floors"),
+        (["--floors", "0+fast"], "--floors"),
         (["--raise-streets", "river,showdown"], "--raise-streets"),
         (["--rounds", "-2"], "--rounds"),
         (["--strategy", "no.h5"], "no strategy"),

@@ -375,7 +375,16 @@ def launch(folder: str, arguments: list[str]) -> int:
             return 1
     counters = {
         name: value
-        for name in ("decisions", "off_tree", "deviations", "errors", "resolves", "fallbacks", "clock_fallbacks")
+        for name in (
+            "decisions",
+            "off_tree",
+            "deviations",
+            "errors",
+            "resolves",
+            "fallbacks",
+            "clock_fallbacks",
+            "unmodelled",
+        )
         if isinstance(value := getattr(bot, name, None), int)
     }  # the lookup bot keeps decisions, off-tree and errors, the adaptive bot its deviations, the re-solving bot its re-solves
     if isinstance(base_fallbacks := getattr(getattr(bot, "base", None), "fallbacks", None), int):

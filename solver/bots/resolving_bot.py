@@ -185,7 +185,10 @@ class ResolvingConfig:
     first solve behind the safe gadget, with the opponent's best-response values against the
     blueprint; ``river_gadget``: the same on final streets (each opponent hand's value its best
     response to the blueprint's own betting of the street, to showdown), and an off-tree bet there
-    re-solved behind the previous solve's values as on the turn. ``range_floor``: on a final street without bounty types, the opponent's range the
+    re-solved behind the previous solve's values as on the turn. ``resolve_off_tree``: re-solve a street
+    whose earlier history the blueprint could not follow (Bayes stops at the move that left its tree,
+    so both ranges ignore what came after); False: the blueprint plays such a street (counted in
+    ``ResolvingBot.unmodelled``). ``range_floor``: on a final street without bounty types, the opponent's range the
     subgame assumes is this share of uniform over the hands the board leaves plus the rest of its
     range by Bayes from the blueprint (0: Bayes alone), so that hands the blueprint would rarely
     hold there (an opponent that slow-plays) are not taken for impossible.
@@ -201,6 +204,7 @@ class ResolvingConfig:
     depth_limited: bool = True
     turn_gadget: bool = True
     river_gadget: bool = False
+    resolve_off_tree: bool = True
     continuation: ContinuationConfig = field(default_factory=ContinuationConfig)
     range_floor: float = 0.0
 
@@ -240,6 +244,11 @@ class _Session:
 
 class _NoTime(Exception):
     """The game clock leaves no budget for a useful re-solve: the blueprint plays this decision."""
+
+
+class _Unmodelled(Exception):
+    """The blueprint could not follow the history before the street (``resolve_off_tree`` off): the
+    blueprint plays this decision."""
 
 
 def _nested_gadget(session: _Session, node: int, opponent: int) -> OpponentValues:
@@ -284,6 +293,7 @@ class ResolvingBot(LookupBot):
         self.resolve_seconds: list[float] = []
         self.fallbacks = 0
         self.clock_fallbacks = 0
+        self.unmodelled = 0
         self._blueprint_river = (
             RiverBlueprint(self._tree.tree, self._rows, self.lookup.abstraction.river_centroids)
             if self.re_solves
@@ -318,6 +328,10 @@ class ResolvingBot(LookupBot):
             actions, probabilities = self._resolved_policy(observation)
         except _NoTime:
             self.clock_fallbacks += 1
+            self._session = None
+            return super()._act(observation)
+        except _Unmodelled:
+            self.unmodelled += 1
             self._session = None
             return super()._act(observation)
         except Exception as error:
@@ -439,6 +453,7 @@ class ResolvingBot(LookupBot):
             len(self.resolve_seconds),
             self.fallbacks,
             self.clock_fallbacks,
+            self.unmodelled,
             self.time.state(),
         )
 
@@ -447,8 +462,8 @@ class ResolvingBot(LookupBot):
         self._cache_key, self._cache_moves, self._cache_state, self._session = saved[1:5]
         self.decisions, self.off_tree, self.errors, self.resolves = saved[5:9]
         del self.resolve_seconds[saved[9] :]
-        self.fallbacks, self.clock_fallbacks = saved[10:12]
-        self.time.restore(saved[12])
+        self.fallbacks, self.clock_fallbacks, self.unmodelled = saved[10:13]
+        self.time.restore(saved[13])
 
     # ------------------------------------------------------------------ ranges from the blueprint
     def _rows(self, group: int) -> np.ndarray:
@@ -474,6 +489,18 @@ class ResolvingBot(LookupBot):
         the blueprint (River of Blood's run-card colours) are followed by the real board, past the
         abstract run cap as the lookup bot goes. A check counts the blueprint's fold there too (the
         lookup bot plays a fold as a check when checking is free, as Bounty's engine tree allows)."""
+        return self._walked_ranges(observation)[0]
+
+    def _street_ranges(self, observation: Observation) -> np.ndarray:
+        """:meth:`rank_ranges` for a re-solve: :class:`_Unmodelled` when the blueprint could not
+        follow the history and ``ResolvingConfig.resolve_off_tree`` is off."""
+        ranges, followed = self._walked_ranges(observation)
+        if not followed and not self.resolving.resolve_off_tree:
+            raise _Unmodelled
+        return ranges
+
+    def _walked_ranges(self, observation: Observation) -> tuple[np.ndarray, bool]:
+        """:meth:`rank_ranges`, and whether the blueprint followed every move before the street."""
         if self._combo_buckets is None:
             raise ValueError(f"the re-solving bot models no ranges in {self.config.variant!r}")
         board, seat = observation.board, observation.seat
@@ -496,7 +523,8 @@ class ResolvingBot(LookupBot):
             child = self._step(node, move, pips, contributions)
             if child == OFF_TREE:
                 logger.info("%s: the history leaves the blueprint at %s: Bayes stops there", self.name, move)
-                break
+                self._apply_swaps(ranges, observation, street, observation.street)
+                return np.stack(ranges), False
             children, kinds = tree.children(node)
             columns = [children.index(child)]
             if move.action.kind is ActionKind.CHECK and ActionKind.FOLD in kinds:  # a free fold is played as a check
@@ -510,7 +538,7 @@ class ResolvingBot(LookupBot):
             pips, contributions = _after(move.seat, move.action, pips, contributions)
             node = child
         self._apply_swaps(ranges, observation, street, observation.street)
-        return np.stack(ranges)
+        return np.stack(ranges), True
 
     def _rank_prior(self, own: bool) -> np.ndarray:
         """(k,) a seat's rank prior: one column outside Bounty; the bot's own, and the opponent's
@@ -571,7 +599,7 @@ class ResolvingBot(LookupBot):
             self._turn_hands = (board, turn_hands(np.array(board)))
         hands = self._turn_hands[1]
         own = int(np.flatnonzero(hands.hand_index == combo_index(observation.hole_cards))[0])
-        combos = self.blueprint_ranges(observation)
+        combos = self._street_ranges(observation).sum(axis=2)
         ranges = _normalised(np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)]))
         gadget = self._blueprint_gadget(hands, ranges, seat, tree.config, moves, board)
         return self._solve(key, hands, own, seat, ranges, tree, moves, clock, gadget)
@@ -708,7 +736,7 @@ class ResolvingBot(LookupBot):
         if not self.config.has_bounty:
             hands = river_hands(board)
             own = int(np.flatnonzero(hands.hand_index == combo)[0])
-            combos = self.blueprint_ranges(observation)
+            combos = self._street_ranges(observation).sum(axis=2)
             ranges = _normalised(np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)]))
             floor = self.resolving.range_floor
             ranges[1 - seat] = (1.0 - floor) * ranges[1 - seat] + floor / hands.n_hands
@@ -718,7 +746,7 @@ class ResolvingBot(LookupBot):
             raise ValueError("the bot's own bounty rank is unknown")
         hands = bounty_hands(board, BountyRules.of(self.config))
         hits, rank = rank_hits(board), int(observation.bounty_rank)
-        joint = self.rank_ranges(observation)
+        joint = self._street_ranges(observation)
         ranges = []
         for player in (0, 1):
             if player == seat:

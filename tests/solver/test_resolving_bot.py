@@ -321,6 +321,28 @@ def test_off_tree_bet_resolves_from_the_current_node(solved):  # noqa: F811
     assert bot.resolves == 2 and bot.fallbacks == 0 and bot.errors == 0  # street start, then the bet
 
 
+def test_a_history_the_blueprint_cannot_follow_is_played_by_the_blueprint_unless_resolve_off_tree(solved):  # noqa: F811
+    """Three preflop raises (past the blueprint's ``cap=2``) then checks to the river: Bayes stops at the
+    third raise. With ``resolve_off_tree`` off the bot plays the blueprint there (counted unmodelled, no
+    re-solve, a legal action); with it on (the default) it re-solves from the ranges up to that raise."""
+    path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK)
+    round_ = HoldemRound(config, RandomChance(4))
+    for _ in range(3):
+        low, _high = round_.raise_bounds()
+        round_.apply(Action.raise_to(low))
+    while round_.street < RIVER:
+        round_.apply(passive_action(round_.observation(round_.to_act)))
+    observation = round_.observation(round_.to_act)
+    walker = ResolvingBot(path, card_abstraction=abstraction, config=config)
+    assert not walker._walked_ranges(observation)[1] and walker._walked_ranges(river_spot(4).observation(1))[1]
+    guarded = dataclasses.replace(FAST, resolve_off_tree=False)
+    for resolving, resolves, unmodelled in ((guarded, 0, 1), (FAST, 1, 0)):
+        bot = ResolvingBot(path, card_abstraction=abstraction, config=config, seed=2, resolving=resolving)
+        assert round_.can_apply(bot.act(observation))
+        assert (bot.resolves, bot.unmodelled, bot.fallbacks, bot.errors) == (resolves, unmodelled, 0, 0)
+
+
 def test_match_seats_the_resolving_bot_by_prefix(solved):  # noqa: F811
     import solver.cli.main  # noqa: F401 (registers the .h5 player files)
 
