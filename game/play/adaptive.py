@@ -38,7 +38,9 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
    second-price auction's dominant bid is one's value; against a constant or all-in bidder it
    wins the card exactly when the card is worth the price).
 2. *Folder* (it folds to a pot-sized postflop bet more often than ``1/2 + folder_margin``, the
-   break-even frequency of a pot-sized bluff plus a margin): bet a pot where the base would check.
+   break-even frequency of a pot-sized bluff plus a margin, and than the prior, the base's own
+   frequency, plus the margin: a base that folds that often itself is not taken for a folder, so
+   against its own base the bot does not deviate): bet a pot where the base would check.
 
 Otherwise the base plays. ``policy`` is the base's or the one-point deviation;
 ``act`` plays the base's ``act`` where it does not deviate (so a bot that never deviates plays
@@ -268,7 +270,8 @@ class AdaptiveBot:
         raises = 1.0 - model.probability_below("aggression", exploit.loose_aggression)[0, 1]
         if max(preflop, postflop, min(enters, raises)) >= sure:
             return "loose"
-        if 1.0 - model.probability_below("fold_to_bet", 0.5 + exploit.folder_margin)[1, _POT_CLASS] >= sure:
+        folds = max(0.5, float(model.prior_mean("fold_to_bet")[1, _POT_CLASS])) + exploit.folder_margin
+        if 1.0 - model.probability_below("fold_to_bet", folds)[1, _POT_CLASS] >= sure:
             return "folder"
         return None
 

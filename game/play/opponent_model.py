@@ -362,6 +362,10 @@ class OpponentModel:
         w = self.prior.weight
         return ((w * self.prior.beta[cells] + self.successes[cells]) / (w + self.trials[cells])).reshape(STATS[name])
 
+    def prior_mean(self, name: str) -> np.ndarray:
+        """Prior means of the statistic ``name`` (shape ``STATS[name]``): the frequencies the model starts from."""
+        return self.prior.beta[self._cells(name)].reshape(STATS[name])
+
     def probability_below(self, name: str, threshold: float) -> np.ndarray:
         """Posterior probability that each frequency of the statistic ``name`` is below ``threshold``
         (shape ``STATS[name]``): how sure the model is that the opponent plays that way. The Beta

@@ -1,6 +1,8 @@
 """Safe exploitation: the risk budget holds at every decision against an opponent that switches from
 loose to tight, the bot never crashes a match, ``policy`` changes nothing, and the CLI seats it."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -8,6 +10,7 @@ from game.play.adaptive import AdaptiveBot, ExploitConfig, adaptive_player
 from game.play.bots import EquityBot, make_bot
 from game.play.cli_game import make_player
 from game.play.match import play_match
+from game.play.opponent_model import SIZE_CLASSES, STATS
 from game.rules.holdem import HoldemConfig
 
 SWITCH = 300
@@ -204,3 +207,21 @@ def test_in_bounty_the_model_learns_the_opponents_rank():
     assert len(set(ranks)) == 1 and ranks[0][0] != ranks[0][1]  # one period; the two ranks differ
     assert bot.model.opponent_bounty_posterior().argmax() == ranks[0][1]
     assert AdaptiveBot(_tight_base(HoldemConfig()), HoldemConfig()).model.bounty is None
+
+
+@pytest.mark.parametrize(("prior", "verdict"), [(0.3, "folder"), (0.7, None)])
+def test_a_folder_folds_more_than_the_base_itself(prior, verdict):
+    """400 pot-sized postflop bets, 70% folded: a folder when the base itself folds 30% of them (the
+    model's prior), not when it folds 70% itself (the measured Auction blueprint folded enough that the
+    bot, seated against it, took it for a folder and deviated 102 times in 20,000 rounds)."""
+    config = HoldemConfig()
+    bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(prior_weight=5.0, samples=200), seed=2)
+    model = bot.model
+    cells = model._cells("fold_to_bet")
+    cell = np.arange(cells.start, cells.stop).reshape(STATS["fold_to_bet"])[1, SIZE_CLASSES.index("<=1p")]
+    model.trials[cell], model.successes[cell] = 400.0, 280.0
+    beta = model.prior.beta.copy()
+    beta[cell] = prior
+    model.prior = dataclasses.replace(model.prior, beta=beta)
+    assert float(model.prior_mean("fold_to_bet")[1, SIZE_CLASSES.index("<=1p")]) == prior
+    assert bot.exploitable() == verdict
