@@ -28,8 +28,6 @@ so a killed run resumes::
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
@@ -70,20 +68,14 @@ def commands(variant: str, strategy: Path, hands: int, jobs: int) -> dict[str, l
 
 def safety(variant: str, strategy: Path, rounds: int, cache: Path | None) -> dict[str, Any]:
     """The paired safety match (`adaptation_safety.measure`, seed 0) with its command and seconds, kept in
-    ``cache`` (keyed by its command line) and reused as :func:`full_lbr_per_year.run` keeps commands."""
+    ``cache`` (keyed by its command line, `harness.cached_stage`) as :func:`full_lbr_per_year.run` keeps commands."""
     arguments = ["--variant", variant, "--base", str(strategy), "--opponent", str(strategy), "--rounds", str(rounds)]
     line = " ".join(["python experiments/adaptation_safety.py", *arguments, "--seed", "0"])
 
-    def compute() -> dict[str, Any]:
-        return measure(variant, str(ROOT / strategy), str(ROOT / strategy), rounds, 0)
-
-    if cache is None:
-        with harness.stopwatch() as clock:
-            result = compute()
-        return {"command": line, "seconds": clock.seconds, "result": result}
-    marker = cache / f"{hashlib.sha256(line.encode()).hexdigest()[:16]}.json"
-    data = harness.Stages(cache).run(marker, line, compute)
-    return {"command": line, "seconds": data["seconds"], "result": json.loads(json.dumps(data["result"]))}
+    seconds, result = harness.cached_stage(
+        cache, line, lambda: measure(variant, str(ROOT / strategy), str(ROOT / strategy), rounds, 0)
+    )
+    return {"command": line, "seconds": seconds, "result": result}
 
 
 def _cell(row: dict[str, Any]) -> str:

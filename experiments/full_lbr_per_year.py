@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import hashlib
 import json
 import os
 import shlex
@@ -103,18 +102,12 @@ def run(command: list[str], cache: Path | None = None) -> dict[str, Any]:
             raise _Failed(*process.stderr.strip().splitlines()[-1:])
         return json.loads(process.stdout)
 
-    line = shlex.join(command[1:])
     with harness.stopwatch() as clock:
         try:
-            if cache is None:
-                data = {"seconds": None, "result": execute()}
-            else:
-                marker = cache / f"{hashlib.sha256(line.encode()).hexdigest()[:16]}.json"
-                data = harness.Stages(cache).run(marker, line, execute)
+            seconds, result = harness.cached_stage(cache, shlex.join(command[1:]), execute)
         except _Failed as failure:
             return {"command": shown, "seconds": clock.seconds, "error": list(failure.args)}
-    seconds = clock.seconds if data["seconds"] is None else data["seconds"]
-    return {"command": shown, "seconds": seconds, "result": data["result"]}
+    return {"command": shown, "seconds": seconds, "result": result}
 
 
 def lbr_row(year: str, label: str, outcome: dict[str, Any]) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import json
 import os
 import platform
@@ -249,6 +250,19 @@ class Stages:
         if not resume:
             atomic_write_text(started, json.dumps(_jsonable(key)))
         return resume
+
+
+def cached_stage(cache: Path | None, key: str, compute: Callable[[], Any]) -> tuple[float, Any]:
+    """``(seconds, result)`` of ``compute()``, timed; with ``cache``, kept there as a :class:`Stages` marker
+    named by a hash of ``key`` (a command line) and reused when the same key was finished before (the
+    seconds then are the first run's). The result reads as it would back from JSON either way."""
+    if cache is None:
+        with stopwatch() as clock:
+            result = compute()
+        return clock.seconds, _jsonable(result)
+    marker = Path(cache) / f"{hashlib.sha256(key.encode()).hexdigest()[:16]}.json"
+    data = Stages(cache).run(marker, key, compute)
+    return data["seconds"], _jsonable(data["result"])
 
 
 def _jsonable(value: Any) -> Any:

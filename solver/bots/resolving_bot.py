@@ -326,12 +326,11 @@ class ResolvingBot(LookupBot):
         try:
             self._adopt_asked_solve(observation)
             actions, probabilities = self._resolved_policy(observation)
-        except _NoTime:
-            self.clock_fallbacks += 1
-            self._session = None
-            return super()._act(observation)
-        except _Unmodelled:
-            self.unmodelled += 1
+        except (_NoTime, _Unmodelled) as reason:  # the blueprint plays this decision, counted by why
+            if isinstance(reason, _NoTime):
+                self.clock_fallbacks += 1
+            else:
+                self.unmodelled += 1
             self._session = None
             return super()._act(observation)
         except Exception as error:
@@ -513,6 +512,7 @@ class ResolvingBot(LookupBot):
         node, street = 0, 0
         pips = (self.config.small_blind, self.config.big_blind)
         contributions = pips
+        followed = True
         for move in observation.history:
             if move.street >= observation.street:
                 break
@@ -523,8 +523,8 @@ class ResolvingBot(LookupBot):
             child = self._step(node, move, pips, contributions)
             if child == OFF_TREE:
                 logger.info("%s: the history leaves the blueprint at %s: Bayes stops there", self.name, move)
-                self._apply_swaps(ranges, observation, street, observation.street)
-                return np.stack(ranges), False
+                followed = False
+                break
             children, kinds = tree.children(node)
             columns = [children.index(child)]
             if move.action.kind is ActionKind.CHECK and ActionKind.FOLD in kinds:  # a free fold is played as a check
@@ -538,7 +538,7 @@ class ResolvingBot(LookupBot):
             pips, contributions = _after(move.seat, move.action, pips, contributions)
             node = child
         self._apply_swaps(ranges, observation, street, observation.street)
-        return np.stack(ranges), True
+        return np.stack(ranges), followed
 
     def _rank_prior(self, own: bool) -> np.ndarray:
         """(k,) a seat's rank prior: one column outside Bounty; the bot's own, and the opponent's
@@ -691,14 +691,14 @@ class ResolvingBot(LookupBot):
     def _abstract_walk(self, moves: tuple[Move, ...], board: Sequence[int] = ()) -> int:
         """The abstract node after ``moves`` (likeliest translations; chance nodes followed by ``board``,
         past the abstract run cap as the lookup bot goes)."""
-        tree = self._tree
+        tree, board = self._tree, tuple(board)
         node, street = 0, 0
         pips = (self.config.small_blind, self.config.big_blind)
         contributions = pips
         for move in moves:
             if move.street != street:
                 street, pips = move.street, (0, 0)
-            node = tree.past_cap(tree.through_chance(node, tuple(board)), street_ordinal(move.street))
+            node = tree.past_cap(tree.through_chance(node, board), street_ordinal(move.street))
             node = self._likeliest_step(node, move, pips, contributions)
             pips, contributions = _after(move.seat, move.action, pips, contributions)
         return node
@@ -733,15 +733,23 @@ class ResolvingBot(LookupBot):
         moves, tree = self._street_tree(observation)
         clock = self._clock(RIVER, tree)  # before the ranges: when the clock says no, spend nothing
         board, seat, combo = np.array(observation.board), observation.seat, combo_index(observation.hole_cards)
-        if not self.config.has_bounty:
+        if self.config.has_bounty:
+            hands, own, ranges = self._bounty_types(observation, board, combo)
+        else:
             hands = river_hands(board)
             own = int(np.flatnonzero(hands.hand_index == combo)[0])
             combos = self._street_ranges(observation).sum(axis=2)
             ranges = _normalised(np.stack([hands.range_from_1326(combos[player]) for player in (0, 1)]))
             floor = self.resolving.range_floor
             ranges[1 - seat] = (1.0 - floor) * ranges[1 - seat] + floor / hands.n_hands
-            gadget = self._blueprint_gadget(hands, ranges, seat, tree.config, moves, board)
-            return self._solve(key, hands, own, seat, ranges, tree, moves, clock, gadget)
+        gadget = self._blueprint_gadget(hands, ranges, seat, tree.config, moves, board)
+        return self._solve(key, hands, own, seat, ranges, tree, moves, clock, gadget)
+
+    def _bounty_types(
+        self, observation: Observation, board: np.ndarray, combo: int
+    ) -> tuple[BountyHands, int, np.ndarray]:
+        """Bounty's final-street types, the bot's own type and both ranges over the types (see
+        :meth:`_start_river`)."""
         if observation.bounty_rank is None:
             raise ValueError("the bot's own bounty rank is unknown")
         hands = bounty_hands(board, BountyRules.of(self.config))
@@ -749,7 +757,7 @@ class ResolvingBot(LookupBot):
         joint = self._street_ranges(observation)
         ranges = []
         for player in (0, 1):
-            if player == seat:
+            if player == observation.seat:
                 ranges.append(hands.type_range(joint[player, :, rank], hits[:, rank]))
                 continue
             weights = joint[player].sum(axis=1)
@@ -757,10 +765,7 @@ class ResolvingBot(LookupBot):
             ranges.append(
                 hands.type_range(weights, np.divide(hit_mass, weights, np.zeros_like(weights), where=weights > 0))
             )
-        own = hands.type_of(combo, bool(hits[combo, rank]))
-        ranges = _normalised(np.stack(ranges))
-        gadget = self._blueprint_gadget(hands, ranges, seat, tree.config, moves, board)
-        return self._solve(key, hands, own, seat, ranges, tree, moves, clock, gadget)
+        return hands, hands.type_of(combo, bool(hits[combo, rank])), _normalised(np.stack(ranges))
 
     def _street_tree(self, observation: Observation) -> tuple[tuple[Move, ...], SubgameTree]:
         """The moves before the observation's street and the street's subgame tree from its first

@@ -134,9 +134,12 @@ def run_full_lbr(
     if as_json:
         typer.echo(json.dumps(out))
         return
-    where = f"; raising on {', '.join(settings.raise_streets)} only" if settings.raise_streets else "; never raising"
     if raise_streets is None:
         where = ""
+    elif settings.raise_streets:
+        where = f"; raising on {', '.join(settings.raise_streets)} only"
+    else:
+        where = "; never raising"
     typer.echo(f"{path}: full-game LBR against the {BOT_NAMES[bot_kind]}, {result.variant} ({result.rules} rules)")
     typer.echo(
         f"over {hands:,} deals per seat (belief: {candidates} candidate hands; raises {sizes} pot and all-in"
