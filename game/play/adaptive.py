@@ -42,7 +42,21 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
    frequency, plus the margin: a base that folds that often itself is not taken for a folder, so
    against its own base the bot does not deviate): bet a pot where the base would check.
 
-Otherwise the base plays. ``policy`` is the base's or the one-point deviation;
+Otherwise the base plays.
+
+*Measured* (`ExploitTrial`): a rule is a guess about the opponent, and the exploiter's way can win
+less than the base's against one it fits (an opponent that calls a lot but folds its worst hands,
+or the Auction's station: ``results/adaptation_gauntlets.md``). So each round the rule holds in is
+drawn at its first decision to deviate (the *exploit arm*) or to let the base play (the *base
+arm*), by Thompson sampling on the chips the two arms have won per round so far against this
+opponent: the exploit arm with probability ``Phi(gain / error)``, the posterior probability that
+it wins more (1/2 until each arm has ``trial_minimum`` rounds). Rounds are assigned at random, so
+the difference of the arms' means is an unbiased estimate of what the rule wins per round (intent
+to treat: a round drawn to deviate counts even where the budget let it deviate less); the bot keeps
+exploiting an opponent the rule fits, stops trying against one it does not, and explores while the
+two are too close to tell. The budget bounds every deviation either way.
+
+``policy`` is the base's or the one-point deviation;
 ``act`` plays the base's ``act`` where it does not deviate (so a bot that never deviates plays
 exactly as its base, its base's memory of the hand included), else the deviation, and records its
 cost; any error falls back to the base's action (logged), then to the passive action.
@@ -55,6 +69,7 @@ bot's game clock) is passed on.
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,17 +115,77 @@ class ExploitConfig:
     prior_rounds: int = 200
     value: tuple[float, float] = (0.0, 0.0)
     samples: int = 1000
+    trial_minimum: int = 30
 
     def __post_init__(self) -> None:
         names = ("loose_fold", "loose_fold_postflop", "loose_vpip", "loose_aggression", "folder_margin", "confidence")
         for name in names:
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
-        if not self.prior_weight > 0.0 or self.prior_rounds < 0 or self.samples < 1 or not self.memory > 1.0:
+        if (
+            not self.prior_weight > 0.0
+            or self.prior_rounds < 0
+            or self.samples < 1
+            or not self.memory > 1.0
+            or self.trial_minimum < 2
+        ):
             raise ValueError(
-                f"need prior_weight > 0, prior_rounds >= 0, samples >= 1 and memory > 1, got {self.prior_weight!r}, "
-                f"{self.prior_rounds!r}, {self.samples!r}, {self.memory!r}"
+                "need prior_weight > 0, prior_rounds >= 0, samples >= 1, memory > 1 and trial_minimum >= 2, got "
+                f"{self.prior_weight!r}, {self.prior_rounds!r}, {self.samples!r}, {self.memory!r}, "
+                f"{self.trial_minimum!r}"
             )
+
+
+class ExploitTrial:
+    """What one exploitation rule wins against this opponent, measured: the chips won per round in
+    the rounds played by each arm (0: the base, 1: the rule's deviations), as counts, sums and sums
+    of squares (float64 ``(2,)``).
+
+    >>> trial = ExploitTrial()
+    >>> for chips in (10, 14, 12):
+    ...     trial.add(1, chips)
+    >>> for chips in (1, 3, 2):
+    ...     trial.add(0, chips)
+    >>> trial.gain()  # the exploit arm's mean minus the base arm's, chips per round, and its standard error
+    (10.0, 1.2909944487358056)
+    >>> round(trial.exploit_probability(minimum=3), 6), trial.exploit_probability(minimum=4)
+    (1.0, 0.5)
+    """
+
+    def __init__(self) -> None:
+        self.rounds = np.zeros(2)
+        self.total = np.zeros(2)
+        self.squares = np.zeros(2)
+
+    def add(self, arm: int, chips: float) -> None:
+        """Count one finished round of ``arm`` (0 or 1) that won ``chips``."""
+        self.rounds[arm] += 1.0
+        self.total[arm] += chips
+        self.squares[arm] += chips * chips
+
+    def gain(self) -> tuple[float, float]:
+        """The exploit arm's mean minus the base arm's (chips per round) and the standard error of
+        that difference (sample variances; ``nan`` for an arm with fewer than 2 rounds)."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            means = self.total / self.rounds
+            variances = (self.squares - self.rounds * means * means) / (self.rounds - 1.0)
+        return float(means[1] - means[0]), float(np.sqrt(np.sum(np.maximum(variances, 0.0) / self.rounds)))
+
+    def exploit_probability(self, minimum: int) -> float:
+        """The probability of drawing the exploit arm: the normal posterior probability that it wins
+        more than the base, ``Phi(gain / error)`` (Thompson sampling), or 1/2 while an arm has fewer
+        than ``minimum`` rounds."""
+        if self.rounds.min() < minimum:
+            return 0.5
+        gain, error = self.gain()
+        if error == 0.0:
+            return 0.5 if gain == 0.0 else float(gain > 0.0)
+        return 0.5 * (1.0 + math.erf(gain / error / math.sqrt(2.0)))
+
+    def to_dict(self) -> dict[str, float]:
+        """JSON-ready rounds per arm, the gain and its standard error (chips per round)."""
+        gain, error = self.gain()
+        return {"base_rounds": int(self.rounds[0]), "exploit_rounds": int(self.rounds[1]), "gain": gain, "error": error}
 
 
 class AdaptiveBot:
@@ -169,6 +244,10 @@ class AdaptiveBot:
         """Total cost (chips) of the deviations taken in the match."""
         self.fallbacks = 0
         """Decisions answered by the base (or the passive action) after an error."""
+        self.trials: dict[str, ExploitTrial] = {}
+        """Each rule's trial (`ExploitTrial`) by rule name (`exploitable`)."""
+        self._arm: tuple[str, int] | None = None
+        """The current round's rule and arm, drawn at its first decision the rule holds in."""
 
     def __getattr__(self, name: str) -> Any:
         # counters and settings of the base (the lookup bot's decisions, off_tree, errors)
@@ -217,7 +296,11 @@ class AdaptiveBot:
         """Add the round to the model and ``won``; open the next round's budget; tell the base."""
         self.model.observe_round(observation)
         if observation.payoffs is not None:
-            self.won += observation.payoffs[observation.seat] - self.exploit.value[observation.seat]
+            chips = observation.payoffs[observation.seat]
+            self.won += chips - self.exploit.value[observation.seat]
+            if self._arm is not None:
+                self.trials[self._arm[0]].add(self._arm[1], chips)
+        self._arm = None
         self.check_invariant()
         self.risk = 0
         self.budget = max(self.won, 0.0)
@@ -246,7 +329,7 @@ class AdaptiveBot:
         solves its subgame for it; its ``act`` then reuses that solve if the base plays)."""
         legal = observation.legal_actions
         kind = self.exploitable() if legal & {_RAISE, _CALL, _BID} else None
-        if kind is None:
+        if kind is None or not self._exploit_arm(kind):
             return None, None, False
         base = self.base.policy(observation)
         target = self._target(observation, base, kind)
@@ -259,6 +342,15 @@ class AdaptiveBot:
         if cost > self.budget - self.risk:
             return base, None, True
         return one_point(target), cost, False
+
+    def _exploit_arm(self, kind: str) -> bool:
+        """Whether this round plays the rule ``kind``'s deviations: its arm, drawn at the round's
+        first call (`ExploitTrial.exploit_probability`) and kept to its end."""
+        if self._arm is None:
+            trial = self.trials.setdefault(kind, ExploitTrial())
+            probability = trial.exploit_probability(self.exploit.trial_minimum)
+            self._arm = (kind, int(self._rng.random() < probability))
+        return self._arm[1] == 1
 
     def exploitable(self) -> str | None:
         """``"loose"``, ``"folder"`` or ``None``: how the model is confident the opponent can be exploited."""
