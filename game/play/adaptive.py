@@ -22,7 +22,7 @@ any opponent, the expected winnings above the value would stay above the base's 
 The chips counted are those of the deviating action only, not those later streets can add: the
 cost is a proxy for the worst case, not a proof of it.
 
-The opponent is *exploitable* in one of two ways, each decided only when the model is confident:
+The opponent is *exploitable* in one of three ways, each decided only when the model is confident:
 the posterior probability (`OpponentModel.probability_below`) that its frequency is on the
 exploitable side of a threshold is at least ``confidence`` (`ExploitConfig` holds the thresholds).
 With the base's own frequencies as the prior (`adaptive_player`), few observations mean no deviation.
@@ -41,6 +41,13 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
    break-even frequency of a pot-sized bluff plus a margin, and than the prior, the base's own
    frequency, plus the margin: a base that folds that often itself is not taken for a folder, so
    against its own base the bot does not deviate): bet a pot where the base would check.
+3. *Departs* (any of its frequencies, ``vpip``, ``pfr``, ``fold_to_bet``, ``aggression`` or a bid
+   class's share, lies more than ``departure`` from the base's own, the prior: it does not play as
+   the base does, whatever its style): play the exploiter's action, as against a loose opponent. The
+   rules above catch styles the exploiter was built for; this one lets the trial below try the
+   exploiter against every other opponent that is plainly not the base (the Auction's all-in and
+   pot bidders, min-raiser and overbettor, which the equity bot beats by 2.5 to 3.5 big blinds a
+   hand more than the blueprint, were never classed loose), and never against the base itself.
 
 Otherwise the base plays.
 
@@ -90,6 +97,8 @@ _CALL = ActionKind.CALL
 _RAISE = ActionKind.RAISE
 _BID = ActionKind.BID
 _POT_CLASS = 1  # `SIZE_CLASSES` index of a pot-sized bet
+_DEPARTURES = ("vpip", "pfr", "fold_to_bet", "aggression", "bids")
+"""The frequencies the *departs* rule compares with the base's (`OpponentModel.probability_departed`)."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +118,7 @@ class ExploitConfig:
     loose_vpip: float = 0.3
     loose_aggression: float = 0.65
     folder_margin: float = 0.1
+    departure: float = 0.25
     confidence: float = 0.9
     memory: float = 1000.0
     prior_weight: float = 20.0
@@ -118,7 +128,15 @@ class ExploitConfig:
     trial_minimum: int = 30
 
     def __post_init__(self) -> None:
-        names = ("loose_fold", "loose_fold_postflop", "loose_vpip", "loose_aggression", "folder_margin", "confidence")
+        names = (
+            "loose_fold",
+            "loose_fold_postflop",
+            "loose_vpip",
+            "loose_aggression",
+            "folder_margin",
+            "departure",
+            "confidence",
+        )
         for name in names:
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
@@ -353,7 +371,7 @@ class AdaptiveBot:
         return self._arm[1] == 1
 
     def exploitable(self) -> str | None:
-        """``"loose"``, ``"folder"`` or ``None``: how the model is confident the opponent can be exploited."""
+        """``"loose"``, ``"folder"``, ``"departs"`` or ``None``: how the model is confident the opponent can be exploited."""
         model, exploit = self.model, self.exploit
         sure = exploit.confidence
         preflop = model.probability_below("fold_to_bet", exploit.loose_fold)[0, _POT_CLASS]
@@ -365,11 +383,13 @@ class AdaptiveBot:
         folds = max(0.5, float(model.prior_mean("fold_to_bet")[1, _POT_CLASS])) + exploit.folder_margin
         if 1.0 - model.probability_below("fold_to_bet", folds)[1, _POT_CLASS] >= sure:
             return "folder"
+        if max(float(model.probability_departed(name, exploit.departure).max()) for name in _DEPARTURES) >= sure:
+            return "departs"
         return None
 
     def _target(self, observation: Any, base: Policy, kind: str) -> Action | None:
         """The action the rule ``kind`` (`exploitable`) wants here, or ``None`` for the base's."""
-        if kind == "loose":
+        if kind != "folder":
             return max(self.exploiter.policy(observation), key=lambda entry: entry[1])[0]  # no draw in policy
         legal = observation.legal_actions
         if _RAISE not in legal or _CHECK not in legal:

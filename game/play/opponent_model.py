@@ -80,6 +80,14 @@ BETA_SIZE = _total
 _HAND_VALUES = 7462.0
 
 
+def _normal_below(threshold: Any, mean: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """The probability that a Beta of mean ``mean`` and ``total`` pseudo-counts is below ``threshold``
+    (elementwise), taken as the normal of variance ``mean (1 - mean) / (total + 1)``."""
+    deviation = np.sqrt(np.maximum(mean * (1.0 - mean) / (total + 1.0), 1e-18))
+    z = (np.asarray(threshold, dtype=np.float64) - mean) / deviation
+    return 0.5 * (1.0 + np.vectorize(math.erf)(z / math.sqrt(2.0)))
+
+
 def size_class(bet: int, pot_before: int, all_in: bool) -> int:
     """Index into `SIZE_CLASSES` of a bet of ``bet`` chips into ``pot_before`` chips.
 
@@ -382,9 +390,32 @@ class OpponentModel:
         cells = self._cells(name)
         total = self.prior.weight + self.trials[cells]
         mean = (self.prior.weight * self.prior.beta[cells] + self.successes[cells]) / total
-        deviation = np.sqrt(np.maximum(mean * (1.0 - mean) / (total + 1.0), 1e-18))
-        z = (threshold - mean) / deviation
-        return (0.5 * (1.0 + np.vectorize(math.erf)(z / math.sqrt(2.0)))).reshape(STATS[name])
+        return _normal_below(threshold, mean, total).reshape(STATS[name])
+
+    def probability_departed(self, name: str, margin: float) -> np.ndarray:
+        """Posterior probability that each frequency of the statistic ``name`` lies more than ``margin``
+        away from its prior mean, on the likelier side (shape ``STATS[name]``; the normal of
+        `probability_below`): how sure the model is that the opponent does not play as the base the prior
+        came from. ``"bids"``: each bid class's probability (the Dirichlet's Beta marginals; shape
+        ``(len(BID_CLASSES),)``).
+
+        >>> model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=ModelPrior.flat(weight=10.0))
+        >>> model.trials[:2] = 90.0  # 90 trials and no VPIP: mean 0.05, sd 0.0217, 0.2 below 0.5 - 0.25
+        >>> round(float(model.probability_departed("vpip", 0.25)[0]), 4)
+        1.0
+        >>> round(float(model.probability_departed("bids", 0.25).max()), 3)  # no bid seen: the prior's spread only
+        0.013
+        """
+        if name == "bids":
+            prior, total = self.prior.bids, self.prior.weight + self.bid_counts.sum()
+            mean = self.bid_distribution()
+        else:
+            prior, mean = self.prior_mean(name).ravel(), self.mean(name).ravel()
+            total = self.prior.weight + self.trials[self._cells(name)]
+        below = _normal_below(prior - margin, mean, total)
+        above = 1.0 - _normal_below(prior + margin, mean, total)
+        departed = np.maximum(below, above)
+        return departed if name == "bids" else departed.reshape(STATS[name])
 
     def count(self, name: str) -> np.ndarray:
         """Observed trials of the statistic ``name`` (shape ``STATS[name]``)."""
