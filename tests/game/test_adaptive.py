@@ -225,3 +225,53 @@ def test_a_folder_folds_more_than_the_base_itself(prior, verdict):
     model.prior = dataclasses.replace(model.prior, beta=beta)
     assert float(model.prior_mean("fold_to_bet")[1, SIZE_CLASSES.index("<=1p")]) == prior
     assert bot.exploitable() == verdict
+
+
+class _Quitter:
+    """An exploiter that gives up every hand: folds to any bet, checks otherwise (a PolicyBot)."""
+
+    name = "quitter"
+
+    def policy(self, observation):
+        from game.play.bot_support import one_point, passive_action
+
+        return one_point(passive_action(observation))
+
+    def act(self, observation):
+        return self.policy(observation)[0][0]
+
+
+@pytest.mark.parametrize("exploiter_wins", [True, False])
+def test_the_trial_keeps_the_arm_that_wins(exploiter_wins):
+    """Against a station (loose to a flat prior) the rule's deviations are tried on random rounds;
+    an exploiter that wins more than the base ends up played in nearly every round, one that gives
+    every hand up in nearly none, and the base's rounds then play exactly as the base."""
+    config = HoldemConfig()
+    exploit = ExploitConfig(value=(-1000.0, -1000.0), prior_weight=5.0, samples=200)  # a budget that never binds
+    equity = EquityBot(config, samples=200, seed=7)
+    passive = make_bot("tight_passive", config=config, seed=1)
+    base, exploiter = (passive, equity) if exploiter_wins else (equity, _Quitter())
+    bot = AdaptiveBot(base, config, exploit=exploit, exploiter=exploiter, seed=2)
+    play_match(config, bot, make_bot("station", config=config, seed=3), rounds=600, seed=4)
+    trial = max(bot.trials.values(), key=lambda trial: trial.rounds.sum())  # "loose" or "departs" (flat prior)
+    gain, error = trial.gain()
+    assert trial.rounds.sum() > 500
+    assert (gain - 2 * error > 0) if exploiter_wins else (gain + 2 * error < 0)
+    probability = trial.exploit_probability(exploit.trial_minimum)
+    assert probability > 0.95 if exploiter_wins else probability < 0.05
+    assert trial.rounds[int(exploiter_wins)] > 2 * trial.rounds[int(not exploiter_wins)]
+
+
+def test_the_departs_rule_needs_a_frequency_far_from_the_bases():
+    config = HoldemConfig()
+    bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(prior_weight=20.0, samples=200), seed=2)
+    model = bot.model
+    cells = model._cells("pfr")
+    model.trials[cells], model.successes[cells] = 500.0, 300.0  # 0.6 against the flat prior's 0.5
+    assert bot.exploitable() is None
+    model.successes[cells] = 450.0  # 0.9: 0.4 away
+    assert bot.exploitable() == "departs"
+    model.successes[cells] = 250.0
+    model.bid_counts[:] = 0.0
+    model.bid_counts[-1] = 300.0  # every bid all-in, against a sixth under the flat prior
+    assert bot.exploitable() == "departs"
