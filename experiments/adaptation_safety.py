@@ -8,7 +8,8 @@ deviations (common random numbers): its interval is far narrower than either mat
 JSON object: both win rates (mbb/hand, 95% Student-t interval over deal pairs), the paired
 difference (adaptive minus base, mbb/hand, interval over deal pairs), and the adaptive bot's
 deviations, their total cost (chips), deviations refused by the budget, ``won`` (chips above the
-value) and the model's verdict at the end::
+value), the model's verdict at the end and each rule's trial (`game.play.adaptive.ExploitTrial`: rounds
+per arm, the exploit arm's gain in chips per round and its standard error)::
 
     .venv/bin/python experiments/adaptation_safety.py --variant swap \\
         --base build/blueprints/2022/blueprint_swap.h5 --opponent build/blueprints/2022/blueprint_swap.h5 \\
@@ -77,6 +78,7 @@ def measure(
         "over_budget": adaptive.over_budget,
         "won_chips": adaptive.won,
         "verdict_at_end": adaptive.exploitable(),
+        "trials": {rule: trial.to_dict() for rule, trial in adaptive.trials.items()},
         "faults": played.illegal_actions,
     }
 
