@@ -23,7 +23,7 @@ The chips counted are those of the deviating action only, not those later street
 cost is a proxy for the worst case, not a proof of it.
 
 The opponent is *exploitable* in one of three ways, each decided only when the model is confident:
-the posterior probability (`OpponentModel.probability_below`) that its frequency is on the
+the posterior probability (`OpponentModel.probability_below`, `probability_departed`) that its frequency is on the
 exploitable side of a threshold is at least ``confidence`` (`ExploitConfig` holds the thresholds).
 With the base's own frequencies as the prior (`adaptive_player`), few observations mean no deviation.
 
@@ -46,7 +46,7 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
    the base does, whatever its style): play the exploiter's action, as against a loose opponent. The
    rules above catch styles the exploiter was built for; this one lets the trial below try the
    exploiter against every other opponent that is plainly not the base (the Auction's all-in and
-   pot bidders, min-raiser and overbettor, which the equity bot beats by 2.5 to 3.5 big blinds a
+   pot bidders, min-raiser and overbettor, which the equity bot beats by 2.3 to 3.7 big blinds a
    hand more than the blueprint, were never classed loose), and never against the base itself.
 
 Otherwise the base plays.
