@@ -264,8 +264,9 @@ class AdaptiveBot:
         """Decisions answered by the base (or the passive action) after an error."""
         self.trials: dict[str, ExploitTrial] = {}
         """Each rule's trial (`ExploitTrial`) by rule name (`exploitable`)."""
-        self._arm: tuple[str, int] | None = None
-        """The current round's rule and arm, drawn at its first decision the rule holds in."""
+        self._arm: tuple[str | None, int] | None = None
+        """The current round's rule (`exploitable`, ``None``: none holds) and arm (1: the rule's
+        deviations), settled at its first decision with a raise, call or bid (`_round_rule`)."""
 
     def __getattr__(self, name: str) -> Any:
         # counters and settings of the base (the lookup bot's decisions, off_tree, errors)
@@ -316,7 +317,7 @@ class AdaptiveBot:
         if observation.payoffs is not None:
             chips = observation.payoffs[observation.seat]
             self.won += chips - self.exploit.value[observation.seat]
-            if self._arm is not None:
+            if self._arm is not None and self._arm[0] is not None:
                 self.trials[self._arm[0]].add(self._arm[1], chips)
         self._arm = None
         self.check_invariant()
@@ -346,8 +347,8 @@ class AdaptiveBot:
         base's policy is asked only when the model finds the opponent exploitable (a re-solving base
         solves its subgame for it; its ``act`` then reuses that solve if the base plays)."""
         legal = observation.legal_actions
-        kind = self.exploitable() if legal & {_RAISE, _CALL, _BID} else None
-        if kind is None or not self._exploit_arm(kind):
+        kind = self._round_rule() if legal & {_RAISE, _CALL, _BID} else None
+        if kind is None:
             return None, None, False
         base = self.base.policy(observation)
         target = self._target(observation, base, kind)
@@ -361,14 +362,19 @@ class AdaptiveBot:
             return base, None, True
         return one_point(target), cost, False
 
-    def _exploit_arm(self, kind: str) -> bool:
-        """Whether this round plays the rule ``kind``'s deviations: its arm, drawn at the round's
-        first call (`ExploitTrial.exploit_probability`) and kept to its end."""
+    def _round_rule(self) -> str | None:
+        """The rule whose deviations this round plays, or ``None`` (none holds, or the round drew the
+        base arm). Settled at the round's first call and kept to its end: the model changes only
+        between rounds, so `exploitable` is asked once a round, and a rule that holds draws its arm
+        (`ExploitTrial.exploit_probability`)."""
         if self._arm is None:
-            trial = self.trials.setdefault(kind, ExploitTrial())
-            probability = trial.exploit_probability(self.exploit.trial_minimum)
-            self._arm = (kind, int(self._rng.random() < probability))
-        return self._arm[1] == 1
+            kind = self.exploitable()
+            arm = 0
+            if kind is not None:
+                trial = self.trials.setdefault(kind, ExploitTrial())
+                arm = int(self._rng.random() < trial.exploit_probability(self.exploit.trial_minimum))
+            self._arm = (kind, arm)
+        return self._arm[0] if self._arm[1] else None
 
     def exploitable(self) -> str | None:
         """``"loose"``, ``"folder"``, ``"departs"`` or ``None``: how the model is confident the opponent can be exploited."""

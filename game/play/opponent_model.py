@@ -407,15 +407,11 @@ class OpponentModel:
         0.013
         """
         if name == "bids":
-            prior, total = self.prior.bids, self.prior.weight + self.bid_counts.sum()
-            mean = self.bid_distribution()
+            prior, mean, total = self.prior.bids, self.bid_distribution(), self.prior.weight + self.bid_counts.sum()
         else:
-            prior, mean = self.prior_mean(name).ravel(), self.mean(name).ravel()
-            total = self.prior.weight + self.trials[self._cells(name)]
-        below = _normal_below(prior - margin, mean, total)
-        above = 1.0 - _normal_below(prior + margin, mean, total)
-        departed = np.maximum(below, above)
-        return departed if name == "bids" else departed.reshape(STATS[name])
+            prior, mean = self.prior_mean(name), self.mean(name)
+            total = self.prior.weight + self.count(name)
+        return np.maximum(_normal_below(prior - margin, mean, total), 1.0 - _normal_below(prior + margin, mean, total))
 
     def count(self, name: str) -> np.ndarray:
         """Observed trials of the statistic ``name`` (shape ``STATS[name]``)."""

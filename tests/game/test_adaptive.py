@@ -245,7 +245,7 @@ class _Quitter:
 def test_the_trial_keeps_the_arm_that_wins(exploiter_wins):
     """Against a station (loose to a flat prior) the rule's deviations are tried on random rounds;
     an exploiter that wins more than the base ends up played in nearly every round, one that gives
-    every hand up in nearly none, and the base's rounds then play exactly as the base."""
+    every hand up in nearly none."""
     config = HoldemConfig()
     exploit = ExploitConfig(value=(-1000.0, -1000.0), prior_weight=5.0, samples=200)  # a budget that never binds
     equity = EquityBot(config, samples=200, seed=7)
