@@ -185,7 +185,11 @@ class ResolvingConfig:
     first solve behind the safe gadget, with the opponent's best-response values against the
     blueprint; ``river_gadget``: the same on final streets (each opponent hand's value its best
     response to the blueprint's own betting of the street, to showdown), and an off-tree bet there
-    re-solved behind the previous solve's values as on the turn. ``resolve_off_tree``: re-solve a street
+    re-solved behind the previous solve's values as on the turn. ``nested_gadget``: an opponent's
+    off-tree bet on a final street is re-solved behind the previous solve's values (nested safe
+    solving, Brown & Sandholm 2017) even without ``river_gadget``. Behind such a nested gadget (the
+    turn's always) the opponent's range at the re-solve's root is its range before the bet, so that
+    every hand that could have made it is held to what it could get in the tree. ``resolve_off_tree``: re-solve a street
     whose earlier history the blueprint could not follow (Bayes stops at the move that left its tree,
     so both ranges ignore what came after); False: the blueprint plays such a street (counted in
     ``ResolvingBot.unmodelled``). ``range_floor``: on a final street without bounty types, the opponent's range the
@@ -204,6 +208,7 @@ class ResolvingConfig:
     depth_limited: bool = True
     turn_gadget: bool = True
     river_gadget: bool = False
+    nested_gadget: bool = False
     resolve_off_tree: bool = True
     continuation: ContinuationConfig = field(default_factory=ContinuationConfig)
     range_floor: float = 0.0
@@ -845,7 +850,8 @@ class ResolvingBot(LookupBot):
                 ranges[move.seat] = _updated(ranges[move.seat], strategy[child])
                 node = child
                 continue
-            ranges[move.seat] = _updated(ranges[move.seat], _off_tree_likelihood(tree, node, strategy, move.action))
+            before = ranges[move.seat]
+            ranges[move.seat] = _updated(before, _off_tree_likelihood(tree, node, strategy, move.action))
             raises = sum(1 for m in history if m.street == observation.street and m.action.kind is ActionKind.RAISE)
             config = SubgameConfig(
                 pot_chips=observation.contributions,
@@ -860,9 +866,18 @@ class ResolvingBot(LookupBot):
             tree = build_subgame_tree(config)
             clock = self._clock(TURN if isinstance(session.hands, TurnHands) else RIVER, tree)
             last = index == len(history) - 1
-            nested = self.resolving.river_gadget or isinstance(session.hands, TurnHands)
-            gadget = _nested_gadget(session, node, move.seat) if nested and last else None
-            return self._solve(session.key, session.hands, session.own, seat, ranges, tree, history, clock, gadget)
+            nested = self.resolving.river_gadget or self.resolving.nested_gadget or isinstance(session.hands, TurnHands)
+            if not (nested and last):
+                return self._solve(session.key, session.hands, session.own, seat, ranges, tree, history, clock)
+            # the gadget's reach: every hand that could have bet, each held to its in-tree value;
+            # the translated range stays the session's, for the moves that follow
+            reach = ranges.copy()
+            reach[move.seat] = before
+            gadget = _nested_gadget(session, node, move.seat)
+            solved = self._solve(session.key, session.hands, session.own, seat, reach, tree, history, clock, gadget)
+            kept = solved.ranges.copy()
+            kept[move.seat] = ranges[move.seat]
+            return dataclasses.replace(solved, ranges=kept)
         return dataclasses.replace(session, ranges=ranges, node=node, moves=history)
 
     def _subgame_action(self, tree: SubgameTree, node: int, child: int, observation: Observation) -> Action:
