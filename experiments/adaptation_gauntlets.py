@@ -5,7 +5,10 @@ Per year with a strategy file ``<bots>/<year>/blueprint_<variant>.h5`` (as ``exp
 a missing file gives a line saying so), each a child process run one after the other:
 
 - ``vcfr gauntlet --variant V --bot B --hands N --jobs J --json`` for B the file (its lookup bot), ``equity``
-  and ``adaptive:FILE`` (duplicate, engine rules, seed 0: the same deals for every bot and opponent);
+  and ``adaptive:FILE`` (duplicate, engine rules, seed 0: the same deals for every bot and opponent), and with
+  ``--resolve`` ``adaptive:resolve-final:FILE`` too: the adaptive bot over the re-solving bot that re-solves
+  final streets (what ``vcfr export-bot --resolve`` plays under the engines' clocks; in the Auction it is the
+  lookup bot, which re-solves nothing there);
 - ``experiments/adaptation_safety.py --variant V --base FILE --opponent FILE --rounds N --seed 0`` (in
   this process): the adaptive bot against its own blueprint, a near-equilibrium opponent, paired deal by
   deal with the blueprint against itself on the same deals (0 in expectation: a duplicate match of a
@@ -15,7 +18,8 @@ a missing file gives a line saying so), each a child process run one after the o
 Per opponent the table gives the three win rates (mbb/hand, 95% interval) and two verdicts:
 
 - *meets target*: ``yes`` when the better of the blueprint's and the equity bot's means lies inside or
-  below the adaptive bot's interval, ``overlap`` when only the two intervals overlap, ``no`` otherwise;
+  below the adaptive bot's interval, ``overlap`` when only the two intervals overlap, ``no`` otherwise
+  (with ``--resolve``, the same for the re-solving adaptive bot);
 - *above the blueprint*: ``clearly`` when the adaptive bot's interval lies wholly above the blueprint's.
 
 Writes ``<out>.md`` and ``<out>.json``; ``--cache`` keeps each finished command (keyed by its command line)
@@ -40,6 +44,8 @@ LOOSE = ("maniac", "station", "overbettor")
 """The loose styles the issue names: against them the adaptive bot must be clearly above the blueprint."""
 GAUNTLET_BOTS = ("blueprint", "equity", "adaptive")
 """The three bots each year's gauntlets seat: the file's lookup bot, the equity bot, the adaptive bot."""
+RESOLVING = "adaptive_resolve"
+"""The fourth gauntlet's bot with ``--resolve``: the adaptive bot over the final-street re-solving bot."""
 SAFETY_FLOOR_MBB = -30.0
 """The issue's floor against the blueprint itself (mbb/hand, the lower end of the interval)."""
 
@@ -59,10 +65,12 @@ def verdicts(blueprint: dict[str, Any], equity: dict[str, Any], adaptive: dict[s
     return meets, above
 
 
-def commands(variant: str, strategy: Path, hands: int, jobs: int) -> dict[str, list[str]]:
-    """The year's three gauntlet commands, by bot."""
+def commands(variant: str, strategy: Path, hands: int, jobs: int, resolve: bool = False) -> dict[str, list[str]]:
+    """The year's gauntlet commands, by bot (:data:`GAUNTLET_BOTS`, and :data:`RESOLVING` if ``resolve``)."""
     gauntlet = ["gauntlet", "--variant", variant, "--hands", str(hands), "--jobs", str(jobs), "--json"]
     bots = {"blueprint": str(strategy), "equity": "equity", "adaptive": f"adaptive:{strategy}"}
+    if resolve:
+        bots[RESOLVING] = f"adaptive:resolve-final:{strategy}"
     return {name: [*vcfr(), *gauntlet[:3], "--bot", bot, *gauntlet[3:]] for name, bot in bots.items()}
 
 
@@ -89,26 +97,35 @@ def year_lines(year: str, outcomes: dict[str, dict[str, Any]]) -> tuple[list[str
     failed = {name: outcome["error"] for name, outcome in outcomes.items() if "error" in outcome}
     if failed:
         return [*lines, *(f"- `{name}` failed: {' '.join(error)}" for name, error in failed.items()), ""], {}
-    rows = {name: {row["opponent"]: row for row in outcomes[name]["result"]["opponents"]} for name in GAUNTLET_BOTS}
-    lines += [
-        "| opponent | blueprint | equity bot | adaptive | meets target | above the blueprint |",
-        "| --- | ---: | ---: | ---: | --- | --- |",
-    ]
+    bots = [name for name in (*GAUNTLET_BOTS, RESOLVING) if name in outcomes]
+    rows = {name: {row["opponent"]: row for row in outcomes[name]["result"]["opponents"]} for name in bots}
+    resolving = RESOLVING in rows
+    header = "| opponent | blueprint | equity bot | adaptive | meets target | above the blueprint |"
+    rule = "| --- | ---: | ---: | ---: | --- | --- |"
+    if resolving:
+        header += " adaptive, re-solving | meets target | above the blueprint |"
+        rule += " ---: | --- | --- |"
+    lines += [header, rule]
     summary: dict[str, Any] = {"opponents": {}}
     for opponent, blueprint in rows["blueprint"].items():
         equity, adaptive = rows["equity"][opponent], rows["adaptive"][opponent]
         meets, above = verdicts(blueprint, equity, adaptive)
         summary["opponents"][opponent] = {"meets": meets, "above_blueprint": above}
         name = f"**`{opponent}`**" if opponent in LOOSE else f"`{opponent}`"
-        lines.append(f"| {name} | {_cell(blueprint)} | {_cell(equity)} | {_cell(adaptive)} | {meets} | {above} |")
-    faults = sum(row["faults"]["bot"] for name in GAUNTLET_BOTS for row in rows[name].values())
+        line = f"| {name} | {_cell(blueprint)} | {_cell(equity)} | {_cell(adaptive)} | {meets} | {above} |"
+        if resolving:
+            meets, above = verdicts(blueprint, equity, rows[RESOLVING][opponent])
+            summary["opponents"][opponent] |= {"resolving_meets": meets, "resolving_above_blueprint": above}
+            line += f" {_cell(rows[RESOLVING][opponent])} | {meets} | {above} |"
+        lines.append(line)
+    faults = sum(row["faults"]["bot"] for name in bots for row in rows[name].values())
     paired = outcomes["safety"]["result"]
     low = paired["paired_difference_mbb_per_hand"] - paired["paired_difference_ci95"]
     summary |= {"bot_faults": faults, "safety_paired_low_mbb": low, "safety_met": low >= SAFETY_FLOOR_MBB}
     seconds = ", ".join(f"{name} {outcome['seconds']:.0f}" for name, outcome in outcomes.items())
     lines += [
         "",
-        f"Our bots' faults over the three gauntlets: {faults}. Loose styles in bold. Against its blueprint, "
+        f"Our bots' faults over the {len(bots)} gauntlets: {faults}. Loose styles in bold. Against its blueprint, "
         f"{paired['rounds']:,} rounds: the adaptive bot {paired['adaptive_mbb_per_hand']:+,.0f} ± "
         f"{paired['adaptive_ci95']:,.0f} mbb/hand, the blueprint itself {paired['base_mbb_per_hand']:+,.0f} ± "
         f"{paired['base_ci95']:,.0f} on the same deals; paired difference "
@@ -131,6 +148,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--jobs", type=int, default=2, help="each gauntlet's worker processes")
     parser.add_argument("--cache", type=Path, default=None, help="keep each finished run here and reuse it (resume)")
     parser.add_argument(
+        "--resolve", action="store_true", help="also the adaptive bot over the final-street re-solving bot"
+    )
+    parser.add_argument(
         "--out", type=Path, default=ROOT / "results" / "adaptation_gauntlets", help="writes OUT.md, OUT.json"
     )
     args = parser.parse_args(argv)
@@ -152,11 +172,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "above the blueprint's (`clearly`).",
         "",
     ]
+    if args.resolve:
+        lines += [
+            "*Adaptive, re-solving*: `adaptive:resolve-final:FILE`, the adaptive bot over the re-solving bot that "
+            "re-solves final streets (in the Auction the lookup bot: it re-solves nothing there); its verdicts as "
+            "the adaptive bot's.",
+            "",
+        ]
     for year, strategy in found.items():
         relative = strategy.relative_to(ROOT) if strategy.is_relative_to(ROOT) else strategy
         outcomes = {
             name: run(command, args.cache)
-            for name, command in commands(YEARS[year], relative, args.hands, args.jobs).items()
+            for name, command in commands(YEARS[year], relative, args.hands, args.jobs, args.resolve).items()
         }
         outcomes["safety"] = safety(YEARS[year], relative, args.hands, args.cache)
         year_text, summary = year_lines(year, outcomes)

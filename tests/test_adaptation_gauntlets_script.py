@@ -1,5 +1,5 @@
-"""``experiments/adaptation_gauntlets.py`` on a tiny Swap strategy in the 2022 slot: the three gauntlets and the
-safety match run as child processes, land in one table with a verdict per opponent, and a second run is read
+"""``experiments/adaptation_gauntlets.py`` on a tiny Swap strategy in the 2022 slot: the four gauntlets (``--resolve``)
+and the safety match run as child processes, land in one table with a verdict per opponent, and a second run is read
 from the cache; bad arguments are refused."""
 
 from __future__ import annotations
@@ -20,12 +20,16 @@ def test_three_gauntlets_and_the_safety_match_on_a_tiny_swap_blueprint(tmp_path:
     solve_tiny(tmp_path / "bots" / "2022" / "blueprint_swap.h5", "swap", stack=200)  # the engines' Swap stack
     out, cache = tmp_path / "report", tmp_path / "cache"
     arguments = ["--bots", str(tmp_path / "bots"), "--years", "2022,2023", "--hands", "4", "--jobs", "1",
-                 "--cache", str(cache), "--out", str(out)]  # fmt: skip
+                 "--cache", str(cache), "--out", str(out), "--resolve"]  # fmt: skip
     report = gauntlets.main(arguments)
     year = report["years"]["2022"]
-    assert set(year["runs"]) == {"blueprint", "equity", "adaptive", "safety"} and "2023" in report["missing"]
+    runs = {"blueprint", "equity", "adaptive", "adaptive_resolve", "safety"}
+    assert set(year["runs"]) == runs and "2023" in report["missing"]
     assert all("error" not in run for run in year["runs"].values()), year["runs"]
     assert year["runs"]["adaptive"]["result"]["bot"].startswith("adaptive:")
+    assert year["runs"]["adaptive_resolve"]["result"]["bot"].startswith("adaptive:resolve-final:")
+    verdicts = next(iter(year["summary"]["opponents"].values()))
+    assert verdicts["resolving_meets"] in ("yes", "overlap", "no")
     assert year["runs"]["safety"]["result"]["rounds"] == 4 and year["summary"]["safety_met"] in (True, False)
     opponents = [row["opponent"] for row in year["runs"]["blueprint"]["result"]["opponents"]]
     assert list(year["summary"]["opponents"]) == opponents and len(opponents) >= 12
