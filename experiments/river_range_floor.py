@@ -9,8 +9,9 @@ range. ``ResolvingConfig.river_gadget`` puts the river's solves behind the safe 
 hand's value its best response to the blueprint's river). Per floor of ``--floors``, the bot
 ``ResolvingBot(FILE, resolving=ResolvingConfig(depth_limited=False, range_floor=F))`` (the turn plays the
 blueprint, as in the engines under their clocks; ``F+gadget``: with ``river_gadget=True``; ``F+modelled``: with
-``resolve_off_tree=False``, the blueprint playing rivers whose earlier history left its tree; ``F+nested``: with
-``nested_gadget=True``, an off-tree river bet re-solved behind the previous solve's values; any may be combined)
+``resolve_off_tree=False``, the blueprint playing rivers whose earlier history left its tree; ``F+translated``: with
+``nested_gadget=False``, an off-tree river bet re-solved against the translated range alone, without the nested
+gadget; any may be combined)
 plays (``lookup`` among the floors: the file's lookup bot instead, LBR only, the reference a paired column can
 subtract):
 
@@ -52,8 +53,8 @@ def measure(
 ) -> dict[str, Any]:
     """LBR (``lbr``: its deals, candidates, seed and raising streets) and the head-to-head (``rounds``, 0: none)
     of the final-street re-solving bot at ``floor`` with ``options`` (``gadget``: behind the river gadget;
-    ``modelled``: the blueprint where the history left its tree; ``nested``: off-tree river bets behind the
-    nested gadget); ``None``: LBR against the file's lookup
+    ``modelled``: the blueprint where the history left its tree; ``translated``: off-tree river bets re-solved
+    without the nested gadget); ``None``: LBR against the file's lookup
     bot (no match)."""
     from game.play.match import play_match
     from solver.bots.lookup_bot import LookupBot
@@ -69,7 +70,7 @@ def measure(
             depth_limited=False,
             range_floor=floor,
             river_gadget="gadget" in options,
-            nested_gadget="nested" in options,
+            nested_gadget="translated" not in options,
             resolve_off_tree="modelled" not in options,
         )
         return ResolvingBot(strategy, resolving=settings, seed=seed, name=label(floor, options))
@@ -94,7 +95,7 @@ def measure(
     return row | {"match": match, "match_seconds": time.perf_counter() - began, "match_resolves": bot.resolves}
 
 
-OPTIONS = ("gadget", "modelled", "nested")
+OPTIONS = ("gadget", "modelled", "translated")
 """What ``+NAME`` after a floor turns on (see the module docstring)."""
 
 
@@ -111,7 +112,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--floors",
         default="0,0.3",
-        help="comma-separated range floors in [0, 1], each F or F+OPTION[+OPTION...] with OPTION gadget, modelled or nested; "
+        help="comma-separated range floors in [0, 1], each F or F+OPTION[+OPTION...] with OPTION gadget, modelled or translated; "
         "lookup: the lookup bot instead",
     )
     parser.add_argument("--hands", type=int, default=600, help="LBR deals per seat")
@@ -124,7 +125,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--jobs", type=int, default=2, help="floors measured at a time")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "river_range_floor", help="OUT.md, OUT.json")
     args = parser.parse_args(argv)
-    refused = f"--floors must be shares in [0, 1] (F, F+gadget, F+modelled, F+nested) or lookup, got {args.floors!r}"
+    refused = (
+        f"--floors must be shares in [0, 1] (F, F+gadget, F+modelled, F+translated) or lookup, got {args.floors!r}"
+    )
     specs = [value.strip().split("+") for value in args.floors.split(",")]
     chosen = [tuple(spec[1:]) for spec in specs]
     try:

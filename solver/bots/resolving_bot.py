@@ -24,8 +24,13 @@ Hold'em):
    opponent's range is multiplied by the solved strategy's probability of the raises it translates
    to (pseudo-harmonic, the mix of the two nearest; unchanged past the tree's cap, where the tree
    holds no raise), and the bot re-solves from the current node (real pot, stacks and pips, bets and
-   raises made so far on the street, so past the cap it may only fold or call) with the ranges so
-   updated.
+   raises made so far on the street, so past the cap it may only fold or call) behind the safe
+   re-solving gadget (:class:`~solver.resolve.resolver.OpponentValues`; ``ResolvingConfig.nested_gadget``,
+   on by default): each opponent hand may take instead its best in-tree value at that node against
+   the previous solve, and the gadget's reach is the opponent's range before the bet, so the off-tree
+   bet gains no hand it could have made more than it could already get. (Without the gadget the
+   re-solve plays against the translated range alone, a best response to a guess: results/resolving.md
+   measures what the full-game LBR wins from it.)
 
 **The turn** (``ResolvingConfig.depth_limited``, on by default) goes the same way with a
 depth-limited subgame (Brown, Sandholm & Amos 2018): ranges from the blueprint over the preflop and
@@ -35,18 +40,15 @@ leaf the bot's value is the blueprint's river play against one of four continuat
 the opponent, chosen per opponent hand by the solve (:mod:`solver.resolve.continuation`: the
 blueprint and the blueprint biased toward fold, call, raise), each leaf reading the blueprint's
 river from the abstract node its turn history translates to (the most probable translation of each
-raise). Off-tree opponent bets on the turn re-solve from the current node as on the river, behind
-the safe re-solving gadget (:class:`~solver.resolve.resolver.OpponentValues`): each opponent hand's
-alternative is its best in-tree value at that node against the previous turn solve (so the off-tree
-bet gains it no more than it could already get). The turn's first solve is behind the gadget too
+raise). Off-tree opponent bets on the turn re-solve from the current node behind the nested gadget,
+as on the river. The turn's first solve is behind the gadget too
 (``ResolvingConfig.turn_gadget``), each opponent hand's alternative its best response to the
 blueprint's own turn (its bet set, from the abstract node the history leads to, chips scaled to the
 real pot) and, at its leaves, to the blueprint's river against the best of the same continuations;
-where the blueprint cannot follow the history it solves without. A final street's solves go behind
-the same gadgets when ``ResolvingConfig.river_gadget`` is on (off by default): the first, each
-opponent hand's best response to the blueprint's own betting of the street, to showdown (Bounty's
-types included: the bot's bucket is ``2 * bucket + hit``); an off-tree bet, the previous solve's
-values. The river's
+where the blueprint cannot follow the history it solves without. A final street's first solve goes behind
+the same gadget when ``ResolvingConfig.river_gadget`` is on (off by default), each opponent hand's
+alternative its best response to the blueprint's own betting of the street, to showdown (Bounty's
+types included: the bot's bucket is ``2 * bucket + hit``). The river's
 ranges still come from the blueprint over the turn's moves (the turn's re-solved strategy is not
 carried to the river).
 
@@ -184,12 +186,12 @@ class ResolvingConfig:
     :mod:`solver.resolve.continuation`), else play the blueprint there; ``turn_gadget``: the turn's
     first solve behind the safe gadget, with the opponent's best-response values against the
     blueprint; ``river_gadget``: the same on final streets (each opponent hand's value its best
-    response to the blueprint's own betting of the street, to showdown), and an off-tree bet there
-    re-solved behind the previous solve's values as on the turn. ``nested_gadget``: an opponent's
-    off-tree bet on a final street is re-solved behind the previous solve's values (nested safe
-    solving, Brown & Sandholm 2017) even without ``river_gadget``. Behind such a nested gadget (the
-    turn's always) the opponent's range at the re-solve's root is its range before the bet, so that
-    every hand that could have made it is held to what it could get in the tree. ``resolve_off_tree``: re-solve a street
+    response to the blueprint's own betting of the street, to showdown). ``nested_gadget``: an
+    opponent's off-tree bet, on any street, is re-solved behind the previous solve's values (nested
+    safe solving, Brown & Sandholm 2017), the opponent's range at the re-solve's root its range before
+    the bet, so that every hand that could have made it is held to what it could get in the tree
+    (False: the re-solve takes the range the translated bet leaves and plays against it alone;
+    results/resolving.md measures both). ``resolve_off_tree``: re-solve a street
     whose earlier history the blueprint could not follow (Bayes stops at the move that left its tree,
     so both ranges ignore what came after); False: the blueprint plays such a street (counted in
     ``ResolvingBot.unmodelled``). ``range_floor``: on a final street without bounty types, the opponent's range the
@@ -208,7 +210,7 @@ class ResolvingConfig:
     depth_limited: bool = True
     turn_gadget: bool = True
     river_gadget: bool = False
-    nested_gadget: bool = False
+    nested_gadget: bool = True
     resolve_off_tree: bool = True
     continuation: ContinuationConfig = field(default_factory=ContinuationConfig)
     range_floor: float = 0.0
@@ -850,7 +852,7 @@ class ResolvingBot(LookupBot):
                 ranges[move.seat] = _updated(ranges[move.seat], strategy[child])
                 node = child
                 continue
-            before = ranges[move.seat]
+            before = ranges[move.seat].copy()
             ranges[move.seat] = _updated(before, _off_tree_likelihood(tree, node, strategy, move.action))
             raises = sum(1 for m in history if m.street == observation.street and m.action.kind is ActionKind.RAISE)
             config = SubgameConfig(
@@ -866,8 +868,7 @@ class ResolvingBot(LookupBot):
             tree = build_subgame_tree(config)
             clock = self._clock(TURN if isinstance(session.hands, TurnHands) else RIVER, tree)
             last = index == len(history) - 1
-            nested = self.resolving.river_gadget or self.resolving.nested_gadget or isinstance(session.hands, TurnHands)
-            if not (nested and last):
+            if not (self.resolving.nested_gadget and last):
                 return self._solve(session.key, session.hands, session.own, seat, ranges, tree, history, clock)
             # the gadget's reach: every hand that could have bet, each held to its in-tree value;
             # the translated range stays the session's, for the moves that follow

@@ -321,6 +321,43 @@ def test_off_tree_bet_resolves_from_the_current_node(solved):  # noqa: F811
     assert bot.resolves == 2 and bot.fallbacks == 0 and bot.errors == 0  # street start, then the bet
 
 
+def test_off_tree_river_bet_resolves_behind_the_nested_gadget(solved):  # noqa: F811
+    """After the opponent's off-tree river bet the bot re-solves behind the gadget (``nested_gadget``, the
+    default) whose reach is the opponent's river range before the bet: every hand that could have bet is
+    held to its best in-tree value, and gains less above it than against a plain re-solve. The session
+    walks on with the range the translated bet leaves. With ``nested_gadget`` off the re-solve has no
+    gadget and plays against that translated range."""
+    path, abstraction, _ = solved
+    config = HoldemConfig(stack=STACK)
+    round_ = river_spot(4)
+    low, high = round_.raise_bounds()
+    round_.apply(Action.raise_to(min(high, low + 1)))  # 3 chips into a pot of 4: off the tree
+    observation = round_.observation(0)
+    bots = {
+        nested: ResolvingBot(
+            path,
+            card_abstraction=abstraction,
+            config=config,
+            seed=2,
+            resolving=ResolvingConfig(iterations=300, depth_limited=False, nested_gadget=nested),
+        )
+        for nested in (True, False)
+    }
+    for bot in bots.values():
+        assert round_.can_apply(bot.act(observation)) and bot.resolves == 2
+    nested, plain = bots[True]._session, bots[False]._session
+    hands = nested.hands
+    before = hands.range_from_1326(bots[True]._street_ranges(observation).sum(axis=2)[1])
+    np.testing.assert_allclose(nested.solver.ranges[1], before / before.sum(), atol=1e-12)
+    assert nested.solver.gadget is not None and nested.solver.gadget.player == 1
+    assert plain.solver.gadget is None
+    np.testing.assert_allclose(nested.ranges[1], plain.ranges[1], atol=1e-12)  # the walk goes on translated
+    np.testing.assert_allclose(plain.solver.ranges[1], plain.ranges[1], atol=1e-12)
+    assert np.abs(nested.ranges[1] - nested.solver.ranges[1]).sum() > 0.1  # the bet moved the range
+    gadget, unsafe, pot = gadget_and_plain_excess(bots[True], seat=0)
+    assert gadget < unsafe and gadget < 0.02 * pot, (gadget, unsafe, pot)
+
+
 def test_a_history_the_blueprint_cannot_follow_is_played_by_the_blueprint_unless_resolve_off_tree(solved):  # noqa: F811
     """Three preflop raises (past the blueprint's ``cap=2``) then checks to the river: Bayes stops at the
     third raise. With ``resolve_off_tree`` off the bot plays the blueprint there (counted unmodelled, no
