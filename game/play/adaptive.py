@@ -77,13 +77,14 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from game.cards.rng import SeedLike, as_generator, kernel_seed
-from game.play.bot_support import one_point, passive_action, sample_policy
+from game.play.bot_support import one_point, passive_action, policy_rows_by_hand, sample_policy
 from game.play.bots import EquityBot
 from game.play.opponent_model import BountyRule, ModelPrior, OpponentModel, prior_from_self_play
 from game.rules.actions import Action, ActionKind, Policy
@@ -270,7 +271,7 @@ class AdaptiveBot:
 
     def __getattr__(self, name: str) -> Any:
         # counters and settings of the base (the lookup bot's decisions, off_tree, errors)
-        if name == "base":
+        if name in ("base", "policy_rows"):  # the base's rows are not this bot's policy: policy_rows below
             raise AttributeError(name)
         return getattr(self.base, name)
 
@@ -279,6 +280,19 @@ class AdaptiveBot:
         self._share_bounty_posterior(observation)
         policy = self._decide(observation)[0]
         return self.base.policy(observation) if policy is None else policy
+
+    def policy_rows(
+        self, observation: Any, holes: Sequence[tuple[int, ...]], bounty_ranks: Sequence[int | None] | None = None
+    ) -> tuple[list[Action], np.ndarray]:
+        """:meth:`policy` with each of ``holes`` (and ``bounty_ranks``) substituted, as
+        `solver.bots.lookup_bot.LookupBot.policy_rows`: the base's rows at once (its own ``policy_rows``
+        if it has one) while no rule's deviations play this round, else one :meth:`policy` per hand."""
+        ranks = list(bounty_ranks) if bounty_ranks is not None else [observation.bounty_rank] * len(holes)
+        deviating = observation.legal_actions & {_RAISE, _CALL, _BID} and self._round_rule() is not None
+        rows = None if deviating else getattr(self.base, "policy_rows", None)
+        if rows is not None:
+            return rows(observation, holes, ranks)
+        return policy_rows_by_hand(self if deviating else self.base, observation, holes, ranks)
 
     def act(self, observation: Any) -> Action:
         try:

@@ -9,6 +9,8 @@ from the bot's seed and the cards (`EquityEstimator`), never drawn from the gene
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -42,6 +44,24 @@ def sample_policy(policy: Policy, rng: np.random.Generator) -> Action:
         if draw < total:
             return action
     return policy[-1][0]  # rounding left the sum a hair under 1
+
+
+def policy_rows_by_hand(
+    bot: Any, observation: Any, holes: Sequence[tuple[int, ...]], bounty_ranks: Sequence[int | None]
+) -> tuple[list[Action], np.ndarray]:
+    """``bot.policy`` at ``observation`` with each of ``holes`` and ``bounty_ranks`` substituted, one call per
+    hand: ``(actions, probabilities)``, probabilities float64 ``[len(holes), len(actions)]`` (the form of a
+    bot's ``policy_rows``, for bots without one)."""
+    actions: dict[Action, int] = {}
+    entries = []
+    for hole, rank in zip(holes, bounty_ranks, strict=True):
+        policy = bot.policy(replace(observation, hole_cards=tuple(hole), bounty_rank=rank))
+        entries.append([(actions.setdefault(action, len(actions)), p) for action, p in policy])
+    matrix = np.zeros((len(holes), len(actions)))
+    for k, entry in enumerate(entries):
+        for column, probability in entry:
+            matrix[k, column] += probability
+    return list(actions), matrix
 
 
 def one_point(action: Action) -> Policy:

@@ -25,8 +25,8 @@ DEFAULT_CANDIDATES = 100
 DEFAULT_FULL_CANDIDATES = 400
 """Full-game LBR's default belief size: K = 100 hid the blueprints' weakness (README, "Full-game LBR")."""
 ACTIONS = ("tree", "full")
-FULL_BOTS = ("lookup", "resolve")
-BOT_NAMES = {"lookup": "lookup bot", "resolve": "re-solving bot"}
+FULL_BOTS = ("lookup", "resolve", "adaptive")
+BOT_NAMES = {"lookup": "lookup bot", "resolve": "re-solving bot", "adaptive": "adaptive bot"}
 
 
 def _at_least(flag: str, value: int, minimum: int) -> None:
@@ -93,8 +93,10 @@ def run_full_lbr(
     bot_kind: str = "lookup",
     raise_streets: str | None = None,
 ) -> None:
-    """Full-game LBR of ``path``'s lookup bot, or with ``bot_kind="resolve"`` its re-solving bot (its
-    game's real rules, default settings), and print the result (JSON or lines)."""
+    """Full-game LBR of ``path``'s lookup bot, or with ``bot_kind="resolve"`` its re-solving bot, or with
+    ``"adaptive"`` the adaptive bot around its lookup bot (``adaptive:FILE``: it learns LBR over the deals,
+    a match to it), in its game's real rules with default settings, and print the result (JSON or lines)."""
+    from game.play.cli_game import make_player
     from solver.bots.lookup_bot import LookupBot
     from solver.bots.resolving_bot import ResolvingBot
     from solver.evaluate.full_lbr import FullLBRConfig, full_lbr
@@ -115,7 +117,12 @@ def run_full_lbr(
         raise_streets=_streets(raise_streets),
     )
     try:
-        bot = ResolvingBot(path, seed=seed) if bot_kind == "resolve" else LookupBot(path, seed=seed)
+        if bot_kind == "resolve":
+            bot = ResolvingBot(path, seed=seed)
+        else:
+            bot = LookupBot(path, seed=seed)
+            if bot_kind == "adaptive":
+                bot = make_player(f"adaptive:{path}", bot.config, seed)
     except (StrategyFileError, ValueError, TypeError, OSError) as error:
         raise _fail(str(error)) from None
     progress, report = _hands_progress("full lbr", 2 * hands, shown=not (as_json or quiet))
@@ -130,6 +137,7 @@ def run_full_lbr(
         "bot_off_tree": bot.off_tree,
         "bot_errors": bot.errors,
         "bot": bot_kind,
+        "bot_deviations": getattr(bot, "deviations", 0),
     }
     if as_json:
         typer.echo(json.dumps(out))
@@ -258,7 +266,9 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         bids: str = typer.Option("0,0.25,1", help="--actions full: LBR's Auction bids, pot fractions (all-in added)."),
         samples: int = typer.Option(16, help="--actions full: runouts per candidate hand and decision."),
         bot: str = typer.Option(
-            "lookup", help="--actions full: the file's bot LBR plays: lookup, or resolve (the re-solving bot)."
+            "lookup",
+            help="--actions full: the file's bot LBR plays: lookup, resolve (the re-solving bot) or adaptive (the "
+            "adaptive bot around the lookup bot, learning LBR over the deals as over a match).",
         ),
         raise_streets: str | None = typer.Option(
             None,
@@ -273,13 +283,13 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         file's average strategy, in mbb/hand with a 95% interval; works on full-size heads-up games.
         --opponent equity/checkcall: the same LBR against the equity bot or check/call (reference lines).
         --actions full: full-game LBR against the file's lookup bot (off-tree sizes, its translation), or
-        with --bot resolve its re-solving bot."""
+        with --bot resolve its re-solving bot, with --bot adaptive the adaptive bot."""
         if actions not in ACTIONS:
             raise _fail(f"--actions must be tree or full, got {actions!r}", 2)
         if bot not in FULL_BOTS:
-            raise _fail(f"--bot must be lookup or resolve, got {bot!r}", 2)
+            raise _fail(f"--bot must be lookup, resolve or adaptive, got {bot!r}", 2)
         if bot != "lookup" and actions != "full":
-            raise _fail("--bot resolve needs --actions full (tree LBR plays the file's average strategy)", 2)
+            raise _fail(f"--bot {bot} needs --actions full (tree LBR plays the file's average strategy)", 2)
         if actions != "full" and raise_streets is not None:
             raise _fail("--raise-streets needs --actions full", 2)
         if actions == "full":

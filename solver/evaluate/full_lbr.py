@@ -4,7 +4,9 @@ LBR plays the real game (`game.rules`, any heads-up variant, either rule set) ag
 `game.rules.actions.PolicyBot`, ``hands`` deals per seat (the same deal twice, LBR in seat 0
 then seat 1), and reports its winnings in mbb/hand with a Student-t 95% interval over the deals
 (positive: LBR wins). The bot plays with ``act``; LBR reads only its own view and the bot's
-``policy``.
+``policy``. The rounds are one match to the bot: a bot with ``round_over`` (the adaptive bot,
+`game.play.adaptive.AdaptiveBot`, learning its opponent) is shown each finished round from its seat,
+as the match runner and the engines do.
 
 **LBR's actions.** Fold, check/call, raises of the configured pot fractions (default 0.5p, 1p, 2p;
 a raise of pot fraction f is ``own pip + cost + f * (pot + cost)`` chips, the bet abstraction's
@@ -47,13 +49,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from game.dataclass_support import check_int
-from game.play.bots import passive_action
+from game.play.bot_support import passive_action, policy_rows_by_hand
 from game.play.match import interval_95
 from game.rules.actions import Action, ActionKind, PolicyBot
 from game.rules.chance import RandomChance
@@ -195,16 +197,7 @@ def policy_matrix(
     rows = getattr(bot, "policy_rows", None)
     if rows is not None:
         return rows(observation, holes, ranks)
-    actions: dict[Action, int] = {}
-    entries = []
-    for hole, rank in zip(holes, ranks, strict=True):
-        policy = bot.policy(replace(observation, hole_cards=tuple(hole), bounty_rank=rank))
-        entries.append([(actions.setdefault(action, len(actions)), p) for action, p in policy])
-    matrix = np.zeros((len(holes), len(actions)))
-    for k, entry in enumerate(entries):
-        for column, probability in entry:
-            matrix[k, column] += probability
-    return list(actions), matrix
+    return policy_rows_by_hand(bot, observation, holes, ranks)
 
 
 class _Belief:
@@ -350,6 +343,9 @@ class _LBR:
             round_.apply(self.decide(round_, observation, belief))
         if belief is not None:
             self.resets += belief.resets
+        report = getattr(self.bot, "round_over", None)
+        if report is not None:
+            report(round_.observation(bot_seat))
         return int(round_.payoffs()[seat])
 
     def _bot_won_third(self, lbr_view: Observation, at: Observation, belief: _Belief) -> bool:

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from game.play.adaptive import AdaptiveBot, ExploitConfig, adaptive_player
+from game.play.bot_support import policy_rows_by_hand
 from game.play.bots import EquityBot, make_bot
 from game.play.cli_game import make_player
 from game.play.match import play_match
@@ -132,6 +133,47 @@ def test_policy_changes_nothing_and_act_samples_it():
     assert bot.policy(observation) == first and bot.risk == 0
     action = bot.act(observation)
     assert action in [a for a, _ in first]
+
+
+class _RowsBase(EquityBot):
+    """The tight base with ``policy_rows`` (as the lookup bot has), counting its calls."""
+
+    calls = 0
+
+    def policy_rows(self, observation, holes, bounty_ranks=None):
+        self.calls += 1
+        return policy_rows_by_hand(self, observation, holes, bounty_ranks or [None] * len(holes))
+
+
+def test_policy_rows_are_the_adaptive_policy_per_hand():
+    """Full-game LBR's belief reads ``policy_rows``: the base's own rows while no rule plays this round,
+    and the adaptive policy, hand by hand, in a round drawn to exploit (the base's rows, which the base
+    would lend, hide the deviations)."""
+    from game.cards.deck import parse_cards
+    from game.rules.chance import RandomChance
+    from game.rules.holdem import HoldemRound
+
+    config = HoldemConfig()
+    base = _RowsBase(config, samples=200, raise_equity=0.85, seed=1)
+    bot = AdaptiveBot(base, config, exploit=ExploitConfig(samples=200), seed=2)
+    round_ = HoldemRound(config, RandomChance(np.random.default_rng(0)))
+    observation = round_.observation(round_.to_act)
+    holes = [tuple(int(c) for c in parse_cards(text)) for text in ("AsAh", "7c2d", "KsQs", "9h8h")]
+
+    def by_hand(player):
+        return [dict(player.policy(dataclasses.replace(observation, hole_cards=hole))) for hole in holes]
+
+    def as_dicts(actions, rows):
+        return [{a: p for a, p in zip(actions, row, strict=True) if p > 0} for row in rows]
+
+    assert as_dicts(*bot.policy_rows(observation, holes)) == by_hand(base) and base.calls == 1
+    bot.won = bot.budget = 1000.0  # room to deviate
+    bot.model.trials[:] = 1000.0  # a station: loose
+    bot.model.successes[:] = 0.0
+    bot._arm = ("loose", 1)  # this round drew the exploit arm
+    rows = as_dicts(*bot.policy_rows(observation, holes))
+    assert base.calls == 1 and rows == by_hand(bot)
+    assert rows != by_hand(base)  # the deviations show
 
 
 def test_against_a_loose_opponent_the_auction_bid_is_the_valuation():

@@ -72,6 +72,26 @@ def test_always_fold_anchor_bounty(rules):
     assert abs(result.mbb_per_hand - expected_mbb) <= result.ci95_mbb, (result.mbb_per_hand, result.ci95_mbb)
 
 
+class RoundCounter(AlwaysCall):
+    """A calling station that counts the finished rounds it is shown and checks each is over, from its seat."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[int, int]] = []
+
+    def round_over(self, observation: Observation) -> None:
+        assert observation.payoffs is not None
+        self.shown.append((observation.seat, observation.payoffs[observation.seat]))
+
+
+def test_a_learning_bot_is_shown_every_finished_round():
+    """LBR's deals are one match to the bot: ``round_over`` after each round, from the bot's seat, with its
+    payoff (LBR's negated)."""
+    bot = RoundCounter()
+    result = full_lbr(HoldemConfig(), bot, FullLBRConfig(hands=6, candidates=20, seed=5))
+    assert [seat for seat, _ in bot.shown] == [1, 0] * 6  # LBR in seat 0, then in seat 1
+    assert [-chips for _, chips in bot.shown] == result.payoffs.reshape(-1).tolist()
+
+
 def test_always_call_loses_clearly():
     result = full_lbr(HoldemConfig(), AlwaysCall(), FullLBRConfig(hands=100, candidates=100, seed=4))
     assert result.mbb_per_hand - result.ci95_mbb > 5_000  # value-bets every strong hand into a station
@@ -176,6 +196,9 @@ def test_cli_lbr_actions_full(tmp_path: Path) -> None:
         invoke("lbr", path, "--actions", "full", "--raise-streets", "flop,showdown"), 2
     )
     assert "needs --actions full" in one_line_error(invoke("lbr", path, "--raise-streets", "flop"), 2)
+    adaptive = invoke("lbr", path, "--actions", "full", "--bot", "adaptive", "--hands", "10", "--candidates", "20")
+    assert adaptive.exit_code == 0 and "against the adaptive bot" in adaptive.stdout, adaptive.output
+    assert "--bot adaptive needs --actions full" in one_line_error(invoke("lbr", path, "--bot", "adaptive"), 2)
 
 
 # ---------------------------------------------------------------------- the runout kernel
