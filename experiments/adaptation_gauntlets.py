@@ -37,7 +37,7 @@ from typing import Any
 
 import harness
 from adaptation_safety import measure
-from full_lbr_per_year import YEARS, blueprints, parse_years, run, vcfr
+from full_lbr_per_year import YEARS, add_blueprint_options, blueprints, parse_years, run, vcfr
 from harness import ROOT
 
 LOOSE = ("maniac", "station", "overbettor")
@@ -140,10 +140,7 @@ def year_lines(year: str, outcomes: dict[str, dict[str, Any]]) -> tuple[list[str
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--bots", type=Path, default=Path("build") / "blueprints", help="folder of <year>/blueprint_<variant>.h5"
-    )
-    parser.add_argument("--years", default="2022,2023,2024,2025", help="comma-separated years (default: all four)")
+    add_blueprint_options(parser)
     parser.add_argument("--hands", type=int, default=20_000, help="duplicate hands per opponent and match rounds")
     parser.add_argument("--jobs", type=int, default=2, help="each gauntlet's worker processes")
     parser.add_argument("--cache", type=Path, default=None, help="keep each finished run here and reuse it (resume)")

@@ -73,12 +73,7 @@ def measure(
         "paired_difference_mbb_per_hand": difference,
         "paired_difference_ci95": difference_half,
         "identical_rounds": int(np.sum(played.winnings == plain.winnings)),
-        "deviations": adaptive.deviations,
-        "risk_taken_chips": adaptive.risk_taken,
-        "over_budget": adaptive.over_budget,
-        "won_chips": adaptive.won,
-        "verdict_at_end": adaptive.exploitable(),
-        "trials": {rule: trial.to_dict() for rule, trial in adaptive.trials.items()},
+        **adaptive.summary(),
         "faults": played.illegal_actions,
     }
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import harness
 import numpy as np
-from full_lbr_per_year import YEARS, blueprints, parse_years
+from full_lbr_per_year import YEARS, add_blueprint_options, blueprints, parse_years
 from harness import ROOT
 from joblib import Parallel, delayed
 
@@ -51,16 +51,7 @@ def measure(variant: str, strategy: Path, bot_kind: str, hands: int, candidates:
     bot = adaptive if bot_kind == "adaptive" else copy.deepcopy(adaptive.base)
     began = time.perf_counter()
     result = full_lbr(config, bot, FullLBRConfig(hands=hands, candidates=candidates, seed=seed))
-    counters = {}
-    if bot_kind == "adaptive":
-        counters = {
-            "deviations": adaptive.deviations,
-            "risk_taken_chips": adaptive.risk_taken,
-            "over_budget": adaptive.over_budget,
-            "won_chips": adaptive.won,
-            "verdict_at_end": adaptive.exploitable(),
-            "trials": {rule: trial.to_dict() for rule, trial in adaptive.trials.items()},
-        }
+    counters = adaptive.summary() if bot_kind == "adaptive" else {}
     return {
         "bot": bot_kind,
         "lbr": result.to_dict(),
@@ -74,10 +65,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from game.play.match import interval_95
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--bots", type=Path, default=Path("build") / "blueprints", help="folder of <year>/blueprint_<variant>.h5"
-    )
-    parser.add_argument("--years", default="2022,2023,2024,2025", help="comma-separated years (default: all four)")
+    add_blueprint_options(parser)
     parser.add_argument("--hands", type=int, default=2_400, help="LBR deals per seat")
     parser.add_argument("--candidates", type=int, default=500, help="LBR's candidate hands K")
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals, the bots and LBR")

@@ -71,6 +71,15 @@ def parse_years(parser: argparse.ArgumentParser, text: str) -> list[str]:
     return years
 
 
+def add_blueprint_options(parser: argparse.ArgumentParser) -> None:
+    """``--bots``, the folder of ``<year>/blueprint_<variant>.h5`` (relative to the checkout: command lines
+    that name its files stay the same on every machine), and ``--years`` (:func:`parse_years`)."""
+    parser.add_argument(
+        "--bots", type=Path, default=Path("build") / "blueprints", help="folder of <year>/blueprint_<variant>.h5"
+    )
+    parser.add_argument("--years", default=",".join(YEARS), help="comma-separated years (default: all four)")
+
+
 def blueprints(bots: Path, years: list[str]) -> tuple[dict[str, Path], dict[str, str]]:
     """Each year's ``<bots>/<year>/blueprint_<variant>.h5`` that exists, and why the others are missing."""
     found: dict[str, Path] = {}

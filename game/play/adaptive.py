@@ -341,6 +341,20 @@ class AdaptiveBot:
         if report is not None:
             report(observation)
 
+    def summary(self) -> dict[str, Any]:
+        """What the bot has done in its match so far, JSON-ready: ``deviations``, ``risk_taken_chips`` (chips
+        its deviations put at risk, every round), ``over_budget`` (deviations the budget refused),
+        ``won_chips`` (won above the game value), ``verdict_at_end`` (`exploitable` now) and ``trials``
+        (each rule's `ExploitTrial.to_dict`)."""
+        return {
+            "deviations": self.deviations,
+            "risk_taken_chips": self.risk_taken,
+            "over_budget": self.over_budget,
+            "won_chips": self.won,
+            "verdict_at_end": self.exploitable(),
+            "trials": {rule: trial.to_dict() for rule, trial in self.trials.items()},
+        }
+
     def check_invariant(self) -> None:
         """Raise AssertionError if this round's deviations cost more than its budget (never, by construction)."""
         if self.risk > self.budget:
