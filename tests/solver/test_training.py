@@ -39,7 +39,7 @@ def test_seconds_budget_stops_after_the_budget(tmp_path: Path) -> None:
         TrainingConfig(game="kuhn", algorithm="es-mccfr", seconds=0.3, evaluate_every=2000), tmp_path / "k.h5"
     )
     log = result.record.convergence
-    assert log.seconds[-1] >= 0.3 and log.seconds[-2] < 0.3
+    assert log.seconds[-1] >= 0.3 and np.all(log.seconds[:-1] < 0.3)  # one block, on a slow or busy machine
     assert result.record.iterations == log.iteration[-1] and result.record.iterations % 2000 == 0
 
 
