@@ -286,9 +286,12 @@ class AdaptiveBot:
     ) -> tuple[list[Action], np.ndarray]:
         """:meth:`policy` with each of ``holes`` (and ``bounty_ranks``) substituted, as
         `solver.bots.lookup_bot.LookupBot.policy_rows`: the base's rows at once (its own ``policy_rows``
-        if it has one) while no rule's deviations play this round, else one :meth:`policy` per hand."""
+        if it has one) while no rule's deviations play this round or the budget allows none (every
+        deviation but a bid of 0 costs chips), else one :meth:`policy` per hand."""
         ranks = list(bounty_ranks) if bounty_ranks is not None else [observation.bounty_rank] * len(holes)
-        deviating = observation.legal_actions & {_RAISE, _CALL, _BID} and self._round_rule() is not None
+        legal = observation.legal_actions
+        affordable = self.budget - self.risk > 0 or _BID in legal
+        deviating = affordable and legal & {_RAISE, _CALL, _BID} and self._round_rule() is not None
         rows = None if deviating else getattr(self.base, "policy_rows", None)
         if rows is not None:
             return rows(observation, holes, ranks)

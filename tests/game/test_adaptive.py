@@ -146,9 +146,9 @@ class _RowsBase(EquityBot):
 
 
 def test_policy_rows_are_the_adaptive_policy_per_hand():
-    """Full-game LBR's belief reads ``policy_rows``: the base's own rows while no rule plays this round,
-    and the adaptive policy, hand by hand, in a round drawn to exploit (the base's rows, which the base
-    would lend, hide the deviations)."""
+    """Full-game LBR's belief reads ``policy_rows``: the base's own rows while no rule plays this round
+    or the budget affords no deviation, and the adaptive policy, hand by hand, in a round drawn to
+    exploit (the base's rows, which the base would lend, hide the deviations)."""
     from game.cards.deck import parse_cards
     from game.rules.chance import RandomChance
     from game.rules.holdem import HoldemRound
@@ -174,6 +174,8 @@ def test_policy_rows_are_the_adaptive_policy_per_hand():
     rows = as_dicts(*bot.policy_rows(observation, holes))
     assert base.calls == 1 and rows == by_hand(bot)
     assert rows != by_hand(base)  # the deviations show
+    bot.budget = 0.0  # nothing to risk: no deviation is affordable, the base's rows at once
+    assert as_dicts(*bot.policy_rows(observation, holes)) == by_hand(base) == by_hand(bot) and base.calls == 2
 
 
 def test_against_a_loose_opponent_the_auction_bid_is_the_valuation():
