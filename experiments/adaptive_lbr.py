@@ -12,8 +12,10 @@ runs on the same deals (``--hands`` per seat, K = ``--candidates``, ``--seed``),
 
 - ``adaptive``: ``adaptive:FILE`` (`game.play.adaptive.adaptive_player`, as ``vcfr lbr --bot adaptive``);
 - ``lookup``: a copy of that adaptive bot's base, taken before play (the same lookup bot, seed and random
-  draws), so that a deal where the adaptive bot never deviates plays identically and the paired
-  difference, deal by deal, is exactly what the deviations changed.
+  draws), so that the two runs play identically until the adaptive bot's policy first differs from its
+  base's: LBR reads that policy, so a deviation the budget would allow any candidate hand changes LBR's
+  play, and after the bot's first deviation the base's random draws fall out of step. The paired
+  difference, deal by deal, is what adapting changed.
 
 Writes ``<out>.md`` and ``<out>.json``::
 
@@ -90,9 +92,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"Command: `{line}`.",
         f"Machine: {harness.machine_line(report['machine'])} (at the end of the run). LBR raises 0.5, 1, 2 pot or "
         f"all-in (bids 0, 0.25, 1 pot or all-in), {args.hands:,} deals per seat, K = {args.candidates}, seed "
-        f"{args.seed}; engine rules. The lookup bot is a copy of the adaptive bot's base (the same draws), so the "
-        "paired difference, deal by deal, is what the adaptive bot's deviations changed. mbb/hand with 95% "
-        "intervals; LBR's win positive.",
+        f"{args.seed}; engine rules. The lookup bot is a copy of the adaptive bot's base (the same draws): the two "
+        "runs play alike until the adaptive policy LBR reads first differs from the base's, and the paired "
+        "difference, deal by deal, is what adapting changed. mbb/hand with 95% intervals; LBR's win positive.",
         "",
         "| year | LBR vs lookup bot | LBR vs adaptive bot | paired, adaptive minus lookup | deals that differ | "
         "deviations | rule at the end |",

@@ -28,8 +28,6 @@ def test_lbr_against_the_adaptive_bot_and_its_base_on_the_same_deals(tmp_path: P
     difference = np.array(adaptive["lbr_deal_mbb"]) - np.array(lookup["lbr_deal_mbb"])
     assert year["paired"]["mbb_per_hand"] == pytest.approx(difference.mean())
     assert year["paired"]["deals_differing"] == np.count_nonzero(difference)
-    if adaptive["deviations"] == 0:  # the copy of the base draws as the base does: the same play
-        assert year["paired"]["deals_differing"] == 0
     text = out.with_suffix(".md").read_text()
     assert "| 2022 (swap) |" in text and "2023" in text
 
