@@ -289,9 +289,8 @@ class AdaptiveBot:
         if it has one) while no rule's deviations play this round or the budget allows none (every
         deviation but a bid of 0 costs chips), else one :meth:`policy` per hand."""
         ranks = list(bounty_ranks) if bounty_ranks is not None else [observation.bounty_rank] * len(holes)
-        legal = observation.legal_actions
-        affordable = self.budget - self.risk > 0 or _BID in legal
-        deviating = affordable and legal & {_RAISE, _CALL, _BID} and self._round_rule() is not None
+        affordable = self.budget - self.risk > 0 or _BID in observation.legal_actions
+        deviating = affordable and self._round_rule(observation) is not None
         rows = None if deviating else getattr(self.base, "policy_rows", None)
         if rows is not None:
             return rows(observation, holes, ranks)
@@ -377,8 +376,7 @@ class AdaptiveBot:
         (``None``: the base's policy) and whether a deviation was wanted but over the budget. The
         base's policy is asked only when the model finds the opponent exploitable (a re-solving base
         solves its subgame for it; its ``act`` then reuses that solve if the base plays)."""
-        legal = observation.legal_actions
-        kind = self._round_rule() if legal & {_RAISE, _CALL, _BID} else None
+        kind = self._round_rule(observation)
         if kind is None:
             return None, None, False
         base = self.base.policy(observation)
@@ -393,11 +391,14 @@ class AdaptiveBot:
             return base, None, True
         return one_point(target), cost, False
 
-    def _round_rule(self) -> str | None:
-        """The rule whose deviations this round plays, or ``None`` (none holds, or the round drew the
-        base arm). Settled at the round's first call and kept to its end: the model changes only
-        between rounds, so `exploitable` is asked once a round, and a rule that holds draws its arm
+    def _round_rule(self, observation: Any) -> str | None:
+        """The rule whose deviations this round plays at ``observation``, or ``None`` (no raise, call or
+        bid to deviate with there, no rule holds, or the round drew the base arm). Settled at the round's
+        first decision with one of those and kept to its end: the model changes only between rounds, so
+        `exploitable` is asked once a round, and a rule that holds draws its arm
         (`ExploitTrial.exploit_probability`)."""
+        if not observation.legal_actions & {_RAISE, _CALL, _BID}:
+            return None
         if self._arm is None:
             kind = self.exploitable()
             arm = 0
