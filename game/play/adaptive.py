@@ -486,18 +486,17 @@ def adaptive_player(base_loader: Any, name: str, config: Any, seed: Any) -> Adap
     key = (inner, base_loader, config, exploit.prior_rounds, exploit.prior_weight)
     prior = _PRIORS.get(key)
     if prior is None:
-        prior = _PRIORS[key] = self_play_prior(
-            base, lambda index: build(np.random.SeedSequence((index, 7))), config, exploit
-        )
+        prior = _PRIORS[key] = self_play_prior(base, build, config, exploit)
     return AdaptiveBot(base, config, prior=prior, exploit=exploit, seed=seeds[1], name=name)
 
 
 def self_play_prior(base: Any, make: Any, config: NoLimitConfig, exploit: ExploitConfig) -> ModelPrior:
     """The model's prior for an adaptive bot around ``base``: the frequencies of bots like it against
     each other (`prior_from_self_play`, ``exploit.prior_rounds`` rounds, weight ``exploit.prior_weight``),
-    each built by ``make(index)``. A base with ``blueprint_bot(seed)`` (the re-solving bot,
-    `solver.bots.resolving_bot.ResolvingBot.blueprint_bot`) is measured by its blueprint's lookup bot
-    instead: 200 rounds of re-solving against itself would take minutes, and the re-solver plays
+    each built by ``make(seed)`` with the self-play's fixed seeds. A base with ``blueprint_bot(seed)``
+    (the re-solving bot, `solver.bots.resolving_bot.ResolvingBot.blueprint_bot`) is measured by its
+    blueprint's lookup bot instead, with the same seeds, so its prior is the strategy file's, to the
+    last digit: 200 rounds of re-solving against itself would take minutes, and the re-solver plays
     the blueprint preflop and on the flop, where most of the statistics are counted; its turn and
     river frequencies are the blueprint's, not its own."""
     stand_in = getattr(base, "blueprint_bot", None)

@@ -600,8 +600,8 @@ def _write_prior(spec: BotSpec, folder: Path) -> None:
     at `game.play.adaptive.ExploitConfig`'s rounds and weight) and write it to ``prior.json``."""
     from game.play.adaptive import ExploitConfig, self_play_prior
 
-    def build(index: int) -> Any:
-        return make_bot(dataclasses.replace(spec, seed=index), folder)
+    def build(seed: int) -> Any:
+        return make_bot(dataclasses.replace(spec, seed=seed), folder)
 
     prior = self_play_prior(build(spec.seed), build, engine_config(spec.variant), ExploitConfig())
     (folder / PRIOR_FILE_NAME).write_text(json.dumps(prior.to_dict()) + "\n")

@@ -61,7 +61,8 @@ class _Watched:
 def test_the_seat_wraps_the_resolving_bot_with_its_blueprints_prior(strategy) -> None:
     """``adaptive:resolve:FILE.h5`` is an AdaptiveBot over a ResolvingBot of the file, and its prior
     is the frequencies of the file's lookup bot against itself (measured here independently),
-    not a re-solving self-play; attaching the match passes its game clock on to the re-solver; the
+    not a re-solving self-play, and the same to the last digit as ``adaptive:FILE.h5``'s (one seed
+    convention: a variant the re-solver leaves to the blueprint gets the same bot either way); attaching the match passes its game clock on to the re-solver; the
     gauntlet seats it."""
     bot = make_player(f"adaptive:resolve:{strategy}", CONFIG, 0)
     assert isinstance(bot, AdaptiveBot) and type(bot.base) is ResolvingBot
@@ -74,6 +75,10 @@ def test_the_seat_wraps_the_resolving_bot_with_its_blueprints_prior(strategy) ->
         weight=exploit.prior_weight,
     )
     assert np.array_equal(bot.model.prior.beta, expected.beta) and bot.model.prior.weight == expected.weight
+    plain = make_player(f"adaptive:{strategy}", CONFIG, 0)  # the same self-play seeds: the file's own prior
+    assert np.array_equal(plain.model.prior.beta, expected.beta) and np.array_equal(
+        plain.model.prior.bids, expected.bids
+    )
     assert bot.base.resolves == 0  # building the seat re-solved nothing
     match = type("Match", (), {"clock_seconds": 60.0, "rounds_played": 0})()  # what an engine client offers
     bot.attach(match)
