@@ -53,17 +53,23 @@ Otherwise the base plays.
 
 *Measured* (`ExploitTrial`): a rule is a guess about the opponent, and the exploiter's way can win
 less than the base's against one it fits (an opponent that calls a lot but folds its worst hands,
-or the Auction's station: ``results/adaptation_gauntlets.md``). So each round the rule holds in is
-drawn at its first decision to deviate (the *exploit arm*) or to let the base play (the *base
-arm*), by Thompson sampling on the chips the two arms have won per round so far against this
-opponent: the exploit arm with probability ``Phi(gain / error)``, the posterior probability that
-it wins more (1/2 until each arm has ``trial_minimum`` rounds). Rounds are assigned at random, so
-the difference of the arms' means is an unbiased estimate of what the rule wins per round (intent
-to treat: a round drawn to deviate counts even where the budget let it deviate less); the bot keeps
-exploiting an opponent the rule fits, stops trying against one it does not, and explores while the
-two are too close to tell. The budget bounds every deviation either way.
+or the Auction's station: ``results/adaptation_gauntlets.md``). So a round the rule holds in is
+drawn, at its first decision where the rule wants a deviation the budget affords, to deviate from
+there on (the *exploit arm*) or to let the base play (the *base arm*), by Thompson sampling on the
+chips the two arms have won per round so far against this opponent: the exploit arm with
+probability ``Phi(gain / error)``, the posterior probability that it wins more (1/2 until each arm
+has ``trial_minimum`` rounds). Rounds are assigned at random after the same event, so the
+difference of the arms' means is an unbiased estimate of what deviating from that point wins per
+round (intent to treat: a drawn round counts even where the budget let it deviate less later);
+the bot keeps exploiting an opponent the rule fits, stops trying against one it does not, and
+explores while the two are too close to tell. Rounds where the rule wants no deviation, or the
+budget affords none, are not drawn and not counted: both arms would play them as the base, and
+counted they would fill the exploit arm with rounds played as the base while the budget is closed,
+so that a trial could settle on the base by chance before its first real deviation
+(``results/adaptation.md``, "The trial's draw"). The budget bounds every deviation either way.
 
-``policy`` is the base's or the one-point deviation;
+``policy`` is the base's, the one-point deviation, or before the round's draw the mixture of the
+two by the exploit arm's probability (it draws nothing);
 ``act`` plays the base's ``act`` where it does not deviate (so a bot that never deviates plays
 exactly as its base, its base's memory of the hand included), else the deviation, and records its
 cost; any error falls back to the base's action (logged), then to the passive action.
@@ -98,6 +104,8 @@ _CALL = ActionKind.CALL
 _RAISE = ActionKind.RAISE
 _BID = ActionKind.BID
 _POT_CLASS = 1  # `SIZE_CLASSES` index of a pot-sized bet
+_UNSET: Any = object()
+"""`AdaptiveBot._rule` before the round's rule is settled."""
 _DEPARTURES = ("vpip", "pfr", "fold_to_bet", "aggression", "bids")
 """The frequencies the *departs* rule compares with the base's (`OpponentModel.probability_departed`)."""
 
@@ -265,9 +273,12 @@ class AdaptiveBot:
         """Decisions answered by the base (or the passive action) after an error."""
         self.trials: dict[str, ExploitTrial] = {}
         """Each rule's trial (`ExploitTrial`) by rule name (`exploitable`)."""
-        self._arm: tuple[str | None, int] | None = None
-        """The current round's rule (`exploitable`, ``None``: none holds) and arm (1: the rule's
-        deviations), settled at its first decision with a raise, call or bid (`_round_rule`)."""
+        self._rule: str | None = _UNSET
+        """The current round's rule (`exploitable`, ``None``: none holds), settled at its first decision
+        with a raise, call or bid (`_round_rule`); ``_UNSET`` before."""
+        self._arm: int | None = None
+        """The current round's arm (1: the rule's deviations, 0: the base), drawn at its first wanted,
+        affordable deviation (`_decide`); ``None`` before."""
 
     def __getattr__(self, name: str) -> Any:
         # counters and settings of the base (the lookup bot's decisions, off_tree, errors)
@@ -278,7 +289,7 @@ class AdaptiveBot:
     # ---------------------------------------------------------------- the engine
     def policy(self, observation: Any) -> Policy:
         self._share_bounty_posterior(observation)
-        policy = self._decide(observation)[0]
+        policy = self._decide(observation, draw=False)[0]
         return self.base.policy(observation) if policy is None else policy
 
     def policy_rows(
@@ -299,7 +310,7 @@ class AdaptiveBot:
     def act(self, observation: Any) -> Action:
         try:
             self._share_bounty_posterior(observation)
-            policy, cost, over_budget = self._decide(observation)
+            policy, cost, over_budget = self._decide(observation, draw=True)
             action = self.base.act(observation) if cost is None else sample_policy(policy, self._rng)
         except Exception as error:  # a bot never crashes a match
             self.fallbacks += 1
@@ -333,9 +344,9 @@ class AdaptiveBot:
         if observation.payoffs is not None:
             chips = observation.payoffs[observation.seat]
             self.won += chips - self.exploit.value[observation.seat]
-            if self._arm is not None and self._arm[0] is not None:
-                self.trials[self._arm[0]].add(self._arm[1], chips)
-        self._arm = None
+            if self._rule not in (_UNSET, None) and self._arm is not None:
+                self.trials[self._rule].add(self._arm, chips)
+        self._rule, self._arm = _UNSET, None
         self.check_invariant()
         self.risk = 0
         self.budget = max(self.won, 0.0)
@@ -371,11 +382,13 @@ class AdaptiveBot:
         if self.model.bounty is not None and hasattr(self.base, "opponent_rank_prior"):
             self.base.opponent_rank_prior = self.model.opponent_bounty_posterior_now(observation.bounty_rank)
 
-    def _decide(self, observation: Any) -> tuple[Policy | None, int | None, bool]:
+    def _decide(self, observation: Any, *, draw: bool) -> tuple[Policy | None, int | None, bool]:
         """The policy to play (``None``: the base's, not computed), the cost of its deviation
         (``None``: the base's policy) and whether a deviation was wanted but over the budget. The
         base's policy is asked only when the model finds the opponent exploitable (a re-solving base
-        solves its subgame for it; its ``act`` then reuses that solve if the base plays)."""
+        solves its subgame for it; its ``act`` then reuses that solve if the base plays). At the
+        round's first wanted, affordable deviation the trial's arm is drawn if ``draw`` (`act`), else
+        (`policy`) the policy is the mixture the draw would play."""
         kind = self._round_rule(observation)
         if kind is None:
             return None, None, False
@@ -389,24 +402,25 @@ class AdaptiveBot:
         cost = _cost(observation, base, target)
         if cost > self.budget - self.risk:
             return base, None, True
+        if self._arm is None:
+            chance = self.trials.setdefault(kind, ExploitTrial()).exploit_probability(self.exploit.trial_minimum)
+            if not draw:
+                return _mixture(base, target, chance), None, False
+            self._arm = int(self._rng.random() < chance)
+            if not self._arm:
+                return base, None, False
         return one_point(target), cost, False
 
     def _round_rule(self, observation: Any) -> str | None:
-        """The rule whose deviations this round plays at ``observation``, or ``None`` (no raise, call or
-        bid to deviate with there, no rule holds, or the round drew the base arm). Settled at the round's
-        first decision with one of those and kept to its end: the model changes only between rounds, so
-        `exploitable` is asked once a round, and a rule that holds draws its arm
-        (`ExploitTrial.exploit_probability`)."""
+        """The rule whose deviations this round may play at ``observation``, or ``None`` (no raise, call
+        or bid to deviate with there, no rule holds, or the round drew the base arm). The rule is
+        settled at the round's first decision with one of those and kept to its end: the model changes
+        only between rounds, so `exploitable` is asked once a round."""
         if not observation.legal_actions & {_RAISE, _CALL, _BID}:
             return None
-        if self._arm is None:
-            kind = self.exploitable()
-            arm = 0
-            if kind is not None:
-                trial = self.trials.setdefault(kind, ExploitTrial())
-                arm = int(self._rng.random() < trial.exploit_probability(self.exploit.trial_minimum))
-            self._arm = (kind, arm)
-        return self._arm[0] if self._arm[1] else None
+        if self._rule is _UNSET:
+            self._rule = self.exploitable()
+        return None if self._arm == 0 else self._rule
 
     def exploitable(self) -> str | None:
         """``"loose"``, ``"folder"``, ``"departs"`` or ``None``: how the model is confident the opponent can be exploited."""
@@ -437,6 +451,17 @@ class AdaptiveBot:
         seat = observation.seat
         low, high = observation.raise_bounds
         return Action.raise_to(min(high, max(low, observation.pips[1 - seat] + sum(observation.contributions))))
+
+
+def _mixture(base: Policy, target: Action, chance: float) -> Policy:
+    """``target`` with probability ``chance``, else the ``base`` policy.
+
+    >>> _mixture(((Action.check(), 0.5), (Action.raise_to(8), 0.5)), Action.raise_to(8), 0.5)
+    ((Action(kind=<ActionKind.CHECK: 1>, amount=0), 0.25), (Action(kind=<ActionKind.RAISE: 3>, amount=8), 0.75))
+    """
+    mixed = {action: (1.0 - chance) * p for action, p in base}
+    mixed[target] = mixed.get(target, 0.0) + chance
+    return tuple(mixed.items())
 
 
 def _cost(observation: Any, base: Policy, target: Action) -> int:

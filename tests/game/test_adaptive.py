@@ -170,12 +170,49 @@ def test_policy_rows_are_the_adaptive_policy_per_hand():
     bot.won = bot.budget = 1000.0  # room to deviate
     bot.model.trials[:] = 1000.0  # a station: loose
     bot.model.successes[:] = 0.0
-    bot._arm = ("loose", 1)  # this round drew the exploit arm
+    bot._rule, bot._arm = "loose", 1  # this round drew the exploit arm
     rows = as_dicts(*bot.policy_rows(observation, holes))
     assert base.calls == 1 and rows == by_hand(bot)
     assert rows != by_hand(base)  # the deviations show
     bot.budget = 0.0  # nothing to risk: no deviation is affordable, the base's rows at once
     assert as_dicts(*bot.policy_rows(observation, holes)) == by_hand(base) == by_hand(bot) and base.calls == 2
+
+
+def test_the_trial_draws_at_the_first_affordable_deviation():
+    """A round is drawn into the trial at its first decision where the rule wants a deviation the
+    budget affords, not before: a round with a closed budget counts in neither arm. Before the draw
+    ``policy`` is the mixture of the deviation and the base by the exploit arm's probability and draws
+    nothing; ``act`` draws, and the round counts in the arm drawn."""
+    from game.cards.deck import parse_cards
+    from game.rules.chance import RandomChance
+    from game.rules.holdem import HoldemRound
+
+    config = HoldemConfig()
+    base = _tight_base(config)
+    bot = AdaptiveBot(base, config, exploit=ExploitConfig(samples=200), seed=2)
+    bot.model.trials[:] = 1000.0  # a station: loose
+    bot.model.successes[:] = 0.0
+    round_ = HoldemRound(config, RandomChance(np.random.default_rng(0)))
+    seat = round_.to_act
+    observation = dataclasses.replace(round_.observation(seat), hole_cards=tuple(int(c) for c in parse_cards("AsAh")))
+    wanted = max(bot.exploiter.policy(observation), key=lambda entry: entry[1])[0]
+    assert wanted not in dict(base.policy(observation))  # the rule wants a deviation here
+
+    bot.act(observation)  # budget 0: the deviation is not affordable, nothing is drawn
+    assert bot._rule == "loose" and bot._arm is None and bot.over_budget == 1 and bot.deviations == 0
+    finished = dataclasses.replace(observation, payoffs=(0, 0))
+    bot.round_over(finished)
+    assert "loose" not in bot.trials  # counted in no arm
+
+    bot.won = bot.budget = 1000.0  # room to deviate
+    mixture = dict(bot.policy(observation))  # undrawn: the deviation with the exploit arm's 1/2, else the base
+    assert mixture[wanted] == pytest.approx(0.5) and sum(mixture.values()) == pytest.approx(1.0)
+    assert bot._arm is None
+    bot.act(observation)
+    assert bot._arm in (0, 1) and bot.deviations == bot._arm
+    arm = bot._arm
+    bot.round_over(finished)
+    assert bot.trials["loose"].rounds.tolist() == [float(arm == 0), float(arm == 1)]
 
 
 def test_against_a_loose_opponent_the_auction_bid_is_the_valuation():
@@ -193,6 +230,7 @@ def test_against_a_loose_opponent_the_auction_bid_is_the_valuation():
         round_.apply(checkcall.act(round_.observation(round_.to_act)))
     observation = round_.observation(round_.to_act)
     wanted = bot.exploiter.policy(observation)  # the equity gain of the third card times the pot
+    bot._rule, bot._arm = "loose", 1  # this round drew the exploit arm
     assert wanted[0][0].kind.name == "BID" and bot.policy(observation) == wanted
     bot.act(observation)
     assert bot.deviations == (wanted != _tight_base(config).policy(observation))
@@ -299,7 +337,7 @@ def test_the_trial_keeps_the_arm_that_wins(exploiter_wins):
     play_match(config, bot, make_bot("station", config=config, seed=3), rounds=600, seed=4)
     trial = max(bot.trials.values(), key=lambda trial: trial.rounds.sum())  # "loose" or "departs" (flat prior)
     gain, error = trial.gain()
-    assert trial.rounds.sum() > 500
+    assert trial.rounds.min() >= exploit.trial_minimum  # both arms were tried
     assert (gain - 2 * error > 0) if exploiter_wins else (gain + 2 * error < 0)
     probability = trial.exploit_probability(exploit.trial_minimum)
     assert probability > 0.95 if exploiter_wins else probability < 0.05
