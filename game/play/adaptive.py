@@ -344,7 +344,7 @@ class AdaptiveBot:
         if observation.payoffs is not None:
             chips = observation.payoffs[observation.seat]
             self.won += chips - self.exploit.value[observation.seat]
-            if self._rule not in (_UNSET, None) and self._arm is not None:
+            if self._arm is not None:  # drawn: a rule held (`_decide`)
                 self.trials[self._rule].add(self._arm, chips)
         self._rule, self._arm = _UNSET, None
         self.check_invariant()

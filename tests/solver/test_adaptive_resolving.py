@@ -62,8 +62,8 @@ def test_the_seat_wraps_the_resolving_bot_with_its_blueprints_prior(strategy) ->
     """``adaptive:resolve:FILE.h5`` is an AdaptiveBot over a ResolvingBot of the file, and its prior
     is the frequencies of the file's lookup bot against itself (measured here independently),
     not a re-solving self-play, and the same to the last digit as ``adaptive:FILE.h5``'s (one seed
-    convention: a variant the re-solver leaves to the blueprint gets the same bot either way); attaching the match passes its game clock on to the re-solver; the
-    gauntlet seats it."""
+    convention: a variant the re-solver leaves to the blueprint gets the same bot either way);
+    attaching the match passes its game clock on to the re-solver; the gauntlet seats it."""
     bot = make_player(f"adaptive:resolve:{strategy}", CONFIG, 0)
     assert isinstance(bot, AdaptiveBot) and type(bot.base) is ResolvingBot
     assert bot.name == f"adaptive:resolve:{strategy}" and bot.base.name == f"resolve:{strategy.name}"
