@@ -10,6 +10,15 @@ hit-bit types (the opponent's hit odds the uniform rank prior's). Kernels are co
 the best of ``repeats`` timed passes (the machine may be shared: the best pass is the least
 disturbed), in wall-clock time and, beside it, in the process's CPU time (what the pass cost when
 other work takes turns on the same core).
+
+The turn (``turn``): the depth-limited subgame the re-solving bot solves on the turn (the board's first
+four cards, 1,128 hands, uniform ranges, the issue's bets), ending at LEAF nodes (both matched: the
+continuation values, k = 4 continuations over 32 hand classes, the bot's defaults) and RUNOUT nodes
+(all in: the exact expectation over the 48 rivers). The leaves' matrices are a stand-in here (the
+searcher's chips grow with its class and shrink with the opponent's, times the leaf's pot): a
+blueprint's give other values but the same work per iteration. Their set-up (the ranges, the Monte
+Carlo matrices, the gadget's values) is not timed here: ``experiments/turn_resolving.py`` times whole
+turn re-solves of a blueprint.
 """
 
 from __future__ import annotations
@@ -27,9 +36,11 @@ from game.cards.deck import format_cards
 from game.rules.variants import VARIANTS
 from solver.bench.resolve_numpy import NumpySubgameSolver
 from solver.resolve.bounty import BountyRules, bounty_hands, rank_hits
-from solver.resolve.hands import RiverHands, river_hands
+from solver.resolve.continuation import N_CONTINUATIONS, ContinuationConfig, hand_classes
+from solver.resolve.hands import RiverHands, river_hands, turn_hands
+from solver.resolve.leaves import LeafValues
 from solver.resolve.resolver import ResolveConfig, SubgameSolver
-from solver.resolve.tree import DEFAULT_BETS, SubgameConfig, build_subgame_tree
+from solver.resolve.tree import DEFAULT_BETS, RUNOUT, SubgameConfig, SubgameTree, build_subgame_tree
 
 BOARD = "Qh Td 8c 5s 3h"
 POT_CHIPS = (20, 20)
@@ -54,6 +65,23 @@ def variant_rivers() -> dict[str, tuple[RiverHands, np.ndarray]]:
             hands = river_hands(f"{BOARD} {RUN_CARDS}")
             out[name] = (hands, np.ones((2, hands.n_hands)))
     return out
+
+
+def turn_subgame() -> tuple[SubgameTree, RiverHands, np.ndarray, LeafValues]:
+    """The benchmark's depth-limited turn (module docstring): tree, hands, uniform ranges and the
+    stand-in leaves (seat 0 searching; (n_leaves, 4, 32, 32) chips)."""
+    hands = turn_hands(BOARD.rsplit(" ", 1)[0])
+    tree = build_subgame_tree(
+        SubgameConfig(pot_chips=POT_CHIPS, stacks=STACKS, bets=CASES["issue"], final_street=False)
+    )
+    n_classes = ContinuationConfig().n_classes
+    grid = np.arange(n_classes) / (n_classes - 1)
+    edge = grid[:, None] - grid[None, :]  # the searcher's class above the opponent's: (C, C) in [-1, 1]
+    shading = 1.0 + 0.1 * np.arange(N_CONTINUATIONS)  # the continuations differ
+    pots = tree.pot_chips[tree.leaves, 0]
+    matrices = pots[:, None, None, None] * shading[None, :, None, None] * edge[None, None]
+    leaves = LeafValues(0, hand_classes(hands, n_classes), matrices)
+    return tree, hands, np.ones((2, hands.n_hands)), leaves
 
 
 def best_rates(run: Callable[[], None], count: int, repeats: int) -> tuple[float, float]:
@@ -115,6 +143,21 @@ def run_resolve_benchmark(iterations: int = 200, repeats: int = 5, algorithm: st
             "ours_cpu_iters_per_s": cpu_rate,
             "nash_conv_pot_fraction": solved.exploitability().nash_conv_pot_fraction,
         }
+    turn_tree, turn_cards, turn_ranges, turn_leaves = turn_subgame()
+    SubgameSolver(turn_tree, turn_cards, turn_ranges, config, leaves=turn_leaves).run(1)  # compile first
+    ours = SubgameSolver(turn_tree, turn_cards, turn_ranges, config, leaves=turn_leaves)
+    rate, cpu_rate = best_rates(lambda solver=ours: solver.run(iterations), iterations, repeats)
+    turn = {
+        "board": format_cards(turn_cards.board.tolist()),
+        "hands_per_player": turn_cards.n_hands,
+        "bets": str(CASES["issue"]),
+        "nodes": turn_tree.n_nodes,
+        "leaves": len(turn_tree.leaves),
+        "runouts": int(np.count_nonzero(turn_tree.kind == RUNOUT)),
+        "ours_iters_per_s": rate,
+        "ours_ms_per_run": 1000.0 * iterations / rate,
+        "ours_cpu_iters_per_s": cpu_rate,
+    }
     return {
         "board": BOARD,
         "hands_per_player": hands.n_hands,
@@ -125,6 +168,7 @@ def run_resolve_benchmark(iterations: int = 200, repeats: int = 5, algorithm: st
         "threads": 1,
         "cases": cases,
         "variants": rivers,
+        "turn": turn,
         "cores": os.cpu_count(),
         "load_average_1min": [load_before, os.getloadavg()[0]],
         "machine": f"{platform.machine()} {platform.processor() or ''} {platform.python_implementation()} {platform.python_version()}".strip(),
@@ -151,5 +195,13 @@ def format_table(result: dict[str, Any]) -> str:
             f"{case['nodes']} nodes): ours {case['ours_iters_per_s']:,.0f} it/s ({result['iterations']} in "
             f"{case['ours_ms_per_run']:.1f} ms), CPU time {case['ours_cpu_iters_per_s']:,.0f} it/s; NashConv after "
             f"{result['iterations']}: {100 * case['nash_conv_pot_fraction']:.3f}% of the pot"
+        )
+    turn = result.get("turn")
+    if turn is not None:
+        lines.append(
+            f"turn {turn['board']}, depth-limited ({turn['hands_per_player']:,} hands per player, {turn['bets']}, "
+            f"{turn['nodes']} nodes: {turn['leaves']} leaves, {turn['runouts']} runouts; stand-in leaf values): ours "
+            f"{turn['ours_iters_per_s']:,.0f} it/s ({result['iterations']} in {turn['ours_ms_per_run']:.1f} ms), "
+            f"CPU time {turn['ours_cpu_iters_per_s']:,.0f} it/s"
         )
     return "\n".join(lines)

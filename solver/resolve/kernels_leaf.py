@@ -8,7 +8,10 @@ Two node kinds end a turn subgame before the river (:mod:`solver.resolve.tree`):
   :mod:`kernels_showdown`). Summed over the rivers a hand does not hold, the ``m`` term is 44 times
   the turn's compatible reach (every compatible pair sees 44 rivers), so each of the 48 rivers costs
   one ascending sweep in its strength order giving ``w + e`` (the showdown sweep's running totals,
-  reach read through the river's order), and the value is that sum over 44. O(48 n) per node.
+  reach read through the river's order), and the value is that sum over 44. O(48 n) per node. The CFR
+  pass sweeps all its RUNOUT nodes together (:func:`_batched_runout_sweep`, hand-major, 16 nodes a
+  vector, as the river's showdowns are batched); the best-response pass values them one by one
+  (:func:`_runout_value`).
 - **LEAF** (both matched, chips behind): the continuation values of Brown, Sandholm & Amos 2018. The
   opponent of the ``searcher`` (the re-solving seat) chooses per hand one of ``k`` continuation
   strategies for the rest of the hand; the searcher plays the blueprint. A hand's value is linear in
@@ -26,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from solver.resolve.kernels_lanes import LANES, add_difference, add_difference_and, add_to_three
 from solver.resolve.kernels_showdown import _compatible_mass
 
 UPDATE, CURRENT, BEST = 0, 1, 2
@@ -86,6 +90,45 @@ def _runout_value(leaves, layout, reach, own_chips, opponent_chips, scratch, out
     half_pot = 0.5 * (own_chips + opponent_chips) / leaves.rivers_per_pair
     for h in range(len(out)):
         out[h] = half_pot * out[h] - own_chips * scratch.compatible[h]
+
+
+@njit(cache=True, nogil=True)
+def _batched_runout_sweep(leaves, first, second, reach, by_card, total, sums):
+    """The sweeps of :func:`_runout_value` for ``k`` reach vectors at once, hand-major, each step a
+    vector of 16 columns (:mod:`kernels_lanes`, as :func:`kernels_showdown._batched_sweep`): ``reach``
+    (n, k) over the turn hands; out ``sums[h, j]``, vector ``j``'s strictly weaker plus weaker-or-equal
+    compatible reach summed over the rivers hand ``h`` does not hold (rows read through each river's
+    order), and ``by_card`` (52, k), ``total`` (k,) the totals over all ``n`` hands (``first``,
+    ``second``: their cards), so that the compatible reach of hand ``h`` is ``total - by_card[first[h]]
+    - by_card[second[h]] + reach[h]`` as after the showdown sweep. ``k`` a multiple of
+    :data:`kernels_lanes.LANES`, the arrays C-contiguous, of one float dtype."""
+    k = len(total)
+    sums[:] = 0.0
+    for river in range(leaves.river_order.shape[0]):
+        order, firsts, seconds = leaves.river_order[river], leaves.river_first[river], leaves.river_second[river]
+        group_start = leaves.river_group_start[river]
+        by_card[:] = 0.0
+        total[:] = 0.0
+        for g in range(leaves.river_n_groups[river]):
+            start, stop = group_start[g], group_start[g + 1]
+            for i in range(start, stop):
+                row, a, b = order[i] * k, np.int64(firsts[i]) * k, np.int64(seconds[i]) * k
+                for j in range(0, k, LANES):
+                    add_difference(sums, row + j, total, j, by_card, a + j, by_card, b + j)
+            for i in range(start, stop):
+                row, a, b = order[i] * k, np.int64(firsts[i]) * k, np.int64(seconds[i]) * k
+                for j in range(0, k, LANES):
+                    add_to_three(reach, row + j, total, j, by_card, a + j, by_card, b + j)
+            for i in range(start, stop):
+                row, a, b = order[i] * k, np.int64(firsts[i]) * k, np.int64(seconds[i]) * k
+                for j in range(0, k, LANES):
+                    add_difference_and(sums, row + j, total, j, by_card, a + j, by_card, b + j, reach, row + j)
+    by_card[:] = 0.0
+    total[:] = 0.0
+    for h in range(len(first)):
+        row, a, b = np.int64(h) * k, np.int64(first[h]) * k, np.int64(second[h]) * k
+        for j in range(0, k, LANES):
+            add_to_three(reach, row + j, total, j, by_card, a + j, by_card, b + j)
 
 
 @njit(cache=True, nogil=True)

@@ -9,11 +9,12 @@ the opponent's reach with card removal (:func:`_batched_terminal_values`: its di
 transposed hand-major by 16 x 16 tiles in registers, one column per row, one sweep of
 :func:`kernels_showdown._batched_sweep` a vector of 16 columns at a time, each terminal's values
 combined in registers from its column's sums and compatible reach and transposed straight into its
-row);
+row); the depth-limited turn's RUNOUT nodes likewise, in a second batch whose sweep runs once per river
+card (:func:`kernels_leaf._batched_runout_sweep`);
 a backward sweep forms the traverser's counterfactual values per hand and adds its
 regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. A terminal of another
 kind is valued alone by :func:`_terminal_value`, which also values the best-response pass's
-terminals (float64): the depth-limited LEAF and RUNOUT kinds are valued there by :mod:`kernels_leaf`
+terminals (float64): the depth-limited LEAF kind (and RUNOUT outside the CFR pass) is valued there by :mod:`kernels_leaf`
 (``leaves``: its ``LeafArrays``, empty for a river subgame). Variants are parameters, as
 in :mod:`solver.solve.kernels_cfr`: strategy-sum weight ``t ** gamma``, regret matching+ on/off,
 regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**beta + 1)``
@@ -39,7 +40,7 @@ from solver.resolve.kernels_lanes import (
     transpose_tile,
     transpose_values_tile,
 )
-from solver.resolve.kernels_leaf import BEST, CURRENT, UPDATE, _leaf_value, _runout_value
+from solver.resolve.kernels_leaf import BEST, CURRENT, UPDATE, _batched_runout_sweep, _leaf_value, _runout_value
 from solver.resolve.kernels_showdown import N_CARDS, _batched_sweep, _fold_value, _showdown_value
 from solver.resolve.tree import DECISION, FOLD, LEAF, RUNOUT, SHOWDOWN  # node kinds; numba freezes them as constants
 
@@ -149,6 +150,27 @@ def _terminal_batch(tree, traverser):
 
 
 @njit(cache=True, nogil=True)
+def _runout_batch(tree, traverser, rivers_per_pair):
+    """The RUNOUT nodes of ``traverser``'s pass as a batch of :func:`_terminal_batch`'s form, valued
+    by :func:`_batched_terminal_values` with the rivers' sweeps: one column per node (its opponent's
+    reach row), worth ``(own + other) / 2 / rivers_per_pair`` times the column's sums over the
+    rivers plus ``-own`` times its compatible reach (:func:`kernels_leaf._runout_value`'s formula)."""
+    kind, _, _, _, pot_chips, reach_source = tree
+    opponent = 1 - traverser
+    nodes = np.flatnonzero(kind == RUNOUT)
+    sources = np.zeros(len(nodes), np.int64)
+    win_weight = np.zeros(len(nodes), np.float32)
+    compatible_weight = np.zeros(len(nodes), np.float32)
+    for i, node in enumerate(nodes):
+        own, other = pot_chips[node, traverser], pot_chips[node, opponent]
+        sources[i] = reach_source[node, opponent]
+        win_weight[i] = 0.5 * (own + other) / rivers_per_pair
+        compatible_weight[i] = -own
+    columns = np.arange(len(nodes))
+    return nodes, sources, columns, win_weight, compatible_weight, sources.copy(), padded(len(nodes)), 0
+
+
+@njit(cache=True, nogil=True)
 def _batch_scratch(reach, values, batch, opponent):
     """Scratch of :func:`_batched_terminal_values` for ``batch`` (:func:`_terminal_batch`), the
     opponent's reach rows in ``reach`` (n_nodes, 2, row), the values in ``values`` (n_nodes, row)
@@ -205,10 +227,13 @@ def _transpose(source, source_rows, count, target, target_rows):
 
 
 @njit(cache=True, nogil=True)
-def _batched_terminal_values(layout, reach, n_full, n_shared, batch, values):
+def _batched_terminal_values(layout, reach, n_full, n_shared, batch, values, leaves, runouts):
     """Counterfactual values of every terminal of a pass (see :func:`_terminal_batch`; ``n_full``,
     ``n_shared`` its counts of columns, ``batch`` its :func:`_batch_scratch`) into their rows of
-    ``values``: the opponent's distinct reach rows are transposed hand-major and swept once together;
+    ``values``, or with ``runouts`` of its RUNOUT nodes (:func:`_runout_batch`; ``leaves``: the
+    ``LeafArrays`` with the rivers' orders): the opponent's distinct reach rows are transposed
+    hand-major and swept once together (``runouts``: once per river card,
+    :func:`kernels_leaf._batched_runout_sweep`);
     each hand's compatible reach per column is formed hand-major (vectorised over the columns); each
     terminal's values, formed from its column's sums and compatible reach in the tile transpose
     that puts them straight into its row: the columns' leaders in one round over all columns, the
@@ -217,7 +242,10 @@ def _batched_terminal_values(layout, reach, n_full, n_shared, batch, values):
     n = len(layout.first)
     width = len(total)
     _transpose(reach, column_rows, reach.shape[2], reach_t, hand_rows)  # padded hands: zero reach
-    _batched_sweep(layout, reach_t, by_card, total, sums, n_full)
+    if runouts:
+        _batched_runout_sweep(leaves, layout.first, layout.second, reach_t, by_card, total, sums)
+    else:
+        _batched_sweep(layout, reach_t, by_card, total, sums, n_full)
     first, second = layout.first, layout.second
     for h in range(n):
         row, a, b = np.int64(h) * width, np.int64(first[h]) * width, np.int64(second[h]) * width
@@ -312,6 +340,9 @@ def _cfr_iterations(
     total = np.zeros(row, regrets.dtype)  # per-hand positive regret totals of the forward sweep
     batches = (_terminal_batch(tree, 0), _terminal_batch(tree, 1))
     scratches = (_batch_scratch(reach, values, batches[0], 1), _batch_scratch(reach, values, batches[1], 0))
+    runouts = (_runout_batch(tree, 0, leaves.rivers_per_pair), _runout_batch(tree, 1, leaves.rivers_per_pair))
+    runout_scratches = (_batch_scratch(reach, values, runouts[0], 1), _batch_scratch(reach, values, runouts[1], 0))
+    batch_runouts = batched and len(runouts[0][0]) > 0
     for iteration in range(first_iteration + 1, first_iteration + n_iterations + 1):
         averaging_weight = np.float32(float(iteration) ** gamma)
         positive_factor = np.float32(float(iteration) ** alpha / (float(iteration) ** alpha + 1.0))
@@ -360,10 +391,14 @@ def _cfr_iterations(
                         sums[h] += averaging_weight * parent_reach[h] * child_strategy[h]
             if batched:
                 n_full, n_shared = batches[traverser][6:]
-                _batched_terminal_values(layout, reach, n_full, n_shared, scratches[traverser], values)
+                _batched_terminal_values(layout, reach, n_full, n_shared, scratches[traverser], values, leaves, False)
+            if batch_runouts:
+                n_full = runouts[traverser][6]
+                _batched_terminal_values(layout, reach, n_full, 0, runout_scratches[traverser], values, leaves, True)
             for node in range(n_nodes - 1, -1, -1):
                 if kind[node] != DECISION:
-                    if not batched or (kind[node] != FOLD and kind[node] != SHOWDOWN):  # not in the batch: alone
+                    in_batch = kind[node] == FOLD or kind[node] == SHOWDOWN or (batch_runouts and kind[node] == RUNOUT)
+                    if not batched or not in_batch:  # not in a batch: alone
                         opponent_reach = reach[reach_source[node, opponent], opponent, :n]
                         _terminal_value(
                             kind,

@@ -76,6 +76,33 @@ def test_runout_values_equal_a_brute_force_over_the_rivers(hands, outcomes):
     assert np.allclose(solver.values(calling, 0, best=False), expected, rtol=1e-10, atol=1e-9)
 
 
+@pytest.mark.jit_only  # the batch is numba kernels over vector lanes (their numpy forms are tested apart)
+def test_the_cfr_pass_values_its_runouts_in_one_batch_as_the_brute_force(hands, outcomes):
+    """The CFR pass values all its RUNOUT nodes together (the rivers' sweeps over hand-major columns,
+    16 a vector): after one iteration every RUNOUT row of the last pass (player 1's) equals the O(n^2)
+    expectation over the river against player 0's reach row there (zero where player 0's first
+    regrets cut every hand off). 19 RUNOUT nodes: two vectors of columns, the second part padding."""
+    win, lose = outcomes
+    tie = disjoint_pairs(hands.cards) - win - lose
+    config = SubgameConfig(
+        pot_chips=(10, 10), stacks=(90, 90), bets=StreetBets.parse("0.5p,1p,a cap=2"), final_street=False
+    )
+    tree = build_subgame_tree(config)
+    tree = dataclasses.replace(tree, kind=np.where(tree.kind == LEAF, RUNOUT, tree.kind).astype(np.int8))
+    runouts = np.flatnonzero(tree.kind == RUNOUT)
+    assert len(runouts) == 19
+    solver = SubgameSolver(tree, hands, np.random.default_rng(2).random((2, hands.n_hands))).run(1)
+    n = hands.n_hands
+    expected = np.zeros((len(runouts), n))
+    for i, node in enumerate(runouts):
+        own, other = tree.pot_chips[node, 1], tree.pot_chips[node, 0]
+        reach = solver._reach[tree.reach_source[node, 0], 0, :n].astype(np.float64)
+        expected[i] = (other * win - own * lose + 0.5 * (other - own) * tie) @ reach
+    assert np.count_nonzero(np.abs(expected).max(axis=1)) >= 10
+    # float32 sums over 44 rivers of reach up to ~300, times 100 chips
+    assert np.allclose(solver._values[runouts, :n], expected, rtol=0, atol=1e-5 * np.abs(expected).max())
+
+
 def exact_leaves(tree, hands, outcomes, searcher: int, dominated: bool) -> LeafValues:
     """One class per hand, matrices of the check-down's exact value at each leaf's pot; with
     ``dominated`` a second continuation that gives the opponent one chip less on every pair."""

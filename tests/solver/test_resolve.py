@@ -12,6 +12,7 @@ from numba import njit
 from abstraction.bets.bet_abstraction import StreetBets
 from game.cards.deck import parse_cards
 from game.cards.evaluator import evaluate
+from solver.bench.resolve import format_table
 from solver.bench.resolve_numpy import NumpyShowdown, NumpySubgameSolver
 from solver.resolve import kernels_vector_cfr
 from solver.resolve.hands import (
@@ -324,6 +325,11 @@ def test_bench_resolve_times_both_cases_next_to_the_numpy_peer():
         "bounty": 2 * 1081,  # hand x hit bit
     }
     assert all(case["ours_iters_per_s"] > 0 for case in report["variants"].values())
+    # the depth-limited turn: 48 * 47 / 2 hands, the bets ending at leaves and runouts
+    turn = report["turn"]
+    assert turn["hands_per_player"] == 1128 and turn["board"] == "Qh Td 8c 5s" and turn["ours_iters_per_s"] > 0
+    assert (turn["nodes"], turn["leaves"], turn["runouts"]) == (57, 13, 6)
+    assert "turn Qh Td 8c 5s, depth-limited" in format_table(report)
     bad = invoke("bench", "resolve", "--algorithm", "cfr++")
     assert bad.exit_code == 2 and "unknown algorithm" in bad.output
 
