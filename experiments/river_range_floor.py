@@ -11,7 +11,8 @@ hand's value its best response to the blueprint's river). Per floor of ``--floor
 blueprint, as in the engines under their clocks; ``F+gadget``: with ``river_gadget=True``; ``F+modelled``: with
 ``resolve_off_tree=False``, the blueprint playing rivers whose earlier history left its tree; ``F+translated``: with
 ``nested_gadget=False``, an off-tree river bet re-solved against the translated range alone, without the nested
-gadget; any may be combined)
+gadget; ``F+turn``: with ``depth_limited=True``, the turn re-solved depth-limited too, the re-solving bot's
+default; any may be combined)
 plays (``lookup`` among the floors: the file's lookup bot instead, LBR only, the reference a paired column can
 subtract):
 
@@ -54,7 +55,7 @@ def measure(
     """LBR (``lbr``: its deals, candidates, seed and raising streets) and the head-to-head (``rounds``, 0: none)
     of the final-street re-solving bot at ``floor`` with ``options`` (``gadget``: behind the river gadget;
     ``modelled``: the blueprint where the history left its tree; ``translated``: off-tree river bets re-solved
-    without the nested gadget); ``None``: LBR against the file's lookup
+    without the nested gadget; ``turn``: the turn re-solved depth-limited too); ``None``: LBR against the file's lookup
     bot (no match)."""
     from game.play.match import play_match
     from solver.bots.lookup_bot import LookupBot
@@ -67,7 +68,7 @@ def measure(
         if floor is None:
             return LookupBot(strategy, seed=seed, name="lookup")
         settings = ResolvingConfig(
-            depth_limited=False,
+            depth_limited="turn" in options,
             range_floor=floor,
             river_gadget="gadget" in options,
             nested_gadget="translated" not in options,
@@ -95,7 +96,7 @@ def measure(
     return row | {"match": match, "match_seconds": time.perf_counter() - began, "match_resolves": bot.resolves}
 
 
-OPTIONS = ("gadget", "modelled", "translated")
+OPTIONS = ("gadget", "modelled", "translated", "turn")
 """What ``+NAME`` after a floor turns on (see the module docstring)."""
 
 

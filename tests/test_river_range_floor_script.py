@@ -30,11 +30,13 @@ def test_one_row_per_floor(tmp_path: Path) -> None:
     text = out.with_suffix(".md").read_text()
     assert "| re-solving, range floor 0.5, gadget |" in text and "| lookup bot |" in text
     assert json.loads(out.with_suffix(".json").read_text())["strategy"] == str(strategy)
-    arguments = ["--strategy", str(strategy), "--floors", "lookup,0+modelled", "--hands", "4", "--candidates", "20",
-                 "--rounds", "0", "--raise-streets", "flop,river", "--jobs", "1", "--out", str(out)]  # fmt: skip
-    report = floors.main(arguments)  # LBR raising on two streets, no match
-    assert [row["lbr"]["raise_streets"] for row in report["rows"]] == [["flop", "river"]] * 2
-    assert [row["match"] for row in report["rows"]] == [None, None] and report["rows"][1]["options"] == ["modelled"]
+    arguments = ["--strategy", str(strategy), "--floors", "lookup,0+modelled,0+turn", "--hands", "4", "--candidates",
+                 "20", "--rounds", "0", "--raise-streets", "flop,river", "--jobs", "1", "--out", str(out)]  # fmt: skip
+    report = floors.main(arguments)  # LBR raising on two streets, no match; the last bot re-solves the turn too
+    assert [row["lbr"]["raise_streets"] for row in report["rows"]] == [["flop", "river"]] * 3
+    assert [row["match"] for row in report["rows"]] == [None] * 3
+    assert [row["options"] for row in report["rows"][1:]] == [["modelled"], ["turn"]]
+    assert report["rows"][2]["lbr"]["bot_illegal"] == 0
     assert "LBR raising on flop, river" in out.with_suffix(".md").read_text()
 
 
