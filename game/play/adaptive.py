@@ -266,7 +266,9 @@ class AdaptiveBot:
         self.deviations = 0
         """Deviations taken in the match."""
         self.over_budget = 0
-        """Deviations wanted but not taken: their cost was over what was left of the round's budget."""
+        """Decisions where a rule held but the budget refused: nothing left of the round's budget (the
+        deviation is then not asked for: every deviation costs chips, `_spent`), or less than the
+        wanted deviation's cost."""
         self.risk_taken = 0
         """Total cost (chips) of the deviations taken in the match."""
         self.fallbacks = 0
@@ -300,8 +302,7 @@ class AdaptiveBot:
         if it has one) while no rule's deviations play this round or the budget allows none (every
         deviation but a bid of 0 costs chips), else one :meth:`policy` per hand."""
         ranks = list(bounty_ranks) if bounty_ranks is not None else [observation.bounty_rank] * len(holes)
-        affordable = self.budget - self.risk > 0 or _BID in observation.legal_actions
-        deviating = affordable and self._round_rule(observation) is not None
+        deviating = not self._spent(observation) and self._round_rule(observation) is not None
         rows = None if deviating else getattr(self.base, "policy_rows", None)
         if rows is not None:
             return rows(observation, holes, ranks)
@@ -356,7 +357,7 @@ class AdaptiveBot:
 
     def summary(self) -> dict[str, Any]:
         """What the bot has done in its match so far, JSON-ready: ``deviations``, ``risk_taken_chips`` (chips
-        its deviations put at risk, every round), ``over_budget`` (deviations the budget refused),
+        its deviations put at risk, every round), ``over_budget`` (decisions under a rule the budget refused),
         ``won_chips`` (won above the game value), ``verdict_at_end`` (`exploitable` now) and ``trials``
         (each rule's `ExploitTrial.to_dict`)."""
         return {
@@ -384,14 +385,17 @@ class AdaptiveBot:
 
     def _decide(self, observation: Any, *, draw: bool) -> tuple[Policy | None, int | None, bool]:
         """The policy to play (``None``: the base's, not computed), the cost of its deviation
-        (``None``: the base's policy) and whether a deviation was wanted but over the budget. The
-        base's policy is asked only when the model finds the opponent exploitable (a re-solving base
+        (``None``: the base's policy) and whether the budget refused (spent, or under the wanted
+        deviation's cost). The base's policy is asked only when the model finds the opponent
+        exploitable and the budget is not spent (a re-solving base
         solves its subgame for it; its ``act`` then reuses that solve if the base plays). At the
         round's first wanted, affordable deviation the trial's arm is drawn if ``draw`` (`act`), else
         (`policy`) the policy is the mixture the draw would play."""
         kind = self._round_rule(observation)
         if kind is None:
             return None, None, False
+        if self._spent(observation):  # no deviation is affordable: neither policy is asked
+            return None, None, True
         base = self.base.policy(observation)
         target = self._target(observation, base, kind)
         if target is None:
@@ -410,6 +414,12 @@ class AdaptiveBot:
             if not self._arm:
                 return base, None, False
         return one_point(target), cost, False
+
+    def _spent(self, observation: Any) -> bool:
+        """Whether nothing is left of the round's budget where no bid is legal: every deviation there
+        costs at least a chip (`_cost`), so none is affordable. (At a bid a zero budget is left to
+        `_cost`: the bid is one decision a round.)"""
+        return self.budget - self.risk <= 0 and _BID not in observation.legal_actions
 
     def _round_rule(self, observation: Any) -> str | None:
         """The rule whose deviations this round may play at ``observation``, or ``None`` (no raise, call

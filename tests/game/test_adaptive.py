@@ -114,6 +114,7 @@ def test_errors_fall_back_to_the_base_action():
     bot = AdaptiveBot(_Broken(), config, seed=0)
     bot.model.trials[:] = 1000.0  # a station: the base's policy is asked (only an exploitable opponent needs it)
     bot.model.successes[:] = 0.0
+    bot.won = bot.budget = 1000.0  # and only with a budget left to deviate with
     result = play_match(config, bot, make_bot("maniac", config=config, seed=1), rounds=10, seed=0)
     assert bot.fallbacks > 0 and result.illegal_actions["adaptive-broken"] == 0
 
@@ -180,7 +181,8 @@ def test_policy_rows_are_the_adaptive_policy_per_hand():
 
 def test_the_trial_draws_at_the_first_affordable_deviation():
     """A round is drawn into the trial at its first decision where the rule wants a deviation the
-    budget affords, not before: a round with a closed budget counts in neither arm. Before the draw
+    budget affords, not before: a round with a closed budget counts in neither arm (and asks the
+    exploiter nothing: every deviation costs chips). Before the draw
     ``policy`` is the mixture of the deviation and the base by the exploit arm's probability and draws
     nothing; ``act`` draws, and the round counts in the arm drawn."""
     from game.cards.deck import parse_cards
@@ -198,8 +200,12 @@ def test_the_trial_draws_at_the_first_affordable_deviation():
     wanted = max(bot.exploiter.policy(observation), key=lambda entry: entry[1])[0]
     assert wanted not in dict(base.policy(observation))  # the rule wants a deviation here
 
-    bot.act(observation)  # budget 0: the deviation is not affordable, nothing is drawn
+    asked = []  # the exploiter's policies asked
+    exploiter_policy = bot.exploiter.policy
+    bot.exploiter.policy = lambda seen: asked.append(seen) or exploiter_policy(seen)
+    bot.act(observation)  # budget 0: no deviation is affordable, none is asked for, nothing is drawn
     assert bot._rule == "loose" and bot._arm is None and bot.over_budget == 1 and bot.deviations == 0
+    assert not asked
     finished = dataclasses.replace(observation, payoffs=(0, 0))
     bot.round_over(finished)
     assert "loose" not in bot.trials  # counted in no arm
@@ -209,7 +215,7 @@ def test_the_trial_draws_at_the_first_affordable_deviation():
     assert mixture[wanted] == pytest.approx(0.5) and sum(mixture.values()) == pytest.approx(1.0)
     assert bot._arm is None
     bot.act(observation)
-    assert bot._arm in (0, 1) and bot.deviations == bot._arm
+    assert bot._arm in (0, 1) and bot.deviations == bot._arm and asked
     arm = bot._arm
     bot.round_over(finished)
     assert bot.trials["loose"].rounds.tolist() == [float(arm == 0), float(arm == 1)]
