@@ -12,7 +12,7 @@ from abstraction.cards.kernels_features import HAND_CARDS
 from game.cards.deck import parse_cards
 from game.cards.evaluator import evaluate_batch
 from solver.resolve.continuation import ContinuationConfig, class_matrices, hand_classes, river_buckets
-from solver.resolve.hands import TurnHands, river_hands, turn_hands
+from solver.resolve.hands import TurnHands, river_hands, showdown_masses, turn_hands
 from solver.resolve.leaves import LeafValues
 from solver.resolve.ranges import N_COMBOS, blocked, combo_index, swapped
 from solver.resolve.resolver import SubgameSolver
@@ -58,6 +58,25 @@ def test_turn_hands_list_every_hand_and_every_river(hands):
         card = hands.river_cards[river]
         assert not (hands.cards[order] == card).any() and len(set(order.tolist())) == len(order)
         assert np.all(np.diff(hands.river_strength[river, order]) >= 0)
+
+
+def test_turn_hands_river_tables_equal_each_rivers_own_hands(hands):
+    """Each river's order, runs of equal strength, strengths and strength against a uniform opponent
+    are those of the five-card board's own `river_hands` (built and sorted apart, river by river)."""
+    position = {int(index): i for i, index in enumerate(hands.hand_index)}
+    holdings = 45 * 44 / 2
+    for row, card in enumerate(hands.river_cards.tolist()):
+        river = river_hands(np.append(parse_cards(BOARD), card))
+        index = np.array([position[int(i)] for i in river.hand_index])
+        assert np.array_equal(hands.river_order[row], index)
+        starts = river.layout.group_start
+        assert hands.river_n_groups[row] == len(starts) - 1
+        assert np.array_equal(hands.river_group_start[row, : len(starts)], starts)
+        assert np.array_equal(hands.river_strength[row, index], river.strength)
+        weaker, stronger = showdown_masses(river, np.ones(river.n_hands))
+        assert np.array_equal(hands.river_hs[row, index], 0.5 * (weaker + (holdings - stronger)) / holdings)
+        held = np.setdiff1d(np.arange(hands.n_hands), index)
+        assert (hands.river_strength[row, held] == 0).all() and np.isnan(hands.river_hs[row, held]).all()
 
 
 def test_runout_values_equal_a_brute_force_over_the_rivers(hands, outcomes):
