@@ -208,7 +208,8 @@ def class_matrices(
     members = np.zeros((n_classes, int(count.max())), dtype=np.int64)
     for c in range(n_classes):
         members[c, : count[c]] = np.flatnonzero(classes == c)
-    out = np.empty((tables.shape[0], tables.shape[1], n_classes, n_classes))
+    n_leaves, n_choices, n_buckets = tables.shape[:3]
+    out = np.empty((n_classes, n_classes, n_leaves * n_choices))
     kernels_leaf._leaf_matrices(
         members,
         count.astype(np.int64),
@@ -217,13 +218,13 @@ def class_matrices(
         np.ascontiguousarray(hands.river_cards, dtype=np.int64),
         np.ascontiguousarray(buckets, dtype=np.int64),
         np.ascontiguousarray(hands.river_strength, dtype=np.int64),
-        np.ascontiguousarray(tables, dtype=np.float64),
-        np.ascontiguousarray(scale, dtype=np.float64),
+        np.ascontiguousarray(tables.transpose(2, 3, 4, 0, 1).reshape(n_buckets, n_buckets, 3, -1), dtype=np.float64),
+        np.ascontiguousarray(np.repeat(scale, n_choices), dtype=np.float64),
         config.samples,
         config.seed,
         out,
     )
-    return out
+    return np.ascontiguousarray(out.reshape(n_classes, n_classes, n_leaves, n_choices).transpose(2, 3, 0, 1))
 
 
 def blueprint_street_tree(blueprint: RiverBlueprint, root: int, config: SubgameConfig) -> tuple[SubgameTree, list[int]]:

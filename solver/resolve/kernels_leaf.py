@@ -209,21 +209,24 @@ def _leaf_value(leaves, leaf, traverser, opponent_reach, mode, out):
 def _leaf_matrices(
     members, member_count, first, second, river_cards, river_bucket, river_strength, tables, scale, samples, seed, out
 ):
-    """Monte Carlo leaf matrices into ``out`` (n_leaves, k, C, C), every entry overwritten.
+    """Monte Carlo leaf matrices into ``out`` (C, C, L), every entry overwritten; ``L`` counts the
+    (leaf, choice) pairs.
 
     Per class pair ``(i, j)``: ``samples`` draws of a hand of class ``i`` and one of class ``j``
     (uniform over ``members[i, :member_count[i]]``, indices into the turn hands, whose cards are
     ``first``, ``second``); a pair sharing a card adds 0, otherwise a river uniform over
-    ``river_cards`` (m,) minus the four hole cards, and the pair adds, for every leaf and choice,
-    ``tables[leaf, c, bucket of i's hand, bucket of j's hand, outcome]`` (``river_bucket`` (m, n);
-    outcome 0 / 1 / 2: i's hand loses / ties / wins by ``river_strength`` (m, n)). The sum is
-    divided by ``samples`` and multiplied by ``scale[leaf]``. One seed, one stream: deterministic.
+    ``river_cards`` (m,) minus the four hole cards, and the pair adds, for every (leaf, choice) ``l``,
+    ``tables[bucket of i's hand, bucket of j's hand, outcome, l]`` (``river_bucket`` (m, n); outcome
+    0 / 1 / 2: i's hand loses / ties / wins by ``river_strength`` (m, n)): the (leaf, choice) pairs
+    are the last axis of both arrays, so that a sample's additions are one contiguous run. The sum
+    is divided by ``samples`` and multiplied by ``scale[l]``. One seed, one stream: deterministic.
     """
     np.random.seed(seed)
-    n_leaves, n_choices, n_classes = out.shape[0], out.shape[1], out.shape[2]
+    n_classes, n_pairs = out.shape[0], out.shape[2]
     out[:] = 0.0
     for i in range(n_classes):
         for j in range(n_classes):
+            cell = out[i, j]
             for _ in range(samples):
                 h = members[i, np.random.randint(member_count[i])]
                 g = members[j, np.random.randint(member_count[j])]
@@ -236,13 +239,10 @@ def _leaf_matrices(
                     river = np.random.randint(len(river_cards))
                 own, other = river_strength[river, h], river_strength[river, g]
                 outcome = 2 if own > other else (1 if own == other else 0)
-                mine, theirs = river_bucket[river, h], river_bucket[river, g]
-                for leaf in range(n_leaves):
-                    for choice in range(n_choices):
-                        out[leaf, choice, i, j] += tables[leaf, choice, mine, theirs, outcome]
-    for leaf in range(n_leaves):
-        factor = scale[leaf] / samples
-        for choice in range(n_choices):
-            for i in range(n_classes):
-                for j in range(n_classes):
-                    out[leaf, choice, i, j] *= factor
+                values = tables[river_bucket[river, h], river_bucket[river, g], outcome]
+                for pair in range(n_pairs):
+                    cell[pair] += values[pair]
+    for i in range(n_classes):
+        for j in range(n_classes):
+            for pair in range(n_pairs):
+                out[i, j, pair] *= scale[pair] / samples
