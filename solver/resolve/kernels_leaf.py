@@ -16,10 +16,12 @@ Two node kinds end a turn subgame before the river (:mod:`solver.resolve.tree`):
   opponent of the ``searcher`` (the re-solving seat) chooses per hand one of ``k`` continuation
   strategies for the rest of the hand; the searcher plays the blueprint. A hand's value is linear in
   the other side's reach through ``matrices[leaf, c]`` (C, C): the searcher's chips (whole hand) per
-  unit of reach, between hand classes (``hand_class``). The opponent's reach is summed per class and
-  choice, so a leaf costs O(n k + k C^2) per pass. The opponent's choice learns by regret matching+
-  over ``regrets[leaf]`` (k, n), updated in its own passes (an undiscounted no-regret learner beside
-  the subgame's CFR variant; it has no average: only the searcher's strategy is played).
+  unit of reach, between hand classes (``hand_class``). The opponent's choice learns by regret
+  matching+ (an undiscounted no-regret learner beside the subgame's CFR variant; it has no average:
+  only the searcher's strategy is played), updated in its own passes. Every hand of a class sees the
+  same continuation values, so from equal (zero) regrets all of them learn the same choice: the
+  regrets are kept per class, ``regrets[leaf]`` (k, C), and a leaf costs O(n + k C^2) per pass (the
+  reach summed per class, the matrices, the values written per hand).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ class LeafArrays(NamedTuple):
 
     ``node_leaf`` (n_nodes,) int64: leaf index of each LEAF node (-1 elsewhere); ``searcher``: the
     seat whose continuation is the blueprint; ``hand_class`` (n,) int64 in 0..C-1; ``matrices``
-    (n_leaves, k, C, C) float64 chips; ``regrets`` (n_leaves, k, n) float64 (modified);
+    (n_leaves, k, C, C) float64 chips; ``regrets`` (n_leaves, k, C) float64 (modified), per class;
     ``class_reach``, ``class_values`` (k, C) scratch. RUNOUT: ``river_order``, ``river_first``,
     ``river_second``, ``river_group_start``, ``river_n_groups`` of
     :class:`~solver.resolve.hands.TurnHands`; ``rivers_per_pair`` (44.0).
@@ -133,7 +135,7 @@ def _batched_runout_sweep(leaves, first, second, reach, by_card, total, sums):
 
 @njit(cache=True, nogil=True)
 def _positive_total(regrets, h):
-    """Hand ``h``'s positive regrets over the choices of ``regrets`` (k, n), summed."""
+    """Class ``h``'s positive regrets over the choices of ``regrets`` (k, C), summed."""
     total = 0.0
     for c in range(regrets.shape[0]):
         total += max(regrets[c, h], 0.0)
@@ -142,7 +144,7 @@ def _positive_total(regrets, h):
 
 @njit(cache=True, nogil=True)
 def _choice(regrets, c, h, total):
-    """Regret matching of choice ``c`` for hand ``h`` (``total``: its positive regrets summed),
+    """Regret matching of choice ``c`` for class ``h`` (``total``: its positive regrets summed),
     uniform if none is positive."""
     if total > 0.0:
         return max(regrets[c, h], 0.0) / total
@@ -155,7 +157,7 @@ def _leaf_value(leaves, leaf, traverser, opponent_reach, mode, out):
 
     The searcher's value takes the opponent's choices at their current strategy. The opponent's is
     its chosen continuation's (``mode`` UPDATE / CURRENT: the current strategy, whose regrets learn
-    under UPDATE; BEST: the best continuation per hand)."""
+    under UPDATE; BEST: the best continuation per class)."""
     matrices = leaves.matrices[leaf]
     regrets = leaves.regrets[leaf]
     hand_class = leaves.hand_class
@@ -163,13 +165,13 @@ def _leaf_value(leaves, leaf, traverser, opponent_reach, mode, out):
     class_reach, class_values = leaves.class_reach, leaves.class_values
     class_reach[:] = 0.0
     class_values[:] = 0.0
+    for h in range(len(out)):  # the other side's reach per class
+        class_reach[0, hand_class[h]] += opponent_reach[h]
     if traverser == leaves.searcher:
-        for h in range(len(out)):
-            weight = opponent_reach[h]
-            if weight > 0.0:
-                total = _positive_total(regrets, h)
-                for c in range(n_choices):
-                    class_reach[c, hand_class[h]] += weight * _choice(regrets, c, h, total)
+        for j in range(n_classes):  # the chooser's reach per class and choice, choice 0 last
+            total = _positive_total(regrets, j)
+            for c in range(n_choices - 1, -1, -1):
+                class_reach[c, j] = class_reach[0, j] * _choice(regrets, c, j, total)
         for c in range(n_choices):
             for i in range(n_classes):
                 total = 0.0
@@ -179,30 +181,30 @@ def _leaf_value(leaves, leaf, traverser, opponent_reach, mode, out):
         for h in range(len(out)):
             out[h] = class_values[0, hand_class[h]]
         return
-    for h in range(len(out)):
-        class_reach[0, hand_class[h]] += opponent_reach[h]
     for c in range(n_choices):
         for i in range(n_classes):
             weight = class_reach[0, i]
             if weight != 0.0:
                 for j in range(n_classes):
                     class_values[c, j] -= matrices[c, i, j] * weight
-    for h in range(len(out)):
-        j = hand_class[h]
+    value = class_reach[0]  # free now: each class's value
+    for j in range(n_classes):
         if mode == BEST:
             best = class_values[0, j]
             for c in range(1, n_choices):
                 best = max(best, class_values[c, j])
-            out[h] = best
+            value[j] = best
             continue
-        value = 0.0
-        total = _positive_total(regrets, h)
+        total = _positive_total(regrets, j)
+        chosen = 0.0
         for c in range(n_choices):
-            value += _choice(regrets, c, h, total) * class_values[c, j]
-        out[h] = value
+            chosen += _choice(regrets, c, j, total) * class_values[c, j]
+        value[j] = chosen
         if mode == UPDATE:
             for c in range(n_choices):
-                regrets[c, h] = max(regrets[c, h] + class_values[c, j] - value, 0.0)
+                regrets[c, j] = max(regrets[c, j] + class_values[c, j] - chosen, 0.0)
+    for h in range(len(out)):
+        out[h] = value[hand_class[h]]
 
 
 @njit(cache=True, nogil=True)

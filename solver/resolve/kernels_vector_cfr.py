@@ -15,7 +15,8 @@ a backward sweep forms the traverser's counterfactual values per hand and adds i
 regrets, clipped (CFR+) or discounted (DCFR) in the same pass over each row. A terminal of another
 kind is valued alone by :func:`_terminal_value`, which also values the best-response pass's
 terminals (float64): the depth-limited LEAF kind (and RUNOUT outside the CFR pass) is valued there by :mod:`kernels_leaf`
-(``leaves``: its ``LeafArrays``, empty for a river subgame). Variants are parameters, as
+(``leaves``: its ``LeafArrays``, empty for a river subgame; the leaves' choice regrets are per hand
+class, (n_leaves, k, C)). Variants are parameters, as
 in :mod:`solver.solve.kernels_cfr`: strategy-sum weight ``t ** gamma``, regret matching+ on/off,
 regret discount ``t**alpha / (t**alpha + 1)`` (positive) and ``t**beta / (t**beta + 1)``
 (negative) when ``discount`` is on. The safe re-solving gadget is a two-action decision of the

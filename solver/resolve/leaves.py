@@ -99,7 +99,7 @@ def leaf_arrays(tree: SubgameTree, hands: RiverHands, leaves: LeafValues | None)
         searcher,
         hand_class,
         matrices,
-        np.zeros((matrices.shape[0], n_choices, hands.n_hands)),
+        np.zeros((matrices.shape[0], n_choices, n_classes)),
         np.zeros((n_choices, n_classes)),
         np.zeros((n_choices, n_classes)),
         *rivers,
