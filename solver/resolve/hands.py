@@ -231,14 +231,14 @@ def turn_hands(board: str | np.ndarray | list) -> TurnHands:
     strength = np.zeros((len(rivers), n), dtype=np.int32)
     hs = np.full((len(rivers), n), np.nan)
     uniform = np.ones(n_sub)
+    scratch = kernels_showdown.ShowdownScratch(*(np.zeros(size) for size in (N_CARDS, n_sub, n_sub, n_sub)))
     holdings = (N_CARDS - 7) * (N_CARDS - 8) / 2  # an opponent's two cards from the 45 unseen
     for row in range(len(rivers)):
         layout = hand_layout(cards[order[row]], sorted_strength[row])
         n_groups[row] = len(layout.group_start) - 1
         group_start[row, : len(layout.group_start)] = layout.group_start
         strength[row, order[row]] = sorted_strength[row]
-        scratch = kernels_showdown.ShowdownScratch(*(np.zeros(size) for size in (N_CARDS, n_sub, n_sub, n_sub)))
-        kernels_showdown._showdown_masses(layout, uniform, scratch)
+        kernels_showdown._showdown_masses(layout, uniform, scratch)  # overwrites the scratch
         hs[row, order[row]] = 0.5 * (scratch.win + (holdings - scratch.lose)) / holdings
     return TurnHands(
         board=board_cards,
