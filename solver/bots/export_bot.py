@@ -65,9 +65,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from game.numba_cache import PACKAGES as PROJECT_PACKAGES
+from game.numba_cache import record_hash
+
 FORMAT_VERSION = 1
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-PROJECT_PACKAGES = ("game", "abstraction", "solver")
 STRATEGY_FILE_NAME = "strategy.h5"
 CARDS_FILE_NAME = "cards.h5"
 BOT_ALIASES = {
@@ -591,6 +593,7 @@ def _write_folder(
     modules = _modules_needed(python, folder)
     for path, kernels in modules.items():
         _copy_module(path, folder / path.relative_to(PROJECT_ROOT), kernels)
+    record_hash(folder)  # the copied cache is the project's, fresh: the bot's own check keeps it
     report = warm_up(folder)
     return list(modules), report
 

@@ -23,7 +23,7 @@ from game.rules.chance import RandomChance
 from game.rules.river_of_blood import RiverOfBloodRound
 from game.rules.swap import SwapConfig, SwapRound
 from solver.bots.check_bot import check_bot
-from solver.bots.export_bot import WARM_UP_ROUNDS, BotSpec
+from solver.bots.export_bot import PROJECT_ROOT, WARM_UP_ROUNDS, BotSpec
 from solver.bots.lookup_bot import LookupBot
 from solver.bots.resolving_bot import RIVER, TURN, ResolvingBot, ResolvingConfig, final_street
 from solver.resolve.bounty import rank_hits
@@ -111,6 +111,9 @@ def test_export_resolve_plays_the_local_engine_within_the_clock(swap_strategy, t
     assert "solver/bots/time_manager.py" in modules and "solver/resolve/kernels_vector_cfr.py" in modules
     # the warm-up compiled the re-solving kernels into the folder: the bot need not compile
     assert list((folder / "solver" / "resolve" / "__pycache__").glob("kernels_vector_cfr.*.nbi"))
+    # and the project's cache, copied, stayed: the bot's own check (game.numba_cache) found it fresh
+    copied = list((folder / "solver" / "resolve" / "__pycache__").glob("kernels_vector_cfr.*.nbc"))
+    assert any(path.stat().st_mtime == (PROJECT_ROOT / path.relative_to(folder)).stat().st_mtime for path in copied)
 
     report = check_bot(folder, rounds=60, opponent="checkcall", seed=3)
     assert report.ok, report.fault_notes
