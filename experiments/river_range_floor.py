@@ -12,7 +12,8 @@ blueprint, as in the engines under their clocks; ``F+gadget``: with ``river_gadg
 ``resolve_off_tree=False``, the blueprint playing rivers whose earlier history left its tree; ``F+translated``: with
 ``nested_gadget=False``, an off-tree river bet re-solved against the translated range alone, without the nested
 gadget; ``F+turn``: with ``depth_limited=True``, the turn re-solved depth-limited too, the re-solving bot's
-default; any may be combined)
+default; ``F+estimated``: the first solves' gadgets hold each opponent hand to its blueprint value, not its best
+response, ``gadget_values="blueprint"``; any may be combined)
 plays (``lookup`` among the floors: the file's lookup bot instead, LBR only, the reference a paired column can
 subtract):
 
@@ -55,8 +56,8 @@ def measure(
     """LBR (``lbr``: its deals, candidates, seed and raising streets) and the head-to-head (``rounds``, 0: none)
     of the final-street re-solving bot at ``floor`` with ``options`` (``gadget``: behind the river gadget;
     ``modelled``: the blueprint where the history left its tree; ``translated``: off-tree river bets re-solved
-    without the nested gadget; ``turn``: the turn re-solved depth-limited too); ``None``: LBR against the file's lookup
-    bot (no match)."""
+    without the nested gadget; ``turn``: the turn re-solved depth-limited too; ``estimated``: the gadgets'
+    blueprint values); ``None``: LBR against the file's lookup bot (no match)."""
     from game.play.match import play_match
     from solver.bots.lookup_bot import LookupBot
     from solver.bots.resolving_bot import ResolvingBot, ResolvingConfig
@@ -71,6 +72,7 @@ def measure(
             depth_limited="turn" in options,
             range_floor=floor,
             river_gadget="gadget" in options,
+            gadget_values="blueprint" if "estimated" in options else "best_response",
             nested_gadget="translated" not in options,
             resolve_off_tree="modelled" not in options,
         )
@@ -96,7 +98,7 @@ def measure(
     return row | {"match": match, "match_seconds": time.perf_counter() - began, "match_resolves": bot.resolves}
 
 
-OPTIONS = ("gadget", "modelled", "translated", "turn")
+OPTIONS = ("gadget", "modelled", "translated", "turn", "estimated")
 """What ``+NAME`` after a floor turns on (see the module docstring)."""
 
 
@@ -113,7 +115,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--floors",
         default="0,0.3",
-        help="comma-separated range floors in [0, 1], each F or F+OPTION[+OPTION...] with OPTION gadget, modelled or translated; "
+        help="comma-separated range floors in [0, 1], each F or F+OPTION[+OPTION...] with OPTION gadget, modelled, translated, turn or estimated; "
         "lookup: the lookup bot instead",
     )
     parser.add_argument("--hands", type=int, default=600, help="LBR deals per seat")
@@ -126,9 +128,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--jobs", type=int, default=2, help="floors measured at a time")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "river_range_floor", help="OUT.md, OUT.json")
     args = parser.parse_args(argv)
-    refused = (
-        f"--floors must be shares in [0, 1] (F, F+gadget, F+modelled, F+translated) or lookup, got {args.floors!r}"
-    )
+    refused = f"--floors must be shares in [0, 1] (F, F+OPTION, OPTION one of {', '.join(OPTIONS)}) or lookup, got {args.floors!r}"
     specs = [value.strip().split("+") for value in args.floors.split(",")]
     chosen = [tuple(spec[1:]) for spec in specs]
     try:

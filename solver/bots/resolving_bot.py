@@ -167,6 +167,8 @@ OWN_FLOOR = 1e-6
 """Floor on the bot's own combination's weight, relative to its range's largest weight."""
 _RIVER_TABLES_KEPT = 512
 """Continuation tables of abstract river nodes kept across turn re-solves (then the cache starts over)."""
+GADGET_VALUES = ("best_response", "blueprint")
+"""What a first solve's gadget holds each opponent hand to (`ResolvingConfig.gadget_values`)."""
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,12 @@ class ResolvingConfig:
     :mod:`solver.resolve.continuation`), else play the blueprint there; ``turn_gadget``: the turn's
     first solve behind the safe gadget, with the opponent's best-response values against the
     blueprint; ``river_gadget``: the same on final streets (each opponent hand's value its best
-    response to the blueprint's own betting of the street, to showdown). ``nested_gadget``: an
+    response to the blueprint's own betting of the street, to showdown). ``gadget_values``: the value
+    each opponent hand is held to by these two gadgets: ``"best_response"`` (above: safe, re-solving
+    cannot make the bot more exploitable than the blueprint, but loose where the blueprint is very
+    exploitable) or ``"blueprint"``, its value when both players play the blueprint's betting of the
+    street (Brown & Sandholm 2017's estimated values: tighter, without the guarantee; on the turn its
+    leaves as the re-solve's own). ``nested_gadget``: an
     opponent's off-tree bet, on any street, is re-solved behind the previous solve's values (nested
     safe solving, Brown & Sandholm 2017), the opponent's range at the re-solve's root its range before
     the bet, so that every hand that could have made it is held to what it could get in the tree
@@ -210,6 +217,7 @@ class ResolvingConfig:
     depth_limited: bool = True
     turn_gadget: bool = True
     river_gadget: bool = False
+    gadget_values: str = "best_response"
     nested_gadget: bool = True
     resolve_off_tree: bool = True
     continuation: ContinuationConfig = field(default_factory=ContinuationConfig)
@@ -229,6 +237,8 @@ class ResolvingConfig:
             raise TypeError(f"time must be a TimeConfig, got {self.time!r}")
         if not 0.0 <= self.range_floor <= 1.0:
             raise ValueError(f"range_floor must be a share in [0, 1], got {self.range_floor!r}")
+        if self.gadget_values not in GADGET_VALUES:
+            raise ValueError(f"gadget_values must be one of {GADGET_VALUES}, got {self.gadget_values!r}")
 
 
 @dataclass(frozen=True)
@@ -621,7 +631,8 @@ class ResolvingBot(LookupBot):
         board: Sequence[int],
     ) -> OpponentValues | None:
         """The safe re-solving gadget of a street's first solve: each opponent hand's value is its
-        best response to the blueprint's betting of the street (on the turn, and at its leaves its
+        best response (or with ``gadget_values="blueprint"`` its blueprint value) to the blueprint's
+        betting of the street (on the turn, and at its leaves its
         river against the best of the continuations; on a final street to showdown), from the
         abstract node ``moves`` lead to on ``board`` (None where the blueprint cannot follow, or
         ``ResolvingConfig.turn_gadget`` / ``river_gadget`` is off)."""
@@ -644,6 +655,7 @@ class ResolvingBot(LookupBot):
                 buckets,
                 self.resolving.continuation,
                 self._river_tables,
+                best=self.resolving.gadget_values == "best_response",
             )
         except ValueError as error:
             logger.info("%s: no blueprint values for the gadget (%s)", self.name, error)

@@ -291,10 +291,12 @@ def blueprint_opponent_values(
     buckets: np.ndarray,
     continuation: ContinuationConfig | None = None,
     cache: dict | None = None,
+    best: bool = True,
 ) -> np.ndarray:
     """(n_hands,) what each opponent hand gets at the street's start (chips per deal, the form of
-    :class:`~solver.resolve.resolver.OpponentValues`) by best-responding to the searcher's blueprint:
-    its rows (``buckets``: (n_hands,) each hand's bucket on this street) on :func:`blueprint_street_tree`.
+    :class:`~solver.resolve.resolver.OpponentValues`) by best-responding to the searcher's blueprint
+    (``best=False``: by playing the blueprint too): the blueprint's rows (``buckets``: (n_hands,) each
+    hand's bucket on this street) on :func:`blueprint_street_tree`.
     On a final street the betting ends at showdowns; on the turn (``hands`` a
     :class:`~solver.resolve.hands.TurnHands`) each leaf then plays the river against the opponent's
     best of the continuations (the leaf model of :func:`leaf_values`, so the values are those the
@@ -310,4 +312,4 @@ def blueprint_opponent_values(
         roots = [abstract[leaf] for leaf in tree.leaves.tolist()]
         leaves = leaf_values(hands, tree, searcher, roots, blueprint, continuation, cache)
     solver = SubgameSolver(tree, hands, ranges, leaves=leaves)
-    return solver.hand_values(strategy, 1 - searcher, best=True)
+    return solver.hand_values(strategy, 1 - searcher, best=best)

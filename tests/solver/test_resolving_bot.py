@@ -653,6 +653,21 @@ def test_first_river_solve_is_behind_the_blueprint_gadget(solved, seed):  # noqa
     gadget, plain, pot = gadget_and_plain_excess(bot, seat=1)  # measured: 1e-4 against 0.023 and 0.085 chips, pot 4
     assert gadget < plain and gadget < 0.02 * pot, (gadget, plain, pot)
 
+    # gadget_values="blueprint": each hand held to its value when both play the blueprint, computed
+    # apart the same way; never above its best response, and below it for some hands
+    resolving = dataclasses.replace(resolving, gadget_values="blueprint")
+    estimated = ResolvingBot(path, card_abstraction=abstraction, config=config, seed=0, resolving=resolving)
+    estimated.act(observation)
+    values = estimated._session.solver.gadget.values
+    expected = SubgameSolver(tree, session.hands, session.ranges).hand_values(strategy, 0, best=False)
+    assert np.allclose(values, expected, rtol=0, atol=1e-4 * pot)
+    assert np.all(values <= apart + 1e-9 * pot) and np.any(values < apart - 0.01 * pot)
+
+
+def test_gadget_values_must_be_known():
+    with pytest.raises(ValueError, match="gadget_values must be one of"):
+        ResolvingConfig(gadget_values="best")
+
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_first_turn_solve_is_behind_the_blueprint_gadget(solved, seed):  # noqa: F811
