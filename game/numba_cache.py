@@ -111,13 +111,13 @@ def clear_stale(root: Path = ROOT) -> int:
     record = root / RECORD
     try:
         current = sources_hash(root)
-        if record.is_file() and record.read_text(encoding="ascii").strip() == current:
+        if record.is_file() and record.read_bytes().strip() == current.encode():
             return 0
         stale = cached_kernel_files(root)
         for path in stale:
             path.unlink(missing_ok=True)
         record_hash(root, current)
-    except OSError as error:
+    except (OSError, UnicodeError) as error:  # unreadable sources or record, read-only install
         logger.warning("numba's cache under %s not checked against the sources: %s", root, error)
         return 0
     if stale:

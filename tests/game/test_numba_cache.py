@@ -88,6 +88,16 @@ def test_a_source_change_clears_the_cache_once(tmp_path: Path) -> None:
     assert clear_stale(root) == 0  # once per process
 
 
+def test_a_garbled_record_counts_as_none(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    (root / "game" / "__pycache__").mkdir()
+    cached = root / "game" / "__pycache__" / "caller.outer-8.py311.nbi"
+    cached.write_bytes(b"old")
+    (root / RECORD).write_bytes(b"\xff\xfe not a hash")
+    assert clear_stale(root) == 1 and not cached.exists()
+    assert (root / RECORD).read_text().strip() == sources_hash(root)
+
+
 def test_a_recorded_hash_keeps_a_copied_cache(tmp_path: Path) -> None:
     root = _project(tmp_path)
     (root / "game" / "__pycache__").mkdir()
