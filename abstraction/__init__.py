@@ -3,6 +3,4 @@
 per-variant tree hooks (`abstraction.hooks`) and the flat arrays of an abstract game (`abstraction.tree`).
 Built on `game`; imports nothing from `solver`."""
 
-from game.numba_cache import clear_stale
-
-clear_stale()
+import game  # noqa: F401  (importing it clears numba's stale cached kernels: game.numba_cache)

@@ -6,8 +6,8 @@ machine code, which may then read new arrays wrongly (a wrong result or a segfau
 :func:`clear_stale` hashes every project module that imports numba together with every project module
 those import (the closure), and when that hash differs from the one recorded beside the cache, deletes
 the project's cached kernels (``__pycache__/*.nbi`` and ``*.nbc`` under each package) before any is
-loaded; numba compiles them again on first use. Each top-level package (`game`, `abstraction`, `solver`)
-calls it when imported; the check reads the sources once per process (a few milliseconds).
+loaded; numba compiles them again on first use. `game` calls it when imported, and `abstraction` and
+`solver` import `game` first; the check reads the sources once per process (about 30 ms on the 2-core VM).
 
 Only numba's default cache (beside the sources) is checked: with ``NUMBA_CACHE_DIR`` set, clearing that
 directory after an update is the user's part.

@@ -2,6 +2,4 @@
 (`solver.evaluate`), re-solving subgames at play time (`solver.resolve`), bots that play them (`solver.bots`), the ``vcfr`` command line (`solver.cli`) and
 benchmarks (`solver.bench`). Built on `game` and `abstraction`."""
 
-from game.numba_cache import clear_stale
-
-clear_stale()
+import game  # noqa: F401  (importing it clears numba's stale cached kernels: game.numba_cache)

@@ -66,10 +66,10 @@ from pathlib import Path
 from typing import Any
 
 from game.numba_cache import PACKAGES as PROJECT_PACKAGES
+from game.numba_cache import ROOT as PROJECT_ROOT
 from game.numba_cache import record_hash
 
 FORMAT_VERSION = 1
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 STRATEGY_FILE_NAME = "strategy.h5"
 CARDS_FILE_NAME = "cards.h5"
 BOT_ALIASES = {
