@@ -13,7 +13,8 @@ it puts at risk:
 - a check, call or fold where the base raises (or a fold where it calls): the pot, which the base's
   action might have won;
 - an auction bid at least the base's highest: its amount (the most a second-price auction charges);
-  a lower bid: the pot (the base's bid might have won the card).
+  a lower bid: the pot (the base's bid might have won the card); nothing where the opponent's bid is
+  known (the engine's second bidder) and both lose to it.
 
 Within one round the deviations taken may cost at most ``max(won, 0)`` at the round's start:
 ``risk <= max(won, 0)`` is the invariant (`AdaptiveBot.check_invariant`), so no round risks more
@@ -34,9 +35,10 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
    `game.play.bots.EquityBot` (equity against a uniform range, value bets, calls at pot odds): a
    best response against an opponent whose range is about uniform, and measured to win far more
    than a blueprint against the loose styles (``results/adaptation.md``). In an auction that is
-   also the bid: the equity the third card gains against a uniform range, times the pot (a
-   second-price auction's dominant bid is one's value; against a constant or all-in bidder it
-   wins the card exactly when the card is worth the price).
+   also the bid: the equity the third card gains against a uniform range, times the pot (it wins
+   the card exactly when the card is worth the price), raised to one chip under the opponent's bid
+   where that is known and ours loses to it anyway (`game.play.bot_support.losing_bid_raised`: the
+   payment goes into the pot, so the highest losing bid makes an all-in bidder pay the most).
 2. *Folder* (it folds to a pot-sized postflop bet more often than ``1/2 + folder_margin``, the
    break-even frequency of a pot-sized bluff plus a margin, and than the prior, the base's own
    frequency, plus the margin: a base that folds that often itself is not taken for a folder, so
@@ -90,7 +92,14 @@ from typing import Any
 import numpy as np
 
 from game.cards.rng import SeedLike, as_generator, kernel_seed
-from game.play.bot_support import one_point, passive_action, policy_rows_by_hand, sample_policy
+from game.play.bot_support import (
+    known_first_bid,
+    losing_bid_raised,
+    one_point,
+    passive_action,
+    policy_rows_by_hand,
+    sample_policy,
+)
 from game.play.bots import EquityBot
 from game.play.opponent_model import BountyRule, ModelPrior, OpponentModel, prior_from_self_play
 from game.rules.actions import Action, ActionKind, Policy
@@ -452,7 +461,8 @@ class AdaptiveBot:
     def _target(self, observation: Any, base: Policy, kind: str) -> Action | None:
         """The action the rule ``kind`` (`exploitable`) wants here, or ``None`` for the base's."""
         if kind != "folder":
-            return max(self.exploiter.policy(observation), key=lambda entry: entry[1])[0]  # no draw in policy
+            target = max(self.exploiter.policy(observation), key=lambda entry: entry[1])[0]  # no draw in policy
+            return Action.bid(losing_bid_raised(observation, target.amount)) if target.kind is _BID else target
         legal = observation.legal_actions
         if _RAISE not in legal or _CHECK not in legal:
             return None
@@ -482,6 +492,9 @@ def _cost(observation: Any, base: Policy, target: Action) -> int:
         return target.amount - observation.pips[seat]
     if target.kind is _BID:
         highest = max((action.amount for action, _ in base if action.kind is _BID), default=0)
+        first = known_first_bid(observation)
+        if first is not None and target.amount < first and highest < first:
+            return 0  # both lose the auction: only the price the opponent pays differs (`losing_bid_raised`)
         return target.amount if target.amount >= highest else pot
     if target.kind is _CALL and all(action.kind is _FOLD for action, _ in base):
         return observation.pips[1 - seat] - observation.pips[seat]

@@ -24,10 +24,12 @@ At each decision the bot
 4. turns it into a legal real action: a raise of pot fraction f becomes
    ``own pip + cost + f * (pot + cost)`` chips clamped to the real raise bounds (all-in: the
    maximum); a fold with nothing to call becomes a check; anything impossible becomes check/call.
+   A bid that loses to the opponent's bid seen before it (the 2024 engine's dealer) becomes one chip
+   under that bid (`game.play.bot_support.losing_bid_raised`: the winner pays the loser's bid).
 
 Off the tree (a raise where the abstract street is capped, which is read as a call, and any later
-mismatch of actor or street), the bot checks, else calls (bids 0 in an auction): the documented
-fallback. On any internal error it logs a warning and plays check, else call, else
+mismatch of actor or street), the bot checks, else calls (bids 0 in an auction, raised as above):
+the documented fallback. On any internal error it logs a warning and plays check, else call, else
 fold (else bid 0). Counters ``decisions``, ``off_tree`` and ``errors`` report how it went.
 
 Rules. The bot plays the rules ``config`` it is given; when they differ from those the strategy was
@@ -70,6 +72,7 @@ from abstraction.cards.buckets import BucketLookup, CardAbstraction
 from abstraction.chance.fresh_chance import FreshChance
 from abstraction.tree import CHANCE, DECISION, SHOWDOWN, FlatTree
 from game.cards.rng import SeedLike, as_generator
+from game.play.bot_support import fallback_action, losing_bid_raised
 from game.play.bots import passive_action
 from game.rules.actions import Action, ActionKind, Move, Policy
 from game.rules.nolimit import NoLimitConfig, Observation
@@ -414,7 +417,7 @@ class LookupBot:
                 buckets: dict[int, np.ndarray] = {}
                 for decision in self._decisions(view, self._readings(view)):
                     if decision.node == OFF_TREE:
-                        found.append((members, decision.probability, passive_action(view), None))
+                        found.append((members, decision.probability, fallback_action(view), None))
                         continue
                     group = self._tree.group[decision.node]
                     slot = self._slot[group]
@@ -521,7 +524,9 @@ class LookupBot:
         for decision in decisions:
             if decision.node == OFF_TREE:
                 choices.append(
-                    _Choice(decision.probability, passive_action(observation), OFF_TREE, OFF_TREE, -1, decision.reading)
+                    _Choice(
+                        decision.probability, fallback_action(observation), OFF_TREE, OFF_TREE, -1, decision.reading
+                    )
                 )
                 continue
             group = self._tree.group[decision.node]
@@ -674,7 +679,9 @@ class LookupBot:
         legal = observation.legal_actions
         if kind == _BID and _BID in legal:
             low, high = observation.bid_bounds
-            return Action.bid(min(high, max(low, int(self._tree.tree.action_amount[child]))))
+            return Action.bid(
+                losing_bid_raised(observation, min(high, max(low, int(self._tree.tree.action_amount[child]))))
+            )
         if kind == _FOLD:
             if _CHECK in legal:
                 return Action.check()
@@ -690,7 +697,7 @@ class LookupBot:
             fraction = self._tree.raise_fraction(node, child)
             target = round(pips[seat] + cost + fraction * (sum(observation.contributions) + cost))
             return Action.raise_to(min(high, max(low, target)))
-        return passive_action(observation)
+        return fallback_action(observation)
 
 
 def summed_by_action(pairs: Iterable[tuple[Action, float]]) -> Policy:

@@ -6,12 +6,13 @@ import dataclasses
 import numpy as np
 import pytest
 
-from game.play.adaptive import AdaptiveBot, ExploitConfig, adaptive_player
+from game.play.adaptive import AdaptiveBot, ExploitConfig, _cost, adaptive_player
 from game.play.bot_support import policy_rows_by_hand
 from game.play.bots import EquityBot, make_bot
 from game.play.cli_game import make_player
 from game.play.match import play_match
 from game.play.opponent_model import SIZE_CLASSES, STATS
+from game.rules.actions import Action, ActionKind
 from game.rules.holdem import HoldemConfig
 
 SWITCH = 300
@@ -363,3 +364,29 @@ def test_the_departs_rule_needs_a_frequency_far_from_the_bases():
     model.bid_counts[:] = 0.0
     model.bid_counts[-1] = 300.0  # every bid all-in, against a sixth under the flat prior
     assert bot.exploitable() == "departs"
+
+
+def test_a_bid_that_loses_to_the_seen_bid_costs_nothing_and_is_raised():
+    """Engine rules: the dealer sees the big blind's bid. Any lower bid loses the card, so a deviation between
+    two losing bids risks nothing (it changes only what the opponent pays), and a losing bid played is one chip
+    under the seen bid."""
+    from game.rules.auction import AuctionConfig, AuctionRound
+    from game.rules.chance import RandomChance
+
+    config = AuctionConfig(rules="engine")
+    round_ = AuctionRound(config, RandomChance(np.random.default_rng(3)))
+    checkcall = make_bot("checkcall")
+    while round_.street == 0:
+        round_.apply(checkcall.act(round_.observation(round_.to_act)))
+    round_.apply(Action.bid(150))  # the big blind bids first
+    observation = round_.observation(round_.to_act)
+    assert observation.history[-1].action == Action.bid(150) and observation.bid_bounds[1] > 150
+    loses, wins = ((Action.bid(3), 1.0),), ((Action.bid(150), 1.0),)
+    assert _cost(observation, loses, Action.bid(149)) == 0  # both lose: nothing at risk
+    assert _cost(observation, loses, Action.bid(150)) == 150  # a tie pays our bid
+    assert _cost(observation, loses, Action.bid(151)) == 151  # so does a win, at most
+    assert _cost(observation, wins, Action.bid(149)) == sum(observation.contributions)  # gives up the card
+
+    bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(samples=200), seed=2)
+    target = bot._target(observation, bot.base.policy(observation), "loose")
+    assert target.kind is ActionKind.BID and (target.amount == 149 or target.amount >= 150)  # no lower losing bid

@@ -89,6 +89,29 @@ def test_bids_follow_the_strategy(card_files, tmp_path) -> None:
     assert len(bids) > 50 and len(set(bids)) > 1  # several abstract bid sizes in use
 
 
+def test_a_bid_that_loses_to_the_seen_bid_is_raised_to_one_chip_under_it(card_files, tmp_path) -> None:
+    """Engine rules: the dealer sees the big blind's bid. Against an all-in bidder every abstract bid of
+    the dealer loses; the bot plays one chip under the all-in instead, and the all-in bidder pays it."""
+    bot = solved_bot(card_files, tmp_path, "auction", {"rules": "engine"}, "1p,a cap=1 | bids=0.5p,1p")
+    seen = []  # (the all-in bid seen, our highest bid, the bid played)
+    original = bot._act
+
+    def spy(observation):
+        action = original(observation)
+        if observation.bid_bounds is not None and observation.history[-1].action.kind.name == "BID":
+            seen.append((observation.history[-1].action.amount, observation.bid_bounds[1], action.amount))
+        return action
+
+    bot._act = spy  # type: ignore[method-assign]
+    opponent = make_bot("bid_allin", config=bot.config, seed=4)
+    result = play_match(bot.config, bot, opponent, rounds=200, seed=13, duplicate=True)
+    assert result.illegal_actions[bot.name] == 0 and bot.errors == 0
+    assert len(seen) > 10
+    for first, high, played in seen:
+        assert played == min(first - 1, high) or played >= first  # the highest losing bid, or one that does not lose
+    assert any(played == first - 1 for first, _, played in seen)
+
+
 def test_river_of_blood_past_the_run_cap_replays_the_last_run_street(card_files, tmp_path) -> None:
     """With the abstract run cap at 1, later real run streets restart run street 1 of the tree: the bot
     keeps playing its strategy there (on the tree, with buckets of the longer board), never off the tree."""
