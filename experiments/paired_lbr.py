@@ -20,21 +20,15 @@ import harness
 import numpy as np
 from harness import ROOT
 from joblib import Parallel, delayed
-from river_range_floor import measure
+from river_range_floor import add_lbr_arguments, lbr_config, measure
 
 from game.play.match import interval_95
-from solver.evaluate.full_lbr import FullLBRConfig
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--strategies", required=True, help="comma-separated strategy files of one game")
-    parser.add_argument("--hands", type=int, default=1_500, help="LBR deals per seat")
-    parser.add_argument("--candidates", type=int, default=500, help="LBR's candidate hands K")
-    parser.add_argument(
-        "--raise-streets", default="preflop,flop,turn,river", help="comma-separated streets LBR raises on"
-    )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals, the bots and LBR")
+    add_lbr_arguments(parser, hands=1_500, streets="preflop,flop,turn,river")
     parser.add_argument("--jobs", type=int, default=2, help="files measured at a time")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "paired_lbr", help="OUT.md, OUT.json")
     args = parser.parse_args(argv)
@@ -42,11 +36,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     missing = [str(path) for path in paths if not path.is_file()]
     if len(paths) < 2 or missing:
         parser.error(f"--strategies needs two or more strategy files; missing: {', '.join(missing) or 'none'}")
-    streets = tuple(street.strip() for street in args.raise_streets.split(","))
-    try:
-        lbr = FullLBRConfig(hands=args.hands, candidates=args.candidates, seed=args.seed, raise_streets=streets)
-    except ValueError as error:
-        parser.error(str(error))
+    lbr = lbr_config(parser, args)
+    streets = lbr.raise_streets
     rows = Parallel(n_jobs=args.jobs)(delayed(measure)(path, None, (), lbr, 0) for path in paths)
     first = np.array(rows[0]["lbr_deal_mbb"])
     for path, row in zip(paths, rows, strict=True):

@@ -98,6 +98,26 @@ def measure(
     return row | {"match": match, "match_seconds": time.perf_counter() - began, "match_resolves": bot.resolves}
 
 
+def add_lbr_arguments(parser: argparse.ArgumentParser, *, hands: int, streets: str) -> None:
+    """The full-game LBR's settings as options: ``--hands`` (default ``hands``), ``--candidates``,
+    ``--raise-streets`` (default ``streets``) and ``--seed`` (:func:`lbr_config` reads them)."""
+    parser.add_argument("--hands", type=int, default=hands, help="LBR deals per seat")
+    parser.add_argument("--candidates", type=int, default=500, help="LBR's candidate hands K")
+    parser.add_argument(
+        "--raise-streets", default=streets, help=f"comma-separated streets LBR raises on (default: {streets})"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals, the bots and LBR")
+
+
+def lbr_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> FullLBRConfig:
+    """The `FullLBRConfig` of :func:`add_lbr_arguments`' options (a bad street is the parser's error)."""
+    streets = tuple(street.strip() for street in args.raise_streets.split(","))
+    try:
+        return FullLBRConfig(hands=args.hands, candidates=args.candidates, seed=args.seed, raise_streets=streets)
+    except ValueError as error:
+        parser.error(f"--raise-streets: {error}")
+
+
 OPTIONS = ("gadget", "modelled", "translated", "turn", "estimated")
 """What ``+NAME`` after a floor turns on (see the module docstring)."""
 
@@ -118,13 +138,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         help="comma-separated range floors in [0, 1], each F or F+OPTION[+OPTION...] with OPTION gadget, modelled, translated, turn or estimated; "
         "lookup: the lookup bot instead",
     )
-    parser.add_argument("--hands", type=int, default=600, help="LBR deals per seat")
-    parser.add_argument("--candidates", type=int, default=500, help="LBR's candidate hands K")
+    add_lbr_arguments(parser, hands=600, streets="river")
     parser.add_argument("--rounds", type=int, default=4_000, help="head-to-head rounds (even; 0: no match)")
-    parser.add_argument(
-        "--raise-streets", default="river", help="comma-separated streets LBR raises on (default: river)"
-    )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals, the bots and LBR")
     parser.add_argument("--jobs", type=int, default=2, help="floors measured at a time")
     parser.add_argument("--out", type=Path, default=ROOT / "results" / "river_range_floor", help="OUT.md, OUT.json")
     args = parser.parse_args(argv)
@@ -140,11 +155,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for floor, options in zip(floors, chosen, strict=True)
     ):
         parser.error(refused)
-    streets = tuple(street.strip() for street in args.raise_streets.split(","))
-    try:
-        lbr = FullLBRConfig(hands=args.hands, candidates=args.candidates, seed=args.seed, raise_streets=streets)
-    except ValueError as error:
-        parser.error(f"--raise-streets: {error}")
+    lbr = lbr_config(parser, args)
+    streets = lbr.raise_streets
     if args.rounds < 0 or args.rounds % 2:
         parser.error(f"--rounds must be even and at least 0, got {args.rounds}")
     if not args.strategy.is_file():
