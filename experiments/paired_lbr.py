@@ -17,12 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import harness
-import numpy as np
 from harness import ROOT
 from joblib import Parallel, delayed
-from river_range_floor import add_lbr_arguments, lbr_config, measure
-
-from game.play.match import interval_95
+from river_range_floor import add_lbr_arguments, lbr_config, measure, paired_with_first
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -39,11 +36,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     lbr = lbr_config(parser, args)
     streets = lbr.raise_streets
     rows = Parallel(n_jobs=args.jobs)(delayed(measure)(path, None, (), lbr, 0) for path in paths)
-    first = np.array(rows[0]["lbr_deal_mbb"])
     for path, row in zip(paths, rows, strict=True):
-        difference = np.array(row["lbr_deal_mbb"]) - first
         row["strategy"] = str(path)
-        row["paired_mbb"], row["paired_ci95_mbb"] = float(difference.mean()), interval_95(difference)
+    cells = paired_with_first(rows)
     line = harness.command_line(__file__, argv)
     report = {"machine": harness.machine(cores_used=args.jobs), "rows": rows}
     lines = [
@@ -58,9 +53,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"| strategy | LBR's win | paired, minus `{paths[0].name}` | seconds |",
         "| --- | ---: | ---: | ---: |",
     ]
-    for row in rows:
+    for row, paired in zip(rows, cells, strict=True):
         found = row["lbr"]
-        paired = "-" if row is rows[0] else f"{row['paired_mbb']:+,.0f} ± {row['paired_ci95_mbb']:,.0f}"
         lines.append(
             f"| `{row['strategy']}` | {found['mbb_per_hand']:+,.0f} ± {found['ci95_mbb']:,.0f} | {paired} | "
             f"{row['lbr_seconds']:.0f} |"

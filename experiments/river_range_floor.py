@@ -118,6 +118,16 @@ def lbr_config(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Ful
         parser.error(f"--raise-streets: {error}")
 
 
+def paired_with_first(rows: list[dict[str, Any]]) -> list[str]:
+    """Set each row's ``paired_mbb`` and ``paired_ci95_mbb``: its LBR win minus the first row's, deal by deal
+    (``lbr_deal_mbb``, the same deals), with the 95% interval; returns them as table cells (``-`` for the first)."""
+    first = np.array(rows[0]["lbr_deal_mbb"])
+    for row in rows:
+        difference = np.array(row["lbr_deal_mbb"]) - first
+        row["paired_mbb"], row["paired_ci95_mbb"] = float(difference.mean()), interval_95(difference)
+    return ["-"] + [f"{row['paired_mbb']:+,.0f} ± {row['paired_ci95_mbb']:,.0f}" for row in rows[1:]]
+
+
 OPTIONS = ("gadget", "modelled", "translated", "turn", "estimated")
 """What ``+NAME`` after a floor turns on (see the module docstring)."""
 
@@ -185,12 +195,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "re-solves (LBR run) | seconds (LBR, match) |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
-    first = np.array(rows[0]["lbr_deal_mbb"])
-    for row in rows:
+    for row, paired in zip(rows, paired_with_first(rows), strict=True):
         found, match = row["lbr"], row["match"]
-        difference = np.array(row["lbr_deal_mbb"]) - first
-        row["paired_mbb"], row["paired_ci95_mbb"] = float(difference.mean()), interval_95(difference)
-        paired = "-" if row is rows[0] else f"{row['paired_mbb']:+,.0f} ± {row['paired_ci95_mbb']:,.0f}"
         head_to_head = "-" if match is None else f"{match['mbb_per_hand']:+,.0f} ± {match['ci95_mbb_per_hand']:,.0f}"
         seconds = f"{row['lbr_seconds']:.0f}" + ("" if match is None else f", {row['match_seconds']:.0f}")
         lines.append(
