@@ -462,7 +462,7 @@ class AdaptiveBot:
         """The action the rule ``kind`` (`exploitable`) wants here, or ``None`` for the base's."""
         if kind != "folder":
             target = max(self.exploiter.policy(observation), key=lambda entry: entry[1])[0]  # no draw in policy
-            return Action.bid(losing_bid_raised(observation, target.amount)) if target.kind is _BID else target
+            return losing_bid_raised(observation, target)
         legal = observation.legal_actions
         if _RAISE not in legal or _CHECK not in legal:
             return None

@@ -69,39 +69,39 @@ def one_point(action: Action) -> Policy:
     return ((action, 1.0),)
 
 
-def losing_bid_raised(observation: Any, amount: int) -> int:
-    """The bid to play for a planned bid of ``amount`` chips: one chip under the opponent's bid when that
-    bid is already known (the 2024 engine's dealer sees the big blind's bid) and ``amount`` loses to it by
-    more, else ``amount``.
+def losing_bid_raised(observation: Any, action: Action) -> Action:
+    """The action to play for a planned ``action``: a bid that loses to the opponent's bid by more than a
+    chip, where that bid is already known (the 2024 engine's dealer sees the big blind's bid), becomes the
+    bid one chip under it (clamped to the bid bounds); any other action is itself.
 
     Every bid under the known one loses the auction, and the loser's bid is what the winner pays into
     the pot (a second-price auction), so among the losing bids the highest makes the opponent put the
     most chips into a pot that is partly ours, at no risk to our own: it changes neither who gets the
     third card nor what we pay. Against a bot that bids all-in, a blueprint that bids its abstract 0.25
-    pot there leaves almost the opponent's whole stack out of the pot. Clamped to the bid bounds.
+    pot there leaves almost the opponent's whole stack out of the pot.
 
     >>> from game.rules.actions import Move
     >>> from types import SimpleNamespace
     >>> seen = SimpleNamespace(
     ...     seat=1, street=1, bid_bounds=(0, 190), legal_actions={ActionKind.BID}, history=(Move(0, 1, Action.bid(190)),)
     ... )
-    >>> losing_bid_raised(seen, 5), losing_bid_raised(seen, 190)
+    >>> losing_bid_raised(seen, Action.bid(5)).amount, losing_bid_raised(seen, Action.bid(190)).amount
     (189, 190)
-    >>> losing_bid_raised(SimpleNamespace(seat=0, street=1, legal_actions={ActionKind.BID}, history=()), 5)  # bids first
+    >>> first = SimpleNamespace(seat=0, street=1, legal_actions={ActionKind.BID}, history=())  # bids first
+    >>> losing_bid_raised(first, Action.bid(5)).amount
     5
     """
-    first = known_first_bid(observation)
-    if first is None or amount >= first - 1:
-        return amount
+    first = known_first_bid(observation) if action.kind is ActionKind.BID else None
+    if first is None or action.amount >= first - 1:
+        return action
     low, high = observation.bid_bounds
-    return max(low, min(high, first - 1))
+    return Action.bid(max(low, min(high, first - 1)))
 
 
 def fallback_action(observation: Any) -> Action:
     """`passive_action`, with its bid of 0 raised by `losing_bid_raised`: what a strategy bot plays where
     its strategy has no answer (off its tree)."""
-    action = passive_action(observation)
-    return Action.bid(losing_bid_raised(observation, action.amount)) if action.kind is ActionKind.BID else action
+    return losing_bid_raised(observation, passive_action(observation))
 
 
 def known_first_bid(observation: Any) -> int | None:

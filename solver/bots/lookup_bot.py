@@ -679,8 +679,8 @@ class LookupBot:
         legal = observation.legal_actions
         if kind == _BID and _BID in legal:
             low, high = observation.bid_bounds
-            return Action.bid(
-                losing_bid_raised(observation, min(high, max(low, int(self._tree.tree.action_amount[child]))))
+            return losing_bid_raised(
+                observation, Action.bid(min(high, max(low, int(self._tree.tree.action_amount[child]))))
             )
         if kind == _FOLD:
             if _CHECK in legal:
