@@ -38,7 +38,10 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
    also the bid: the equity the third card gains against a uniform range, times the pot (it wins
    the card exactly when the card is worth the price), raised to one chip under the opponent's bid
    where that is known and ours loses to it anyway (`game.play.bot_support.losing_bid_raised`: the
-   payment goes into the pot, so the highest losing bid makes an all-in bidder pay the most).
+   payment goes into the pot, so the highest losing bid makes an all-in bidder pay the most), and,
+   where we bid first or unseen, to one chip under the least of the opponent's recent bids
+   (`OpponentModel.lowest_bid`, once ``bid_evidence`` are remembered): a constant bidder then pays
+   that, and one that bids less sells us the card at its own price (`AdaptiveBot._under_expected_bid`).
 2. *Folder* (it folds to a pot-sized postflop bet more often than ``1/2 + folder_margin``, the
    break-even frequency of a pot-sized bluff plus a margin, and than the prior, the base's own
    frequency, plus the margin: a base that folds that often itself is not taken for a folder, so
@@ -128,7 +131,9 @@ class ExploitConfig:
     of the model's prior. ``prior_rounds``: rounds of the base against itself that measure the
     prior (0: a flat prior, every frequency 1/2). ``value``: the base's value by seat in chips per
     round (``won`` counts winnings above it). ``samples``: Monte Carlo deals per equity estimate of
-    the default exploiter (`game.play.bots.EquityBot`).
+    the default exploiter (`game.play.bots.EquityBot`). ``bid_evidence``: the opponent's bids the
+    model must remember before a bid of ours is set one chip under the least of them
+    (`OpponentModel.lowest_bid`).
     """
 
     loose_fold: float = 0.25
@@ -144,6 +149,7 @@ class ExploitConfig:
     value: tuple[float, float] = (0.0, 0.0)
     samples: int = 1000
     trial_minimum: int = 30
+    bid_evidence: int = 5
 
     def __post_init__(self) -> None:
         names = (
@@ -164,11 +170,12 @@ class ExploitConfig:
             or self.samples < 1
             or not self.memory > 1.0
             or self.trial_minimum < 2
+            or self.bid_evidence < 1
         ):
             raise ValueError(
-                "need prior_weight > 0, prior_rounds >= 0, samples >= 1, memory > 1 and trial_minimum >= 2, got "
-                f"{self.prior_weight!r}, {self.prior_rounds!r}, {self.samples!r}, {self.memory!r}, "
-                f"{self.trial_minimum!r}"
+                "need prior_weight > 0, prior_rounds >= 0, samples >= 1, memory > 1, trial_minimum >= 2 and "
+                f"bid_evidence >= 1, got {self.prior_weight!r}, {self.prior_rounds!r}, {self.samples!r}, "
+                f"{self.memory!r}, {self.trial_minimum!r}, {self.bid_evidence!r}"
             )
 
 
@@ -462,7 +469,7 @@ class AdaptiveBot:
         """The action the rule ``kind`` (`exploitable`) wants here, or ``None`` for the base's."""
         if kind != "folder":
             target = max(self.exploiter.policy(observation), key=lambda entry: entry[1])[0]  # no draw in policy
-            return losing_bid_raised(observation, target)
+            return losing_bid_raised(observation, self._under_expected_bid(observation, target))
         legal = observation.legal_actions
         if _RAISE not in legal or _CHECK not in legal:
             return None
@@ -471,6 +478,25 @@ class AdaptiveBot:
         seat = observation.seat
         low, high = observation.raise_bounds
         return Action.raise_to(min(high, max(low, observation.pips[1 - seat] + sum(observation.contributions))))
+
+    def _under_expected_bid(self, observation: Any, target: Action) -> Action:
+        """``target``, or where it is a bid made without seeing the opponent's and lower than what the
+        opponent is expected to bid (`OpponentModel.lowest_bid`), the bid one chip under that: the same
+        as `losing_bid_raised` does with a seen bid, on the model's word. Against a constant bidder it
+        still loses the auction and makes the winner pay one chip under its own bid; if the opponent
+        bids less this time, we win the card at its price (second price), which the bid's cost
+        (its amount, `_cost`) bounds."""
+        if target.kind is not _BID or known_first_bid(observation) is not None:
+            return target
+        opponent = 1 - observation.seat
+        expected = self.model.lowest_bid(
+            sum(observation.contributions),
+            self.model.stack - observation.contributions[opponent],
+            self.exploit.bid_evidence,
+        )
+        if expected is None or expected - 1 <= target.amount:
+            return target
+        return Action.bid(min(observation.bid_bounds[1], expected - 1))
 
 
 def _mixture(base: Policy, target: Action, chance: float) -> Policy:

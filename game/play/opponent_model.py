@@ -17,6 +17,10 @@ big blind; size class `SIZE_CLASSES`):
   higher is stronger), line 0 = passive postflop, 1 = raised after the flop;
 - ``bids`` (Dirichlet over `BID_CLASSES`): the auction bid as a fraction of the pot.
 
+Beside the counts, the opponent's last ``bid_memory`` auction bids themselves (`recent_bids`) say
+the least it is likely to bid next (`lowest_bid`): what a first bidder needs to bid one chip under
+a constant bidder.
+
 A Beta statistic with prior mean ``p``, prior weight ``w`` (pseudo-observations), ``s`` successes
 out of ``n`` trials has posterior mean ``(w * p + s) / (w + n)``: after ``n`` observations at
 frequency ``f`` the mean has moved the fraction ``n / (w + n)`` of the way from ``p`` to ``f``
@@ -37,6 +41,7 @@ round's payoffs (`opponent_bounty_posterior`; see that class).
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -327,7 +332,8 @@ class OpponentModel:
     is multiplied by ``1 - 1 / memory``, so a round ``k`` rounds back weighs about ``exp(-k / memory)``
     and an opponent that changes its style is seen to change. ``bounty`` (Bounty's `BountyRule`,
     ``None`` elsewhere): the rounds also feed a `BountyPosterior`, the round index being the number of
-    rounds observed (the model sees every round of the match from its start).
+    rounds observed (the model sees every round of the match from its start). ``bid_memory``: how
+    many of the opponent's latest auction bids `lowest_bid` reads.
     """
 
     def __init__(
@@ -339,6 +345,7 @@ class OpponentModel:
         prior: ModelPrior,
         memory: float = math.inf,
         bounty: BountyRule | None = None,
+        bid_memory: int = 20,
     ) -> None:
         if not 0 < small_blind <= big_blind < stack:
             raise ValueError(
@@ -348,6 +355,8 @@ class OpponentModel:
             raise TypeError(f"prior must be a ModelPrior, got {prior!r}")
         if not memory > 1.0:
             raise ValueError(f"memory must be > 1 rounds (inf: no forgetting), got {memory!r}")
+        if not isinstance(bid_memory, int) or bid_memory < 1:
+            raise ValueError(f"bid_memory must be a positive number of bids, got {bid_memory!r}")
         self.decay = 1.0 - 1.0 / memory
         self.blinds = (small_blind, big_blind)
         self.stack = stack
@@ -358,6 +367,8 @@ class OpponentModel:
         """Observed trials per Beta cell."""
         self.bid_counts = np.zeros(len(BID_CLASSES))
         """Observed bids per class."""
+        self.recent_bids: deque[tuple[int, int, bool]] = deque(maxlen=bid_memory)
+        """The opponent's latest bids, oldest first: (bid, pot at the auction, all in), chips."""
         self.rounds = 0
         """Rounds observed."""
         self.bounty = None if bounty is None else BountyPosterior(bounty)
@@ -442,6 +453,36 @@ class OpponentModel:
         w = self.prior.weight
         return (w * self.prior.bids + self.bid_counts) / (w + self.bid_counts.sum())
 
+    def lowest_bid(self, pot: int, stack_left: int, evidence: int) -> int | None:
+        """The least the opponent is likely to bid (chips) at an auction with ``pot`` chips in and
+        ``stack_left`` chips behind it, by its `recent_bids`, at most ``stack_left``; ``None`` before
+        ``evidence`` bids are remembered. Every one of them all-in: ``stack_left``. Else a bid of ``b``
+        chips at a pot of ``p`` says the opponent's fraction of the pot was in ``[(b - 1/2) / p, (b + 1) / p)``
+        (rounded to the nearest chip or down), an all-in at least ``(b - 1/2) / p``. If one fraction fits every remembered bid (the
+        intervals meet: a constant bidder), the bid is at least that fraction's least value times
+        ``pot``, rounded down; else the least of the bids each rescaled so.
+
+        >>> model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=ModelPrior.flat())
+        >>> model.recent_bids.extend([(398, 4, True), (396, 8, True)])
+        >>> model.lowest_bid(20, 380, evidence=3), model.lowest_bid(20, 380, evidence=2)
+        (None, 380)
+        >>> model.recent_bids.clear()
+        >>> model.recent_bids.extend([(2, 4, False), (6, 12, False)])  # half a pot, twice
+        >>> model.lowest_bid(20, 380, evidence=2)  # each alone says at least 3/8 and 11/24 of a pot; both, 11/24
+        9
+        >>> model.recent_bids.append((2, 12, False))  # no one fraction fits: the least, 1.5 / 12 of 20
+        >>> model.lowest_bid(20, 380, evidence=2)
+        2
+        """
+        if len(self.recent_bids) < evidence:
+            return None
+        if all(all_in for _, _, all_in in self.recent_bids):
+            return stack_left
+        lows = [max(bid - 0.5, 0.0) / max(seen_pot, 1) for bid, seen_pot, _ in self.recent_bids]
+        highs = [math.inf if all_in else (bid + 1.0) / max(seen_pot, 1) for bid, seen_pot, all_in in self.recent_bids]
+        fraction = max(lows) if max(lows) < min(highs) else min(lows)
+        return min(math.floor(fraction * pot), stack_left)
+
     def frequencies(self, weight: float) -> ModelPrior:
         """The observed frequencies as a prior of ``weight``; cells never observed keep this model's prior."""
         seen = self.trials > 0
@@ -485,7 +526,9 @@ class OpponentModel:
             if action.kind is _BID:
                 if seat == opponent:
                     stack_left = self.stack - contributions[opponent]
-                    self.bid_counts[bid_class(action.amount, sum(contributions), action.amount >= stack_left)] += 1
+                    all_in = action.amount >= stack_left
+                    self.bid_counts[bid_class(action.amount, sum(contributions), all_in)] += 1
+                    self.recent_bids.append((action.amount, sum(contributions), all_in))
                 continue
             if seat == opponent:
                 facing = pips[me] - pips[opponent]

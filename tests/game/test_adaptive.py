@@ -390,3 +390,35 @@ def test_a_bid_that_loses_to_the_seen_bid_costs_nothing_and_is_raised():
     bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(samples=200), seed=2)
     target = bot._target(observation, bot.base.policy(observation), "loose")
     assert target.kind is ActionKind.BID and (target.amount == 149 or target.amount >= 150)  # no lower losing bid
+
+
+def test_a_first_bid_goes_one_chip_under_a_constant_bidders_bid():
+    """Bidding first (the engine's big blind), the bot does not see the opponent's bid; once the model
+    remembers ``bid_evidence`` bids, a bid under the least of them is raised to one chip under it (a
+    constant all-in bidder then pays our stack less a chip), at the cost of its amount; a single bid of 0
+    among them and the bid is left alone."""
+    from game.rules.auction import AuctionConfig, AuctionRound
+    from game.rules.chance import RandomChance
+
+    config = AuctionConfig(rules="engine")
+    round_ = AuctionRound(config, RandomChance(np.random.default_rng(3)))
+    checkcall = make_bot("checkcall")
+    while round_.street == 0:
+        round_.apply(checkcall.act(round_.observation(round_.to_act)))
+    observation = round_.observation(round_.to_act)
+    assert ActionKind.BID in observation.legal_actions and observation.history[-1].action.kind is not ActionKind.BID
+    opponent_left = config.stack - observation.contributions[1 - observation.seat]
+    high = observation.bid_bounds[1]
+
+    bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(samples=200, bid_evidence=3), seed=2)
+    policy = bot.base.policy(observation)
+    value_bid = bot._target(observation, policy, "loose")
+    assert value_bid.kind is ActionKind.BID and value_bid.amount < high - 1  # the exploiter's own bid
+    bot.model.recent_bids.extend([(196, 4, True), (196, 4, True)])
+    assert bot._target(observation, policy, "loose") == value_bid  # two bids: too few
+    bot.model.recent_bids.append((150, 4, True))
+    raised = bot._target(observation, policy, "loose")
+    assert raised == Action.bid(min(high, opponent_left - 1))
+    assert _cost(observation, policy, raised) == raised.amount  # what a second-price win could charge at most
+    bot.model.recent_bids.append((0, 4, False))
+    assert bot._target(observation, policy, "loose") == value_bid

@@ -95,6 +95,25 @@ def test_all_in_bet_and_showdown_strength():
     assert model.count("showdown_strength").tolist() == [1, 0]  # no postflop raise: the passive line
 
 
+def test_the_opponents_bids_are_remembered_with_their_pot_and_read_back_rescaled():
+    model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=_model().prior, bid_memory=3)
+    # A limp and a check (pot 4), then the auction on the flop: we (seat 1) bid 2, the dealer all of its 398.
+    limp = ((0, 0, Action.call()), (1, 0, Action.check()))
+    model.observe_round(_round(*limp, (1, 3, Action.bid(2)), (0, 3, Action.bid(398))))
+    assert list(model.recent_bids) == [(398, 4, True)]  # ours is not the opponent's
+    assert model.lowest_bid(10, 390, evidence=1) == 390  # an all-in is read as the stack behind it now
+    assert model.lowest_bid(10, 390, evidence=2) is None  # too few bids
+    model.observe_round(_round(*limp, (0, 3, Action.bid(3)), (1, 3, Action.bid(0)), seat=1))
+    assert model.lowest_bid(40, 390, evidence=2) == 25  # no one fraction fits both: the least, 2.5 / 4 of 40
+    for bid in (7, 9):  # the memory keeps the last 3
+        model.observe_round(_round(*limp, (0, 3, Action.bid(bid)), (1, 3, Action.bid(0))))
+    assert [bid for bid, _, _ in model.recent_bids] == [3, 7, 9]
+    model.observe_round(_round(*limp, (0, 3, Action.bid(0)), (1, 3, Action.bid(0))))
+    assert model.lowest_bid(40, 390, evidence=3) == 0  # one bid of 0 and nothing is expected
+    with pytest.raises(ValueError, match="bid_memory must be a positive"):
+        OpponentModel(small_blind=1, big_blind=2, stack=400, prior=_model().prior, bid_memory=0)
+
+
 @pytest.mark.parametrize(("style", "check"), [("maniac", "aggressive"), ("station", "never_folds")])
 def test_sparring_styles_are_recognised_within_100_rounds(style, check):
     config = HoldemConfig()
