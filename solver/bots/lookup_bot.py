@@ -735,15 +735,27 @@ def find_card_abstraction(game_config: AbstractGameConfig, strategy_file: str | 
     """The card-abstraction file of a strategy file's game, checked against the stored ``card_hash``.
 
     Tried in order: the stored path as given (relative paths also from the strategy file's folder),
-    then, next to the strategy file, a file with the stored file's name, then ``cards.h5``. The
+    then, next to the strategy file, a file with the stored file's name, then that name in a ``cards``
+    folder beside the strategy's folder (the layout of ``experiments/blueprints.py``:
+    ``<work>/cards/<name>.h5`` and ``<work>/<year>/blueprint_<variant>.h5``), then ``cards.h5``. The
     first existing file whose sha256 is the stored ``card_hash`` wins (any existing file when the
-    strategy predates the hash), so a folder holding a strategy file and its card file still works
-    after it is moved. ValueError (one line) otherwise: :class:`~solver.games.abstract_games.CardHashMismatch`
+    strategy predates the hash), so a folder holding a strategy file and its card file, or a blueprint
+    build folder, still works after it is moved. ValueError (one line) otherwise: :class:`~solver.games.abstract_games.CardHashMismatch`
     naming the expected hash and each file found with its hash, or "not found" naming the paths tried.
     """
     stored = Path(game_config.card_abstraction)
     folder = Path(strategy_file).parent
-    candidates = list(dict.fromkeys((stored, folder / stored, folder / stored.name, folder / CARDS_FILE_NAME)))
+    candidates = list(
+        dict.fromkeys(
+            (
+                stored,
+                folder / stored,
+                folder / stored.name,
+                folder.parent / "cards" / stored.name,
+                folder / CARDS_FILE_NAME,
+            )
+        )
+    )
     expected = game_config.card_hash
     mismatched: list[str] = []
     seen: set[Path] = set()

@@ -100,6 +100,20 @@ def test_moved_folder_finds_its_card_file_by_name_then_cards_h5(tmp_path: Path, 
         find_card_abstraction(config, moved / "bounty.h5")
 
 
+def test_a_moved_blueprint_build_finds_its_card_file_in_its_cards_folder(tmp_path: Path, bounty_cards) -> None:
+    """The layout `experiments/blueprints.py` writes: <work>/cards/<name>.h5 beside <work>/<year>/<strategy>.h5;
+    the strategy stores the card file's absolute path, which is gone once the build folder moves."""
+    strategy, cards = solve_tiny(tmp_path / "solved", bounty_cards)
+    moved = tmp_path / "moved_build"
+    (moved / "2025").mkdir(parents=True)
+    (moved / "cards").mkdir()
+    shutil.move(strategy, moved / "2025" / "bounty.h5")
+    shutil.move(cards, moved / "cards" / cards.name)
+    config = AbstractGameConfig.from_dict(read_strategy_file(moved / "2025" / "bounty.h5").game_config)
+    assert find_card_abstraction(config, moved / "2025" / "bounty.h5") == moved / "cards" / cards.name
+    assert LookupBot(moved / "2025" / "bounty.h5", seed=0).decisions == 0
+
+
 def test_export_refuses_what_is_not_a_strategy_of_the_variant(tmp_path: Path, bounty_cards) -> None:
     strategy, cards = solve_tiny(tmp_path / "solved", bounty_cards)
     text = tmp_path / "notes.h5"
