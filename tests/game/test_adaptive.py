@@ -422,3 +422,35 @@ def test_a_first_bid_goes_one_chip_under_a_constant_bidders_bid():
     assert _cost(observation, policy, raised) == raised.amount  # what a second-price win could charge at most
     bot.model.recent_bids.append((0, 4, False))
     assert bot._target(observation, policy, "loose") == value_bid
+
+
+def test_as_the_big_blind_against_an_all_in_bidder_it_bids_one_chip_under_its_stack():
+    """In a match: the model sees the dealer's bids at each round's end, and the big blind's first bids
+    of the exploit arm go one chip under the all-in bidder's stack; with the rule off (an evidence never
+    reached) no first bid does, and the bot wins less."""
+    from game.rules.auction import AuctionConfig
+
+    config = AuctionConfig(rules="engine")
+
+    def play(evidence):
+        exploit = ExploitConfig(samples=200, prior_weight=10.0, bid_evidence=evidence)
+        bot = AdaptiveBot(_tight_base(config), config, exploit=exploit, seed=2)
+        first_bids, act = [], bot.act
+
+        def recording(observation):
+            action = act(observation)
+            last = observation.history[-1] if observation.history else None
+            seen = last is not None and last.action.kind is ActionKind.BID and last.street == observation.street
+            if action.kind is ActionKind.BID and not seen:
+                first_bids.append(action.amount == config.stack - observation.contributions[1 - observation.seat] - 1)
+            return action
+
+        bot.act = recording
+        result = play_match(config, bot, make_bot("bid_allin", config=config, seed=3), rounds=200, seed=5)
+        return first_bids, result
+
+    raised, with_rule = play(5)
+    plain, without_rule = play(10**9)
+    assert len(raised) > 40 and sum(raised) > len(raised) / 2
+    assert not any(plain)
+    assert with_rule.winnings.sum() > without_rule.winnings.sum()
