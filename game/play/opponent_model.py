@@ -457,10 +457,11 @@ class OpponentModel:
         """The least the opponent is likely to bid (chips) at an auction with ``pot`` chips in and
         ``stack_left`` chips behind it, by its `recent_bids`, at most ``stack_left``; ``None`` before
         ``evidence`` bids are remembered. Every one of them all-in: ``stack_left``. Else a bid of ``b``
-        chips at a pot of ``p`` says the opponent's fraction of the pot was in ``[(b - 1/2) / p, (b + 1) / p)``
-        (rounded to the nearest chip or down), an all-in at least ``(b - 1/2) / p``. If one fraction fits every remembered bid (the
-        intervals meet: a constant bidder), the bid is at least that fraction's least value times
-        ``pot``, rounded down; else the least of the bids each rescaled so.
+        chips at a pot of ``p`` says the opponent's fraction of the pot was in
+        ``[(b - 1/2) / p, (b + 1) / p)`` (rounded to the nearest chip or down), an all-in at least
+        ``(b - 1/2) / p``. If one fraction fits every remembered bid (the intervals meet: a constant
+        bidder), the bid is at least that fraction's least value times ``pot``, rounded down (either
+        rounding of a larger product is no less); else the least of the bids each rescaled so.
 
         >>> model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=ModelPrior.flat())
         >>> model.recent_bids.extend([(398, 4, True), (396, 8, True)])
