@@ -101,6 +101,7 @@ from game.play.bot_support import (
     one_point,
     passive_action,
     policy_rows_by_hand,
+    raised_under_bid,
     sample_policy,
 )
 from game.play.bots import EquityBot
@@ -494,9 +495,7 @@ class AdaptiveBot:
             self.model.stack - observation.contributions[opponent],
             self.exploit.bid_evidence,
         )
-        if expected is None or expected - 1 <= target.amount:
-            return target
-        return Action.bid(min(observation.bid_bounds[1], expected - 1))
+        return raised_under_bid(observation, target, expected)
 
 
 def _mixture(base: Policy, target: Action, chance: float) -> Policy:

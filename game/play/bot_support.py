@@ -91,11 +91,23 @@ def losing_bid_raised(observation: Any, action: Action) -> Action:
     >>> losing_bid_raised(first, Action.bid(5)).amount
     5
     """
-    first = known_first_bid(observation) if action.kind is ActionKind.BID else None
-    if first is None or action.amount >= first - 1:
+    return raised_under_bid(observation, action, known_first_bid(observation))
+
+
+def raised_under_bid(observation: Any, action: Action, opponent_bid: int | None) -> Action:
+    """``action``, or where it is a bid that loses to ``opponent_bid`` (chips; ``None``: none known) by
+    more than a chip, the bid one chip under it, clamped to the bid bounds: the highest bid that still
+    loses (`losing_bid_raised` with a seen bid; the adaptive bot with the bid its model expects).
+
+    >>> from types import SimpleNamespace
+    >>> bidding = SimpleNamespace(bid_bounds=(0, 190))
+    >>> [raised_under_bid(bidding, Action.bid(5), bid).amount for bid in (None, 6, 50, 400)]
+    [5, 5, 49, 190]
+    """
+    if action.kind is not ActionKind.BID or opponent_bid is None or action.amount >= opponent_bid - 1:
         return action
     low, high = observation.bid_bounds
-    return Action.bid(max(low, min(high, first - 1)))
+    return Action.bid(max(low, min(high, opponent_bid - 1)))
 
 
 def fallback_action(observation: Any) -> Action:

@@ -741,7 +741,8 @@ def find_card_abstraction(game_config: AbstractGameConfig, strategy_file: str | 
     first existing file whose sha256 is the stored ``card_hash`` wins (any existing file when the
     strategy predates the hash), so a folder holding a strategy file and its card file, or a blueprint
     build folder, still works after it is moved. ValueError (one line) otherwise:
-    :class:`~solver.games.abstract_games.CardHashMismatch` naming the expected hash and each file found with its hash, or "not found" naming the paths tried.
+    :class:`~solver.games.abstract_games.CardHashMismatch` naming the expected hash and each file found
+    with its hash, or "not found" naming the paths tried.
     """
     stored = Path(game_config.card_abstraction)
     folder = Path(strategy_file).parent
