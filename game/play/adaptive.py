@@ -6,7 +6,11 @@ The bound implemented ("risk what you've won", per round). ``won`` is the sum ov
 of ``payoff - value[seat]`` (chips; ``value`` is the base's value by position, ``(0, 0)`` by
 default: a symmetric game over a match that alternates seats). A deviation is playing an action
 other than the base policy's (the base policy is replaced by one action). Its *cost* is the chips
-it puts at risk:
+it puts at risk where the base would have played otherwise, times the base's probability of doing so,
+``1 - base(target)``: a base that checks 70% of the time and bets 30% gives up a bet with probability
+0.3 when it checks, so the check risks 0.3 of the pot (the expected loss relative to the base is
+the sum over the base's other actions of their probability times what they might have won). The
+chips, where the base would not play ``target``:
 
 - a raise the base did not play: the chips it adds (raise-to minus our pip);
 - a call where the base folds: the chips to call;
@@ -509,19 +513,34 @@ def _mixture(base: Policy, target: Action, chance: float) -> Policy:
     return tuple(mixed.items())
 
 
-def _cost(observation: Any, base: Policy, target: Action) -> int:
-    """Chips at risk when ``target`` replaces the base policy ``base`` (module docstring)."""
+def _cost(observation: Any, base: Policy, target: Action) -> float:
+    """Chips at risk when ``target`` replaces the base policy ``base`` (module docstring): the chips
+    of `_pure_cost` times the base's probability of playing something else, ``1 - base(target)``.
+
+    A pot bet (8 chips) where the base checks always, then where it bets the pot a quarter of the time:
+
+    >>> observation = type("O", (), {"seat": 0, "contributions": (4, 4), "pips": (0, 0)})()
+    >>> bet, check = Action.raise_to(8), Action.check()
+    >>> _cost(observation, ((check, 1.0),), bet), _cost(observation, ((bet, 0.25), (check, 0.75)), bet)
+    (8.0, 6.0)
+    """
+    others = tuple((action, p) for action, p in base if action != target)
+    return sum(p for _, p in others) * _pure_cost(observation, others, target)
+
+
+def _pure_cost(observation: Any, others: Policy, target: Action) -> int:
+    """Chips at risk when ``target`` replaces the actions ``others`` of the base policy (module docstring)."""
     seat = observation.seat
     pot = sum(observation.contributions)
     if target.kind is _RAISE:
         return target.amount - observation.pips[seat]
     if target.kind is _BID:
-        highest = max((action.amount for action, _ in base if action.kind is _BID), default=0)
+        highest = max((action.amount for action, _ in others if action.kind is _BID), default=0)
         first = known_first_bid(observation)
         if first is not None and target.amount < first and highest < first:
             return 0  # both lose the auction: only the price the opponent pays differs (`losing_bid_raised`)
         return target.amount if target.amount >= highest else pot
-    if target.kind is _CALL and all(action.kind is _FOLD for action, _ in base):
+    if target.kind is _CALL and all(action.kind is _FOLD for action, _ in others):
         return observation.pips[1 - seat] - observation.pips[seat]
     return pot
 

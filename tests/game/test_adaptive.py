@@ -366,6 +366,26 @@ def test_the_departs_rule_needs_a_frequency_far_from_the_bases():
     assert bot.exploitable() == "departs"
 
 
+def test_a_deviation_costs_only_the_share_the_base_would_have_played_otherwise():
+    """A check where the base bets 30% of the time risks 0.3 of the pot (what the bet might have won, as often
+    as the base would have bet); a call where the base folds 40% risks 0.4 of the call; a target the base
+    never plays risks its whole cost."""
+    from game.rules.chance import RandomChance
+    from game.rules.holdem import HoldemRound
+
+    round_ = HoldemRound(HoldemConfig(), RandomChance(np.random.default_rng(3)))
+    round_.apply(Action.call())  # the dealer limps: the big blind may check or raise, 2 + 2 in the pot
+    checking = round_.observation(round_.to_act)
+    mixed = ((Action.check(), 0.7), (Action.raise_to(4), 0.3))
+    assert _cost(checking, mixed, Action.check()) == pytest.approx(0.3 * 4)
+    assert _cost(checking, ((Action.check(), 1.0),), Action.raise_to(4)) == 2  # the chips the raise adds
+    round_.apply(Action.raise_to(6))
+    calling = round_.observation(round_.to_act)  # the dealer faces 4 more
+    folds = ((Action.fold(), 0.4), (Action.call(), 0.6))
+    assert _cost(calling, folds, Action.call()) == pytest.approx(0.4 * 4)
+    assert _cost(calling, ((Action.fold(), 1.0),), Action.call()) == 4
+
+
 def test_a_bid_that_loses_to_the_seen_bid_costs_nothing_and_is_raised():
     """Engine rules: the dealer sees the big blind's bid. Any lower bid loses the card, so a deviation between
     two losing bids risks nothing (it changes only what the opponent pays), and a losing bid played is one chip
