@@ -438,7 +438,7 @@ class AdaptiveBot:
 
     def _spent(self, observation: Any) -> bool:
         """Whether nothing is left of the round's budget where no bid is legal: every deviation there
-        costs at least a chip (`_cost`), so none is affordable. (At a bid a zero budget is left to
+        costs more than 0 (`_cost`), so none is affordable. (At a bid a zero budget is left to
         `_cost`: the bid is one decision a round.)"""
         return self.budget - self.risk <= 0 and _BID not in observation.legal_actions
 
