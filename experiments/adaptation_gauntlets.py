@@ -22,6 +22,10 @@ Per opponent the table gives the three win rates (mbb/hand, 95% interval) and tw
   (with ``--resolve``, the same for the re-solving adaptive bot);
 - *above the blueprint*: ``clearly`` when the adaptive bot's interval lies wholly above the blueprint's.
 
+``--match-rounds M`` plays each gauntlet as independent matches of M rounds with fresh bots
+(`game.play.gauntlet`), the interval over the matches: an adaptive bot's one long match is one path
+of its learning, and a tournament plays 1,000-round matches.
+
 Writes ``<out>.md`` and ``<out>.json``; ``--cache`` keeps each finished command (keyed by its command line)
 so a killed run resumes::
 
@@ -65,9 +69,14 @@ def verdicts(blueprint: dict[str, Any], equity: dict[str, Any], adaptive: dict[s
     return meets, above
 
 
-def commands(variant: str, strategy: Path, hands: int, jobs: int, resolve: bool = False) -> dict[str, list[str]]:
-    """The year's gauntlet commands, by bot (:data:`GAUNTLET_BOTS`, and :data:`RESOLVING` if ``resolve``)."""
+def commands(
+    variant: str, strategy: Path, hands: int, jobs: int, resolve: bool = False, match_rounds: int | None = None
+) -> dict[str, list[str]]:
+    """The year's gauntlet commands, by bot (:data:`GAUNTLET_BOTS`, and :data:`RESOLVING` if ``resolve``),
+    with ``--match-rounds`` if ``match_rounds``."""
     gauntlet = ["gauntlet", "--variant", variant, "--hands", str(hands), "--jobs", str(jobs), "--json"]
+    if match_rounds is not None:
+        gauntlet[-1:-1] = ["--match-rounds", str(match_rounds)]
     bots = {"blueprint": str(strategy), "equity": "equity", "adaptive": f"adaptive:{strategy}"}
     if resolve:
         bots[RESOLVING] = f"adaptive:resolve-final:{strategy}"
@@ -148,6 +157,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--resolve", action="store_true", help="also the adaptive bot over the final-street re-solving bot"
     )
     parser.add_argument(
+        "--match-rounds",
+        type=int,
+        default=None,
+        help="the gauntlets' hands in independent matches of this many rounds, fresh bots each, the interval "
+        "over matches (vcfr gauntlet --match-rounds; default: one match)",
+    )
+    parser.add_argument(
         "--out", type=Path, default=ROOT / "results" / "adaptation_gauntlets", help="writes OUT.md, OUT.json"
     )
     args = parser.parse_args(argv)
@@ -163,7 +179,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         f"Command: `{line}`.",
         "",
         f"{args.hands:,} duplicate hands per opponent, engine rules, seed 0 (the same deals for every bot and "
-        "opponent); mbb/hand with the 95% Student-t interval over deal pairs. *Meets target*: the better of "
+        "opponent); mbb/hand with the 95% Student-t interval "
+        + (
+            "over deal pairs"
+            if args.match_rounds is None
+            else f"over {args.hands // args.match_rounds} independent matches of {args.match_rounds:,} rounds "
+            "(fresh bots each; the safety match is one match)"
+        )
+        + ". *Meets target*: the better of "
         "the blueprint's and the equity bot's means inside or below the adaptive bot's interval (`yes`), or "
         "only the intervals overlapping (`overlap`). *Above the blueprint*: the adaptive bot's interval wholly "
         "above the blueprint's (`clearly`).",
@@ -180,7 +203,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         relative = strategy.relative_to(ROOT) if strategy.is_relative_to(ROOT) else strategy
         outcomes = {
             name: run(command, args.cache)
-            for name, command in commands(YEARS[year], relative, args.hands, args.jobs, args.resolve).items()
+            for name, command in commands(
+                YEARS[year], relative, args.hands, args.jobs, args.resolve, args.match_rounds
+            ).items()
         }
         outcomes["safety"] = safety(YEARS[year], relative, args.hands, args.cache)
         year_text, summary = year_lines(year, outcomes)

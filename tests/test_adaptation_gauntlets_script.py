@@ -53,6 +53,15 @@ def test_verdicts_compare_the_adaptive_interval_with_the_better_bot() -> None:
     assert gauntlets.verdicts(row(900, 50), row(100, 100), row(900, 10)) == ("yes", "no")
 
 
+def test_match_rounds_reach_every_gauntlet_command() -> None:
+    plain = gauntlets.commands("swap", Path("bots/2022/blueprint_swap.h5"), 20000, 1, resolve=True)
+    split = gauntlets.commands("swap", Path("bots/2022/blueprint_swap.h5"), 20000, 1, True, match_rounds=1000)
+    assert set(split) == set(plain) == {"blueprint", "equity", "adaptive", "adaptive_resolve"}
+    for name, command in split.items():
+        assert command[-3:] == ["--match-rounds", "1000", "--json"] and "--match-rounds" not in plain[name]
+        assert [part for part in command if part not in ("--match-rounds", "1000")] == plain[name]
+
+
 @pytest.mark.parametrize(("arguments", "message"), [(["--years", "2021"], "unknown year"), (["--hands", "3"], "even")])
 def test_bad_arguments_are_refused(capsys, arguments, message) -> None:
     with pytest.raises(SystemExit):

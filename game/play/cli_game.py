@@ -353,6 +353,11 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
         jobs: int = typer.Option(2, help="Worker processes playing opponents in parallel."),
         freezeouts: int = typer.Option(6, help="Limit: freeze-outs per pair of opponents (the bot's seat rotates)."),
         max_games: int = typer.Option(1000, help="Limit: games before an open freeze-out goes to the chip leader."),
+        match_rounds: int | None = typer.Option(
+            None,
+            help="Split the hands into independent matches of this many rounds (even; e.g. 1000, a tournament's "
+            "match), a fresh bot each, the interval over the matches' win rates (default: one match).",
+        ),
         png: Path | None = typer.Option(None, help="Write a bar chart (PNG) with the 95% intervals here."),
         as_json: JsonFlag = False,
     ) -> None:
@@ -388,6 +393,7 @@ def register(app: typer.Typer, bench: typer.Typer) -> None:
                     loader=loader,
                     freezeouts=freezeouts,
                     max_games=max_games,
+                    match_rounds=match_rounds,
                     on_done=on_done,
                 )
             finally:
@@ -555,8 +561,9 @@ def _print_gauntlet(report: dict[str, Any]) -> None:
         Console().print(table)
         typer.echo(f"fair share 1/3; {report['seconds']:.0f} s")
         return
+    matches = f" in matches of {report['match_rounds']:,}" if "match_rounds" in report else ""
     table = Table(
-        title=f"{report['bot']}: {report['variant']}, {report['hands']:,} duplicate hands per opponent, "
+        title=f"{report['bot']}: {report['variant']}, {report['hands']:,} duplicate hands per opponent{matches}, "
         f"{report['rules']} rules, seed {report['seed']}"
     )
     for column in ("opponent", "mbb/hand", "95% CI", "result", "chips", "faults (bot/opp)", "s"):

@@ -7,6 +7,14 @@ seeds come from ``(seed, opponent's position)``, so results do not depend on ``j
 opponent: the bot's mbb/hand and the half-width of its Student-t 95% interval over deal pairs, a
 verdict (``win`` when the whole interval is above 0, ``loss`` below, else ``even``), faults.
 
+``match_rounds`` splits the ``hands`` into independent duplicate matches of that many rounds, as a
+tournament plays them: a fresh bot and opponent per match (seeds from ``(seed, opponent's position,
+match)``) on the deals of ``(seed, match)``, the same for every bot and opponent. The interval is then
+over the matches' win rates: an adaptive bot's rounds are not independent samples (what it learns
+early decides how it plays late), so an interval over one long match's deal pairs understates how
+much its result moves with its own draws; the matches are independent. The interval over deal pairs
+is kept beside it (``ci95_over_deal_pairs``), with each match's mbb/hand (``match_mbb``).
+
 The N-player limit game (``variant="limit"``): 3-player freeze-outs (`game.play.freeze_out`) of the
 bot against every pair of `game.play.sparring.LIMIT_STYLES` (a style may meet itself),
 ``freezeouts`` per pair with the bot's seat rotating; a freeze-out still open after ``max_games``
@@ -80,28 +88,54 @@ def _build(player: str, loader: Loader | None, config: Any, seed: Any) -> Any:
 
 
 def _heads_up_match(
-    variant: str, rules: str, player: str, loader: Loader | None, opponent: str, index: int, hands: int, seed: int
+    variant: str,
+    rules: str,
+    player: str,
+    loader: Loader | None,
+    opponent: str,
+    index: int,
+    hands: int,
+    seed: int,
+    match_rounds: int | None = None,
 ) -> dict[str, Any]:
-    """One duplicate match of the gauntlet (runs in a worker)."""
-    from game.play.match import play_match
+    """The duplicate matches of the gauntlet against one opponent (runs in a worker): one match of
+    ``hands`` rounds, or ``hands / match_rounds`` matches of ``match_rounds`` with fresh bots."""
+    from game.play.match import interval_95, mbb_per_hand, play_match
     from game.rules.variants import get_variant
 
     config = get_variant(variant).config_class(rules=rules)  # type: ignore[call-arg]
-    bot = _build(player, loader, config, np.random.SeedSequence((seed, index, 1)))
-    other = make_bot(opponent, config=config, seed=np.random.SeedSequence((seed, index, 2)))
     started = time.perf_counter()
-    result = play_match(config, bot, other, rounds=hands, seed=seed, duplicate=True)
-    mean, half_width = result.win_rate()
-    faults = result.illegal_actions
+    results = []
+    for match in range(1 if match_rounds is None else hands // match_rounds):
+        key = (seed, index) if match_rounds is None else (seed, index, match)
+        bot = _build(player, loader, config, np.random.SeedSequence((*key, 1)))
+        other = make_bot(opponent, config=config, seed=np.random.SeedSequence((*key, 2)))
+        deals = seed if match_rounds is None else np.random.SeedSequence((seed, match))
+        rounds = hands if match_rounds is None else match_rounds
+        results.append(play_match(config, bot, other, rounds=rounds, seed=deals, duplicate=True))
+    winnings = np.concatenate([result.winnings for result in results])
+    mean, half_width = mbb_per_hand(winnings, config.big_blind, pair_size=2)
+    row: dict[str, Any] = {"index": index, "opponent": opponent, "mbb_per_hand": mean}
+    if match_rounds is not None:  # the matches are the independent samples: an adaptive bot's rounds are not
+        match_means = np.array([result.win_rate()[0] for result in results])
+        row.update(
+            matches=len(results),
+            match_rounds=match_rounds,
+            ci95_over_deal_pairs=half_width,
+            match_mbb=match_means.tolist(),
+        )
+        half_width = interval_95(match_means)
+    bot_name, opponent_name = results[0].players
     return {
-        "index": index,
-        "opponent": opponent,
-        "mbb_per_hand": mean,
+        **row,
         "ci95_mbb_per_hand": half_width,
         "result": verdict(mean, half_width),
-        "chips": result.bankrolls[result.players[0]],
-        "hands": result.rounds,
-        "faults": {"bot": faults[result.players[0]], "opponent": faults[result.players[1]]},
+        "chips": int(winnings.sum()),
+        "hands": int(winnings.shape[0]),
+        "faults": {
+            "bot": sum(result.illegal_actions[bot_name] for result in results),
+            "opponent": sum(result.illegal_actions[opponent_name] for result in results),
+        },
         "seconds": time.perf_counter() - started,
     }
 
@@ -177,6 +211,7 @@ def run_gauntlet(
     loader: Loader | None = None,
     freezeouts: int = 6,
     max_games: int = 1000,
+    match_rounds: int | None = None,
     on_done: Callable[[dict], None] | None = None,
 ) -> dict[str, Any]:
     """Play ``player`` against every opponent of the gauntlet (see the module docstring); a JSON-ready
@@ -236,13 +271,21 @@ tight_passive
         raise ValueError(f"the gauntlet plays duplicate deals: hands must be even, got {hands}")
     if rules not in ("document", "engine"):
         raise ValueError(f"rules must be 'document' or 'engine', got {rules!r}")
+    if match_rounds is not None:
+        check_int("match_rounds", match_rounds, 2)
+        if match_rounds % 2 or hands % match_rounds or hands == match_rounds:
+            raise ValueError(
+                f"match_rounds must be even and divide hands into at least 2 matches, got {match_rounds} for {hands}"
+            )
     names = default_opponents(variant) if opponents is None else list(opponents)
     for name in names:
         if name not in BOTS:
             raise ValueError(f"unknown opponent {name!r}: known are {', '.join(sorted(BOTS))}")
     if loader is None and player not in BOTS:
         raise ValueError(f"unknown bot {player!r}: known are {', '.join(sorted(BOTS))}")
-    tasks = [(variant, rules, player, loader, name, index, hands, seed) for index, name in enumerate(names)]
+    tasks = [
+        (variant, rules, player, loader, name, index, hands, seed, match_rounds) for index, name in enumerate(names)
+    ]
     rows = _run(_heads_up_match, tasks, jobs, on_done)
     return {
         "variant": variant,
@@ -251,6 +294,7 @@ tight_passive
         "hands": hands,
         "seed": seed,
         "duplicate": True,
+        **({} if match_rounds is None else {"match_rounds": match_rounds}),
         "opponents": rows,
         "jobs": jobs,
         "seconds": time.perf_counter() - started,

@@ -61,6 +61,37 @@ def test_a_row_is_the_duplicate_match_played_directly() -> None:
 
 
 @pytest.mark.jit_only
+def test_match_rounds_plays_independent_matches_with_fresh_bots() -> None:
+    """``match_rounds``: each match is the duplicate match played directly with a fresh bot and its own
+    deals, the row pools their rounds, and the interval is over the matches' win rates."""
+    from game.play.match import interval_95
+
+    built = []
+
+    def loader(player, config, seed):
+        built.append(seed)
+        return make_bot(player, config=config, seed=seed)
+
+    report = run_gauntlet("bounty", "equity", hands=40, seed=3, opponents=["lag"], match_rounds=10, loader=loader)
+    row, config = report["opponents"][0], BountyConfig(rules="engine")
+    assert report["match_rounds"] == 10 and row["matches"] == 4 and row["hands"] == 40 and len(built) == 4
+    means, chips = [], 0
+    for match in range(4):
+        bot = make_bot("equity", config=config, seed=np.random.SeedSequence((3, 0, match, 1)))
+        other = make_bot("lag", config=config, seed=np.random.SeedSequence((3, 0, match, 2)))
+        result = play_match(config, bot, other, rounds=10, seed=np.random.SeedSequence((3, match)), duplicate=True)
+        means.append(result.win_rate()[0])
+        chips += int(result.winnings.sum())
+    assert row["match_mbb"] == means and row["chips"] == chips
+    assert row["mbb_per_hand"] == pytest.approx(np.mean(means))  # equal matches: the pooled rate is their mean
+    assert row["ci95_mbb_per_hand"] == interval_95(np.array(means)) and row["ci95_over_deal_pairs"] > 0
+    with pytest.raises(ValueError, match="divide hands into at least 2 matches"):
+        run_gauntlet("bounty", "equity", hands=40, opponents=["lag"], match_rounds=40)
+    with pytest.raises(ValueError, match="match_rounds must be even"):
+        run_gauntlet("bounty", "equity", hands=40, opponents=["lag"], match_rounds=5)
+
+
+@pytest.mark.jit_only
 def test_worker_processes_give_the_same_rows() -> None:
     serial = run_gauntlet("swap", "lag", hands=10, opponents=["maniac", "pusher", "random"], jobs=1)
     parallel = run_gauntlet("swap", "lag", hands=10, opponents=["maniac", "pusher", "random"], jobs=2)
@@ -94,6 +125,7 @@ def test_wilson_interval_matches_scipy() -> None:
         (["--variant", "holdem", "--bot", "tag", "--opponents", "shark"], "unknown opponent 'shark'"),
         (["--variant", "limit", "--bot", "equity"], "'equity' does not play the limit game"),
         (["--variant", "poker", "--bot", "tag"], "unknown variant 'poker'"),
+        (["--variant", "holdem", "--bot", "tag", "--hands", "8", "--match-rounds", "3"], "match_rounds must be even"),
         (["--variant", "holdem", "--bot", "strategy.zip"], "neither a bot name nor a player file"),
     ],
 )
