@@ -105,13 +105,13 @@ def _heads_up_match(
 
     config = get_variant(variant).config_class(rules=rules)  # type: ignore[call-arg]
     started = time.perf_counter()
+    rounds = hands if match_rounds is None else match_rounds
     results = []
-    for match in range(1 if match_rounds is None else hands // match_rounds):
+    for match in range(hands // rounds):
         key = (seed, index) if match_rounds is None else (seed, index, match)
         bot = _build(player, loader, config, np.random.SeedSequence((*key, 1)))
         other = make_bot(opponent, config=config, seed=np.random.SeedSequence((*key, 2)))
         deals = seed if match_rounds is None else np.random.SeedSequence((seed, match))
-        rounds = hands if match_rounds is None else match_rounds
         results.append(play_match(config, bot, other, rounds=rounds, seed=deals, duplicate=True))
     winnings = np.concatenate([result.winnings for result in results])
     mean, half_width = mbb_per_hand(winnings, config.big_blind, pair_size=2)
