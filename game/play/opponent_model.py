@@ -13,8 +13,9 @@ big blind; size class `SIZE_CLASSES`):
   fraction of the pot before it (``<= 0.5``, ``<= 1``, ``> 1`` pot, all-in);
 - ``aggression`` [street 0..3 (preflop, flop, turn, river and later), position]: raises / (raises +
   calls); the aggression factor is ``p / (1 - p)``;
-- ``showdown_strength`` [line]: the shown hand's value ``evaluate(hole + board) / 7462`` (0..1,
-  higher is stronger), line 0 = passive postflop, 1 = raised after the flop;
+- ``showdown_strength`` [line]: the shown hand's percentile on its board (`showdown_percentile`: the
+  share of the hands it could have been dealt that it beats, ties half; 1/2 on average for a hand
+  dealt at random, whatever the board), line 0 = passive postflop, 1 = raised after the flop;
 - ``bids`` (Dirichlet over `BID_CLASSES`): the auction bid as a fraction of the pot.
 
 Beside the counts, the opponent's last ``bid_memory`` auction bids themselves (`recent_bids`) say
@@ -26,6 +27,9 @@ out of ``n`` trials has posterior mean ``(w * p + s) / (w + n)``: after ``n`` ob
 frequency ``f`` the mean has moved the fraction ``n / (w + n)`` of the way from ``p`` to ``f``
 (showdown strength adds fractional successes). The prior comes from `ModelPrior`: given, or measured
 by `prior_from_self_play` (a bot against itself: its own frequencies, e.g. the blueprint's).
+
+The showdown percentiles also keep their squares, so `probability_wide` can ask, with their sample
+variance, whether the opponent shows hands nearer a random hand's strength than the base's own.
 
 Pot sizes for the size classes replay the history from the blinds; Auction's payment for the third
 card is not in them (the engines do not say who paid what until the round is over).
@@ -42,6 +46,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from itertools import combinations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -50,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from game.cards.deck import N_RANKS
-from game.cards.evaluator import evaluate
+from game.cards.evaluator import evaluate, evaluate_batch
 from game.rules.actions import ActionKind
 from game.rules.nolimit import STREET_NAMES
 
@@ -82,7 +87,8 @@ for _name, _shape in STATS.items():
     _total += int(np.prod(_shape))
 BETA_SIZE = _total
 """Entries of the flat Beta arrays (every statistic's cells, in ``STATS`` order)."""
-_HAND_VALUES = 7462.0
+_COMBINATIONS: dict[tuple[int, int], np.ndarray] = {}
+"""`showdown_percentile`'s index arrays: every ``k``-subset of ``range(n)`` by ``(n, k)``."""
 
 
 def _normal_below(threshold: Any, mean: np.ndarray, total: np.ndarray) -> np.ndarray:
@@ -91,6 +97,32 @@ def _normal_below(threshold: Any, mean: np.ndarray, total: np.ndarray) -> np.nda
     deviation = np.sqrt(np.maximum(mean * (1.0 - mean) / (total + 1.0), 1e-18))
     z = (np.asarray(threshold, dtype=np.float64) - mean) / deviation
     return 0.5 * (1.0 + np.vectorize(math.erf)(z / math.sqrt(2.0)))
+
+
+def showdown_percentile(shown: tuple[int, ...], board: tuple[int, ...], dead: tuple[int, ...] = ()) -> float:
+    """The share of the hands of ``len(shown)`` cards from the cards not on ``board`` nor ``dead`` (ours)
+    that ``shown`` beats on ``board``, ties counting half (``shown`` itself among them): a hand
+    dealt at random from those cards scores 1/2 on average, so a range's mean is 1/2 exactly when
+    it is no stronger than a random hand's. Card ints; ``board`` has at least 5 - ``len(shown)`` cards.
+
+    >>> from game.cards.deck import parse_cards
+    >>> cards = lambda text: tuple(parse_cards(text).tolist())
+    >>> round(showdown_percentile(cards("Ah Kh"), cards("2h 7h 9h Tc Jd")), 4)  # the nuts: all but itself
+    0.9995
+    >>> round(showdown_percentile(cards("2c 3d"), cards("Ah Kh Qs 9c 7d"), cards("As Ad")), 3)  # plays the board
+    0.081
+    """
+    live = np.setdiff1d(np.arange(52, dtype=np.int8), np.array(board + dead, dtype=np.int8))
+    key = (live.size, len(shown))
+    subsets = _COMBINATIONS.get(key)
+    if subsets is None:
+        subsets = _COMBINATIONS[key] = np.array(list(combinations(range(live.size), len(shown))), dtype=np.int16)
+    hands = np.empty((subsets.shape[0], len(shown) + len(board)), dtype=np.int8)
+    hands[:, : len(shown)] = live[subsets]
+    hands[:, len(shown) :] = np.array(board, dtype=np.int8)
+    values = evaluate_batch(hands, check=False)
+    mine = int(evaluate_batch(np.array([shown + board], dtype=np.int8))[0])
+    return float((np.count_nonzero(values < mine) + 0.5 * np.count_nonzero(values == mine)) / values.size)
 
 
 def size_class(bet: int, pot_before: int, all_in: bool) -> int:
@@ -367,6 +399,8 @@ class OpponentModel:
         """Observed trials per Beta cell."""
         self.bid_counts = np.zeros(len(BID_CLASSES))
         """Observed bids per class."""
+        self.showdown_squares = np.zeros(STATS["showdown_strength"])
+        """Sums of the squared showdown percentiles by line (their sums and counts are Beta cells)."""
         self.recent_bids: deque[tuple[int, int, bool]] = deque(maxlen=bid_memory)
         """The opponent's latest bids, oldest first: (bid, pot at the auction, all in), chips."""
         self.rounds = 0
@@ -423,6 +457,34 @@ class OpponentModel:
             prior, mean = self.prior_mean(name), self.mean(name)
             total = self.prior.weight + self.count(name)
         return np.maximum(_normal_below(prior - margin, mean, total), 1.0 - _normal_below(prior + margin, mean, total))
+
+    def probability_wide(self, minimum: float) -> float:
+        """Posterior probability that the opponent's showdown hands are nearer a random hand's strength
+        than the base's: that the mean over its showdowns of ``percentile - (1/2 + p) / 2`` is below 0,
+        ``p`` the prior's mean percentile on the showdown's line (the base's own, `prior_from_self_play`;
+        1/2 for a flat prior, where no range can be wider). The mean and its standard error are the
+        sample's (the prior weighs nothing here); 0 with fewer than ``minimum`` showdowns remembered.
+
+        >>> model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=ModelPrior(np.full(BETA_SIZE, 0.7),
+        ...     np.full(len(BID_CLASSES), 1 / 6), 20.0))
+        >>> cells = model._cells("showdown_strength")  # 20 showdowns at 1/2 and 20 at 0.6: mean 0.55, sd 0.05
+        >>> model.trials[cells], model.successes[cells] = (20.0, 20.0), (10.0, 12.0)
+        >>> model.showdown_squares[:] = (20 * 0.25, 20 * 0.36)
+        >>> round(model.probability_wide(10), 4), model.probability_wide(41)  # 0.55 < 0.6: z = 0.05 / 0.0079
+        (1.0, 0.0)
+        """
+        cells = self._cells("showdown_strength")
+        counts, sums = self.trials[cells], self.successes[cells]
+        total = counts.sum()
+        if total < minimum or total < 2.0:
+            return 0.0
+        middle = 0.5 * (0.5 + self.prior.beta[cells])
+        mean = float((sums - counts * middle).sum() / total)
+        second = float((self.showdown_squares - 2.0 * middle * sums + counts * middle * middle).sum() / total)
+        error = math.sqrt(max(second - mean * mean, 0.0) * total / (total - 1.0) / total)
+        if error == 0.0:
+            return float(mean < 0.0)
+        return 0.5 * (1.0 + math.erf(-mean / error / math.sqrt(2.0)))
 
     def count(self, name: str) -> np.ndarray:
         """Observed trials of the statistic ``name`` (shape ``STATS[name]``)."""
@@ -512,6 +574,7 @@ class OpponentModel:
             self.successes *= self.decay
             self.trials *= self.decay
             self.bid_counts *= self.decay
+            self.showdown_squares *= self.decay
         me = observation.seat
         opponent = 1 - me
         pips = list(self.blinds)
@@ -559,8 +622,9 @@ class OpponentModel:
         shown = tuple(observation.opponent_hole_cards)
         board = tuple(observation.board)
         if shown and len(shown) + len(board) >= 5:
-            value = evaluate(np.array(shown + board, dtype=np.int8)) / _HAND_VALUES
+            value = showdown_percentile(shown, board, tuple(observation.hole_cards))
             self._add("showdown_strength", (int(raised_postflop),), value)
+            self.showdown_squares[int(raised_postflop)] += value * value
         if self.bounty is not None:
             self.bounty.observe(observation, self.rounds)
         self.rounds += 1

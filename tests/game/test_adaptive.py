@@ -18,6 +18,14 @@ from game.rules.holdem import HoldemConfig
 SWITCH = 300
 
 
+def _station(model):
+    """Make ``model`` sure of a station: every frequency 0 over 1,000 trials (never folds, never raises),
+    no showdown seen (a showdown percentile of 0 would make it *wide*)."""
+    model.trials[:] = 1000.0
+    model.successes[:] = 0.0
+    model.trials[model._cells("showdown_strength")] = 0.0
+
+
 class _Switcher:
     """Plays ``first`` for ``SWITCH`` rounds, then ``second`` (counted by ``round_over``)."""
 
@@ -113,8 +121,7 @@ class _Broken:
 def test_errors_fall_back_to_the_base_action():
     config = HoldemConfig()
     bot = AdaptiveBot(_Broken(), config, seed=0)
-    bot.model.trials[:] = 1000.0  # a station: the base's policy is asked (only an exploitable opponent needs it)
-    bot.model.successes[:] = 0.0
+    _station(bot.model)  # a station: the base's policy is asked (only an exploitable opponent needs it)
     bot.won = bot.budget = 1000.0  # and only with a budget left to deviate with
     result = play_match(config, bot, make_bot("maniac", config=config, seed=1), rounds=10, seed=0)
     assert bot.fallbacks > 0 and result.illegal_actions["adaptive-broken"] == 0
@@ -127,8 +134,7 @@ def test_policy_changes_nothing_and_act_samples_it():
     config = HoldemConfig()
     bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(samples=200), seed=2)
     bot.won = bot.budget = 1000.0  # room to deviate
-    bot.model.trials[:] = 1000.0  # an opponent that never folds and never raises: a station
-    bot.model.successes[:] = 0.0
+    _station(bot.model)  # an opponent that never folds and never raises: a station
     round_ = HoldemRound(config, RandomChance(np.random.default_rng(0)))
     observation = round_.observation(round_.to_act)
     first = bot.policy(observation)
@@ -170,8 +176,7 @@ def test_policy_rows_are_the_adaptive_policy_per_hand():
 
     assert as_dicts(*bot.policy_rows(observation, holes)) == by_hand(base) and base.calls == 1
     bot.won = bot.budget = 1000.0  # room to deviate
-    bot.model.trials[:] = 1000.0  # a station: loose
-    bot.model.successes[:] = 0.0
+    _station(bot.model)  # a station: loose
     bot._rule, bot._arm = "loose", 1  # this round drew the exploit arm
     rows = as_dicts(*bot.policy_rows(observation, holes))
     assert base.calls == 1 and rows == by_hand(bot)
@@ -193,8 +198,7 @@ def test_the_trial_draws_at_the_first_affordable_deviation():
     config = HoldemConfig()
     base = _tight_base(config)
     bot = AdaptiveBot(base, config, exploit=ExploitConfig(samples=200), seed=2)
-    bot.model.trials[:] = 1000.0  # a station: loose
-    bot.model.successes[:] = 0.0
+    _station(bot.model)  # a station: loose
     round_ = HoldemRound(config, RandomChance(np.random.default_rng(0)))
     seat = round_.to_act
     observation = dataclasses.replace(round_.observation(seat), hole_cards=tuple(int(c) for c in parse_cards("AsAh")))
@@ -222,6 +226,45 @@ def test_the_trial_draws_at_the_first_affordable_deviation():
     assert bot.trials["loose"].rounds.tolist() == [float(arm == 0), float(arm == 1)]
 
 
+def test_a_wide_opponent_is_exploited_in_every_round_without_a_trial():
+    """Showdowns nearer a random hand's strength than the base's (`OpponentModel.probability_wide`) make
+    the opponent *wide*: the deviation plays at once, with no trial's draw (``policy`` is the deviation
+    alone, not the half-and-half mixture), and the round counts in the exploit arm. Showdowns at the
+    base's own strength do not, nor do too few."""
+    from game.cards.deck import parse_cards
+    from game.play.opponent_model import BETA_SIZE, BID_CLASSES, ModelPrior
+    from game.rules.chance import RandomChance
+    from game.rules.holdem import HoldemRound
+
+    config = HoldemConfig()
+    prior = ModelPrior(np.full(BETA_SIZE, 0.7), np.full(len(BID_CLASSES), 1 / len(BID_CLASSES)), 20.0)
+
+    def bot_with_showdowns(strength, count):
+        bot = AdaptiveBot(_tight_base(config), config, prior=prior, exploit=ExploitConfig(samples=200), seed=2)
+        cells = bot.model._cells("showdown_strength")
+        values = np.random.default_rng(0).uniform(strength - 0.3, strength + 0.3, size=count)
+        bot.model.trials[cells] = (count, 0)
+        bot.model.successes[cells] = (values.sum(), 0.0)
+        bot.model.showdown_squares[:] = ((values**2).sum(), 0.0)
+        return bot
+
+    assert bot_with_showdowns(0.7, 60).exploitable() is None  # the base's own strength: nothing to exploit
+    assert bot_with_showdowns(0.5, 9).exploitable() is None  # fewer than wide_evidence showdowns
+    bot = bot_with_showdowns(0.5, 60)
+    assert bot.exploitable() == "wide"
+    round_ = HoldemRound(config, RandomChance(np.random.default_rng(0)))
+    observation = dataclasses.replace(
+        round_.observation(round_.to_act), hole_cards=tuple(int(c) for c in parse_cards("AsAh"))
+    )
+    wanted = max(bot.exploiter.policy(observation), key=lambda entry: entry[1])[0]
+    assert wanted not in dict(bot.base.policy(observation))
+    bot.won = bot.budget = 1000.0
+    assert bot.policy(observation) == ((wanted, 1.0),)  # no trial: the deviation, not a mixture
+    assert bot.act(observation) == wanted and bot._arm == 1 and bot.deviations == 1
+    bot.round_over(dataclasses.replace(observation, payoffs=(5, -5)))
+    assert bot.trials["wide"].rounds.tolist() == [0.0, 1.0]
+
+
 def test_against_a_loose_opponent_the_auction_bid_is_the_valuation():
     from game.rules.auction import AuctionConfig, AuctionRound
     from game.rules.chance import RandomChance
@@ -229,7 +272,7 @@ def test_against_a_loose_opponent_the_auction_bid_is_the_valuation():
     config = AuctionConfig()
     bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(samples=200), seed=2)
     bot.won = bot.budget = 1000.0
-    bot.model.trials[:] = 1000.0  # never folds, never raises: loose
+    _station(bot.model)  # never folds, never raises: loose
     assert bot.exploitable() == "loose"
     round_ = AuctionRound(config, RandomChance(np.random.default_rng(3)))
     checkcall = make_bot("checkcall")

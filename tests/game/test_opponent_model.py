@@ -1,6 +1,7 @@
 """The opponent model: the posterior moves from the prior at the documented rate, the history replay
 puts each action in its cell, and the sparring styles are recognised within 100 rounds."""
 
+from itertools import combinations
 from types import SimpleNamespace
 
 import numpy as np
@@ -17,6 +18,7 @@ from game.play.opponent_model import (
     OpponentModel,
     _Watcher,
     prior_from_self_play,
+    showdown_percentile,
 )
 from game.rules.actions import Action, Move
 from game.rules.bounty import BountyConfig
@@ -28,10 +30,13 @@ def _model(prior_mean: float = 0.3, weight: float = 10.0) -> OpponentModel:
     return OpponentModel(small_blind=1, big_blind=2, stack=400, prior=prior)
 
 
-def _round(*moves: tuple[int, int, Action], seat: int = 1, shown: str = "", board: str = "") -> SimpleNamespace:
-    """A finished round seen from ``seat`` (the opponent is the other seat)."""
+def _round(
+    *moves: tuple[int, int, Action], seat: int = 1, shown: str = "", board: str = "", hole: str = ""
+) -> SimpleNamespace:
+    """A finished round seen from ``seat`` (the opponent is the other seat) holding ``hole``."""
     return SimpleNamespace(
         seat=seat,
+        hole_cards=tuple(parse_cards(hole).tolist()) if hole else (),
         history=tuple(Move(*move) for move in moves),
         opponent_hole_cards=tuple(parse_cards(shown).tolist()) if shown else (),
         board=tuple(parse_cards(board).tolist()) if board else (),
@@ -93,6 +98,37 @@ def test_all_in_bet_and_showdown_strength():
     )
     assert model.count("fold_to_bet")[0, 3] == 1  # our shove: all-in
     assert model.count("showdown_strength").tolist() == [1, 0]  # no postflop raise: the passive line
+    assert model.mean("showdown_strength")[0] == pytest.approx((10 * 0.3 + 1080.5 / 1081) / 11)  # the nuts
+
+
+def test_a_random_hand_shows_half_on_average_and_our_cards_are_out():
+    board = tuple(parse_cards("2h 7h 9h Tc Jd").tolist())
+    ours = tuple(parse_cards("Ah Ad").tolist())
+    live = [card for card in range(52) if card not in board + ours]
+    for size in (2, 3):  # Hold'em and an auction winner's three cards
+        hands = list(combinations(live, size))[:: 7 if size == 2 else 97]
+        shares = [showdown_percentile(hand, board, ours) for hand in hands]
+        assert all(0.0 < share < 1.0 for share in shares)
+    every = [showdown_percentile(hand, board, ours) for hand in combinations(live, 2)]
+    assert np.mean(every) == pytest.approx(0.5)  # exactly, by symmetry: each pair counted from both sides
+    # Our aces are out: the ace-high flush beats the king-high one either way, but fewer hands with us holding them.
+    kings = tuple(parse_cards("Kh Qh").tolist())
+    assert showdown_percentile(kings, board, ours) > showdown_percentile(kings, board)
+
+
+def test_a_range_as_weak_as_a_random_hand_is_wide_and_the_base_s_own_is_not():
+    """`probability_wide` against a prior of 0.7 (the base's): showdowns at random hands' strength are wide
+    after a few dozen; showdowns at the base's strength never; too few say nothing."""
+    rng = np.random.default_rng(0)
+    for strength, wide in ((0.5, True), (0.7, False)):
+        model = _model(prior_mean=0.7, weight=20.0)
+        cells = model._cells("showdown_strength")
+        values = np.clip(rng.normal(strength, 0.25, size=40), 0.0, 1.0)
+        model.trials[cells] = (20.0, 20.0)
+        model.successes[cells] = (values[:20].sum(), values[20:].sum())
+        model.showdown_squares[:] = ((values[:20] ** 2).sum(), (values[20:] ** 2).sum())
+        assert (model.probability_wide(10) > 0.9) is wide
+        assert model.probability_wide(41) == 0.0
 
 
 def test_the_opponents_bids_are_remembered_with_their_pot_and_read_back_rescaled():
