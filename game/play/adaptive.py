@@ -27,19 +27,11 @@ any opponent, the expected winnings above the value would stay above the base's 
 The chips counted are those of the deviating action only, not those later streets can add: the
 cost is a proxy for the worst case, not a proof of it.
 
-The opponent is *exploitable* in one of four ways, each decided only when the model is confident:
-the posterior probability (`OpponentModel.probability_below`, `probability_departed`, `probability_wide`)
-that its frequency is on the exploitable side of a threshold is at least ``confidence`` (`ExploitConfig`
-holds the thresholds). With the base's own frequencies as the prior (`adaptive_player`), few
-observations mean no deviation.
+The opponent is *exploitable* in one of three ways, each decided only when the model is confident:
+the posterior probability (`OpponentModel.probability_below`, `probability_departed`) that its frequency is on the
+exploitable side of a threshold is at least ``confidence`` (`ExploitConfig` holds the thresholds).
+With the base's own frequencies as the prior (`adaptive_player`), few observations mean no deviation.
 
-0. *Wide* (the hands it shows down are, on average, nearer a random hand's strength than the base's:
-   `OpponentModel.probability_wide`, once ``wide_evidence`` showdowns are remembered): play the
-   exploiter's action in every round, with no trial. The default exploiter is a best response to
-   an opponent whose range is uniform (below), and the showdowns test that premise directly: a
-   percentile on the board has a standard deviation near 0.29 whatever the pot, against a round's
-   chips near 100 chips, so a range's strength is known after tens of showdowns where the chips of
-   the trial below need hundreds of rounds to tell the arms apart.
 1. *Loose* (it folds to a pot-sized raise less often than ``loose_fold`` preflop or
    ``loose_fold_postflop`` after the flop, or, as the big blind, enters the pot more often than
    ``loose_vpip`` and raises more often than ``loose_aggression`` of the times it enters): play
@@ -68,7 +60,7 @@ observations mean no deviation.
 
 Otherwise the base plays.
 
-*Measured* (`ExploitTrial`; every rule but *wide*, whose premise the showdowns measure): a rule is a guess about the opponent, and the exploiter's way can win
+*Measured* (`ExploitTrial`): a rule is a guess about the opponent, and the exploiter's way can win
 less than the base's against one it fits (an opponent that calls a lot but folds its worst hands,
 or the Auction's station: ``results/adaptation_gauntlets.md``). So a round the rule holds in is
 drawn, at its first decision where the rule wants a deviation the budget affords, to deviate from
@@ -146,8 +138,7 @@ class ExploitConfig:
     round (``won`` counts winnings above it). ``samples``: Monte Carlo deals per equity estimate of
     the default exploiter (`game.play.bots.EquityBot`). ``bid_evidence``: the opponent's bids the
     model must remember before a bid of ours is set one chip under the least of them
-    (`OpponentModel.lowest_bid`). ``wide_evidence``: the showdowns the model must remember before
-    the *wide* rule can hold. ``trial_minimum``: the rounds each arm of a trial plays before it leans.
+    (`OpponentModel.lowest_bid`).
     """
 
     loose_fold: float = 0.25
@@ -164,7 +155,6 @@ class ExploitConfig:
     samples: int = 1000
     trial_minimum: int = 30
     bid_evidence: int = 5
-    wide_evidence: int = 10
 
     def __post_init__(self) -> None:
         names = (
@@ -186,13 +176,11 @@ class ExploitConfig:
             or not self.memory > 1.0
             or self.trial_minimum < 2
             or self.bid_evidence < 1
-            or self.wide_evidence < 2
         ):
             raise ValueError(
-                "need prior_weight > 0, prior_rounds >= 0, samples >= 1, memory > 1, trial_minimum >= 2, "
-                f"bid_evidence >= 1 and wide_evidence >= 2, got {self.prior_weight!r}, {self.prior_rounds!r}, "
-                f"{self.samples!r}, {self.memory!r}, {self.trial_minimum!r}, {self.bid_evidence!r}, "
-                f"{self.wide_evidence!r}"
+                "need prior_weight > 0, prior_rounds >= 0, samples >= 1, memory > 1, trial_minimum >= 2 and "
+                f"bid_evidence >= 1, got {self.prior_weight!r}, {self.prior_rounds!r}, {self.samples!r}, "
+                f"{self.memory!r}, {self.trial_minimum!r}, {self.bid_evidence!r}"
             )
 
 
@@ -440,8 +428,7 @@ class AdaptiveBot:
         if cost > self.budget - self.risk:
             return base, None, True
         if self._arm is None:
-            trial = self.trials.setdefault(kind, ExploitTrial())
-            chance = 1.0 if kind == "wide" else trial.exploit_probability(self.exploit.trial_minimum)
+            chance = self.trials.setdefault(kind, ExploitTrial()).exploit_probability(self.exploit.trial_minimum)
             if not draw:
                 return _mixture(base, target, chance), None, False
             self._arm = int(self._rng.random() < chance)
@@ -467,12 +454,9 @@ class AdaptiveBot:
         return None if self._arm == 0 else self._rule
 
     def exploitable(self) -> str | None:
-        """``"wide"``, ``"loose"``, ``"folder"``, ``"departs"`` or ``None``: how the model is confident the
-        opponent can be exploited (the first that holds)."""
+        """``"loose"``, ``"folder"``, ``"departs"`` or ``None``: how the model is confident the opponent can be exploited."""
         model, exploit = self.model, self.exploit
         sure = exploit.confidence
-        if model.probability_wide(exploit.wide_evidence) >= sure:
-            return "wide"
         preflop = model.probability_below("fold_to_bet", exploit.loose_fold)[0, _POT_CLASS]
         postflop = model.probability_below("fold_to_bet", exploit.loose_fold_postflop)[1, _POT_CLASS]
         enters = 1.0 - model.probability_below("vpip", exploit.loose_vpip)[1]
@@ -519,7 +503,8 @@ class AdaptiveBot:
 
 
 def _mixture(base: Policy, target: Action, chance: float) -> Policy:
-    """``target`` with probability ``chance``, else the ``base`` policy (actions of probability 0 left out).
+    """``target`` with probability ``chance``, else the ``base`` policy (actions of probability 0 left out:
+    a trial sure of the exploit arm plays the deviation alone).
 
     >>> _mixture(((Action.check(), 0.5), (Action.raise_to(8), 0.5)), Action.raise_to(8), 0.5)
     ((Action(kind=<ActionKind.CHECK: 1>, amount=0), 0.25), (Action(kind=<ActionKind.RAISE: 3>, amount=8), 0.75))

@@ -28,9 +28,6 @@ frequency ``f`` the mean has moved the fraction ``n / (w + n)`` of the way from 
 (showdown strength adds fractional successes). The prior comes from `ModelPrior`: given, or measured
 by `prior_from_self_play` (a bot against itself: its own frequencies, e.g. the blueprint's).
 
-The showdown percentiles also keep their squares, so `probability_wide` can ask, with their sample
-variance, whether the opponent shows hands nearer a random hand's strength than the base's own.
-
 Pot sizes for the size classes replay the history from the blinds; Auction's payment for the third
 card is not in them (the engines do not say who paid what until the round is over).
 
@@ -46,10 +43,10 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from itertools import combinations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -399,8 +396,6 @@ class OpponentModel:
         """Observed trials per Beta cell."""
         self.bid_counts = np.zeros(len(BID_CLASSES))
         """Observed bids per class."""
-        self.showdown_squares = np.zeros(STATS["showdown_strength"])
-        """Sums of the squared showdown percentiles by line (their sums and counts are Beta cells)."""
         self.recent_bids: deque[tuple[int, int, bool]] = deque(maxlen=bid_memory)
         """The opponent's latest bids, oldest first: (bid, pot at the auction, all in), chips."""
         self.rounds = 0
@@ -457,34 +452,6 @@ class OpponentModel:
             prior, mean = self.prior_mean(name), self.mean(name)
             total = self.prior.weight + self.count(name)
         return np.maximum(_normal_below(prior - margin, mean, total), 1.0 - _normal_below(prior + margin, mean, total))
-
-    def probability_wide(self, minimum: float) -> float:
-        """Posterior probability that the opponent's showdown hands are nearer a random hand's strength
-        than the base's: that the mean over its showdowns of ``percentile - (1/2 + p) / 2`` is below 0,
-        ``p`` the prior's mean percentile on the showdown's line (the base's own, `prior_from_self_play`;
-        1/2 for a flat prior, where no range can be wider). The mean and its standard error are the
-        sample's (the prior weighs nothing here); 0 with fewer than ``minimum`` showdowns remembered.
-
-        >>> model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=ModelPrior(np.full(BETA_SIZE, 0.7),
-        ...     np.full(len(BID_CLASSES), 1 / 6), 20.0))
-        >>> cells = model._cells("showdown_strength")  # 20 showdowns at 1/2 and 20 at 0.6: mean 0.55, sd 0.05
-        >>> model.trials[cells], model.successes[cells] = (20.0, 20.0), (10.0, 12.0)
-        >>> model.showdown_squares[:] = (20 * 0.25, 20 * 0.36)
-        >>> round(model.probability_wide(10), 4), model.probability_wide(41)  # 0.55 < 0.6: z = 0.05 / 0.0079
-        (1.0, 0.0)
-        """
-        cells = self._cells("showdown_strength")
-        counts, sums = self.trials[cells], self.successes[cells]
-        total = counts.sum()
-        if total < minimum or total < 2.0:
-            return 0.0
-        middle = 0.5 * (0.5 + self.prior.beta[cells])
-        mean = float((sums - counts * middle).sum() / total)
-        second = float((self.showdown_squares - 2.0 * middle * sums + counts * middle * middle).sum() / total)
-        error = math.sqrt(max(second - mean * mean, 0.0) * total / (total - 1.0) / total)
-        if error == 0.0:
-            return float(mean < 0.0)
-        return 0.5 * (1.0 + math.erf(-mean / error / math.sqrt(2.0)))
 
     def count(self, name: str) -> np.ndarray:
         """Observed trials of the statistic ``name`` (shape ``STATS[name]``)."""
@@ -574,7 +541,6 @@ class OpponentModel:
             self.successes *= self.decay
             self.trials *= self.decay
             self.bid_counts *= self.decay
-            self.showdown_squares *= self.decay
         me = observation.seat
         opponent = 1 - me
         pips = list(self.blinds)
@@ -624,7 +590,6 @@ class OpponentModel:
         if shown and len(shown) + len(board) >= 5:
             value = showdown_percentile(shown, board, tuple(observation.hole_cards))
             self._add("showdown_strength", (int(raised_postflop),), value)
-            self.showdown_squares[int(raised_postflop)] += value * value
         if self.bounty is not None:
             self.bounty.observe(observation, self.rounds)
         self.rounds += 1

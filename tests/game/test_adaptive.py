@@ -19,11 +19,9 @@ SWITCH = 300
 
 
 def _station(model):
-    """Make ``model`` sure of a station: every frequency 0 over 1,000 trials (never folds, never raises),
-    no showdown seen (a showdown percentile of 0 would make it *wide*)."""
+    """Make ``model`` sure of a station: every frequency 0 over 1,000 trials (never folds, never raises)."""
     model.trials[:] = 1000.0
     model.successes[:] = 0.0
-    model.trials[model._cells("showdown_strength")] = 0.0
 
 
 class _Switcher:
@@ -224,45 +222,6 @@ def test_the_trial_draws_at_the_first_affordable_deviation():
     arm = bot._arm
     bot.round_over(finished)
     assert bot.trials["loose"].rounds.tolist() == [float(arm == 0), float(arm == 1)]
-
-
-def test_a_wide_opponent_is_exploited_in_every_round_without_a_trial():
-    """Showdowns nearer a random hand's strength than the base's (`OpponentModel.probability_wide`) make
-    the opponent *wide*: the deviation plays at once, with no trial's draw (``policy`` is the deviation
-    alone, not the half-and-half mixture), and the round counts in the exploit arm. Showdowns at the
-    base's own strength do not, nor do too few."""
-    from game.cards.deck import parse_cards
-    from game.play.opponent_model import BETA_SIZE, BID_CLASSES, ModelPrior
-    from game.rules.chance import RandomChance
-    from game.rules.holdem import HoldemRound
-
-    config = HoldemConfig()
-    prior = ModelPrior(np.full(BETA_SIZE, 0.7), np.full(len(BID_CLASSES), 1 / len(BID_CLASSES)), 20.0)
-
-    def bot_with_showdowns(strength, count):
-        bot = AdaptiveBot(_tight_base(config), config, prior=prior, exploit=ExploitConfig(samples=200), seed=2)
-        cells = bot.model._cells("showdown_strength")
-        values = np.random.default_rng(0).uniform(strength - 0.3, strength + 0.3, size=count)
-        bot.model.trials[cells] = (count, 0)
-        bot.model.successes[cells] = (values.sum(), 0.0)
-        bot.model.showdown_squares[:] = ((values**2).sum(), 0.0)
-        return bot
-
-    assert bot_with_showdowns(0.7, 60).exploitable() is None  # the base's own strength: nothing to exploit
-    assert bot_with_showdowns(0.5, 9).exploitable() is None  # fewer than wide_evidence showdowns
-    bot = bot_with_showdowns(0.5, 60)
-    assert bot.exploitable() == "wide"
-    round_ = HoldemRound(config, RandomChance(np.random.default_rng(0)))
-    observation = dataclasses.replace(
-        round_.observation(round_.to_act), hole_cards=tuple(int(c) for c in parse_cards("AsAh"))
-    )
-    wanted = max(bot.exploiter.policy(observation), key=lambda entry: entry[1])[0]
-    assert wanted not in dict(bot.base.policy(observation))
-    bot.won = bot.budget = 1000.0
-    assert bot.policy(observation) == ((wanted, 1.0),)  # no trial: the deviation, not a mixture
-    assert bot.act(observation) == wanted and bot._arm == 1 and bot.deviations == 1
-    bot.round_over(dataclasses.replace(observation, payoffs=(5, -5)))
-    assert bot.trials["wide"].rounds.tolist() == [0.0, 1.0]
 
 
 def test_against_a_loose_opponent_the_auction_bid_is_the_valuation():

@@ -116,21 +116,6 @@ def test_a_random_hand_shows_half_on_average_and_our_cards_are_out():
     assert showdown_percentile(kings, board, ours) > showdown_percentile(kings, board)
 
 
-def test_a_range_as_weak_as_a_random_hand_is_wide_and_the_base_s_own_is_not():
-    """`probability_wide` against a prior of 0.7 (the base's): showdowns at random hands' strength are wide
-    after a few dozen; showdowns at the base's strength never; too few say nothing."""
-    rng = np.random.default_rng(0)
-    for strength, wide in ((0.5, True), (0.7, False)):
-        model = _model(prior_mean=0.7, weight=20.0)
-        cells = model._cells("showdown_strength")
-        values = np.clip(rng.normal(strength, 0.25, size=40), 0.0, 1.0)
-        model.trials[cells] = (20.0, 20.0)
-        model.successes[cells] = (values[:20].sum(), values[20:].sum())
-        model.showdown_squares[:] = ((values[:20] ** 2).sum(), (values[20:] ** 2).sum())
-        assert (model.probability_wide(10) > 0.9) is wide
-        assert model.probability_wide(41) == 0.0
-
-
 def test_the_opponents_bids_are_remembered_with_their_pot_and_read_back_rescaled():
     model = OpponentModel(small_blind=1, big_blind=2, stack=400, prior=_model().prior, bid_memory=3)
     # A limp and a check (pot 4), then the auction on the flop: we (seat 1) bid 2, the dealer all of its 398.
