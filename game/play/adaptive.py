@@ -27,15 +27,17 @@ any opponent, the expected winnings above the value would stay above the base's 
 The chips counted are those of the deviating action only, not those later streets can add: the
 cost is a proxy for the worst case, not a proof of it.
 
-The opponent is *exploitable* in one of three ways, each decided only when the model is confident:
+The opponent is *exploitable* in one of four ways, each decided only when the model is confident:
 the posterior probability (`OpponentModel.probability_below`, `probability_departed`) that its frequency is on the
 exploitable side of a threshold is at least ``confidence`` (`ExploitConfig` holds the thresholds).
 With the base's own frequencies as the prior (`adaptive_player`), few observations mean no deviation.
 
-1. *Loose* (it folds to a pot-sized raise less often than ``loose_fold`` preflop or
-   ``loose_fold_postflop`` after the flop, or, as the big blind, enters the pot more often than
-   ``loose_vpip`` and raises more often than ``loose_aggression`` of the times it enters): play
-   the *exploiter*'s action, by default
+1. *Loose* (the two textbook styles: loose-aggressive, folding to a pot-sized raise preflop less often than
+   ``loose_fold`` and raising more than ``loose_raising`` of the times it enters preflop, in either
+   position, or, as the big blind, entering more often than ``loose_vpip`` and raising more than
+   ``loose_aggression`` of those; or a calling station, folding to a pot-sized bet after the flop
+   less often than ``station_fold``): play the *exploiter*'s action in every round, with no trial
+   (below). By default the exploiter is
    `game.play.bots.EquityBot` (equity against a uniform range, value bets, calls at pot odds): a
    best response against an opponent whose range is about uniform, and measured to win far more
    than a blueprint against the loose styles (``results/adaptation.md``). In an auction that is
@@ -46,11 +48,18 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
    where we bid first or unseen, to one chip under the least of the opponent's recent bids
    (`OpponentModel.lowest_bid`, once ``bid_evidence`` are remembered): a constant bidder then pays
    that, and one that bids less sells us the card at its own price (`AdaptiveBot._under_expected_bid`).
-2. *Folder* (it folds to a pot-sized postflop bet more often than ``1/2 + folder_margin``, the
+   No trial, because a trial cannot tell within a tournament's 1,000-round match: a round's chips
+   vary by about 100 against a gain of 5-10 chips, so its arms need hundreds of rounds each, while
+   these frequencies are seen in tens (``results/adaptation.md``, "No trial against the textbook styles").
+2. *Caller* (it folds to a pot-sized raise less often than ``loose_fold`` preflop or
+   ``loose_fold_postflop`` after the flop, but is neither style above: it calls a lot and raises
+   little, which an opponent that calls by the odds also does): the exploiter's action, measured by
+   the trial below (against the loose-passive and the equity bot the base wins more).
+3. *Folder* (it folds to a pot-sized postflop bet more often than ``1/2 + folder_margin``, the
    break-even frequency of a pot-sized bluff plus a margin, and than the prior, the base's own
    frequency, plus the margin: a base that folds that often itself is not taken for a folder, so
    against its own base the bot does not deviate): bet a pot where the base would check.
-3. *Departs* (any of its frequencies, ``vpip``, ``pfr``, ``fold_to_bet``, ``aggression`` or a bid
+4. *Departs* (any of its frequencies, ``vpip``, ``pfr``, ``fold_to_bet``, ``aggression`` or a bid
    class's share, lies more than ``departure`` from the base's own, the prior: it does not play as
    the base does, whatever its style): play the exploiter's action, as against a loose opponent. The
    rules above catch styles the exploiter was built for; this one lets the trial below try the
@@ -60,7 +69,7 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
 
 Otherwise the base plays.
 
-*Measured* (`ExploitTrial`): a rule is a guess about the opponent, and the exploiter's way can win
+*Measured* (`ExploitTrial`; every rule but *loose*): a rule is a guess about the opponent, and the exploiter's way can win
 less than the base's against one it fits (an opponent that calls a lot but folds its worst hands,
 or the Auction's station: ``results/adaptation_gauntlets.md``). So a round the rule holds in is
 drawn, at its first decision where the rule wants a deviation the budget affords, to deviate from
@@ -138,13 +147,16 @@ class ExploitConfig:
     round (``won`` counts winnings above it). ``samples``: Monte Carlo deals per equity estimate of
     the default exploiter (`game.play.bots.EquityBot`). ``bid_evidence``: the opponent's bids the
     model must remember before a bid of ours is set one chip under the least of them
-    (`OpponentModel.lowest_bid`).
+    (`OpponentModel.lowest_bid`). ``trial_minimum``: the rounds each arm of a trial plays before it
+    leans either way.
     """
 
     loose_fold: float = 0.25
     loose_fold_postflop: float = 0.4
     loose_vpip: float = 0.3
     loose_aggression: float = 0.65
+    loose_raising: float = 0.25
+    station_fold: float = 0.2
     folder_margin: float = 0.1
     departure: float = 0.25
     confidence: float = 0.9
@@ -162,6 +174,8 @@ class ExploitConfig:
             "loose_fold_postflop",
             "loose_vpip",
             "loose_aggression",
+            "loose_raising",
+            "station_fold",
             "folder_margin",
             "departure",
             "confidence",
@@ -428,7 +442,8 @@ class AdaptiveBot:
         if cost > self.budget - self.risk:
             return base, None, True
         if self._arm is None:
-            chance = self.trials.setdefault(kind, ExploitTrial()).exploit_probability(self.exploit.trial_minimum)
+            trial = self.trials.setdefault(kind, ExploitTrial())
+            chance = 1.0 if kind == "loose" else trial.exploit_probability(self.exploit.trial_minimum)
             if not draw:
                 return _mixture(base, target, chance), None, False
             self._arm = int(self._rng.random() < chance)
@@ -454,15 +469,20 @@ class AdaptiveBot:
         return None if self._arm == 0 else self._rule
 
     def exploitable(self) -> str | None:
-        """``"loose"``, ``"folder"``, ``"departs"`` or ``None``: how the model is confident the opponent can be exploited."""
+        """``"loose"``, ``"caller"``, ``"folder"``, ``"departs"`` or ``None``: how the model is confident the
+        opponent can be exploited (the first that holds; module docstring)."""
         model, exploit = self.model, self.exploit
         sure = exploit.confidence
         preflop = model.probability_below("fold_to_bet", exploit.loose_fold)[0, _POT_CLASS]
         postflop = model.probability_below("fold_to_bet", exploit.loose_fold_postflop)[1, _POT_CLASS]
+        station = model.probability_below("fold_to_bet", exploit.station_fold)[1, _POT_CLASS]
+        raising = 1.0 - float(model.probability_below("aggression", exploit.loose_raising)[0].min())
         enters = 1.0 - model.probability_below("vpip", exploit.loose_vpip)[1]
         raises = 1.0 - model.probability_below("aggression", exploit.loose_aggression)[0, 1]
-        if max(preflop, postflop, min(enters, raises)) >= sure:
+        if max(min(preflop, raising), station, min(enters, raises)) >= sure:
             return "loose"
+        if max(preflop, postflop) >= sure:
+            return "caller"
         folds = max(0.5, float(model.prior_mean("fold_to_bet")[1, _POT_CLASS])) + exploit.folder_margin
         if 1.0 - model.probability_below("fold_to_bet", folds)[1, _POT_CLASS] >= sure:
             return "folder"

@@ -195,8 +195,8 @@ def test_the_trial_draws_at_the_first_affordable_deviation():
 
     config = HoldemConfig()
     base = _tight_base(config)
-    bot = AdaptiveBot(base, config, exploit=ExploitConfig(samples=200), seed=2)
-    _station(bot.model)  # a station: loose
+    bot = AdaptiveBot(base, config, exploit=ExploitConfig(samples=200, station_fold=0.0), seed=2)
+    _station(bot.model)  # a station, its never folding not counted: a caller, measured by the trial
     round_ = HoldemRound(config, RandomChance(np.random.default_rng(0)))
     seat = round_.to_act
     observation = dataclasses.replace(round_.observation(seat), hole_cards=tuple(int(c) for c in parse_cards("AsAh")))
@@ -207,11 +207,11 @@ def test_the_trial_draws_at_the_first_affordable_deviation():
     exploiter_policy = bot.exploiter.policy
     bot.exploiter.policy = lambda seen: asked.append(seen) or exploiter_policy(seen)
     bot.act(observation)  # budget 0: no deviation is affordable, none is asked for, nothing is drawn
-    assert bot._rule == "loose" and bot._arm is None and bot.over_budget == 1 and bot.deviations == 0
+    assert bot._rule == "caller" and bot._arm is None and bot.over_budget == 1 and bot.deviations == 0
     assert not asked
     finished = dataclasses.replace(observation, payoffs=(0, 0))
     bot.round_over(finished)
-    assert "loose" not in bot.trials  # counted in no arm
+    assert "caller" not in bot.trials  # counted in no arm
 
     bot.won = bot.budget = 1000.0  # room to deviate
     mixture = dict(bot.policy(observation))  # undrawn: the deviation with the exploit arm's 1/2, else the base
@@ -221,7 +221,59 @@ def test_the_trial_draws_at_the_first_affordable_deviation():
     assert bot._arm in (0, 1) and bot.deviations == bot._arm and asked
     arm = bot._arm
     bot.round_over(finished)
-    assert bot.trials["loose"].rounds.tolist() == [float(arm == 0), float(arm == 1)]
+    assert bot.trials["caller"].rounds.tolist() == [float(arm == 0), float(arm == 1)]
+
+
+@pytest.mark.parametrize(
+    ("fold_preflop", "raising", "fold_postflop", "verdict"),
+    [
+        (0.0, 0.0, 0.0, "loose"),  # a calling station: never folds
+        (0.05, 0.5, 0.6, "loose"),  # loose-aggressive: rarely folds preflop and raises half its entries
+        (0.0, 0.0, 0.3, "caller"),  # calls a lot, folds some, never raises: the loose-passive, the equity bot
+        (0.3, 0.5, 0.6, None),  # within 0.25 of the base's 1/2 everywhere, folds preflop: nothing to exploit
+    ],
+)
+def test_the_textbook_styles_are_exploited_at_once_and_a_caller_by_trial(fold_preflop, raising, fold_postflop, verdict):
+    """*Loose* (a station, or loose-aggressive) plays the exploiter's action in every round, no trial
+    drawn: ``policy`` is the deviation alone. A *caller* is measured by the trial: before the draw its
+    ``policy`` is the half-and-half mixture."""
+    from game.cards.deck import parse_cards
+    from game.play.opponent_model import BETA_SIZE, BID_CLASSES, ModelPrior
+    from game.rules.chance import RandomChance
+    from game.rules.holdem import HoldemRound
+
+    config = HoldemConfig()
+    prior = ModelPrior(np.full(BETA_SIZE, 0.5), np.full(len(BID_CLASSES), 1 / len(BID_CLASSES)), 20.0)
+    bot = AdaptiveBot(_tight_base(config), config, prior=prior, exploit=ExploitConfig(samples=200), seed=2)
+    model = bot.model
+
+    def observe(name, index, frequency, trials=400.0):
+        cells = model._cells(name)
+        cell = np.arange(cells.start, cells.stop).reshape(STATS[name])[index]
+        model.trials[cell], model.successes[cell] = trials, frequency * trials
+
+    pot = SIZE_CLASSES.index("<=1p")
+    observe("fold_to_bet", (0, pot), fold_preflop)
+    observe("fold_to_bet", (1, pot), fold_postflop)
+    observe("aggression", (0, 0), raising)
+    observe("aggression", (0, 1), raising)
+    observe("vpip", 1, 0.3)  # enters as often as the base: the big blind's rule does not decide
+    assert bot.exploitable() == verdict
+    if verdict is None:
+        return
+    round_ = HoldemRound(config, RandomChance(np.random.default_rng(0)))
+    observation = dataclasses.replace(
+        round_.observation(round_.to_act), hole_cards=tuple(int(c) for c in parse_cards("AsAh"))
+    )
+    wanted = max(bot.exploiter.policy(observation), key=lambda entry: entry[1])[0]
+    assert wanted not in dict(bot.base.policy(observation))
+    bot.won = bot.budget = 1000.0
+    policy = dict(bot.policy(observation))
+    assert policy[wanted] == pytest.approx(1.0 if verdict == "loose" else 0.5)
+    if verdict == "loose":
+        assert bot.act(observation) == wanted and bot._arm == 1
+        bot.round_over(dataclasses.replace(observation, payoffs=(5, -5)))
+        assert bot.trials["loose"].rounds.tolist() == [0.0, 1.0]  # the rounds are counted, no arm drawn
 
 
 def test_against_a_loose_opponent_the_auction_bid_is_the_valuation():
@@ -334,17 +386,19 @@ class _Quitter:
 
 @pytest.mark.parametrize("exploiter_wins", [True, False])
 def test_the_trial_keeps_the_arm_that_wins(exploiter_wins):
-    """Against a station (loose to a flat prior) the rule's deviations are tried on random rounds;
+    """Against a station (a caller to a flat prior, its never folding not counted) the rule's deviations are
+    tried on random rounds;
     an exploiter that wins more than the base ends up played in nearly every round, one that gives
     every hand up in nearly none."""
     config = HoldemConfig()
-    exploit = ExploitConfig(value=(-1000.0, -1000.0), prior_weight=5.0, samples=200)  # a budget that never binds
+    # a budget that never binds; the station taken for a caller (measured by the trial), not for *loose*
+    exploit = ExploitConfig(value=(-1000.0, -1000.0), prior_weight=5.0, samples=200, station_fold=0.0)
     equity = EquityBot(config, samples=200, seed=7)
     passive = make_bot("tight_passive", config=config, seed=1)
     base, exploiter = (passive, equity) if exploiter_wins else (equity, _Quitter())
     bot = AdaptiveBot(base, config, exploit=exploit, exploiter=exploiter, seed=2)
     play_match(config, bot, make_bot("station", config=config, seed=3), rounds=600, seed=4)
-    trial = max(bot.trials.values(), key=lambda trial: trial.rounds.sum())  # "loose" or "departs" (flat prior)
+    trial = max(bot.trials.values(), key=lambda trial: trial.rounds.sum())  # "caller" or "departs" (flat prior)
     gain, error = trial.gain()
     assert trial.rounds.min() >= exploit.trial_minimum  # both arms were tried
     assert (gain - 2 * error > 0) if exploiter_wins else (gain + 2 * error < 0)
