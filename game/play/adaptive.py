@@ -34,9 +34,8 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
 
 1. *Loose* (the two textbook styles: loose-aggressive, folding to a pot-sized raise preflop less often than
    ``loose_fold`` and raising more than ``loose_raising`` of the times it enters preflop, in either
-   position, or, as the big blind, entering more often than ``loose_vpip`` and raising more than
-   ``loose_aggression`` of those; or a calling station, folding to a pot-sized bet after the flop
-   less often than ``station_fold``): play the *exploiter*'s action in every round, with no trial
+   position; or a calling station, folding to a pot-sized bet after the flop less often than
+   ``station_fold``): play the *exploiter*'s action in every round, with no trial
    (below). By default the exploiter is
    `game.play.bots.EquityBot` (equity against a uniform range, value bets, calls at pot odds): a
    best response against an opponent whose range is about uniform, and measured to win far more
@@ -51,10 +50,13 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
    No trial, because a trial cannot tell within a tournament's 1,000-round match: a round's chips
    vary by about 100 against a gain of 5-10 chips, so its arms need hundreds of rounds each, while
    these frequencies are seen in tens (``results/adaptation.md``, "No trial against the textbook styles").
-2. *Caller* (it folds to a pot-sized raise less often than ``loose_fold`` preflop or
-   ``loose_fold_postflop`` after the flop, but is neither style above: it calls a lot and raises
-   little, which an opponent that calls by the odds also does): the exploiter's action, measured by
-   the trial below (against the loose-passive and the equity bot the base wins more).
+2. *Caller* (the other signs of a loose opponent, which players the exploiter loses to show as
+   well: it folds to a pot-sized raise less often than ``loose_fold`` preflop or
+   ``loose_fold_postflop`` after the flop, but is neither style above, calling a lot and raising
+   little as an opponent that calls by the odds also does; or, as the big blind, it enters more often
+   than ``loose_vpip`` and raises more than ``loose_aggression`` of those, as a push-or-fold player
+   also does): the exploiter's action, measured by the trial below (against the loose-passive, the
+   equity bot and Bounty's pusher the base wins more).
 3. *Folder* (it folds to a pot-sized postflop bet more often than ``1/2 + folder_margin``, the
    break-even frequency of a pot-sized bluff plus a margin, and than the prior, the base's own
    frequency, plus the margin: a base that folds that often itself is not taken for a folder, so
@@ -479,9 +481,9 @@ class AdaptiveBot:
         raising = 1.0 - float(model.probability_below("aggression", exploit.loose_raising)[0].min())
         enters = 1.0 - model.probability_below("vpip", exploit.loose_vpip)[1]
         raises = 1.0 - model.probability_below("aggression", exploit.loose_aggression)[0, 1]
-        if max(min(preflop, raising), station, min(enters, raises)) >= sure:
+        if max(min(preflop, raising), station) >= sure:
             return "loose"
-        if max(preflop, postflop) >= sure:
+        if max(preflop, postflop, min(enters, raises)) >= sure:
             return "caller"
         folds = max(0.5, float(model.prior_mean("fold_to_bet")[1, _POT_CLASS])) + exploit.folder_margin
         if 1.0 - model.probability_below("fold_to_bet", folds)[1, _POT_CLASS] >= sure:

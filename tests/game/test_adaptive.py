@@ -231,6 +231,7 @@ def test_the_trial_draws_at_the_first_affordable_deviation():
         (0.05, 0.5, 0.6, "loose"),  # loose-aggressive: rarely folds preflop and raises half its entries
         (0.0, 0.0, 0.3, "caller"),  # calls a lot, folds some, never raises: the loose-passive, the equity bot
         (0.3, 0.5, 0.6, None),  # within 0.25 of the base's 1/2 everywhere, folds preflop: nothing to exploit
+        (0.45, 0.9, 1.0, "caller"),  # enters and raises 90% as the big blind, folds half preflop: push or fold
     ],
 )
 def test_the_textbook_styles_are_exploited_at_once_and_a_caller_by_trial(fold_preflop, raising, fold_postflop, verdict):
@@ -257,7 +258,7 @@ def test_the_textbook_styles_are_exploited_at_once_and_a_caller_by_trial(fold_pr
     observe("fold_to_bet", (1, pot), fold_postflop)
     observe("aggression", (0, 0), raising)
     observe("aggression", (0, 1), raising)
-    observe("vpip", 1, 0.3)  # enters as often as the base: the big blind's rule does not decide
+    observe("vpip", 1, 0.5 if raising > 0.65 else 0.3)  # the big blind enters half its hands, or as the base
     assert bot.exploitable() == verdict
     if verdict is None:
         return
