@@ -33,8 +33,9 @@ exploitable side of a threshold is at least ``confidence`` (`ExploitConfig` hold
 With the base's own frequencies as the prior (`adaptive_player`), few observations mean no deviation.
 
 1. *Loose* (the two textbook styles: loose-aggressive, folding to a pot-sized raise preflop less often than
-   ``loose_fold`` and raising more than ``loose_raising`` of the times it enters preflop, in either
-   position; or a calling station, folding to a pot-sized bet after the flop less often than
+   ``loose_fold`` and raising more than ``loose_raising`` of the hands it enters as the dealer (its
+   opening raises: the big blind's raises answer ours, and an opponent that calls by the odds
+   re-raises our opens too, the equity bot 44% of the time against the 2025 blueprint); or a calling station, folding to a pot-sized bet after the flop less often than
    ``station_fold``): play the *exploiter*'s action in every round, with no trial
    (below). By default the exploiter is
    `game.play.bots.EquityBot` (equity against a uniform range, value bets, calls at pot odds): a
@@ -478,7 +479,7 @@ class AdaptiveBot:
         preflop = model.probability_below("fold_to_bet", exploit.loose_fold)[0, _POT_CLASS]
         postflop = model.probability_below("fold_to_bet", exploit.loose_fold_postflop)[1, _POT_CLASS]
         station = model.probability_below("fold_to_bet", exploit.station_fold)[1, _POT_CLASS]
-        raising = 1.0 - float(model.probability_below("aggression", exploit.loose_raising)[0].min())
+        raising = 1.0 - model.probability_below("aggression", exploit.loose_raising)[0, 0]
         enters = 1.0 - model.probability_below("vpip", exploit.loose_vpip)[1]
         raises = 1.0 - model.probability_below("aggression", exploit.loose_aggression)[0, 1]
         if max(min(preflop, raising), station) >= sure:

@@ -229,7 +229,12 @@ def test_the_trial_draws_at_the_first_affordable_deviation():
     [
         (0.0, 0.0, 0.0, "loose"),  # a calling station: never folds
         (0.05, 0.5, 0.6, "loose"),  # loose-aggressive: rarely folds preflop and raises half its entries
-        (0.0, 0.0, 0.3, "caller"),  # calls a lot, folds some, never raises: the loose-passive, the equity bot
+        (
+            0.0,
+            0.0,
+            0.3,
+            "caller",
+        ),  # calls a lot, folds some, never opens with a raise: the loose-passive, the equity bot
         (0.3, 0.5, 0.6, None),  # within 0.25 of the base's 1/2 everywhere, folds preflop: nothing to exploit
         (0.45, 0.9, 1.0, "caller"),  # enters and raises 90% as the big blind, folds half preflop: push or fold
     ],
@@ -256,8 +261,8 @@ def test_the_textbook_styles_are_exploited_at_once_and_a_caller_by_trial(fold_pr
     pot = SIZE_CLASSES.index("<=1p")
     observe("fold_to_bet", (0, pot), fold_preflop)
     observe("fold_to_bet", (1, pot), fold_postflop)
-    observe("aggression", (0, 0), raising)
-    observe("aggression", (0, 1), raising)
+    observe("aggression", (0, 0), raising)  # the dealer's raises decide
+    observe("aggression", (0, 1), 0.9 if raising > 0.65 else 0.5)  # the big blind re-raises as the base, or more
     observe("vpip", 1, 0.5 if raising > 0.65 else 0.3)  # the big blind enters half its hands, or as the base
     assert bot.exploitable() == verdict
     if verdict is None:
