@@ -35,8 +35,8 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
 1. *Loose* (the two textbook styles: loose-aggressive, folding to a pot-sized raise preflop less often than
    ``loose_fold`` and raising more than ``loose_raising`` of the hands it enters as the dealer (its
    opening raises: the big blind's raises answer ours, and an opponent that calls by the odds
-   re-raises our opens too, the equity bot 44% of the time against the 2025 blueprint); or a calling station, folding to a pot-sized bet after the flop less often than
-   ``station_fold``): play the *exploiter*'s action in every round, with no trial
+   re-raises our opens too, the equity bot 44% of the time against the 2025 blueprint); or a calling
+   station, folding to a pot-sized bet after the flop less often than ``station_fold``): play the *exploiter*'s action in every round, with no trial
    (below). By default the exploiter is
    `game.play.bots.EquityBot` (equity against a uniform range, value bets, calls at pot odds): a
    best response against an opponent whose range is about uniform, and measured to win far more
@@ -50,7 +50,7 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
    that, and one that bids less sells us the card at its own price (`AdaptiveBot._under_expected_bid`).
    No trial, because a trial cannot tell within a tournament's 1,000-round match: a round's chips
    vary by about 100 against a gain of 5-10 chips, so its arms need hundreds of rounds each, while
-   these frequencies are seen in tens (``results/adaptation.md``, "No trial against the textbook styles").
+   these frequencies are seen in tens (``results/adaptation.md``, "Learning within a 1,000-round match").
 2. *Caller* (the other signs of a loose opponent, which players the exploiter loses to show as
    well: it folds to a pot-sized raise less often than ``loose_fold`` preflop or
    ``loose_fold_postflop`` after the flop, but is neither style above, calling a lot and raising

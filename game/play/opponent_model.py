@@ -118,7 +118,7 @@ def showdown_percentile(shown: tuple[int, ...], board: tuple[int, ...], dead: tu
     hands[:, : len(shown)] = live[subsets]
     hands[:, len(shown) :] = np.array(board, dtype=np.int8)
     values = evaluate_batch(hands, check=False)
-    mine = int(evaluate_batch(np.array([shown + board], dtype=np.int8))[0])
+    mine = evaluate(shown + board)
     return float((np.count_nonzero(values < mine) + 0.5 * np.count_nonzero(values == mine)) / values.size)
 
 
