@@ -263,7 +263,7 @@ def test_the_textbook_styles_are_exploited_at_once_and_a_caller_by_trial(fold_pr
     observe("fold_to_bet", (1, pot), fold_postflop)
     observe("aggression", (0, 0), raising)  # the dealer's raises decide
     observe("aggression", (0, 1), 0.9 if raising > 0.65 else 0.5)  # the big blind re-raises as the base, or more
-    observe("vpip", 1, 0.5 if raising > 0.65 else 0.3)  # the big blind enters half its hands, or as the base
+    observe("vpip", 1, 0.8 if raising > 0.65 else 0.3)  # the big blind enters 80% of its hands, or less than the base
     assert bot.exploitable() == verdict
     if verdict is None:
         return
@@ -356,6 +356,27 @@ def test_in_bounty_the_model_learns_the_opponents_rank():
     assert len(set(ranks)) == 1 and ranks[0][0] != ranks[0][1]  # one period; the two ranks differ
     assert bot.model.opponent_bounty_posterior().argmax() == ranks[0][1]
     assert AdaptiveBot(_tight_base(HoldemConfig()), HoldemConfig()).model.bounty is None
+
+
+@pytest.mark.parametrize(("own_vpip", "own_fold", "verdict"), [(0.2, 0.5, "caller"), (0.31, 0.25, None)])
+def test_a_base_on_the_thresholds_is_not_taken_for_exploitable(own_vpip, own_fold, verdict):
+    """The opponent plays as the 2024 Auction blueprint: its big blind enters 31% and re-raises 70% of
+    those, it folds 24% of pot-sized raises preflop and opens with a raise 10% of the time: past the enter-and-raise test's 0.3 and 0.65 and the
+    preflop fold's 0.25. A *caller* against a base that enters 20% and folds half; nothing against a
+    base that plays so itself (the prior), as the 2024 bot against its own blueprint."""
+    config = HoldemConfig()
+    bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(samples=200), seed=2)
+    model = bot.model
+    beta = model.prior.beta.copy()
+    observed = {("vpip", 1): (own_vpip, 0.31), ("aggression", (0, 1)): (0.7, 0.7), ("aggression", (0, 0)): (0.1, 0.1)}
+    observed[("fold_to_bet", (0, SIZE_CLASSES.index("<=1p")))] = (own_fold, 0.24)
+    for (name, index), (own, seen) in observed.items():
+        cells = model._cells(name)
+        cell = np.arange(cells.start, cells.stop).reshape(STATS[name])[index]
+        beta[cell] = own
+        model.trials[cell], model.successes[cell] = 4000.0, seen * 4000.0
+    model.prior = dataclasses.replace(model.prior, beta=beta)
+    assert bot.exploitable() == verdict
 
 
 @pytest.mark.parametrize(("prior", "verdict"), [(0.3, "folder"), (0.7, None)])
