@@ -11,13 +11,12 @@ safety = load_experiment("adaptation_safety")
 
 
 def test_paired_difference_isolates_the_deviations():
-    # the adaptive equity bot's exploiter is another equity bot (more deals, another seed), so it
-    # deviates only where the two estimates straddle a threshold; the base, the station and the
-    # deals are deterministic, so every round without a deviation is played as the base plays it.
-    # 400 rounds: a round enters the trial only at such a straddle with the budget open, and each is
-    # drawn to deviate with probability 1/2 (under 30 rounds an arm), so 40 rounds could draw none
+    # against the station the adaptive equity bot plays its station exploiter (another equity bot that
+    # moves all-in from 60% equity) where the budget allows, so it deviates where the base bets less or
+    # checks; the base, the station and the deals are deterministic, so every round without a
+    # deviation is played as the base plays it. 400 rounds: the budget opens only once the base has won
     report = safety.measure("holdem", "equity", "station", 400, 0)
-    assert report["deviations"] > 0 and report["verdict_at_end"] == "loose"
+    assert report["deviations"] > 0 and report["verdict_at_end"] == "station"
     assert 400 - report["identical_rounds"] <= report["deviations"]
     difference = report["adaptive_mbb_per_hand"] - report["base_mbb_per_hand"]
     assert report["paired_difference_mbb_per_hand"] == pytest.approx(difference)
@@ -26,8 +25,9 @@ def test_paired_difference_isolates_the_deviations():
 
 def test_exploit_settings_replace_the_rule_for_the_run():
     # a value of 1000 chips a round is never beaten: no budget, so the adaptive bot is its base hand for hand
-    report = safety.measure("holdem", "equity", "station", 40, 0, {"value": [1000, 1000]})
-    assert report["deviations"] == 0 and report["identical_rounds"] == 40 and report["over_budget"] > 0
+    # (120 rounds: the station rule holds after about 80 against the equity bot's own prior)
+    report = safety.measure("holdem", "equity", "station", 120, 0, {"value": [1000, 1000]})
+    assert report["deviations"] == 0 and report["identical_rounds"] == 120 and report["over_budget"] > 0
     assert report["exploit"] == {"value": [1000, 1000]}
     with pytest.raises(ValueError, match="decision settings only"):
         safety.measure("holdem", "equity", "station", 40, 0, {"samples": 10})

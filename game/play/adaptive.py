@@ -27,17 +27,16 @@ any opponent, the expected winnings above the value would stay above the base's 
 The chips counted are those of the deviating action only, not those later streets can add: the
 cost is a proxy for the worst case, not a proof of it.
 
-The opponent is *exploitable* in one of four ways, each decided only when the model is confident:
+The opponent is *exploitable* in one of five ways, each decided only when the model is confident:
 the posterior probability (`OpponentModel.probability_below`, `probability_departed`) that its frequency is on the
 exploitable side of a threshold is at least ``confidence`` (`ExploitConfig` holds the thresholds).
 With the base's own frequencies as the prior (`adaptive_player`), few observations mean no deviation.
 
-1. *Loose* (the two textbook styles: loose-aggressive, folding to a pot-sized raise preflop less often than
-   ``loose_fold`` and raising more than ``loose_raising`` of the hands it enters as the dealer (its
-   opening raises: the big blind's raises answer ours, and an opponent that calls by the odds
-   re-raises our opens too, the equity bot 44% of the time against the 2025 blueprint); or a calling
-   station, folding to a pot-sized bet after the flop less often than ``station_fold``): play the *exploiter*'s action in every round, with no trial
-   (below). By default the exploiter is
+1. *Loose* (loose-aggressive: folding to a pot-sized raise preflop less often than ``loose_fold``
+   and raising more than ``loose_raising`` of the hands it enters as the dealer (its opening raises:
+   the big blind's raises answer ours, and an opponent that calls by the odds re-raises our opens
+   too, the equity bot 44% of the time against the 2025 blueprint)): play the *exploiter*'s action
+   in every round, with no trial (below). By default the exploiter is
    `game.play.bots.EquityBot` (equity against a uniform range, value bets, calls at pot odds): a
    best response against an opponent whose range is about uniform, and measured to win far more
    than a blueprint against the loose styles (``results/adaptation.md``). In an auction that is
@@ -51,17 +50,25 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
    No trial, because a trial cannot tell within a tournament's 1,000-round match: a round's chips
    vary by about 100 against a gain of 5-10 chips, so its arms need hundreds of rounds each, while
    these frequencies are seen in tens (``results/adaptation.md``, "Learning within a 1,000-round match").
-2. *Caller* (the other signs of a loose opponent, which players the exploiter loses to show as
+2. *Station* (folding to a pot-sized bet after the flop less often than ``station_fold``): the
+   *station exploiter*'s action in every round, no trial. Against an opponent that calls any bet, a
+   bet of ``B`` chips with equity ``e`` against its range wins ``(2 e - 1) B`` more than checking
+   down, so the best response bets all it can from ``e > 1/2``: by default an `EquityBot` that moves
+   all-in from an equity of ``station_equity`` (0.6: a margin for the folds the rule allows),
+   otherwise the exploiter. (The exploiter's pot-sized value bets won 8,345 mbb/hand against the
+   Auction's station, the blueprint 13,246, this 72,818: ``results/adaptation.md``, "2024 in
+   1,000-round matches".)
+3. *Caller* (the other signs of a loose opponent, which players the exploiter loses to show as
    well: it folds to a pot-sized raise less often than ``loose_fold`` preflop or
    ``loose_fold_postflop`` after the flop, but is neither style above, calling a lot and raising
    little as an opponent that calls by the odds also does; or, as the big blind, it enters more often
    than ``loose_vpip`` and raises more than ``loose_aggression`` of those, as a push-or-fold player
    also does): the exploiter's action, measured by the trial below (against the loose-passive, the
    equity bot and Bounty's pusher the base wins more).
-3. *Folder* (it folds to a pot-sized postflop bet more often than ``1/2 + margin``, the
+4. *Folder* (it folds to a pot-sized postflop bet more often than ``1/2 + margin``, the
    break-even frequency of a pot-sized bluff plus a margin, and than the prior, the base's own
    frequency, plus the margin): bet a pot where the base would check.
-4. *Departs* (any of its frequencies, ``vpip``, ``pfr``, ``fold_to_bet``, ``aggression`` or a bid
+5. *Departs* (any of its frequencies, ``vpip``, ``pfr``, ``fold_to_bet``, ``aggression`` or a bid
    class's share, lies more than ``departure`` from the base's own, the prior: it does not play as
    the base does, whatever its style): play the exploiter's action, as against a loose opponent. The
    rules above catch styles the exploiter was built for; this one lets the trial below try the
@@ -71,7 +78,7 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
 
 Otherwise the base plays.
 
-In rules 1 to 3 the frequency a rule rests on (folding to a pot-sized bet or raise, the big blind's
+In rules 1 to 4 the frequency a rule rests on (folding to a pot-sized bet or raise, the big blind's
 entering) must lie beyond the base's own, the prior, by ``margin`` as well as beyond the rule's
 threshold: the base's own play is not taken for exploitable, so against its own base the bot does not
 deviate. (Without it the 2024 Auction blueprint's big blind, entering 31% of its hands and raising
@@ -80,7 +87,7 @@ own blueprint, was 90% sure of a *caller* often enough to deviate 1,807 times in
 ``results/adaptation.md``, "2024 in 1,000-round matches".) The raise shares qualify a style and
 stay absolute: the 2022 blueprint raises 47% of its dealer entries, as the lag does.
 
-*Measured* (`ExploitTrial`; every rule but *loose*): a rule is a guess about the opponent, and the exploiter's way can win
+*Measured* (`ExploitTrial`; every rule but *loose* and *station*): a rule is a guess about the opponent, and the exploiter's way can win
 less than the base's against one it fits (an opponent that calls a lot but folds its worst hands,
 or the Auction's station: ``results/adaptation_gauntlets.md``). So a round the rule holds in is
 drawn, at its first decision where the rule wants a deviation the budget affords, to deviate from
@@ -143,6 +150,8 @@ _BID = ActionKind.BID
 _POT_CLASS = 1  # `SIZE_CLASSES` index of a pot-sized bet
 _UNSET: Any = object()
 """`AdaptiveBot._rule` before the round's rule is settled."""
+_AT_ONCE = ("loose", "station")
+"""The rules exploited in every round, no trial drawn (module docstring)."""
 _DEPARTURES = ("vpip", "pfr", "fold_to_bet", "aggression", "bids")
 """The frequencies the *departs* rule compares with the base's (`OpponentModel.probability_departed`)."""
 
@@ -160,7 +169,8 @@ class ExploitConfig:
     model must remember before a bid of ours is set one chip under the least of them
     (`OpponentModel.lowest_bid`). ``trial_minimum``: the rounds each arm of a trial plays before it
     leans either way. ``margin``: how far beyond the base's own frequency a rule's frequency must lie
-    (the *folder*'s margin over a bluff's break-even, too).
+    (the *folder*'s margin over a bluff's break-even, too). ``station_equity``: the equity against a
+    uniform range from which the default station exploiter moves all-in.
     """
 
     loose_fold: float = 0.25
@@ -169,6 +179,7 @@ class ExploitConfig:
     loose_aggression: float = 0.65
     loose_raising: float = 0.25
     station_fold: float = 0.2
+    station_equity: float = 0.6
     margin: float = 0.1
     departure: float = 0.25
     confidence: float = 0.9
@@ -188,6 +199,7 @@ class ExploitConfig:
             "loose_aggression",
             "loose_raising",
             "station_fold",
+            "station_equity",
             "margin",
             "departure",
             "confidence",
@@ -268,8 +280,9 @@ class AdaptiveBot:
     ``base``: the bot to deviate from (``policy`` and ``act``). ``config``: the heads-up variant's
     config (blinds and stack for the model). ``prior``: the model's prior (``None``: flat, weight
     ``exploit.prior_weight``; `adaptive_player` measures it by self-play). ``exploiter``: the
-    PolicyBot whose most likely action the bot plays against a loose opponent (``None``: an
-    `EquityBot` of ``exploit.samples`` deals).
+    PolicyBot whose most likely action the bot plays against a loose, caller or departing opponent
+    (``None``: an `EquityBot` of ``exploit.samples`` deals). ``station_exploiter``: the same against
+    a station (``None``: an `EquityBot` that moves all-in from ``exploit.station_equity``).
     """
 
     def __init__(
@@ -280,6 +293,7 @@ class AdaptiveBot:
         prior: ModelPrior | None = None,
         exploit: ExploitConfig | None = None,
         exploiter: Any = None,
+        station_exploiter: Any = None,
         seed: SeedLike = None,
         name: str | None = None,
     ) -> None:
@@ -291,10 +305,20 @@ class AdaptiveBot:
         self.exploit = ExploitConfig() if exploit is None else exploit
         self.name = f"adaptive-{getattr(base, 'name', 'bot')}" if name is None else name
         self._rng = as_generator(seed)
-        self.exploiter = (
-            EquityBot(config, samples=self.exploit.samples, seed=kernel_seed(self._rng))
-            if exploiter is None
-            else exploiter
+        # one seed for both default exploiters: their estimates of a deal are the same draws
+        exploiter_seed = kernel_seed(self._rng) if exploiter is None or station_exploiter is None else None
+        samples = self.exploit.samples
+        self.exploiter = EquityBot(config, samples=samples, seed=exploiter_seed) if exploiter is None else exploiter
+        self.station_exploiter = (
+            EquityBot(
+                config,
+                samples=samples,
+                raise_equity=self.exploit.station_equity,
+                raise_pot_fraction=float(config.stack),  # past the stack: clamped to all-in
+                seed=exploiter_seed,
+            )
+            if station_exploiter is None
+            else station_exploiter
         )
         self.model = OpponentModel(
             small_blind=config.small_blind,
@@ -455,7 +479,7 @@ class AdaptiveBot:
             return base, None, True
         if self._arm is None:
             trial = self.trials.setdefault(kind, ExploitTrial())
-            chance = 1.0 if kind == "loose" else trial.exploit_probability(self.exploit.trial_minimum)
+            chance = 1.0 if kind in _AT_ONCE else trial.exploit_probability(self.exploit.trial_minimum)
             if not draw:
                 return _mixture(base, target, chance), None, False
             self._arm = int(self._rng.random() < chance)
@@ -481,7 +505,7 @@ class AdaptiveBot:
         return None if self._arm == 0 else self._rule
 
     def exploitable(self) -> str | None:
-        """``"loose"``, ``"caller"``, ``"folder"``, ``"departs"`` or ``None``: how the model is confident the
+        """``"loose"``, ``"station"``, ``"caller"``, ``"folder"``, ``"departs"`` or ``None``: how the model is confident the
         opponent can be exploited (the first that holds; module docstring)."""
         model, exploit = self.model, self.exploit
         sure, margin = exploit.confidence, exploit.margin
@@ -498,8 +522,10 @@ class AdaptiveBot:
         enters_above = max(exploit.loose_vpip, float(model.prior_mean("vpip")[1]) + margin)
         enters = 1.0 - model.probability_below("vpip", enters_above)[1]
         raises = 1.0 - model.probability_below("aggression", exploit.loose_aggression)[0, 1]
-        if max(min(preflop, raising), station) >= sure:
+        if min(preflop, raising) >= sure:
             return "loose"
+        if station >= sure:
+            return "station"
         if max(preflop, postflop, min(enters, raises)) >= sure:
             return "caller"
         folds = max(0.5, float(model.prior_mean("fold_to_bet")[1, _POT_CLASS])) + margin
@@ -512,7 +538,8 @@ class AdaptiveBot:
     def _target(self, observation: Any, base: Policy, kind: str) -> Action | None:
         """The action the rule ``kind`` (`exploitable`) wants here, or ``None`` for the base's."""
         if kind != "folder":
-            target = max(self.exploiter.policy(observation), key=lambda entry: entry[1])[0]  # no draw in policy
+            exploiter = self.station_exploiter if kind == "station" else self.exploiter
+            target = max(exploiter.policy(observation), key=lambda entry: entry[1])[0]  # no draw in policy
             return losing_bid_raised(observation, self._under_expected_bid(observation, target))
         legal = observation.legal_actions
         if _RAISE not in legal or _CHECK not in legal:

@@ -91,7 +91,10 @@ def test_loss_after_a_loose_opponent_turns_tight_stays_within_the_bound():
     lost_after_switch = base.winnings[SWITCH:].sum() - result.winnings[SWITCH:].sum()
     assert bot.deviations > bot.deviations_at_switch  # it still believed the opponent loose for a while
     assert lost_after_switch <= bot.won_at_switch  # G&S: it risked only what it had won
-    assert bot.exploitable() != "loose"  # the model has caught up with the rock (which departs from a flat prior)
+    assert bot.exploitable() not in (
+        "loose",
+        "station",
+    )  # the model has caught up with the rock (which departs from a flat prior)
 
 
 @pytest.mark.parametrize(("value", "deviates"), [(1000.0, False), (-1000.0, True)])
@@ -174,8 +177,8 @@ def test_policy_rows_are_the_adaptive_policy_per_hand():
 
     assert as_dicts(*bot.policy_rows(observation, holes)) == by_hand(base) and base.calls == 1
     bot.won = bot.budget = 1000.0  # room to deviate
-    _station(bot.model)  # a station: loose
-    bot._rule, bot._arm = "loose", 1  # this round drew the exploit arm
+    _station(bot.model)
+    bot._rule, bot._arm = "station", 1  # this round drew the exploit arm
     rows = as_dicts(*bot.policy_rows(observation, holes))
     assert base.calls == 1 and rows == by_hand(bot)
     assert rows != by_hand(base)  # the deviations show
@@ -227,7 +230,7 @@ def test_the_trial_draws_at_the_first_affordable_deviation():
 @pytest.mark.parametrize(
     ("fold_preflop", "raising", "fold_postflop", "verdict"),
     [
-        (0.0, 0.0, 0.0, "loose"),  # a calling station: never folds
+        (0.0, 0.0, 0.0, "station"),  # a calling station: never folds
         (0.05, 0.5, 0.6, "loose"),  # loose-aggressive: rarely folds preflop and raises half its entries
         (
             0.0,
@@ -271,15 +274,44 @@ def test_the_textbook_styles_are_exploited_at_once_and_a_caller_by_trial(fold_pr
     observation = dataclasses.replace(
         round_.observation(round_.to_act), hole_cards=tuple(int(c) for c in parse_cards("AsAh"))
     )
-    wanted = max(bot.exploiter.policy(observation), key=lambda entry: entry[1])[0]
+    exploiter = bot.station_exploiter if verdict == "station" else bot.exploiter
+    wanted = max(exploiter.policy(observation), key=lambda entry: entry[1])[0]
     assert wanted not in dict(bot.base.policy(observation))
     bot.won = bot.budget = 1000.0
     policy = dict(bot.policy(observation))
-    assert policy[wanted] == pytest.approx(1.0 if verdict == "loose" else 0.5)
-    if verdict == "loose":
+    at_once = verdict in ("loose", "station")
+    assert policy[wanted] == pytest.approx(1.0 if at_once else 0.5)
+    if at_once:
         assert bot.act(observation) == wanted and bot._arm == 1
         bot.round_over(dataclasses.replace(observation, payoffs=(5, -5)))
-        assert bot.trials["loose"].rounds.tolist() == [0.0, 1.0]  # the rounds are counted, no arm drawn
+        assert bot.trials[verdict].rounds.tolist() == [0.0, 1.0]  # the rounds are counted, no arm drawn
+
+
+def test_against_a_station_the_value_hands_move_all_in():
+    """A station calls any bet, so a bet of B chips with equity e gains (2e - 1) B over checking: the
+    station exploiter moves all-in with aces where the exploiter raises the pot, and plays as the
+    exploiter with a hand under ``station_equity``."""
+    from game.cards.deck import parse_cards
+    from game.rules.chance import RandomChance
+    from game.rules.holdem import HoldemRound
+
+    config = HoldemConfig()
+    bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(samples=400), seed=2)
+    _station(bot.model)
+    assert bot.exploitable() == "station"
+    round_ = HoldemRound(config, RandomChance(np.random.default_rng(0)))
+    first = round_.observation(round_.to_act)
+    high = first.raise_bounds[1]
+    for cards, station_raise, pot_raise in (("AsAh", high, 6), ("7c2d", None, None)):
+        observation = dataclasses.replace(first, hole_cards=tuple(int(c) for c in parse_cards(cards)))
+        target = bot._target(observation, bot.base.policy(observation), "station")
+        exploiter = max(bot.exploiter.policy(observation), key=lambda entry: entry[1])[0]
+        if station_raise is None:
+            assert target == exploiter and target.kind is not ActionKind.RAISE
+        else:
+            assert target == Action.raise_to(station_raise) and exploiter == Action.raise_to(pot_raise)
+    with pytest.raises(ValueError, match="station_equity"):
+        ExploitConfig(station_equity=1.5)
 
 
 def test_against_a_loose_opponent_the_auction_bid_is_the_valuation():
@@ -289,15 +321,16 @@ def test_against_a_loose_opponent_the_auction_bid_is_the_valuation():
     config = AuctionConfig()
     bot = AdaptiveBot(_tight_base(config), config, exploit=ExploitConfig(samples=200), seed=2)
     bot.won = bot.budget = 1000.0
-    _station(bot.model)  # never folds, never raises: loose
-    assert bot.exploitable() == "loose"
+    _station(bot.model)  # never folds, never raises: a station
+    assert bot.exploitable() == "station"
     round_ = AuctionRound(config, RandomChance(np.random.default_rng(3)))
     checkcall = make_bot("checkcall")
     while round_.street == 0:
         round_.apply(checkcall.act(round_.observation(round_.to_act)))
     observation = round_.observation(round_.to_act)
-    wanted = bot.exploiter.policy(observation)  # the equity gain of the third card times the pot
-    bot._rule, bot._arm = "loose", 1  # this round drew the exploit arm
+    wanted = bot.station_exploiter.policy(observation)  # the equity gain of the third card times the pot
+    assert wanted == bot.exploiter.policy(observation)  # both exploiters bid so
+    bot._rule, bot._arm = "station", 1  # this round drew the exploit arm
     assert wanted[0][0].kind.name == "BID" and bot.policy(observation) == wanted
     bot.act(observation)
     assert bot.deviations == (wanted != _tight_base(config).policy(observation))
