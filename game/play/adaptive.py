@@ -55,9 +55,9 @@ With the base's own frequencies as the prior (`adaptive_player`), few observatio
    bet of ``B`` chips with equity ``e`` against its range wins ``(2 e - 1) B`` more than checking
    down, so the best response bets all it can from ``e > 1/2``: by default an `EquityBot` that moves
    all-in from an equity of ``station_equity`` (0.6: a margin for the folds the rule allows),
-   otherwise the exploiter. (The exploiter's pot-sized value bets won 8,345 mbb/hand against the
-   Auction's station, the blueprint 13,246, this 72,818: ``results/adaptation.md``, "2024 in
-   1,000-round matches".)
+   otherwise the exploiter. (Against the sparring station, 2,000 duplicate rounds: the exploiter's
+   pot-sized value bets win 3,974 / 8,749 / 8,344 / 11,086 mbb/hand in Swap / River of Blood /
+   Auction / Bounty, all-in from 0.6 24,206 / 46,068 / 72,818 / 41,914: ``results/station_exploiter.md``.)
 3. *Caller* (the other signs of a loose opponent, which players the exploiter loses to show as
    well: it folds to a pot-sized raise less often than ``loose_fold`` preflop or
    ``loose_fold_postflop`` after the flop, but is neither style above, calling a lot and raising
