@@ -310,13 +310,7 @@ class AdaptiveBot:
         samples = self.exploit.samples
         self.exploiter = EquityBot(config, samples=samples, seed=exploiter_seed) if exploiter is None else exploiter
         self.station_exploiter = (
-            EquityBot(
-                config,
-                samples=samples,
-                raise_equity=self.exploit.station_equity,
-                raise_pot_fraction=float(config.stack),  # past the stack: clamped to all-in
-                seed=exploiter_seed,
-            )
+            all_in_equity_bot(config, self.exploit.station_equity, samples=samples, seed=exploiter_seed)
             if station_exploiter is None
             else station_exploiter
         )
@@ -566,6 +560,13 @@ class AdaptiveBot:
             self.exploit.bid_evidence,
         )
         return raised_under_bid(observation, target, expected)
+
+
+def all_in_equity_bot(config: NoLimitConfig, equity: float, *, samples: int = 1000, seed: SeedLike = None) -> EquityBot:
+    """The default station exploiter: an `EquityBot` that raises all-in (its pot fraction is the
+    stack, clamped to the raise bounds) from ``equity`` against a uniform range, else plays as the
+    equity bot (``samples`` Monte Carlo deals a decision)."""
+    return EquityBot(config, samples=samples, raise_equity=equity, raise_pot_fraction=float(config.stack), seed=seed)
 
 
 def _mixture(base: Policy, target: Action, chance: float) -> Policy:

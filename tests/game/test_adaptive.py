@@ -6,7 +6,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from game.play.adaptive import AdaptiveBot, ExploitConfig, _cost, adaptive_player
+from game.play.adaptive import _AT_ONCE, AdaptiveBot, ExploitConfig, _cost, adaptive_player
 from game.play.bot_support import policy_rows_by_hand
 from game.play.bots import EquityBot, make_bot
 from game.play.cli_game import make_player
@@ -91,10 +91,8 @@ def test_loss_after_a_loose_opponent_turns_tight_stays_within_the_bound():
     lost_after_switch = base.winnings[SWITCH:].sum() - result.winnings[SWITCH:].sum()
     assert bot.deviations > bot.deviations_at_switch  # it still believed the opponent loose for a while
     assert lost_after_switch <= bot.won_at_switch  # G&S: it risked only what it had won
-    assert bot.exploitable() not in (
-        "loose",
-        "station",
-    )  # the model has caught up with the rock (which departs from a flat prior)
+    # the model has caught up with the rock (which departs from a flat prior)
+    assert bot.exploitable() not in _AT_ONCE
 
 
 @pytest.mark.parametrize(("value", "deviates"), [(1000.0, False), (-1000.0, True)])
@@ -279,7 +277,7 @@ def test_the_textbook_styles_are_exploited_at_once_and_a_caller_by_trial(fold_pr
     assert wanted not in dict(bot.base.policy(observation))
     bot.won = bot.budget = 1000.0
     policy = dict(bot.policy(observation))
-    at_once = verdict in ("loose", "station")
+    at_once = verdict in _AT_ONCE
     assert policy[wanted] == pytest.approx(1.0 if at_once else 0.5)
     if at_once:
         assert bot.act(observation) == wanted and bot._arm == 1
